@@ -1,0 +1,20 @@
+-- Question: how did robots.txt fetches turn out, per crawl? (200 with rules, empty, 404, 403,
+--           5xx, redirects, HTML or binary served instead of a robots.txt, revisits)
+-- Run from the scan's output folder: duckdb -c ".read queries/robots_fetch_outcomes.sql"
+-- Columns:
+--   crawl          crawl name (warcinfo isPartOf, or --crawl)
+--   fetch_outcome  ok, ok_empty, not_found, forbidden, unauthorized, too_many_requests,
+--                  client_error, server_error, redirect, not_modified, not_robots_html,
+--                  not_robots_binary, revisit, no_http_response, bad_status_line, other_status
+--   captures       robots.txt captures with that outcome
+--   hosts          distinct hosts among them
+--   share          captures / all robots.txt captures of the crawl (0..1, 4 decimals)
+SELECT
+    crawl,
+    fetch_outcome,
+    count(*) AS captures,
+    count(DISTINCT host) AS hosts,
+    round(count(*) / sum(count(*)) OVER (PARTITION BY crawl), 4) AS share
+FROM read_parquet('robots_files/*/*.parquet', hive_partitioning = true)
+GROUP BY crawl, fetch_outcome
+ORDER BY crawl, captures DESC, fetch_outcome;

@@ -1,0 +1,485 @@
+//! Records to rows: the extractors.
+//!
+//! An [`Extractor`] is the [`Sink`] the framer feeds. For each record it counts the record type,
+//! remembers the crawl name from `warcinfo`, decides from the headers alone whether any extractor
+//! wants the body, and only then decodes it. Rows go into the chunk's table builders; problems go
+//! into its `errors` builder. Nothing here panics on input.
+
+use crate::http::{self, BodyDecoder, HttpHead};
+use crate::reader::{ReadError, Record, Scope, Sink};
+use crate::record::{self, strip_angle, trim, unfold};
+use crate::tables::{ErrorRow, ErrorsBuilder, RobotsFileRow, RobotsFilesBuilder};
+use sha2::{Digest, Sha256};
+
+/// RFC 9309: crawlers must parse at least the first 500 KiB of a robots.txt.
+pub const ROBOTS_PARSE_LIMIT: usize = 500 * 1024;
+
+/// Counts of records by WARC-Type.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct RecordCounts {
+    pub total: u64,
+    pub warcinfo: u64,
+    pub response: u64,
+    pub resource: u64,
+    pub request: u64,
+    pub metadata: u64,
+    pub revisit: u64,
+    pub conversion: u64,
+    pub continuation: u64,
+    pub other: u64,
+    /// `metadata` records holding JSON (the WAT flavour).
+    pub json_metadata: u64,
+    /// Records whose version is not one we know.
+    pub unknown_version: u64,
+    /// Records read from ARC files.
+    pub arc: u64,
+}
+
+impl RecordCounts {
+    pub fn add(&mut self, o: &RecordCounts) {
+        self.total += o.total;
+        self.warcinfo += o.warcinfo;
+        self.response += o.response;
+        self.resource += o.resource;
+        self.request += o.request;
+        self.metadata += o.metadata;
+        self.revisit += o.revisit;
+        self.conversion += o.conversion;
+        self.continuation += o.continuation;
+        self.other += o.other;
+        self.json_metadata += o.json_metadata;
+        self.unknown_version += o.unknown_version;
+        self.arc += o.arc;
+    }
+}
+
+/// What a chunk of an input produced.
+#[derive(Default)]
+pub struct ChunkOutput {
+    pub robots_files: RobotsFilesBuilder,
+    pub errors: ErrorsBuilder,
+    pub n_errors: u64,
+    pub counts: RecordCounts,
+    /// `isPartOf` of the first warcinfo record of the chunk.
+    pub crawl_hint: Option<String>,
+}
+
+/// Worker-owned state reused across chunks.
+#[derive(Default)]
+pub struct ExtractBuffers {
+    body: BodyDecoder,
+}
+
+/// The sink that turns records into rows for one chunk.
+pub struct Extractor<'w> {
+    pub out: ChunkOutput,
+    bufs: &'w mut ExtractBuffers,
+    warc_file: &'w str,
+}
+
+impl<'w> Extractor<'w> {
+    pub fn new(warc_file: &'w str, bufs: &'w mut ExtractBuffers) -> Self {
+        Extractor { out: ChunkOutput::default(), bufs, warc_file }
+    }
+
+    pub fn into_output(self) -> ChunkOutput {
+        self.out
+    }
+
+    fn push_error(&mut self, scope: Scope, kind: &str, detail: &str, offset: Option<u64>, id: Option<&str>, url: Option<&str>) {
+        self.out.n_errors += 1;
+        self.out.errors.append(&ErrorRow {
+            scope: Some(scope.as_str()),
+            kind: Some(kind),
+            detail: Some(detail),
+            warc_file: Some(self.warc_file),
+            warc_offset: offset.map(|o| o as i64),
+            warc_record_id: id,
+            url,
+        });
+    }
+
+    fn count(&mut self, rec: &Record<'_>) -> RecordType {
+        let c = &mut self.out.counts;
+        c.total += 1;
+        if !rec.head.is_known_version() {
+            c.unknown_version += 1;
+        }
+        if rec.head.dialect == Some(record::Dialect::Arc) {
+            c.arc += 1;
+        }
+        let t = unfold(rec.head.warc_type);
+        let ty = RecordType::from_bytes(&t);
+        match ty {
+            RecordType::Warcinfo => c.warcinfo += 1,
+            RecordType::Response => c.response += 1,
+            RecordType::Resource => c.resource += 1,
+            RecordType::Request => c.request += 1,
+            RecordType::Metadata => {
+                c.metadata += 1;
+                if trim(rec.head.content_type).starts_with(b"application/json") {
+                    c.json_metadata += 1;
+                }
+            }
+            RecordType::Revisit => c.revisit += 1,
+            RecordType::Conversion => c.conversion += 1,
+            RecordType::Continuation => c.continuation += 1,
+            RecordType::Other => c.other += 1,
+        }
+        ty
+    }
+
+    fn warcinfo(&mut self, rec: &Record<'_>) {
+        if self.out.crawl_hint.is_some() {
+            return;
+        }
+        for line in rec.block.split(|&b| b == b'\n') {
+            if let Some(colon) = memchr::memchr(b':', line) {
+                if trim(&line[..colon]).eq_ignore_ascii_case(b"isPartOf") {
+                    let v = trim(&line[colon + 1..]);
+                    if !v.is_empty() {
+                        self.out.crawl_hint = Some(String::from_utf8_lossy(v).into_owned());
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    fn robots_capture(&mut self, rec: &Record<'_>, ty: RecordType, uri: &str, parsed: &url::Url) {
+        let record_id = String::from_utf8_lossy(strip_angle(unfold(rec.head.record_id).as_ref())).into_owned();
+        let record_id = (!record_id.is_empty()).then_some(record_id);
+        let host = parsed.host_str().map(|h| h.trim_end_matches('.').to_ascii_lowercase());
+        let registered_domain = match parsed.host() {
+            Some(url::Host::Domain(d)) => psl::domain_str(d.trim_end_matches('.')).map(str::to_ascii_lowercase),
+            _ => None,
+        };
+        let head = http::parse_response(rec.block);
+        let mut row = RobotsFileRow {
+            warc_file: Some(self.warc_file),
+            warc_offset: Some(rec.offset as i64),
+            warc_record_id: record_id.as_deref(),
+            warc_type: Some(ty.as_str()),
+            url: Some(uri),
+            host: host.as_deref(),
+            registered_domain: registered_domain.as_deref(),
+            capture_time: record::parse_date_micros(&unfold(rec.head.date)),
+            ..RobotsFileRow::default()
+        };
+        let warc_truncated = String::from_utf8_lossy(trim(rec.head.truncated)).into_owned();
+        if !warc_truncated.is_empty() {
+            row.warc_truncated = Some(&warc_truncated);
+        }
+        let (content_type, content_encoding, transfer_encoding, location);
+        let mut body_problem: Option<(&'static str, String)> = None;
+        let digest;
+        let mut outcome: &'static str;
+        match (&head, ty) {
+            (None, RecordType::Resource) => {
+                content_type = media_type(rec.head.content_type);
+                row.content_type = content_type.as_deref();
+                let facts = BodyFacts::of(rec.block, rec.block_len, rec.block_truncated);
+                outcome = facts.outcome_2xx();
+                digest = facts.apply(&mut row);
+            }
+            (None, _) => {
+                outcome = "no_http_response";
+                digest = String::new();
+            }
+            (Some(h), _) => {
+                row.http_status = h.status.map(i32::from);
+                content_type = h.header("content-type").and_then(media_type);
+                row.content_type = content_type.as_deref();
+                content_encoding = h
+                    .header("content-encoding")
+                    .or_else(|| h.header("x-crawler-content-encoding"))
+                    .map(|v| String::from_utf8_lossy(trim(v)).to_ascii_lowercase());
+                row.content_encoding = content_encoding.as_deref();
+                transfer_encoding = h
+                    .header("transfer-encoding")
+                    .or_else(|| h.header("x-crawler-transfer-encoding"))
+                    .map(|v| String::from_utf8_lossy(trim(v)).to_ascii_lowercase());
+                row.transfer_encoding = transfer_encoding.as_deref();
+                outcome = status_outcome(h.status);
+                if (300..400).contains(&h.status.unwrap_or(0)) {
+                    location = h.header("location").map(|v| String::from_utf8_lossy(&unfold(v)).into_owned());
+                    row.redirect_location = location.as_deref();
+                }
+                if ty == RecordType::Revisit {
+                    outcome = "revisit";
+                    digest = String::new();
+                } else {
+                    digest = self.decode_body(rec, h, &mut row, &mut outcome, &mut body_problem);
+                }
+            }
+        }
+        if !digest.is_empty() {
+            row.body_digest = Some(&digest);
+        }
+        row.fetch_outcome = Some(outcome);
+        self.out.robots_files.append(&row);
+        if let Some((kind, detail)) = body_problem {
+            self.push_error(Scope::Body, kind, &detail, Some(rec.offset), record_id.as_deref(), Some(uri));
+        }
+    }
+
+    /// Decode the body of a robots.txt response and fill the body columns; returns the digest.
+    fn decode_body(
+        &mut self,
+        rec: &Record<'_>,
+        h: &HttpHead<'_>,
+        row: &mut RobotsFileRow<'_>,
+        outcome: &mut &'static str,
+        problem: &mut Option<(&'static str, String)>,
+    ) -> String {
+        let (body, info) = self.bufs.body.decode(h, rec.block);
+        *problem = info.problem.clone();
+        // The declared size of an undecoded body whose record was cut by the reader.
+        let declared = if info.decoded.is_none() && !info.dechunked && rec.block_truncated {
+            rec.block_len.saturating_sub(h.body_offset as u64)
+        } else {
+            body.len() as u64
+        };
+        let facts = BodyFacts::of(body, declared, rec.block_truncated || info.capped);
+        if *outcome == "ok" {
+            *outcome = facts.outcome_2xx();
+        }
+        facts.apply(row)
+    }
+}
+
+/// Facts about a robots.txt body.
+struct BodyFacts<'a> {
+    body: &'a [u8],
+    bytes: u64,
+    cut: bool,
+}
+
+impl<'a> BodyFacts<'a> {
+    fn of(body: &'a [u8], bytes: u64, cut: bool) -> Self {
+        BodyFacts { body, bytes: bytes.max(body.len() as u64), cut }
+    }
+
+    fn outcome_2xx(&self) -> &'static str {
+        let b = self.body;
+        if b.is_empty() {
+            return "ok_empty";
+        }
+        let start = b.strip_prefix(b"\xef\xbb\xbf").unwrap_or(b);
+        let lead = start.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(start.len());
+        let text = &start[lead..start.len().min(lead + 2048)];
+        if text.is_empty() {
+            return "ok_empty";
+        }
+        if text.first() == Some(&b'<') {
+            let lower = text.to_ascii_lowercase();
+            if [&b"<html"[..], b"<!doctype", b"<head", b"<body", b"<?xml", b"<!--"]
+                .iter()
+                .any(|t| memchr::memmem::find(&lower, t).is_some())
+            {
+                return "not_robots_html";
+            }
+        }
+        let sample = &b[..b.len().min(1024)];
+        let control = sample.iter().filter(|&&c| c < 0x20 && !matches!(c, b'\t' | b'\n' | b'\r' | 0x0c)).count();
+        if control * 10 > sample.len() {
+            return "not_robots_binary";
+        }
+        "ok"
+    }
+
+    /// Fill the body columns of `row`; returns the digest string.
+    fn apply(&self, row: &mut RobotsFileRow<'_>) -> String {
+        let b = self.body;
+        row.body_bytes = Some(self.bytes as i64);
+        row.truncated = Some(self.bytes > ROBOTS_PARSE_LIMIT as u64);
+        row.has_bom = Some(b.starts_with(b"\xef\xbb\xbf"));
+        let parsed = &b[..b.len().min(ROBOTS_PARSE_LIMIT)];
+        row.valid_utf8 = Some(std::str::from_utf8(parsed).is_ok() || (self.cut && utf8_valid_but_cut(parsed)));
+        row.line_endings = Some(line_endings(parsed));
+        let mut hex = String::with_capacity(71);
+        hex.push_str("sha256:");
+        for byte in Sha256::digest(b) {
+            use std::fmt::Write;
+            let _ = write!(hex, "{byte:02x}");
+        }
+        hex
+    }
+}
+
+/// Valid UTF-8 except for a sequence cut by the end of the buffer.
+fn utf8_valid_but_cut(b: &[u8]) -> bool {
+    match std::str::from_utf8(b) {
+        Ok(_) => true,
+        Err(e) => e.error_len().is_none(),
+    }
+}
+
+fn line_endings(b: &[u8]) -> &'static str {
+    let (mut crlf, mut lf, mut cr) = (0u64, 0u64, 0u64);
+    let mut i = 0;
+    while let Some(p) = memchr::memchr2(b'\r', b'\n', &b[i..]) {
+        let at = i + p;
+        if b[at] == b'\r' {
+            if b.get(at + 1) == Some(&b'\n') {
+                crlf += 1;
+                i = at + 2;
+                continue;
+            }
+            cr += 1;
+        } else {
+            lf += 1;
+        }
+        i = at + 1;
+    }
+    match (crlf > 0, lf > 0, cr > 0) {
+        (false, false, false) => "none",
+        (true, false, false) => "crlf",
+        (false, true, false) => "lf",
+        (false, false, true) => "cr",
+        _ => "mixed",
+    }
+}
+
+fn status_outcome(status: Option<u16>) -> &'static str {
+    match status {
+        None => "bad_status_line",
+        Some(200..=299) => "ok",
+        Some(304) => "not_modified",
+        Some(300..=399) => "redirect",
+        Some(401) => "unauthorized",
+        Some(403) => "forbidden",
+        Some(404 | 410) => "not_found",
+        Some(429) => "too_many_requests",
+        Some(400..=499) => "client_error",
+        Some(500..=599) => "server_error",
+        Some(_) => "other_status",
+    }
+}
+
+/// The media type of a Content-Type value: lowercase, parameters dropped.
+fn media_type(v: &[u8]) -> Option<String> {
+    let v = trim(v.split(|&b| b == b';').next().unwrap_or_default());
+    (!v.is_empty()).then(|| String::from_utf8_lossy(v).to_ascii_lowercase())
+}
+
+/// WARC record types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordType {
+    Warcinfo,
+    Response,
+    Resource,
+    Request,
+    Metadata,
+    Revisit,
+    Conversion,
+    Continuation,
+    Other,
+}
+
+impl RecordType {
+    pub fn from_bytes(t: &[u8]) -> Self {
+        let t = trim(t);
+        let eq = |s: &str| t.eq_ignore_ascii_case(s.as_bytes());
+        if eq("response") {
+            RecordType::Response
+        } else if eq("warcinfo") {
+            RecordType::Warcinfo
+        } else if eq("request") {
+            RecordType::Request
+        } else if eq("metadata") {
+            RecordType::Metadata
+        } else if eq("resource") {
+            RecordType::Resource
+        } else if eq("revisit") {
+            RecordType::Revisit
+        } else if eq("conversion") {
+            RecordType::Conversion
+        } else if eq("continuation") {
+            RecordType::Continuation
+        } else {
+            RecordType::Other
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RecordType::Warcinfo => "warcinfo",
+            RecordType::Response => "response",
+            RecordType::Resource => "resource",
+            RecordType::Request => "request",
+            RecordType::Metadata => "metadata",
+            RecordType::Revisit => "revisit",
+            RecordType::Conversion => "conversion",
+            RecordType::Continuation => "continuation",
+            RecordType::Other => "other",
+        }
+    }
+}
+
+/// If `uri` is a robots.txt URL, its parsed form.
+pub fn robots_url(uri: &str) -> Option<url::Url> {
+    // Cheap test first: most records are not robots.txt captures.
+    memchr::memmem::find(uri.as_bytes(), b"/robots.txt")?;
+    let parsed = url::Url::parse(uri).ok()?;
+    (parsed.path() == "/robots.txt" && matches!(parsed.scheme(), "http" | "https")).then_some(parsed)
+}
+
+impl Sink for Extractor<'_> {
+    fn record(&mut self, rec: &Record<'_>) {
+        let ty = self.count(rec);
+        match ty {
+            RecordType::Warcinfo => self.warcinfo(rec),
+            RecordType::Response | RecordType::Resource | RecordType::Revisit => {
+                let uri_raw = unfold(rec.head.target_uri);
+                let uri_bytes = strip_angle(&uri_raw);
+                if memchr::memmem::find(uri_bytes, b"/robots.txt").is_none() {
+                    return;
+                }
+                let uri = String::from_utf8_lossy(uri_bytes);
+                if let Some(parsed) = robots_url(&uri) {
+                    self.robots_capture(rec, ty, &uri, &parsed);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn error(&mut self, err: ReadError) {
+        self.push_error(err.scope, err.kind, &err.detail, err.offset, None, None);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outcomes() {
+        assert_eq!(BodyFacts::of(b"", 0, false).outcome_2xx(), "ok_empty");
+        assert_eq!(BodyFacts::of(b"  \n", 3, false).outcome_2xx(), "ok_empty");
+        assert_eq!(BodyFacts::of(b"User-agent: *\nDisallow:\n", 24, false).outcome_2xx(), "ok");
+        assert_eq!(BodyFacts::of(b"\n<!DOCTYPE html><html>", 22, false).outcome_2xx(), "not_robots_html");
+        assert_eq!(BodyFacts::of(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0", 17, false).outcome_2xx(), "not_robots_binary");
+        assert_eq!(status_outcome(Some(503)), "server_error");
+        assert_eq!(status_outcome(Some(410)), "not_found");
+    }
+
+    #[test]
+    fn line_ending_kinds() {
+        assert_eq!(line_endings(b"a\r\nb\r\n"), "crlf");
+        assert_eq!(line_endings(b"a\nb"), "lf");
+        assert_eq!(line_endings(b"a\rb"), "cr");
+        assert_eq!(line_endings(b"a\r\nb\n"), "mixed");
+        assert_eq!(line_endings(b"ab"), "none");
+    }
+
+    #[test]
+    fn robots_urls() {
+        assert!(robots_url("http://example.com/robots.txt").is_some());
+        assert!(robots_url("https://EXAMPLE.com:8080/robots.txt").is_some());
+        assert!(robots_url("http://example.com/a/robots.txt").is_none());
+        assert!(robots_url("http://example.com/robots.txt.bak").is_none());
+        assert!(robots_url("dns:example.com").is_none());
+    }
+}

@@ -1,0 +1,284 @@
+//! A deterministic generator of Common-Crawl-like archives, for benchmarks and tests.
+//!
+//! The same options always give the same bytes. Like Common Crawl's files, a generated archive
+//! starts with a `warcinfo` record (`isPartOf: CC-MAIN-GENERATED`) followed by
+//! request/response/metadata triples, each record in its own gzip member. Two kinds exist:
+//! `pages` (HTML pages, some with robots meta tags and `X-Robots-Tag` headers) and `robots`
+//! (robots.txt captures with Common Crawl's spread of outcomes: rules, empty files, 404s,
+//! redirects, 5xx, HTML error pages). The layout can also be plain WARC or whole-file gzip, so
+//! that tests can check every container gives the same rows.
+
+use flate2::write::GzEncoder;
+use flate2::Compression;
+use std::io::{self, Write};
+
+/// What the archive holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GenKind {
+    Pages,
+    Robots,
+}
+
+/// How the records are stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// One gzip member per record (Common Crawl).
+    GzipPerRecord,
+    /// One gzip member for the whole file.
+    GzipWholeFile,
+    /// Uncompressed.
+    Plain,
+}
+
+#[derive(Debug, Clone)]
+pub struct GenOptions {
+    pub kind: GenKind,
+    pub layout: Layout,
+    /// Stop after the uncompressed output reaches this many bytes.
+    pub target_bytes: u64,
+    pub seed: u64,
+}
+
+/// What was generated.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct GenStats {
+    pub records: u64,
+    pub captures: u64,
+    pub robots_captures: u64,
+    pub uncompressed_bytes: u64,
+}
+
+/// SplitMix64: small, fast and good enough for test data.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len() as u64) as usize]
+    }
+}
+
+const WORDS: &[&str] = &[
+    "the", "of", "and", "crawl", "archive", "robots", "policy", "data", "web", "page", "site", "search", "index",
+    "content", "model", "training", "agent", "privacy", "news", "article", "product", "price", "review", "home",
+    "about", "contact", "service", "learn", "more", "today", "people", "world", "local", "story", "video", "image",
+    "share", "community", "library", "research", "open", "free", "access", "terms", "use", "cookie", "language",
+];
+
+const AGENTS: &[&str] = &[
+    "GPTBot", "CCBot", "Google-Extended", "ClaudeBot", "anthropic-ai", "Bytespider", "PerplexityBot", "Googlebot",
+    "Bingbot", "Applebot-Extended", "OAI-SearchBot", "ChatGPT-User", "Amazonbot", "FacebookBot", "Yandex",
+];
+
+const PATHS: &[&str] = &[
+    "/", "/admin/", "/wp-admin/", "/search", "/cart", "/checkout/", "/*?sessionid=", "/*.pdf$", "/private/", "/api/",
+    "/tmp/", "/cgi-bin/", "/login", "/account/", "/wp-admin/admin-ajax.php", "/tag/", "/feed/", "/print/",
+];
+
+struct Writer<'w, W: Write> {
+    out: &'w mut W,
+    layout: Layout,
+    whole: Option<GzEncoder<Vec<u8>>>,
+    stats: GenStats,
+}
+
+impl<W: Write> Writer<'_, W> {
+    fn record(&mut self, header: &str, block: &[u8]) -> io::Result<()> {
+        let mut rec = Vec::with_capacity(header.len() + block.len() + 64);
+        rec.extend_from_slice(header.as_bytes());
+        rec.extend_from_slice(format!("Content-Length: {}\r\n\r\n", block.len()).as_bytes());
+        rec.extend_from_slice(block);
+        rec.extend_from_slice(b"\r\n\r\n");
+        self.stats.records += 1;
+        self.stats.uncompressed_bytes += rec.len() as u64;
+        match self.layout {
+            Layout::Plain => self.out.write_all(&rec),
+            Layout::GzipPerRecord => {
+                let mut e = GzEncoder::new(Vec::with_capacity(rec.len() / 3), Compression::default());
+                e.write_all(&rec)?;
+                self.out.write_all(&e.finish()?)
+            }
+            Layout::GzipWholeFile => {
+                let e = self.whole.get_or_insert_with(|| GzEncoder::new(Vec::new(), Compression::default()));
+                e.write_all(&rec)?;
+                if e.get_ref().len() > 1 << 20 {
+                    let buf = std::mem::take(e.get_mut());
+                    self.out.write_all(&buf)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+fn warc_header(rng: &mut Rng, ty: &str, uri: &str, date: &str, extra: &str) -> String {
+    format!(
+        "WARC/1.0\r\nWARC-Type: {ty}\r\nWARC-Date: {date}\r\nWARC-Record-ID: <urn:uuid:{:08x}-{:04x}-4{:03x}-8{:03x}-{:012x}>\r\n{extra}WARC-Target-URI: {uri}\r\n",
+        rng.next() as u32,
+        rng.next() as u16,
+        rng.below(0x1000),
+        rng.below(0x1000),
+        rng.next() & 0xffff_ffff_ffff
+    )
+}
+
+fn words(rng: &mut Rng, n: usize, out: &mut String) {
+    for i in 0..n {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(*rng.pick(WORDS));
+    }
+}
+
+fn html_page(rng: &mut Rng, host: &str) -> String {
+    let mut s = String::with_capacity(32 * 1024);
+    s.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>");
+    words(rng, 6, &mut s);
+    s.push_str("</title>\n");
+    match rng.below(10) {
+        0 => s.push_str("<meta name=\"robots\" content=\"noindex, nofollow\">\n"),
+        1 => s.push_str("<meta name=\"robots\" content=\"max-snippet:50, max-image-preview:large\">\n"),
+        2 => s.push_str("<meta name=\"googlebot\" content=\"noarchive\"><meta name=\"robots\" content=\"noai, noimageai\">\n"),
+        _ => {}
+    }
+    s.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<script>window.dataLayer=[];function gtag(){dataLayer.push(arguments)}</script>\n");
+    s.push_str("<!-- <meta name=\"robots\" content=\"noindex\"> commented out -->\n");
+    s.push_str(&format!("<link rel=\"canonical\" href=\"https://{host}/\"><style>body{{font-family:sans-serif}}</style></head>\n<body>\n"));
+    let paragraphs = 10 + rng.below(60) as usize;
+    for _ in 0..paragraphs {
+        s.push_str("<p>");
+        let n = 20 + rng.below(80) as usize;
+        words(rng, n, &mut s);
+        s.push_str(&format!("</p>\n<a href=\"https://{host}/{}/{}\">", rng.pick(WORDS), rng.below(100_000)));
+        words(rng, 3, &mut s);
+        s.push_str("</a>\n");
+    }
+    s.push_str("</body></html>\n");
+    s
+}
+
+fn robots_body(rng: &mut Rng) -> Vec<u8> {
+    let mut s = String::new();
+    if rng.below(20) == 0 {
+        s.push('\u{feff}');
+    }
+    let groups = 1 + rng.below(6);
+    for g in 0..groups {
+        let agents = if g == 0 { 1 } else { 1 + rng.below(3) };
+        for a in 0..agents {
+            let agent = if g == 0 && a == 0 { "*" } else { rng.pick(AGENTS) };
+            let key = *rng.pick(&["User-agent", "User-agent", "User-Agent", "user-agent", "Useragent"]);
+            s.push_str(&format!("{key}: {agent}\n"));
+        }
+        for _ in 0..rng.below(12) {
+            let key = *rng.pick(&["Disallow", "Disallow", "Allow", "Disallow", "disallow", "Disalow"]);
+            s.push_str(&format!("{key}: {}\n", rng.pick(PATHS)));
+        }
+        if rng.below(5) == 0 {
+            s.push_str(&format!("Crawl-delay: {}\n", 1 + rng.below(10)));
+        }
+        s.push('\n');
+    }
+    if rng.below(3) == 0 {
+        s.push_str("# AI preferences\nContent-Signal: search=yes, ai-train=no\n");
+    }
+    s.push_str(&format!("Sitemap: https://www.example.com/sitemap{}.xml\n", rng.below(5)));
+    let body = if rng.below(4) == 0 { s.replace('\n', "\r\n") } else { s };
+    body.into_bytes()
+}
+
+/// Write a generated archive to `out`.
+pub fn generate(opts: &GenOptions, out: &mut impl Write) -> io::Result<GenStats> {
+    let mut rng = Rng(opts.seed ^ 0x5eed);
+    let mut w = Writer { out, layout: opts.layout, whole: None, stats: GenStats::default() };
+    let info = "software: repcensus-generator\r\nformat: WARC File Format 1.0\r\nisPartOf: CC-MAIN-GENERATED\r\ndescription: synthetic Common-Crawl-like archive\r\n";
+    let mut h = warc_header(&mut rng, "warcinfo", "", "2025-08-04T10:00:00Z", "Content-Type: application/warc-fields\r\n");
+    h = h.replace("WARC-Target-URI: \r\n", "WARC-Filename: generated.warc.gz\r\n");
+    w.record(&h, info.as_bytes())?;
+    let mut n = 0u64;
+    while w.stats.uncompressed_bytes < opts.target_bytes {
+        n += 1;
+        let host = format!("www.site{}.{}", rng.below(1_000_000), rng.pick(&["com", "org", "co.uk", "de", "example"]));
+        let date = format!("2025-08-{:02}T{:02}:{:02}:{:02}Z", 1 + rng.below(28), rng.below(24), rng.below(60), rng.below(60));
+        let (uri, http) = match opts.kind {
+            GenKind::Pages => {
+                let uri = format!("https://{host}/{}/{}.html", rng.pick(WORDS), n);
+                let body = html_page(&mut rng, &host);
+                let xrt = match rng.below(20) {
+                    0 => "X-Robots-Tag: noindex\r\n",
+                    1 => "X-Robots-Tag: googlebot: nosnippet\r\n",
+                    _ => "",
+                };
+                let head = format!(
+                    "HTTP/1.1 200 OK\r\nDate: Mon, 04 Aug 2025 10:33:29 GMT\r\nContent-Type: text/html; charset=UTF-8\r\n{xrt}X-Crawler-Content-Encoding: gzip\r\nContent-Length: {}\r\n\r\n",
+                    body.len()
+                );
+                (uri, [head.into_bytes(), body.into_bytes()].concat())
+            }
+            GenKind::Robots => {
+                w.stats.robots_captures += 1;
+                let uri = format!("https://{host}/robots.txt");
+                let roll = rng.below(100);
+                let (status, ctype, body): (&str, &str, Vec<u8>) = match roll {
+                    0..=54 => ("200 OK", "text/plain", robots_body(&mut rng)),
+                    55..=59 => ("200 OK", "text/plain", Vec::new()),
+                    60..=79 => ("404 Not Found", "text/html", b"<!DOCTYPE html><html><body>Not found</body></html>".to_vec()),
+                    80..=86 => ("301 Moved Permanently", "text/html", Vec::new()),
+                    87..=89 => ("503 Service Unavailable", "text/html", b"<html>busy</html>".to_vec()),
+                    90..=93 => ("403 Forbidden", "text/html", b"<html>forbidden</html>".to_vec()),
+                    _ => ("200 OK", "text/html", b"<!doctype html><html><head><title>Home</title></head></html>".to_vec()),
+                };
+                let location = if status.starts_with("301") { format!("Location: https://{host}/robots.txt\r\n").replace("www.", "") } else { String::new() };
+                let head = format!(
+                    "HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\n{location}Content-Length: {}\r\n\r\n",
+                    body.len()
+                );
+                (uri, [head.into_bytes(), body].concat())
+            }
+        };
+        w.stats.captures += 1;
+        let request = format!(
+            "GET {} HTTP/1.1\r\nUser-Agent: CCBot/2.0 (https://commoncrawl.org/faq/)\r\nAccept: text/html\r\nHost: {host}\r\n\r\n",
+            &uri[uri.find(&host).map_or(0, |i| i + host.len())..]
+        );
+        let h = warc_header(&mut rng, "request", &uri, &date, "Content-Type: application/http; request\r\n");
+        w.record(&h, request.as_bytes())?;
+        let h = warc_header(&mut rng, "response", &uri, &date, "Content-Type: application/http; msgtype=response\r\n");
+        w.record(&h, &http)?;
+        let meta = format!("fetchTimeMs: {}\r\n", rng.below(2000));
+        let h = warc_header(&mut rng, "metadata", &uri, &date, "Content-Type: application/warc-fields\r\n");
+        w.record(&h, meta.as_bytes())?;
+    }
+    if let Some(e) = w.whole.take() {
+        let buf = e.finish()?;
+        w.out.write_all(&buf)?;
+    }
+    w.out.flush()?;
+    Ok(w.stats)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deterministic() {
+        let opts = GenOptions { kind: GenKind::Robots, layout: Layout::GzipPerRecord, target_bytes: 50_000, seed: 7 };
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        let sa = generate(&opts, &mut a).unwrap();
+        generate(&opts, &mut b).unwrap();
+        assert_eq!(a, b);
+        assert!(sa.robots_captures > 10);
+        assert_eq!(sa.records, 1 + 3 * sa.captures);
+    }
+}

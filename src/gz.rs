@@ -1,0 +1,317 @@
+//! Gzip members: finding them, confirming them and inflating them.
+//!
+//! A Common Crawl `.warc.gz` is a concatenation of gzip members, one per record. This module knows
+//! nothing of WARC: it parses member headers, inflates one member at a time and finds member starts
+//! in the middle of a file so that a large archive can be cut into chunks.
+//!
+//! Two inflaters live here:
+//! * [`MemberInflater`] wraps libdeflate's whole-buffer `gzip_decompress_ex`, the fastest inflate
+//!   we measured (see BENCHMARKS.md). The `libdeflater` crate does not expose the `_ex` variant,
+//!   which is the only one that reports how many input bytes a member consumed, so we call
+//!   `libdeflate-sys` directly; that single FFI call is the one `unsafe` block of the crate.
+//! * [`StreamInflater`] is flate2 (zlib-rs backend) in raw-deflate mode, used where libdeflate
+//!   cannot be: members whose output is larger than our buffer (whole-file gzip, decompression
+//!   bombs, huge records), and corrupt members, whose readable prefix it salvages.
+
+use flate2::{Decompress, FlushDecompress, Status};
+
+/// The first bytes of every gzip member: magic and the deflate method.
+pub const GZIP_MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
+
+const FHCRC: u8 = 0x02;
+const FEXTRA: u8 = 0x04;
+const FNAME: u8 = 0x08;
+const FCOMMENT: u8 = 0x10;
+const FRESERVED: u8 = 0xe0;
+
+/// Length of the gzip member header at the start of `data` (up to the deflate stream), or `None`
+/// when `data` does not start with a well-formed member header.
+pub fn member_header_len(data: &[u8]) -> Option<usize> {
+    if data.len() < 10 || data[..3] != GZIP_MAGIC || data[3] & FRESERVED != 0 {
+        return None;
+    }
+    let flags = data[3];
+    let mut pos = 10usize;
+    if flags & FEXTRA != 0 {
+        let xlen = u16::from_le_bytes([*data.get(pos)?, *data.get(pos + 1)?]) as usize;
+        pos = pos.checked_add(2 + xlen)?;
+    }
+    for flag in [FNAME, FCOMMENT] {
+        if flags & flag != 0 {
+            let nul = memchr::memchr(0, data.get(pos..)?)?;
+            pos += nul + 1;
+        }
+    }
+    if flags & FHCRC != 0 {
+        pos += 2;
+    }
+    (pos <= data.len()).then_some(pos)
+}
+
+/// Outcome of inflating one member with [`MemberInflater::inflate`].
+#[derive(Debug, PartialEq, Eq)]
+pub enum MemberResult {
+    /// The member inflated completely: `consumed` compressed bytes (header and trailer included)
+    /// gave `written` bytes at the start of the output buffer.
+    Ok { consumed: usize, written: usize },
+    /// The member's output does not fit in the buffer's limit.
+    TooLarge,
+    /// Not a valid gzip member (bad header, corrupt deflate data, CRC mismatch, truncated).
+    BadData,
+}
+
+/// libdeflate's decompressor: inflates whole gzip members into a reused buffer.
+pub struct MemberInflater {
+    ptr: std::ptr::NonNull<libdeflate_sys::libdeflate_decompressor>,
+}
+
+// The decompressor is plain heap state owned by this value; libdeflate keeps no thread-local or
+// global state, so moving it to another thread is sound.
+unsafe impl Send for MemberInflater {}
+
+impl Default for MemberInflater {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl MemberInflater {
+    pub fn new() -> Self {
+        // SAFETY: allocation has no preconditions; a null return is handled below.
+        let raw = unsafe { libdeflate_sys::libdeflate_alloc_decompressor() };
+        let ptr = std::ptr::NonNull::new(raw).expect("libdeflate: out of memory");
+        MemberInflater { ptr }
+    }
+
+    /// Inflate the member at the start of `data` into `out` (whose length is the output limit).
+    pub fn inflate(&mut self, data: &[u8], out: &mut [u8]) -> MemberResult {
+        let mut consumed = 0usize;
+        let mut written = 0usize;
+        // SAFETY: the pointers and lengths come from live slices that outlive the call; libdeflate
+        // reads at most `data.len()` bytes, writes at most `out.len()` bytes and stores two usizes
+        // through the out-parameters, which point to our locals.
+        let ret = unsafe {
+            libdeflate_sys::libdeflate_gzip_decompress_ex(
+                self.ptr.as_ptr(),
+                data.as_ptr().cast(),
+                data.len(),
+                out.as_mut_ptr().cast(),
+                out.len(),
+                &mut consumed,
+                &mut written,
+            )
+        };
+        match ret {
+            libdeflate_sys::libdeflate_result_LIBDEFLATE_SUCCESS => {
+                MemberResult::Ok { consumed, written }
+            }
+            libdeflate_sys::libdeflate_result_LIBDEFLATE_INSUFFICIENT_SPACE => {
+                MemberResult::TooLarge
+            }
+            _ => MemberResult::BadData,
+        }
+    }
+}
+
+impl Drop for MemberInflater {
+    fn drop(&mut self) {
+        // SAFETY: the pointer came from libdeflate_alloc_decompressor and is freed once.
+        unsafe { libdeflate_sys::libdeflate_free_decompressor(self.ptr.as_ptr()) }
+    }
+}
+
+/// How a streamed member ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StreamEnd {
+    /// The deflate stream ended; `consumed` counts header, deflate data and the 8-byte trailer.
+    Complete,
+    /// The input ended inside the member (a truncated file).
+    Truncated,
+    /// The deflate data is corrupt; the output before the fault was delivered.
+    Corrupt(String),
+    /// The sink asked to stop.
+    Stopped,
+}
+
+/// Result of [`StreamInflater::inflate`].
+#[derive(Debug)]
+pub struct StreamResult {
+    pub end: StreamEnd,
+    /// Compressed bytes consumed from the member start (for `Complete`, the whole member).
+    pub consumed: usize,
+    /// Bytes delivered to the sink.
+    pub written: u64,
+}
+
+/// flate2 (zlib-rs) raw inflate for members that libdeflate cannot take whole.
+pub struct StreamInflater {
+    inflate: Decompress,
+    buf: Vec<u8>,
+}
+
+impl Default for StreamInflater {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl StreamInflater {
+    pub fn new() -> Self {
+        StreamInflater { inflate: Decompress::new(false), buf: vec![0; 256 * 1024] }
+    }
+
+    /// Inflate the member at the start of `data`, handing the output to `sink` in pieces of up to
+    /// 256 KiB; `sink` returns false to stop early. Memory stays bounded whatever the member's size.
+    pub fn inflate(&mut self, data: &[u8], mut sink: impl FnMut(&[u8]) -> bool) -> StreamResult {
+        let Some(header) = member_header_len(data) else {
+            return StreamResult { end: StreamEnd::Corrupt("bad gzip header".into()), consumed: 0, written: 0 };
+        };
+        self.inflate.reset(false);
+        let body = &data[header..];
+        let mut written = 0u64;
+        loop {
+            let in_before = self.inflate.total_in() as usize;
+            let out_before = self.inflate.total_out();
+            let status = self.inflate.decompress(&body[in_before..], &mut self.buf, FlushDecompress::None);
+            let produced = (self.inflate.total_out() - out_before) as usize;
+            if produced > 0 {
+                written += produced as u64;
+                if !sink(&self.buf[..produced]) {
+                    let consumed = header + self.inflate.total_in() as usize;
+                    return StreamResult { end: StreamEnd::Stopped, consumed, written };
+                }
+            }
+            let consumed_body = self.inflate.total_in() as usize;
+            match status {
+                Ok(Status::StreamEnd) => {
+                    let end = header + consumed_body;
+                    if end + 8 <= data.len() {
+                        return StreamResult { end: StreamEnd::Complete, consumed: end + 8, written };
+                    }
+                    return StreamResult { end: StreamEnd::Truncated, consumed: data.len(), written };
+                }
+                Ok(_) => {
+                    if consumed_body == in_before && produced == 0 {
+                        // No progress: the input is exhausted inside the member.
+                        return StreamResult { end: StreamEnd::Truncated, consumed: data.len(), written };
+                    }
+                }
+                Err(e) => {
+                    let consumed = header + consumed_body;
+                    return StreamResult { end: StreamEnd::Corrupt(e.to_string()), consumed, written };
+                }
+            }
+        }
+    }
+}
+
+/// True when a gzip member starts at `data[0]` and its first inflated bytes satisfy `accept`
+/// (for example "starts with `WARC/`"). Inflates at most a few KiB, whatever the member's size.
+pub fn confirm_member(data: &[u8], accept: impl Fn(&[u8]) -> bool) -> bool {
+    let Some(header) = member_header_len(data) else { return false };
+    let mut inflate = Decompress::new(false);
+    let mut out = [0u8; 512];
+    let mut filled = 0usize;
+    let body = &data[header..];
+    while filled < out.len() {
+        let before_in = inflate.total_in() as usize;
+        let before_out = inflate.total_out();
+        let res = inflate.decompress(&body[before_in..], &mut out[filled..], FlushDecompress::None);
+        filled += (inflate.total_out() - before_out) as usize;
+        match res {
+            Ok(Status::StreamEnd) => break,
+            Ok(_) if inflate.total_in() as usize == before_in && inflate.total_out() == before_out => break,
+            Ok(_) => {}
+            Err(_) => return false,
+        }
+    }
+    filled > 0 && accept(&out[..filled])
+}
+
+/// The first position at or after `from` (and before `limit`) where a member starts whose first
+/// inflated bytes satisfy `accept`. Used to find chunk boundaries and to resynchronise after a
+/// corrupt member.
+pub fn find_member(data: &[u8], from: usize, limit: usize, accept: impl Fn(&[u8]) -> bool) -> Option<usize> {
+    let limit = limit.min(data.len());
+    let mut pos = from;
+    while pos < limit {
+        let hit = memchr::memmem::find(&data[pos..limit], &GZIP_MAGIC)?;
+        let at = pos + hit;
+        if confirm_member(&data[at..], &accept) {
+            return Some(at);
+        }
+        pos = at + 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use flate2::{write::GzEncoder, Compression, GzBuilder};
+    use std::io::Write;
+
+    fn gz(data: &[u8]) -> Vec<u8> {
+        let mut e = GzEncoder::new(Vec::new(), Compression::default());
+        e.write_all(data).unwrap();
+        e.finish().unwrap()
+    }
+
+    #[test]
+    fn header_len_with_optional_fields() {
+        let plain = gz(b"abc");
+        assert_eq!(member_header_len(&plain), Some(10));
+        let mut e = GzBuilder::new().filename("x.warc").extra(vec![1, 2, 3]).comment("hi").write(Vec::new(), Compression::fast());
+        e.write_all(b"abc").unwrap();
+        let named = e.finish().unwrap();
+        assert_eq!(member_header_len(&named), Some(10 + 2 + 3 + 7 + 3));
+        assert_eq!(member_header_len(b"\x1f\x8b\x08\xff000000"), None);
+        assert_eq!(member_header_len(b"WARC/1.0"), None);
+    }
+
+    #[test]
+    fn member_inflater_reports_consumed_bytes() {
+        let mut data = gz(b"WARC/1.0 first");
+        let first_len = data.len();
+        data.extend(gz(b"WARC/1.0 second"));
+        let mut inf = MemberInflater::new();
+        let mut out = vec![0u8; 1024];
+        assert_eq!(inf.inflate(&data, &mut out), MemberResult::Ok { consumed: first_len, written: 14 });
+        assert_eq!(&out[..14], b"WARC/1.0 first");
+        let mut small = vec![0u8; 4];
+        assert_eq!(inf.inflate(&data, &mut small), MemberResult::TooLarge);
+        assert_eq!(inf.inflate(&data[..first_len - 3], &mut out), MemberResult::BadData);
+    }
+
+    #[test]
+    fn stream_inflater_matches_and_salvages() {
+        let payload: Vec<u8> = (0..2_000_000u32).flat_map(|i| (i % 251).to_le_bytes()).collect();
+        let data = gz(&payload);
+        let mut s = StreamInflater::new();
+        let mut got = Vec::new();
+        let r = s.inflate(&data, |b| {
+            got.extend_from_slice(b);
+            true
+        });
+        assert_eq!(r.end, StreamEnd::Complete);
+        assert_eq!(r.consumed, data.len());
+        assert_eq!(got, payload);
+        // Truncated: the prefix comes out and the end says so.
+        got.clear();
+        let r = s.inflate(&data[..data.len() / 2], |b| {
+            got.extend_from_slice(b);
+            true
+        });
+        assert_eq!(r.end, StreamEnd::Truncated);
+        assert!(!got.is_empty() && payload.starts_with(&got));
+    }
+
+    #[test]
+    fn finds_member_starts_and_ignores_false_magic() {
+        let mut data = b"garbage \x1f\x8b\x08 not a member ".to_vec();
+        let start = data.len();
+        data.extend(gz(b"WARC/1.1\r\n"));
+        assert_eq!(find_member(&data, 0, data.len(), |b| b.starts_with(b"WARC/")), Some(start));
+        assert_eq!(find_member(&data, 0, data.len(), |b| b.starts_with(b"XYZ")), None);
+    }
+}

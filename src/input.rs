@@ -1,0 +1,286 @@
+//! Inputs: expanding what the user named into files, sniffing their containers, and cutting large
+//! files into chunks that start at record boundaries.
+//!
+//! * Arguments are files, folders (searched recursively for archive-looking names), glob patterns
+//!   and `@FILE` lists of paths, one per line with `#` comments, optionally gzip-compressed (a
+//!   crawl's `warc.paths.gz`). A relative path in a list is taken relative to the current folder
+//!   when it exists there, else relative to the list's folder.
+//! * The container is sniffed from the first bytes, never from the name.
+//! * A large per-record `.warc.gz` is cut at gzip member starts (found by scanning for the gzip
+//!   magic and confirmed by inflating the member's first bytes), a large plain `.warc`/`.arc` at
+//!   record starts (confirmed by following the length of the record found there to the next one).
+//!   Chunk boundaries depend only on the file and the chunk size, never on the thread count.
+
+use crate::gz;
+use crate::reader::looks_like_record_start;
+use crate::record;
+use anyhow::{bail, Context, Result};
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+
+/// The container of an input, from its first bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Container {
+    Plain,
+    Gzip,
+    Bzip2,
+    Zstd,
+    Lz4,
+    Xz,
+    Empty,
+}
+
+impl Container {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Container::Plain => "none",
+            Container::Gzip => "gzip",
+            Container::Bzip2 => "bzip2",
+            Container::Zstd => "zstd",
+            Container::Lz4 => "lz4",
+            Container::Xz => "xz",
+            Container::Empty => "empty",
+        }
+    }
+}
+
+/// Sniff the container from the first bytes.
+pub fn sniff(head: &[u8]) -> Container {
+    match head {
+        [] => Container::Empty,
+        [0x1f, 0x8b, ..] => Container::Gzip,
+        [b'B', b'Z', b'h', ..] => Container::Bzip2,
+        [0x28, 0xb5, 0x2f, 0xfd, ..] => Container::Zstd,
+        [0x04, 0x22, 0x4d, 0x18, ..] => Container::Lz4,
+        [0xfd, b'7', b'z', b'X', b'Z', 0x00, ..] => Container::Xz,
+        _ => Container::Plain,
+    }
+}
+
+/// Does a file name look like an archive (used when searching folders)?
+pub fn archive_like_name(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    [".warc", ".arc", ".wat", ".wet"].iter().any(|ext| {
+        n.ends_with(ext) || n.contains(&format!("{ext}.")) || n.contains(&format!("{ext}-"))
+    })
+}
+
+/// Expand the user's input arguments into a sorted, de-duplicated list of paths. Arguments that
+/// name nothing are returned as they are, so that the scan reports them as failed inputs.
+pub fn expand(args: &[String]) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for arg in args {
+        if let Some(list) = arg.strip_prefix('@') {
+            out.extend(read_list(Path::new(list))?);
+        } else {
+            expand_path(arg, &mut out)?;
+        }
+    }
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+fn expand_path(arg: &str, out: &mut Vec<PathBuf>) -> Result<()> {
+    let path = Path::new(arg);
+    if path.is_dir() {
+        let mut found: Vec<PathBuf> = walkdir::WalkDir::new(path)
+            .follow_links(true)
+            .into_iter()
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_type().is_file())
+            .filter(|e| archive_like_name(&e.file_name().to_string_lossy()))
+            .map(|e| e.into_path())
+            .collect();
+        found.sort();
+        out.extend(found);
+    } else if !path.exists() && arg.contains(['*', '?', '[']) {
+        let paths = glob::glob(arg).with_context(|| format!("bad glob pattern {arg:?}"))?;
+        let mut matched = 0;
+        for p in paths.flatten() {
+            if p.is_dir() {
+                expand_path(&p.to_string_lossy(), out)?;
+            } else {
+                out.push(p);
+            }
+            matched += 1;
+        }
+        if matched == 0 {
+            out.push(path.to_path_buf());
+        }
+    } else {
+        out.push(path.to_path_buf());
+    }
+    Ok(())
+}
+
+fn read_list(list: &Path) -> Result<Vec<PathBuf>> {
+    let file = std::fs::File::open(list).with_context(|| format!("cannot open input list {}", list.display()))?;
+    let mut reader = BufReader::new(file);
+    let gz = reader.fill_buf()?.starts_with(&[0x1f, 0x8b]);
+    let reader: Box<dyn BufRead> = if gz {
+        Box::new(BufReader::new(flate2::read::MultiGzDecoder::new(reader)))
+    } else {
+        Box::new(reader)
+    };
+    let base = list.parent().unwrap_or(Path::new("."));
+    let mut out = Vec::new();
+    for line in reader.lines() {
+        let line = line.with_context(|| format!("cannot read input list {}", list.display()))?;
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let p = PathBuf::from(line);
+        if p.is_relative() && !p.exists() && base.join(&p).exists() {
+            out.push(base.join(p));
+        } else {
+            out.push(p);
+        }
+    }
+    Ok(out)
+}
+
+/// A stable identifier for an input: its file name made safe for part names, with a hash of the
+/// full path appended when two inputs of a run share a name.
+pub fn input_ids(paths: &[PathBuf]) -> Vec<String> {
+    use sha2::{Digest, Sha256};
+    let base: Vec<String> = paths
+        .iter()
+        .map(|p| sanitize(&p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "input".into())))
+        .collect();
+    let mut counts = std::collections::HashMap::new();
+    for b in &base {
+        *counts.entry(b.clone()).or_insert(0usize) += 1;
+    }
+    base.into_iter()
+        .zip(paths)
+        .map(|(b, p)| {
+            if counts[&b] > 1 {
+                let h = Sha256::digest(p.to_string_lossy().as_bytes());
+                format!("{b}-{:02x}{:02x}{:02x}{:02x}", h[0], h[1], h[2], h[3])
+            } else {
+                b
+            }
+        })
+        .collect()
+}
+
+/// Keep `[A-Za-z0-9._-]`, replace the rest with `_`.
+pub fn sanitize(s: &str) -> String {
+    let s: String = s.chars().map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') { c } else { '_' }).collect();
+    if s.is_empty() || s.starts_with('.') {
+        format!("_{s}")
+    } else {
+        s
+    }
+}
+
+/// Byte ranges of `data` that can be read independently, in file order.
+pub fn plan_chunks(data: &[u8], container: Container, target: usize) -> Vec<(usize, usize)> {
+    let target = target.max(1 << 16);
+    let mut bounds = vec![0usize];
+    if data.len() > target + target / 2 {
+        let mut want = target;
+        while want + target / 2 < data.len() {
+            let last = *bounds.last().unwrap_or(&0);
+            let from = want.max(last + 1);
+            let limit = (want + target).min(data.len());
+            let found = match container {
+                Container::Gzip => gz::find_member(data, from, limit, looks_like_record_start),
+                Container::Plain => find_plain_start(data, from, limit),
+                _ => None,
+            };
+            if let Some(at) = found {
+                bounds.push(at);
+            }
+            want += target;
+        }
+    }
+    bounds.push(data.len());
+    bounds.windows(2).map(|w| (w[0], w[1])).collect()
+}
+
+/// A record start in a plain archive at or after `from`, confirmed by the length chain.
+fn find_plain_start(data: &[u8], from: usize, limit: usize) -> Option<usize> {
+    let mut pos = from;
+    while pos < limit {
+        let nl = pos + memchr::memchr(b'\n', &data[pos..limit])?;
+        let at = nl + 1;
+        if at < data.len() && confirm_plain(data, at) {
+            return Some(at);
+        }
+        pos = at;
+    }
+    None
+}
+
+fn confirm_plain(data: &[u8], at: usize) -> bool {
+    let buf = &data[at..];
+    let (len, cl) = if record::is_warc_start(buf) {
+        let Some(len) = record::header_end(&buf[..buf.len().min(record::MAX_HEADER)]) else { return false };
+        match record::parse_warc_head(buf, len).content_length {
+            Some(cl) => (len, cl),
+            None => return false,
+        }
+    } else {
+        match record::parse_arc_head(buf) {
+            Some(h) if !h.target_uri.starts_with(b"filedesc:") => (h.len, h.content_length.unwrap_or(u64::MAX)),
+            _ => return false,
+        }
+    };
+    let Some(next) = (at as u64).checked_add(len as u64).and_then(|n| n.checked_add(cl)) else { return false };
+    let Ok(mut next) = usize::try_from(next) else { return false };
+    if next > data.len() {
+        return false;
+    }
+    while next < data.len() && matches!(data[next], b'\r' | b'\n') {
+        next += 1;
+    }
+    next == data.len() || looks_like_record_start(&data[next..(next + 64 * 1024).min(data.len())])
+}
+
+/// Open a decompressing reader for containers read as streams.
+pub fn stream_reader(container: Container, file: std::fs::File) -> Result<Box<dyn Read + Send>> {
+    let r = BufReader::with_capacity(1 << 20, file);
+    Ok(match container {
+        Container::Plain | Container::Empty => Box::new(r),
+        Container::Gzip => Box::new(flate2::read::MultiGzDecoder::new(r)),
+        Container::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(r)?),
+        Container::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(r)),
+        Container::Lz4 => Box::new(lz4_flex::frame::FrameDecoder::new(r)),
+        Container::Xz => bail!("xz-compressed archives are not supported"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sniffs() {
+        assert_eq!(sniff(b"\x1f\x8b\x08\x00"), Container::Gzip);
+        assert_eq!(sniff(b"WARC/1.0"), Container::Plain);
+        assert_eq!(sniff(b"BZh91AY"), Container::Bzip2);
+        assert_eq!(sniff(b"\x04\x22\x4d\x18"), Container::Lz4);
+        assert_eq!(sniff(b""), Container::Empty);
+    }
+
+    #[test]
+    fn archive_names() {
+        for n in ["a.warc", "a.warc.gz", "x.arc.gz", "b.warc.gz.open", "c.warc.wat.gz", "d.wet.gz", "e.warc.lz4"] {
+            assert!(archive_like_name(n), "{n}");
+        }
+        for n in ["SOURCES.tsv", "README.md", "warc.paths.gz"] {
+            assert!(!archive_like_name(n), "{n}");
+        }
+    }
+
+    #[test]
+    fn ids_are_unique_and_safe() {
+        let ids = input_ids(&[PathBuf::from("a/x y.warc"), PathBuf::from("b/x y.warc"), PathBuf::from("c/z.warc")]);
+        assert_ne!(ids[0], ids[1]);
+        assert!(ids[0].starts_with("x_y.warc-"));
+        assert_eq!(ids[2], "z.warc");
+    }
+}

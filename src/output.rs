@@ -1,0 +1,149 @@
+//! Parquet parts, written so that a reader never sees a partial file.
+//!
+//! Layout: `OUT/<table>/crawl=<crawl>/part-<input-id>.parquet`, readable with
+//! `read_parquet('OUT/<table>/**/*.parquet', hive_partitioning = true)`. Every part is first
+//! written whole into a staging folder outside the table folders (`OUT/.staging/<run>/`) and then
+//! renamed into place; the `inputs` part of an input is renamed last, so its presence says the
+//! input's other parts are complete. A killed run leaves at most its staging folder, which the
+//! next run removes when the process that made it is gone.
+
+use crate::tables::{TableBuilder, SCHEMA_VERSION};
+use anyhow::{Context, Result};
+use arrow_array::RecordBatch;
+use parquet::arrow::ArrowWriter;
+use parquet::basic::{Compression, ZstdLevel};
+use parquet::file::metadata::KeyValue;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::schema::types::ColumnPath;
+use std::path::{Path, PathBuf};
+
+const STAGING: &str = ".staging";
+
+/// The output folder of a run.
+pub struct OutDir {
+    root: PathBuf,
+    staging: PathBuf,
+}
+
+/// A part written to staging, waiting to be renamed into place.
+pub struct StagedPart {
+    staged: PathBuf,
+    final_path: PathBuf,
+}
+
+impl OutDir {
+    /// Create the output folder and this run's staging folder; clean up stale staging folders.
+    pub fn create(root: &Path) -> Result<Self> {
+        std::fs::create_dir_all(root).with_context(|| format!("cannot create output folder {}", root.display()))?;
+        let staging_root = root.join(STAGING);
+        remove_stale_staging(&staging_root);
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+        let staging = staging_root.join(format!("run-{}-{nanos}", std::process::id()));
+        std::fs::create_dir_all(&staging).with_context(|| format!("cannot create {}", staging.display()))?;
+        Ok(OutDir { root: root.to_path_buf(), staging })
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Where the part of `table` for `input_id` lives.
+    pub fn part_path(&self, table: &str, crawl: &str, input_id: &str) -> PathBuf {
+        self.root.join(table).join(format!("crawl={crawl}")).join(format!("part-{input_id}.parquet"))
+    }
+
+    /// Write `batches` of table `B` as a staged part; `None` when there are no rows (and any part
+    /// left by an earlier run for the same input is then removed on commit).
+    pub fn write<B: TableBuilder>(
+        &self,
+        crawl: &str,
+        input_id: &str,
+        batches: &[RecordBatch],
+    ) -> Result<PartOutcome> {
+        let final_path = self.part_path(B::NAME, crawl, input_id);
+        if batches.iter().all(|b| b.num_rows() == 0) {
+            return Ok(PartOutcome::Empty(final_path));
+        }
+        let staged = self.staging.join(format!("{}--{input_id}.parquet", B::NAME));
+        let file = std::fs::File::create(&staged).with_context(|| format!("cannot create {}", staged.display()))?;
+        let mut writer = ArrowWriter::try_new(file, B::schema(), Some(writer_properties::<B>()))
+            .with_context(|| format!("cannot write {}", staged.display()))?;
+        for b in batches {
+            writer.write(b).with_context(|| format!("cannot write {}", staged.display()))?;
+        }
+        writer.close().with_context(|| format!("cannot finish {}", staged.display()))?;
+        Ok(PartOutcome::Staged(StagedPart { staged, final_path }))
+    }
+
+    /// Put staged parts in place, in order, and remove the stale parts of empty tables.
+    pub fn commit(&self, parts: Vec<PartOutcome>) -> Result<()> {
+        for part in parts {
+            match part {
+                PartOutcome::Staged(p) => {
+                    let dir = p.final_path.parent().unwrap_or(&self.root);
+                    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+                    std::fs::rename(&p.staged, &p.final_path)
+                        .with_context(|| format!("cannot move {} into place", p.final_path.display()))?;
+                }
+                PartOutcome::Empty(path) => {
+                    if path.exists() {
+                        std::fs::remove_file(&path).with_context(|| format!("cannot remove stale {}", path.display()))?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Remove this run's staging folder.
+    pub fn close(&self) {
+        let _ = std::fs::remove_dir_all(&self.staging);
+        let _ = std::fs::remove_dir(self.root.join(STAGING));
+    }
+}
+
+/// A part written, or a table with no rows for an input.
+pub enum PartOutcome {
+    Staged(StagedPart),
+    Empty(PathBuf),
+}
+
+fn writer_properties<B: TableBuilder>() -> WriterProperties {
+    let mut props = WriterProperties::builder()
+        .set_compression(Compression::ZSTD(ZstdLevel::try_new(3).unwrap_or_default()))
+        .set_dictionary_enabled(true)
+        .set_statistics_enabled(EnabledStatistics::Page)
+        .set_max_row_group_row_count(Some(1 << 20))
+        .set_created_by(format!("repcensus {}", env!("CARGO_PKG_VERSION")))
+        .set_key_value_metadata(Some(vec![
+            KeyValue::new("repcensus.schema_version".into(), SCHEMA_VERSION.to_string()),
+            KeyValue::new("repcensus.table".into(), B::NAME.to_string()),
+            KeyValue::new("repcensus.tool_version".into(), env!("CARGO_PKG_VERSION").to_string()),
+        ]));
+    for col in B::plain_columns() {
+        props = props.set_column_dictionary_enabled(ColumnPath::from(*col), false);
+    }
+    props.build()
+}
+
+/// Remove staging folders of runs whose process is gone (Linux: `/proc/<pid>`); elsewhere, those
+/// older than a day.
+fn remove_stale_staging(staging_root: &Path) {
+    let Ok(entries) = std::fs::read_dir(staging_root) else { return };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let pid = name.strip_prefix("run-").and_then(|r| r.split('-').next()).and_then(|p| p.parse::<u32>().ok());
+        let gone = match pid {
+            Some(pid) if Path::new("/proc/self").exists() => !Path::new(&format!("/proc/{pid}")).exists(),
+            _ => e
+                .metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age.as_secs() > 86_400),
+        };
+        if gone {
+            let _ = std::fs::remove_dir_all(e.path());
+        }
+    }
+}

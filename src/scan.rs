@@ -1,0 +1,478 @@
+//! The scan: inputs in, Parquet parts out, on every core.
+//!
+//! Work is a queue of tasks shared by the workers of a rayon pool. Planning an input (open, map,
+//! sniff, find chunk boundaries) is a task; each chunk of a large input becomes a task pushed to
+//! the front of the queue, so all workers help with a large file before moving on, and at most a
+//! few inputs are open at once whatever their number. Each worker owns its inflaters and decode
+//! buffers and reuses them for every chunk.
+//!
+//! When the last chunk of an input is done, the worker that finished it writes the input's parts
+//! (rows in file order, so one thread and many threads give identical tables) and renames them
+//! into place. Per-input problems are rows in `errors`, a line on stderr and a status in `inputs`;
+//! only output errors stop the run.
+
+use crate::extract::{ChunkOutput, ExtractBuffers, Extractor, RecordCounts};
+use crate::input::{self, Container};
+use crate::output::OutDir;
+use crate::reader::{self, ContainerStats, ReadBuffers, ReadError, Scope, Sink};
+use crate::tables::{ErrorRow, ErrorsBuilder, InputRow, InputsBuilder, RobotsFilesBuilder, TableBuilder, SCHEMA_VERSION};
+use anyhow::Result;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Instant;
+
+/// Default chunk size: large inputs are cut into pieces of about this many (compressed) bytes.
+pub const DEFAULT_CHUNK: usize = 32 << 20;
+
+/// What to scan and how.
+#[derive(Debug, Clone)]
+pub struct ScanOptions {
+    pub inputs: Vec<PathBuf>,
+    pub out: PathBuf,
+    pub threads: usize,
+    pub crawl: Option<String>,
+    pub chunk_size: usize,
+    pub progress: bool,
+}
+
+/// What a scan did.
+#[derive(Debug, Default, Clone)]
+pub struct ScanSummary {
+    pub inputs: usize,
+    pub inputs_failed: usize,
+    pub inputs_with_errors: usize,
+    pub records: u64,
+    pub robots_captures: u64,
+    pub errors: u64,
+    pub bytes: u64,
+    pub seconds: f64,
+    /// Inputs that could not be read, with the reason.
+    pub failures: Vec<(PathBuf, String)>,
+}
+
+enum Task {
+    Plan(usize),
+    Chunk { input: usize, index: usize, range: (usize, usize), map: Arc<memmap2::Mmap>, container: Container },
+}
+
+struct Queue {
+    tasks: VecDeque<Task>,
+    in_flight: usize,
+    stop: bool,
+}
+
+struct InputState {
+    started: Instant,
+    started_wall: i64,
+    bytes: u64,
+    container: Container,
+    outputs: Vec<Option<ChunkOutput>>,
+    stats: ContainerStats,
+    done: usize,
+}
+
+struct Shared<'o> {
+    opts: &'o ScanOptions,
+    out: &'o OutDir,
+    ids: Vec<String>,
+    names: Vec<String>,
+    queue: Mutex<Queue>,
+    cv: Condvar,
+    inputs: Vec<Mutex<Option<InputState>>>,
+    summary: Mutex<ScanSummary>,
+    output_error: Mutex<Option<anyhow::Error>>,
+    bar: ProgressBar,
+}
+
+struct Worker {
+    read: ReadBuffers,
+    extract: ExtractBuffers,
+}
+
+/// Run a scan. Errors are output errors (the caller exits 2); input problems are in the summary.
+pub fn scan(opts: &ScanOptions) -> Result<ScanSummary> {
+    let started = Instant::now();
+    let out = OutDir::create(&opts.out)?;
+    let ids = input::input_ids(&opts.inputs);
+    let names = opts.inputs.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+    let total: u64 = opts.inputs.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
+    let bar = if opts.progress {
+        let b = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+        b.set_style(
+            ProgressStyle::with_template("{spinner} {elapsed_precise} [{wide_bar}] {bytes}/{total_bytes} {bytes_per_sec} ETA {eta}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        b
+    } else {
+        ProgressBar::hidden()
+    };
+    let shared = Shared {
+        opts,
+        out: &out,
+        ids,
+        names,
+        queue: Mutex::new(Queue { tasks: (0..opts.inputs.len()).map(Task::Plan).collect(), in_flight: 0, stop: false }),
+        cv: Condvar::new(),
+        inputs: opts.inputs.iter().map(|_| Mutex::new(None)).collect(),
+        summary: Mutex::new(ScanSummary { inputs: opts.inputs.len(), ..ScanSummary::default() }),
+        output_error: Mutex::new(None),
+        bar,
+    };
+    let threads = opts.threads.max(1);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+    pool.scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|_| worker_loop(&shared));
+        }
+    });
+    shared.bar.finish_and_clear();
+    out.close();
+    if let Some(e) = lock(&shared.output_error).take() {
+        return Err(e);
+    }
+    let mut summary = lock(&shared.summary).clone();
+    summary.seconds = started.elapsed().as_secs_f64();
+    Ok(summary)
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+fn worker_loop(shared: &Shared<'_>) {
+    let mut worker = Worker { read: ReadBuffers::new(), extract: ExtractBuffers::default() };
+    loop {
+        let task = {
+            let mut q = lock(&shared.queue);
+            loop {
+                if q.stop {
+                    return;
+                }
+                if let Some(t) = q.tasks.pop_front() {
+                    q.in_flight += 1;
+                    break t;
+                }
+                if q.in_flight == 0 {
+                    return;
+                }
+                q = shared.cv.wait(q).unwrap_or_else(|p| p.into_inner());
+            }
+        };
+        let result = match task {
+            Task::Plan(i) => plan(shared, &mut worker, i),
+            Task::Chunk { input, index, range, map, container } => {
+                let (output, stats) = read_chunk(&map, container, range, &shared.names[input], &mut worker);
+                drop(map);
+                shared.bar.inc((range.1 - range.0) as u64);
+                deliver(shared, input, index, output, stats)
+            }
+        };
+        let mut q = lock(&shared.queue);
+        q.in_flight -= 1;
+        if let Err(e) = result {
+            q.stop = true;
+            let mut slot = lock(&shared.output_error);
+            if slot.is_none() {
+                *slot = Some(e);
+            }
+        }
+        shared.cv.notify_all();
+    }
+}
+
+fn read_chunk(
+    data: &[u8],
+    container: Container,
+    (start, end): (usize, usize),
+    warc_file: &str,
+    worker: &mut Worker,
+) -> (ChunkOutput, ContainerStats) {
+    let mut ex = Extractor::new(warc_file, &mut worker.extract);
+    let stats = match container {
+        Container::Gzip => reader::read_gzip_members(data, start, end, &mut worker.read, &mut ex),
+        _ => reader::read_plain(data, start, end, &mut ex),
+    };
+    (ex.into_output(), stats)
+}
+
+/// Plan an input: read it inline when it is one chunk, else queue its chunks.
+fn plan(shared: &Shared<'_>, worker: &mut Worker, i: usize) -> Result<()> {
+    let path = &shared.opts.inputs[i];
+    let started = Instant::now();
+    let started_wall = now_micros();
+    let new_state = |bytes, container, n| InputState {
+        started,
+        started_wall,
+        bytes,
+        container,
+        outputs: (0..n).map(|_| None).collect(),
+        stats: ContainerStats::default(),
+        done: 0,
+    };
+    let file = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) => return fail_input(shared, i, new_state(0, Container::Empty, 0), "cannot_open", &e.to_string()),
+    };
+    let bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
+    if bytes == 0 {
+        *lock(&shared.inputs[i]) = Some(new_state(0, Container::Empty, 1));
+        return deliver(shared, i, 0, ChunkOutput::default(), ContainerStats::default());
+    }
+    // SAFETY: the map is read-only and private to this process. If another process truncates the
+    // file while we read it, reads of the lost pages fault (SIGBUS); archives being scanned are
+    // not expected to change, as with every memory-mapping reader (ripgrep makes the same choice).
+    let map = match unsafe { memmap2::Mmap::map(&file) } {
+        Ok(m) => m,
+        Err(_) => return read_streamed(shared, worker, i, file, bytes, new_state),
+    };
+    let container = input::sniff(&map[..map.len().min(16)]);
+    match container {
+        Container::Plain | Container::Gzip => {
+            let chunks = input::plan_chunks(&map, container, shared.opts.chunk_size);
+            *lock(&shared.inputs[i]) = Some(new_state(bytes, container, chunks.len()));
+            if chunks.len() == 1 {
+                let (output, stats) = read_chunk(&map, container, chunks[0], &shared.names[i], worker);
+                shared.bar.inc(bytes);
+                return deliver(shared, i, 0, output, stats);
+            }
+            let map = Arc::new(map);
+            let mut q = lock(&shared.queue);
+            for (index, range) in chunks.into_iter().enumerate().rev() {
+                q.tasks.push_front(Task::Chunk { input: i, index, range, map: Arc::clone(&map), container });
+            }
+            shared.cv.notify_all();
+            Ok(())
+        }
+        _ => {
+            drop(map);
+            read_streamed(shared, worker, i, file, bytes, new_state)
+        }
+    }
+}
+
+/// Read an input through a decompressing stream (bzip2, zstd, lz4, or a file that cannot be mapped).
+fn read_streamed(
+    shared: &Shared<'_>,
+    worker: &mut Worker,
+    i: usize,
+    mut file: std::fs::File,
+    bytes: u64,
+    new_state: impl Fn(u64, Container, usize) -> InputState,
+) -> Result<()> {
+    use std::io::{Read, Seek};
+    let mut head = [0u8; 16];
+    let n = file.read(&mut head).unwrap_or(0);
+    let container = input::sniff(&head[..n]);
+    let reader = file.rewind().map_err(anyhow::Error::from).and_then(|_| input::stream_reader(container, file));
+    let reader = match reader {
+        Ok(r) => r,
+        Err(e) => {
+            return fail_input(shared, i, new_state(bytes, container, 0), "unsupported_container", &e.to_string());
+        }
+    };
+    *lock(&shared.inputs[i]) = Some(new_state(bytes, container, 1));
+    let mut ex = Extractor::new(&shared.names[i], &mut worker.extract);
+    let stats = match reader::read_stream(reader, &mut ex) {
+        Ok(s) => s,
+        Err(e) => {
+            ex.error(ReadError::new(Scope::Input, "read_error", e.to_string(), None));
+            ContainerStats::default()
+        }
+    };
+    shared.bar.inc(bytes);
+    deliver(shared, i, 0, ex.into_output(), stats)
+}
+
+/// Record an input that could not be read at all.
+fn fail_input(shared: &Shared<'_>, i: usize, state: InputState, kind: &'static str, detail: &str) -> Result<()> {
+    let mut out = ChunkOutput::default();
+    out.errors.append(&ErrorRow {
+        scope: Some("input"),
+        kind: Some(kind),
+        detail: Some(detail),
+        warc_file: Some(&shared.names[i]),
+        ..ErrorRow::default()
+    });
+    out.n_errors = 1;
+    let mut state = state;
+    state.outputs = vec![Some(out)];
+    state.done = 1;
+    finalize(shared, i, state, Some(detail.to_string()))
+}
+
+/// Hand a chunk's output to its input; the last chunk finalizes the input.
+fn deliver(shared: &Shared<'_>, i: usize, index: usize, output: ChunkOutput, stats: ContainerStats) -> Result<()> {
+    let finished = {
+        let mut slot = lock(&shared.inputs[i]);
+        let Some(state) = slot.as_mut() else { return Ok(()) };
+        state.outputs[index] = Some(output);
+        state.stats.members += stats.members;
+        state.stats.streamed_members += stats.streamed_members;
+        state.stats.decompressed_bytes += stats.decompressed_bytes;
+        state.done += 1;
+        if state.done == state.outputs.len() {
+            slot.take()
+        } else {
+            None
+        }
+    };
+    match finished {
+        Some(state) => finalize(shared, i, state, None),
+        None => Ok(()),
+    }
+}
+
+/// Write an input's parts and its `inputs` row.
+fn finalize(shared: &Shared<'_>, i: usize, state: InputState, failure: Option<String>) -> Result<()> {
+    let path = &shared.opts.inputs[i];
+    let name = &shared.names[i];
+    let id = &shared.ids[i];
+    let mut outputs: Vec<ChunkOutput> = state.outputs.into_iter().map(Option::unwrap_or_default).collect();
+    let mut counts = RecordCounts::default();
+    let mut n_errors = 0u64;
+    for o in &outputs {
+        counts.add(&o.counts);
+        n_errors += o.n_errors;
+    }
+    let crawl_raw = shared
+        .opts
+        .crawl
+        .clone()
+        .or_else(|| outputs.iter().find_map(|o| o.crawl_hint.clone()))
+        .unwrap_or_else(|| "unknown".to_string());
+    let crawl = input::sanitize(&crawl_raw);
+
+    let mut failure = failure;
+    let mut extra_errors = ErrorsBuilder::default();
+    if failure.is_none() && counts.total == 0 && state.bytes > 0 && (state.stats.decompressed_bytes > 0 || state.container != Container::Gzip) {
+        let detail = "no WARC or ARC record found";
+        extra_errors.append(&ErrorRow {
+            scope: Some("input"),
+            kind: Some("not_an_archive"),
+            detail: Some(detail),
+            warc_file: Some(name),
+            ..ErrorRow::default()
+        });
+        n_errors += 1;
+        failure = Some(detail.to_string());
+    }
+    let status = match (&failure, state.bytes, n_errors) {
+        (Some(_), _, _) => "failed",
+        (None, 0, _) => "empty",
+        (None, _, _) if counts.total == 0 => "empty",
+        (None, _, 0) => "ok",
+        (None, _, _) => "ok_with_errors",
+    };
+    let format = if counts.total == 0 {
+        "none"
+    } else if counts.arc > 0 && counts.arc == counts.total {
+        "arc"
+    } else if counts.conversion > 0 && counts.response == 0 {
+        "wet"
+    } else if counts.json_metadata > 0 && counts.response == 0 {
+        "wat"
+    } else {
+        "warc"
+    };
+    let compression = match state.container {
+        Container::Gzip if state.stats.members <= 1 && counts.total > 1 => "gzip_whole_file".to_string(),
+        Container::Gzip if state.stats.members < counts.total => "gzip_multi_record_members".to_string(),
+        Container::Gzip => "gzip_per_record".to_string(),
+        c => c.as_str().to_string(),
+    };
+
+    let robots_batches: Vec<_> = outputs.iter_mut().map(|o| o.robots_files.finish(&crawl)).collect();
+    let robots_rows: usize = robots_batches.iter().map(|b| b.num_rows()).sum();
+    let mut error_batches: Vec<_> = outputs.iter_mut().map(|o| o.errors.finish(&crawl)).collect();
+    error_batches.push(extra_errors.finish(&crawl));
+
+    let mut inputs = InputsBuilder::default();
+    inputs.append(&InputRow {
+        path: Some(name),
+        input_id: Some(id),
+        bytes: Some(state.bytes as i64),
+        format: Some(format),
+        compression: Some(&compression),
+        status: Some(status),
+        records: Some(counts.total as i64),
+        records_warcinfo: Some(counts.warcinfo as i64),
+        records_response: Some(counts.response as i64),
+        records_resource: Some(counts.resource as i64),
+        records_request: Some(counts.request as i64),
+        records_metadata: Some(counts.metadata as i64),
+        records_revisit: Some(counts.revisit as i64),
+        records_conversion: Some(counts.conversion as i64),
+        records_continuation: Some(counts.continuation as i64),
+        records_other: Some(counts.other as i64),
+        gzip_members: (state.container == Container::Gzip).then_some(state.stats.members as i64),
+        decompressed_bytes: Some(state.stats.decompressed_bytes as i64),
+        chunks: Some(outputs.len() as i32),
+        rows_robots_files: Some(robots_rows as i64),
+        errors: Some(n_errors as i64),
+        started: Some(state.started_wall),
+        seconds: Some(state.started.elapsed().as_secs_f64()),
+        tool_version: Some(env!("CARGO_PKG_VERSION")),
+        schema_version: Some(SCHEMA_VERSION),
+    });
+    let inputs_batch = inputs.finish(&crawl);
+
+    let parts = vec![
+        shared.out.write::<RobotsFilesBuilder>(&crawl, id, &robots_batches)?,
+        shared.out.write::<ErrorsBuilder>(&crawl, id, &error_batches)?,
+        shared.out.write::<InputsBuilder>(&crawl, id, std::slice::from_ref(&inputs_batch))?,
+    ];
+    // Parts of this input left by an earlier run under another crawl name would double rows.
+    remove_other_crawls(shared.out, id, &crawl);
+    shared.out.commit(parts)?;
+
+    let mut s = lock(&shared.summary);
+    s.records += counts.total;
+    s.robots_captures += robots_rows as u64;
+    s.errors += n_errors;
+    s.bytes += state.bytes;
+    if let Some(why) = failure {
+        s.inputs_failed += 1;
+        shared.bar.suspend(|| eprintln!("repcensus: {}: {why}", path.display()));
+        s.failures.push((path.clone(), why));
+    } else if n_errors > 0 {
+        s.inputs_with_errors += 1;
+    }
+    Ok(())
+}
+
+fn remove_other_crawls(out: &OutDir, id: &str, crawl: &str) {
+    for table in [RobotsFilesBuilder::NAME, ErrorsBuilder::NAME, InputsBuilder::NAME] {
+        let Ok(entries) = std::fs::read_dir(out.root().join(table)) else { continue };
+        for e in entries.flatten() {
+            let dir = e.file_name().to_string_lossy().into_owned();
+            if dir != format!("crawl={crawl}") {
+                let _ = std::fs::remove_file(e.path().join(format!("part-{id}.parquet")));
+            }
+        }
+    }
+}
+
+fn now_micros() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_micros() as i64)
+}
+
+impl ScanSummary {
+    /// The one-screen summary printed at the end of a scan.
+    pub fn render(&self) -> String {
+        let mb = self.bytes as f64 / 1e6;
+        let rate = if self.seconds > 0.0 { mb / self.seconds } else { 0.0 };
+        let mut s = format!(
+            "inputs        {} ({} failed, {} with errors)\nrecords       {}\nrobots.txt    {} captures\nerrors        {}\nread          {:.1} MB in {:.2} s ({:.1} MB/s)\n",
+            self.inputs, self.inputs_failed, self.inputs_with_errors, self.records, self.robots_captures, self.errors, mb, self.seconds, rate
+        );
+        for (p, why) in self.failures.iter().take(10) {
+            s.push_str(&format!("failed        {}: {why}\n", p.display()));
+        }
+        if self.failures.len() > 10 {
+            s.push_str(&format!("failed        ... and {} more (see the inputs table)\n", self.failures.len() - 10));
+        }
+        s
+    }
+}

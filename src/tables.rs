@@ -1,0 +1,232 @@
+//! The output tables: schemas, row types and Arrow column builders.
+//!
+//! Each table is declared once with [`table!`], which generates a borrowed row struct (`*Row`), a
+//! builder with one Arrow builder per column (`*Builder`, reused across records) and the Arrow
+//! schema. Rows borrow from the record being read; only appending to a builder copies.
+//! The `crawl` column is not part of the rows: the writer adds it when it knows the input's crawl
+//! (the warcinfo record may be read by another worker than the row's).
+//!
+//! The schema is documented in docs/schema.md; bump [`SCHEMA_VERSION`] with any change to it.
+
+use arrow_array::builder::{BooleanBuilder, Float64Builder, Int32Builder, Int64Builder, StringBuilder, TimestampMicrosecondBuilder};
+use arrow_array::{ArrayRef, RecordBatch, StringArray};
+use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
+use std::sync::Arc;
+
+/// Version of the table schemas, stored in every Parquet file's metadata as `repcensus.schema_version`.
+pub const SCHEMA_VERSION: &str = "1";
+
+/// A column kind: its Arrow type, the borrowed value a row holds and the builder that takes it.
+pub trait Kind {
+    type Value<'a>;
+    type Builder: Default;
+    fn data_type() -> DataType;
+    fn append(b: &mut Self::Builder, v: &Self::Value<'_>);
+    fn finish(b: &mut Self::Builder) -> ArrayRef;
+}
+
+/// UTF-8 string (dictionary-encoded in Parquet when repetitive).
+pub struct Str;
+/// 64-bit integer.
+pub struct I64;
+/// 32-bit integer.
+pub struct I32;
+/// Boolean.
+pub struct Bool;
+/// 64-bit float.
+pub struct F64;
+/// Timestamp, microseconds, UTC.
+pub struct Ts;
+
+impl Kind for Str {
+    type Value<'a> = Option<&'a str>;
+    type Builder = StringBuilder;
+    fn data_type() -> DataType {
+        DataType::Utf8
+    }
+    fn append(b: &mut StringBuilder, v: &Option<&str>) {
+        b.append_option(*v)
+    }
+    fn finish(b: &mut StringBuilder) -> ArrayRef {
+        Arc::new(b.finish())
+    }
+}
+
+macro_rules! prim_kind {
+    ($kind:ident, $t:ty, $builder:ty, $dt:expr) => {
+        impl Kind for $kind {
+            type Value<'a> = Option<$t>;
+            type Builder = $builder;
+            fn data_type() -> DataType {
+                $dt
+            }
+            fn append(b: &mut $builder, v: &Option<$t>) {
+                b.append_option(*v)
+            }
+            fn finish(b: &mut $builder) -> ArrayRef {
+                Arc::new(b.finish())
+            }
+        }
+    };
+}
+prim_kind!(I64, i64, Int64Builder, DataType::Int64);
+prim_kind!(I32, i32, Int32Builder, DataType::Int32);
+prim_kind!(Bool, bool, BooleanBuilder, DataType::Boolean);
+prim_kind!(F64, f64, Float64Builder, DataType::Float64);
+
+impl Kind for Ts {
+    type Value<'a> = Option<i64>;
+    type Builder = TimestampMicrosecondBuilder;
+    fn data_type() -> DataType {
+        DataType::Timestamp(TimeUnit::Microsecond, Some("UTC".into()))
+    }
+    fn append(b: &mut TimestampMicrosecondBuilder, v: &Option<i64>) {
+        b.append_option(*v)
+    }
+    fn finish(b: &mut TimestampMicrosecondBuilder) -> ArrayRef {
+        Arc::new(b.finish().with_timezone("UTC"))
+    }
+}
+
+/// Columns added by the writer, first in every table.
+pub const CRAWL_COLUMN: &str = "crawl";
+
+/// What every table builder can do, for the writer.
+pub trait TableBuilder: Send {
+    const NAME: &'static str;
+    fn schema() -> SchemaRef;
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Columns that are high-cardinality (no Parquet dictionary).
+    fn plain_columns() -> &'static [&'static str];
+    /// Drain the rows into a batch, the `crawl` column first.
+    fn finish(&mut self, crawl: &str) -> RecordBatch;
+}
+
+macro_rules! table {
+    (
+        $(#[$doc:meta])*
+        $builder:ident, $row:ident, $name:literal, plain: [$($plain:literal),*],
+        { $($(#[$cdoc:meta])* $col:ident : $kind:ident),* $(,)? }
+    ) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Default)]
+        pub struct $row<'a> {
+            $($(#[$cdoc])* pub $col: <$kind as Kind>::Value<'a>,)*
+        }
+
+        #[derive(Default)]
+        pub struct $builder {
+            rows: usize,
+            $($col: <$kind as Kind>::Builder,)*
+        }
+
+        impl $builder {
+            pub fn append(&mut self, row: &$row<'_>) {
+                $(<$kind as Kind>::append(&mut self.$col, &row.$col);)*
+                self.rows += 1;
+            }
+        }
+
+        impl TableBuilder for $builder {
+            const NAME: &'static str = $name;
+            fn schema() -> SchemaRef {
+                let mut fields = vec![Field::new(CRAWL_COLUMN, DataType::Utf8, false)];
+                $(fields.push(Field::new(stringify!($col), <$kind as Kind>::data_type(), true));)*
+                Arc::new(Schema::new(fields))
+            }
+            fn len(&self) -> usize {
+                self.rows
+            }
+            fn plain_columns() -> &'static [&'static str] {
+                &[$($plain),*]
+            }
+            fn finish(&mut self, crawl: &str) -> RecordBatch {
+                let n = std::mem::take(&mut self.rows);
+                let mut cols: Vec<ArrayRef> = vec![Arc::new(StringArray::from(vec![crawl; n]))];
+                $(cols.push(<$kind as Kind>::finish(&mut self.$col));)*
+                RecordBatch::try_new(Self::schema(), cols).expect("table columns match their schema")
+            }
+        }
+    };
+}
+
+table! {
+    /// One row per capture of a `/robots.txt` URL, whatever its status.
+    RobotsFilesBuilder, RobotsFileRow, "robots_files",
+    plain: ["warc_record_id", "url", "body_digest", "redirect_location"],
+    {
+        warc_file: Str,
+        warc_offset: I64,
+        warc_record_id: Str,
+        /// `response`, `resource` or `revisit`.
+        warc_type: Str,
+        url: Str,
+        host: Str,
+        registered_domain: Str,
+        capture_time: Ts,
+        http_status: I32,
+        fetch_outcome: Str,
+        redirect_location: Str,
+        content_type: Str,
+        content_encoding: Str,
+        transfer_encoding: Str,
+        body_bytes: I64,
+        truncated: Bool,
+        warc_truncated: Str,
+        body_digest: Str,
+        has_bom: Bool,
+        line_endings: Str,
+        valid_utf8: Bool,
+    }
+}
+
+table! {
+    /// One row per problem found while reading.
+    ErrorsBuilder, ErrorRow, "errors",
+    plain: ["detail"],
+    {
+        scope: Str,
+        kind: Str,
+        detail: Str,
+        warc_file: Str,
+        warc_offset: I64,
+        warc_record_id: Str,
+        url: Str,
+    }
+}
+
+table! {
+    /// One row per input.
+    InputsBuilder, InputRow, "inputs",
+    plain: [],
+    {
+        path: Str,
+        input_id: Str,
+        bytes: I64,
+        format: Str,
+        compression: Str,
+        status: Str,
+        records: I64,
+        records_warcinfo: I64,
+        records_response: I64,
+        records_resource: I64,
+        records_request: I64,
+        records_metadata: I64,
+        records_revisit: I64,
+        records_conversion: I64,
+        records_continuation: I64,
+        records_other: I64,
+        gzip_members: I64,
+        decompressed_bytes: I64,
+        chunks: I32,
+        rows_robots_files: I64,
+        errors: I64,
+        started: Ts,
+        seconds: F64,
+        tool_version: Str,
+        schema_version: Str,
+    }
+}

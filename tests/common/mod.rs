@@ -1,0 +1,125 @@
+//! Helpers shared by the integration tests: running the binary, reading tables, and the real
+//! DuckDB CLI (installed from PyPI into target/tools when missing; the tests fail, never skip,
+//! when it cannot be had).
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+pub const DUCKDB_CLI_VERSION: &str = "1.5.6";
+
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_repcensus"))
+}
+
+/// Run `repcensus scan` with the given arguments; returns the exit code and stderr.
+pub fn scan(args: &[&str]) -> (i32, String) {
+    let out = bin().arg("scan").arg("--quiet").args(args).output().expect("run repcensus");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// The DuckDB CLI: $REPCENSUS_DUCKDB, else the pinned PyPI build in target/tools, installed on
+/// first use. Panics (the test fails) when none can be had.
+pub fn duckdb() -> &'static Path {
+    static PATH: OnceLock<PathBuf> = OnceLock::new();
+    PATH.get_or_init(|| {
+        if let Ok(p) = std::env::var("REPCENSUS_DUCKDB") {
+            return PathBuf::from(p);
+        }
+        let tools = repo().join("target").join("tools");
+        let exe = tools.join("duckdb_cli").join("duckdb");
+        if !exe.exists() {
+            let status = Command::new("python3")
+                .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--target"])
+                .arg(&tools)
+                .arg(format!("duckdb-cli=={DUCKDB_CLI_VERSION}"))
+                .status();
+            assert!(
+                matches!(status, Ok(s) if s.success()) && exe.exists(),
+                "could not install the DuckDB CLI (pip install duckdb-cli=={DUCKDB_CLI_VERSION}); the query tests need it"
+            );
+        }
+        exe
+    })
+}
+
+/// Run SQL with DuckDB in `dir`, returning CSV output (header included).
+pub fn duck(dir: &Path, sql: &str) -> String {
+    let out = Command::new(duckdb())
+        .current_dir(dir)
+        .args(["-csv", "-c", sql])
+        .output()
+        .expect("run duckdb");
+    assert!(out.status.success(), "duckdb failed on {sql}:\n{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A single value from DuckDB.
+pub fn duck_value(dir: &Path, sql: &str) -> String {
+    let out = duck(dir, sql);
+    out.lines().nth(1).unwrap_or_default().to_string()
+}
+
+/// Every row of every part of `table` under `out`, as sorted text lines, without the columns
+/// named in `skip`. Read with the parquet crate, so the comparison does not depend on DuckDB.
+pub fn table_rows(out: &Path, table: &str, skip: &[&str]) -> Vec<String> {
+    use arrow_array::RecordBatch;
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    let mut rows = Vec::new();
+    let dir = out.join(table);
+    if !dir.exists() {
+        return rows;
+    }
+    let mut files: Vec<PathBuf> = walk(&dir).into_iter().filter(|p| p.extension().is_some_and(|e| e == "parquet")).collect();
+    files.sort();
+    for f in files {
+        let file = std::fs::File::open(&f).expect("open part");
+        let reader = ParquetRecordBatchReaderBuilder::try_new(file).expect("parquet").build().expect("reader");
+        for batch in reader {
+            let batch: RecordBatch = batch.expect("batch");
+            let schema = batch.schema();
+            for r in 0..batch.num_rows() {
+                let mut line = Vec::new();
+                for (c, field) in schema.fields().iter().enumerate() {
+                    if skip.contains(&field.name().as_str()) {
+                        continue;
+                    }
+                    let v = arrow_cast_display(batch.column(c), r);
+                    line.push(format!("{}={v}", field.name()));
+                }
+                rows.push(line.join("|"));
+            }
+        }
+    }
+    rows.sort();
+    rows
+}
+
+fn arrow_cast_display(col: &arrow_array::ArrayRef, row: usize) -> String {
+    use arrow_array::Array;
+    if col.is_null(row) {
+        return "NULL".into();
+    }
+    let s = arrow_array::array::Array::slice(col.as_ref(), row, 1);
+    format!("{s:?}")
+}
+
+pub fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                out.extend(walk(&p));
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
