@@ -101,12 +101,22 @@ pub fn table_rows(out: &Path, table: &str, skip: &[&str]) -> Vec<String> {
 }
 
 fn arrow_cast_display(col: &arrow_array::ArrayRef, row: usize) -> String {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::{Float64Type, Int32Type, Int64Type, TimestampMicrosecondType};
     use arrow_array::Array;
+    use arrow_schema::DataType;
     if col.is_null(row) {
         return "NULL".into();
     }
-    let s = arrow_array::array::Array::slice(col.as_ref(), row, 1);
-    format!("{s:?}")
+    match col.data_type() {
+        DataType::Utf8 => col.as_string::<i32>().value(row).to_string(),
+        DataType::Int64 => col.as_primitive::<Int64Type>().value(row).to_string(),
+        DataType::Int32 => col.as_primitive::<Int32Type>().value(row).to_string(),
+        DataType::Float64 => col.as_primitive::<Float64Type>().value(row).to_string(),
+        DataType::Boolean => col.as_boolean().value(row).to_string(),
+        DataType::Timestamp(_, _) => col.as_primitive::<TimestampMicrosecondType>().value(row).to_string(),
+        other => panic!("no display for {other}"),
+    }
 }
 
 pub fn walk(dir: &Path) -> Vec<PathBuf> {

@@ -1,0 +1,96 @@
+//! Every query in queries/ runs in the real DuckDB CLI against the tables of the bundled samples,
+//! and its answer is checked against tests/expected/queries/<name>.csv (reviewed by hand; set
+//! REPCENSUS_BLESS=1 to rewrite them after an intended change, then review the diff).
+
+mod common;
+
+use common::{duck, duck_value, repo, table_rows};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// The samples scanned once for all tests here: (temp dir guard, output folder).
+fn sample_tables() -> &'static Path {
+    static OUT: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    &OUT.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        // Relative input paths, so that warc_file values (and the answers) do not depend on where
+        // the repository is checked out.
+        let status = common::bin()
+            .current_dir(repo())
+            .args(["scan", "--quiet", "samples", "--out"])
+            .arg(&out)
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(0));
+        (dir, out)
+    })
+    .1
+}
+
+fn queries() -> Vec<PathBuf> {
+    let mut q: Vec<PathBuf> = std::fs::read_dir(repo().join("queries"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "sql"))
+        .collect();
+    q.sort();
+    q
+}
+
+#[test]
+fn every_query_answers_as_expected() {
+    let out = sample_tables();
+    let qs = queries();
+    assert!(qs.len() >= 2);
+    let bless = std::env::var_os("REPCENSUS_BLESS").is_some();
+    let mut failures = Vec::new();
+    for q in &qs {
+        let name = q.file_stem().unwrap().to_string_lossy().into_owned();
+        let got = duck(out, &format!(".read {}", q.display()));
+        let expected_path = repo().join("tests/expected/queries").join(format!("{name}.csv"));
+        if bless {
+            std::fs::create_dir_all(expected_path.parent().unwrap()).unwrap();
+            std::fs::write(&expected_path, &got).unwrap();
+            continue;
+        }
+        let expected = std::fs::read_to_string(&expected_path)
+            .unwrap_or_else(|_| panic!("no expected answer {} (run with REPCENSUS_BLESS=1 and review)", expected_path.display()));
+        if got != expected {
+            failures.push(format!("{name}:\n--- expected\n{expected}--- got\n{got}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn every_query_states_its_question_and_columns() {
+    for q in queries() {
+        let text = std::fs::read_to_string(&q).unwrap();
+        let header: String = text.lines().take_while(|l| l.starts_with("--")).collect::<Vec<_>>().join("\n");
+        assert!(header.contains("Question:"), "{} has no Question: header", q.display());
+        assert!(header.contains("Columns:"), "{} has no Columns: header", q.display());
+    }
+}
+
+#[test]
+fn duckdb_and_parquet_reader_agree_on_counts() {
+    let out = sample_tables();
+    let n = duck_value(out, "SELECT count(*) FROM read_parquet('robots_files/*/*.parquet', hive_partitioning = true)");
+    assert_eq!(n, table_rows(out, "robots_files", &[]).len().to_string());
+    // Hive partition and the stored crawl column agree.
+    let mismatched = duck_value(
+        out,
+        "SELECT count(*) FROM read_parquet('robots_files/*/*.parquet', hive_partitioning = false, filename = true) \
+         WHERE filename NOT LIKE '%crawl=' || crawl || '/%'",
+    );
+    assert_eq!(mismatched, "0");
+    // The schema version is in the metadata of every part.
+    let versions = duck_value(
+        out,
+        "SELECT string_agg(DISTINCT decode(value), ',') FROM parquet_kv_metadata('*/*/*.parquet') \
+         WHERE decode(key) = 'repcensus.schema_version'",
+    );
+    assert_eq!(versions, repcensus::tables::SCHEMA_VERSION);
+}
