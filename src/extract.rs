@@ -79,14 +79,26 @@ pub struct Extractor<'w> {
 
 impl<'w> Extractor<'w> {
     pub fn new(warc_file: &'w str, bufs: &'w mut ExtractBuffers) -> Self {
-        Extractor { out: ChunkOutput::default(), bufs, warc_file }
+        Extractor {
+            out: ChunkOutput::default(),
+            bufs,
+            warc_file,
+        }
     }
 
     pub fn into_output(self) -> ChunkOutput {
         self.out
     }
 
-    fn push_error(&mut self, scope: Scope, kind: &str, detail: &str, offset: Option<u64>, id: Option<&str>, url: Option<&str>) {
+    fn push_error(
+        &mut self,
+        scope: Scope,
+        kind: &str,
+        detail: &str,
+        offset: Option<u64>,
+        id: Option<&str>,
+        url: Option<&str>,
+    ) {
         self.out.n_errors += 1;
         self.out.errors.append(&ErrorRow {
             scope: Some(scope.as_str()),
@@ -147,11 +159,16 @@ impl<'w> Extractor<'w> {
     }
 
     fn robots_capture(&mut self, rec: &Record<'_>, ty: RecordType, uri: &str, parsed: &url::Url) {
-        let record_id = String::from_utf8_lossy(strip_angle(unfold(rec.head.record_id).as_ref())).into_owned();
+        let record_id =
+            String::from_utf8_lossy(strip_angle(unfold(rec.head.record_id).as_ref())).into_owned();
         let record_id = (!record_id.is_empty()).then_some(record_id);
-        let host = parsed.host_str().map(|h| h.trim_end_matches('.').to_ascii_lowercase());
+        let host = parsed
+            .host_str()
+            .map(|h| h.trim_end_matches('.').to_ascii_lowercase());
         let registered_domain = match parsed.host() {
-            Some(url::Host::Domain(d)) => psl::domain_str(d.trim_end_matches('.')).map(str::to_ascii_lowercase),
+            Some(url::Host::Domain(d)) => {
+                psl::domain_str(d.trim_end_matches('.')).map(str::to_ascii_lowercase)
+            }
             _ => None,
         };
         let head = http::parse_response(rec.block);
@@ -202,7 +219,9 @@ impl<'w> Extractor<'w> {
                 row.transfer_encoding = transfer_encoding.as_deref();
                 outcome = status_outcome(h.status);
                 if (300..400).contains(&h.status.unwrap_or(0)) {
-                    location = h.header("location").map(|v| String::from_utf8_lossy(&unfold(v)).into_owned());
+                    location = h
+                        .header("location")
+                        .map(|v| String::from_utf8_lossy(&unfold(v)).into_owned());
                     row.redirect_location = location.as_deref();
                 }
                 if ty == RecordType::Revisit {
@@ -219,7 +238,14 @@ impl<'w> Extractor<'w> {
         row.fetch_outcome = Some(outcome);
         self.out.robots_files.append(&row);
         if let Some((kind, detail)) = body_problem {
-            self.push_error(Scope::Body, kind, &detail, Some(rec.offset), record_id.as_deref(), Some(uri));
+            self.push_error(
+                Scope::Body,
+                kind,
+                &detail,
+                Some(rec.offset),
+                record_id.as_deref(),
+                Some(uri),
+            );
         }
     }
 
@@ -257,7 +283,11 @@ struct BodyFacts<'a> {
 
 impl<'a> BodyFacts<'a> {
     fn of(body: &'a [u8], bytes: u64, cut: bool) -> Self {
-        BodyFacts { body, bytes: bytes.max(body.len() as u64), cut }
+        BodyFacts {
+            body,
+            bytes: bytes.max(body.len() as u64),
+            cut,
+        }
     }
 
     fn outcome_2xx(&self) -> &'static str {
@@ -266,22 +296,35 @@ impl<'a> BodyFacts<'a> {
             return "ok_empty";
         }
         let start = b.strip_prefix(b"\xef\xbb\xbf").unwrap_or(b);
-        let lead = start.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(start.len());
+        let lead = start
+            .iter()
+            .position(|c| !c.is_ascii_whitespace())
+            .unwrap_or(start.len());
         let text = &start[lead..start.len().min(lead + 2048)];
         if text.is_empty() {
             return "ok_empty";
         }
         if text.first() == Some(&b'<') {
             let lower = text.to_ascii_lowercase();
-            if [&b"<html"[..], b"<!doctype", b"<head", b"<body", b"<?xml", b"<!--"]
-                .iter()
-                .any(|t| memchr::memmem::find(&lower, t).is_some())
+            if [
+                &b"<html"[..],
+                b"<!doctype",
+                b"<head",
+                b"<body",
+                b"<?xml",
+                b"<!--",
+            ]
+            .iter()
+            .any(|t| memchr::memmem::find(&lower, t).is_some())
             {
                 return "not_robots_html";
             }
         }
         let sample = &b[..b.len().min(1024)];
-        let control = sample.iter().filter(|&&c| c < 0x20 && !matches!(c, b'\t' | b'\n' | b'\r' | 0x0c)).count();
+        let control = sample
+            .iter()
+            .filter(|&&c| c < 0x20 && !matches!(c, b'\t' | b'\n' | b'\r' | 0x0c))
+            .count();
         if control * 10 > sample.len() {
             return "not_robots_binary";
         }
@@ -295,13 +338,15 @@ impl<'a> BodyFacts<'a> {
         row.truncated = Some(self.bytes > ROBOTS_PARSE_LIMIT as u64);
         row.has_bom = Some(b.starts_with(b"\xef\xbb\xbf"));
         let parsed = &b[..b.len().min(ROBOTS_PARSE_LIMIT)];
-        row.valid_utf8 = Some(std::str::from_utf8(parsed).is_ok() || (self.cut && utf8_valid_but_cut(parsed)));
+        row.valid_utf8 =
+            Some(std::str::from_utf8(parsed).is_ok() || (self.cut && utf8_valid_but_cut(parsed)));
         row.line_endings = Some(line_endings(parsed));
+        const HEX: &[u8; 16] = b"0123456789abcdef";
         let mut hex = String::with_capacity(71);
         hex.push_str("sha256:");
         for byte in Sha256::digest(b) {
-            use std::fmt::Write;
-            let _ = write!(hex, "{byte:02x}");
+            hex.push(HEX[usize::from(byte >> 4)] as char);
+            hex.push(HEX[usize::from(byte & 15)] as char);
         }
         hex
     }
@@ -422,7 +467,8 @@ pub fn robots_url(uri: &str) -> Option<url::Url> {
     // Cheap test first: most records are not robots.txt captures.
     memchr::memmem::find(uri.as_bytes(), b"/robots.txt")?;
     let parsed = url::Url::parse(uri).ok()?;
-    (parsed.path() == "/robots.txt" && matches!(parsed.scheme(), "http" | "https")).then_some(parsed)
+    (parsed.path() == "/robots.txt" && matches!(parsed.scheme(), "http" | "https"))
+        .then_some(parsed)
 }
 
 impl Sink for Extractor<'_> {
@@ -458,9 +504,18 @@ mod tests {
     fn outcomes() {
         assert_eq!(BodyFacts::of(b"", 0, false).outcome_2xx(), "ok_empty");
         assert_eq!(BodyFacts::of(b"  \n", 3, false).outcome_2xx(), "ok_empty");
-        assert_eq!(BodyFacts::of(b"User-agent: *\nDisallow:\n", 24, false).outcome_2xx(), "ok");
-        assert_eq!(BodyFacts::of(b"\n<!DOCTYPE html><html>", 22, false).outcome_2xx(), "not_robots_html");
-        assert_eq!(BodyFacts::of(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0", 17, false).outcome_2xx(), "not_robots_binary");
+        assert_eq!(
+            BodyFacts::of(b"User-agent: *\nDisallow:\n", 24, false).outcome_2xx(),
+            "ok"
+        );
+        assert_eq!(
+            BodyFacts::of(b"\n<!DOCTYPE html><html>", 22, false).outcome_2xx(),
+            "not_robots_html"
+        );
+        assert_eq!(
+            BodyFacts::of(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0", 17, false).outcome_2xx(),
+            "not_robots_binary"
+        );
         assert_eq!(status_outcome(Some(503)), "server_error");
         assert_eq!(status_outcome(Some(410)), "not_found");
     }

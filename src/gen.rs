@@ -68,20 +68,92 @@ impl Rng {
 }
 
 const WORDS: &[&str] = &[
-    "the", "of", "and", "crawl", "archive", "robots", "policy", "data", "web", "page", "site", "search", "index",
-    "content", "model", "training", "agent", "privacy", "news", "article", "product", "price", "review", "home",
-    "about", "contact", "service", "learn", "more", "today", "people", "world", "local", "story", "video", "image",
-    "share", "community", "library", "research", "open", "free", "access", "terms", "use", "cookie", "language",
+    "the",
+    "of",
+    "and",
+    "crawl",
+    "archive",
+    "robots",
+    "policy",
+    "data",
+    "web",
+    "page",
+    "site",
+    "search",
+    "index",
+    "content",
+    "model",
+    "training",
+    "agent",
+    "privacy",
+    "news",
+    "article",
+    "product",
+    "price",
+    "review",
+    "home",
+    "about",
+    "contact",
+    "service",
+    "learn",
+    "more",
+    "today",
+    "people",
+    "world",
+    "local",
+    "story",
+    "video",
+    "image",
+    "share",
+    "community",
+    "library",
+    "research",
+    "open",
+    "free",
+    "access",
+    "terms",
+    "use",
+    "cookie",
+    "language",
 ];
 
 const AGENTS: &[&str] = &[
-    "GPTBot", "CCBot", "Google-Extended", "ClaudeBot", "anthropic-ai", "Bytespider", "PerplexityBot", "Googlebot",
-    "Bingbot", "Applebot-Extended", "OAI-SearchBot", "ChatGPT-User", "Amazonbot", "FacebookBot", "Yandex",
+    "GPTBot",
+    "CCBot",
+    "Google-Extended",
+    "ClaudeBot",
+    "anthropic-ai",
+    "Bytespider",
+    "PerplexityBot",
+    "Googlebot",
+    "Bingbot",
+    "Applebot-Extended",
+    "OAI-SearchBot",
+    "ChatGPT-User",
+    "Amazonbot",
+    "FacebookBot",
+    "Yandex",
 ];
 
 const PATHS: &[&str] = &[
-    "/", "/admin/", "/wp-admin/", "/search", "/cart", "/checkout/", "/*?sessionid=", "/*.pdf$", "/private/", "/api/",
-    "/tmp/", "/cgi-bin/", "/login", "/account/", "/wp-admin/admin-ajax.php", "/tag/", "/feed/", "/print/",
+    "/",
+    "/admin/",
+    "/wp-admin/",
+    "/search",
+    "/cart",
+    "/checkout/",
+    "/*?sessionid=",
+    "/*.pdf$",
+    "/private/",
+    "/api/",
+    "/tmp/",
+    "/cgi-bin/",
+    "/login",
+    "/account/",
+    "/wp-admin/admin-ajax.php",
+    "/tag/",
+    "/feed/",
+    "/print/",
 ];
 
 struct Writer<'w, W: Write> {
@@ -103,12 +175,15 @@ impl<W: Write> Writer<'_, W> {
         match self.layout {
             Layout::Plain => self.out.write_all(&rec),
             Layout::GzipPerRecord => {
-                let mut e = GzEncoder::new(Vec::with_capacity(rec.len() / 3), Compression::default());
+                let mut e =
+                    GzEncoder::new(Vec::with_capacity(rec.len() / 3), Compression::default());
                 e.write_all(&rec)?;
                 self.out.write_all(&e.finish()?)
             }
             Layout::GzipWholeFile => {
-                let e = self.whole.get_or_insert_with(|| GzEncoder::new(Vec::new(), Compression::default()));
+                let e = self
+                    .whole
+                    .get_or_insert_with(|| GzEncoder::new(Vec::new(), Compression::default()));
                 e.write_all(&rec)?;
                 if e.get_ref().len() > 1 << 20 {
                     let buf = std::mem::take(e.get_mut());
@@ -136,7 +211,8 @@ fn words(rng: &mut Rng, n: usize, out: &mut String) {
         if i > 0 {
             out.push(' ');
         }
-        out.push_str(*rng.pick(WORDS));
+        let w: &str = WORDS[rng.below(WORDS.len() as u64) as usize];
+        out.push_str(w);
     }
 }
 
@@ -159,7 +235,11 @@ fn html_page(rng: &mut Rng, host: &str) -> String {
         s.push_str("<p>");
         let n = 20 + rng.below(80) as usize;
         words(rng, n, &mut s);
-        s.push_str(&format!("</p>\n<a href=\"https://{host}/{}/{}\">", rng.pick(WORDS), rng.below(100_000)));
+        s.push_str(&format!(
+            "</p>\n<a href=\"https://{host}/{}/{}\">",
+            rng.pick(WORDS),
+            rng.below(100_000)
+        ));
         words(rng, 3, &mut s);
         s.push_str("</a>\n");
     }
@@ -176,12 +256,24 @@ fn robots_body(rng: &mut Rng) -> Vec<u8> {
     for g in 0..groups {
         let agents = if g == 0 { 1 } else { 1 + rng.below(3) };
         for a in 0..agents {
-            let agent = if g == 0 && a == 0 { "*" } else { rng.pick(AGENTS) };
-            let key = *rng.pick(&["User-agent", "User-agent", "User-Agent", "user-agent", "Useragent"]);
+            let agent = if g == 0 && a == 0 {
+                "*"
+            } else {
+                rng.pick(AGENTS)
+            };
+            let key = *rng.pick(&[
+                "User-agent",
+                "User-agent",
+                "User-Agent",
+                "user-agent",
+                "Useragent",
+            ]);
             s.push_str(&format!("{key}: {agent}\n"));
         }
         for _ in 0..rng.below(12) {
-            let key = *rng.pick(&["Disallow", "Disallow", "Allow", "Disallow", "disallow", "Disalow"]);
+            let key = *rng.pick(&[
+                "Disallow", "Disallow", "Allow", "Disallow", "disallow", "Disalow",
+            ]);
             s.push_str(&format!("{key}: {}\n", rng.pick(PATHS)));
         }
         if rng.below(5) == 0 {
@@ -192,24 +284,55 @@ fn robots_body(rng: &mut Rng) -> Vec<u8> {
     if rng.below(3) == 0 {
         s.push_str("# AI preferences\nContent-Signal: search=yes, ai-train=no\n");
     }
-    s.push_str(&format!("Sitemap: https://www.example.com/sitemap{}.xml\n", rng.below(5)));
-    let body = if rng.below(4) == 0 { s.replace('\n', "\r\n") } else { s };
+    s.push_str(&format!(
+        "Sitemap: https://www.example.com/sitemap{}.xml\n",
+        rng.below(5)
+    ));
+    let body = if rng.below(4) == 0 {
+        s.replace('\n', "\r\n")
+    } else {
+        s
+    };
     body.into_bytes()
 }
 
 /// Write a generated archive to `out`.
 pub fn generate(opts: &GenOptions, out: &mut impl Write) -> io::Result<GenStats> {
     let mut rng = Rng(opts.seed ^ 0x5eed);
-    let mut w = Writer { out, layout: opts.layout, whole: None, stats: GenStats::default() };
+    let mut w = Writer {
+        out,
+        layout: opts.layout,
+        whole: None,
+        stats: GenStats::default(),
+    };
     let info = "software: repcensus-generator\r\nformat: WARC File Format 1.0\r\nisPartOf: CC-MAIN-GENERATED\r\ndescription: synthetic Common-Crawl-like archive\r\n";
-    let mut h = warc_header(&mut rng, "warcinfo", "", "2025-08-04T10:00:00Z", "Content-Type: application/warc-fields\r\n");
-    h = h.replace("WARC-Target-URI: \r\n", "WARC-Filename: generated.warc.gz\r\n");
+    let mut h = warc_header(
+        &mut rng,
+        "warcinfo",
+        "",
+        "2025-08-04T10:00:00Z",
+        "Content-Type: application/warc-fields\r\n",
+    );
+    h = h.replace(
+        "WARC-Target-URI: \r\n",
+        "WARC-Filename: generated.warc.gz\r\n",
+    );
     w.record(&h, info.as_bytes())?;
     let mut n = 0u64;
     while w.stats.uncompressed_bytes < opts.target_bytes {
         n += 1;
-        let host = format!("www.site{}.{}", rng.below(1_000_000), rng.pick(&["com", "org", "co.uk", "de", "example"]));
-        let date = format!("2025-08-{:02}T{:02}:{:02}:{:02}Z", 1 + rng.below(28), rng.below(24), rng.below(60), rng.below(60));
+        let host = format!(
+            "www.site{}.{}",
+            rng.below(1_000_000),
+            rng.pick(&["com", "org", "co.uk", "de", "example"])
+        );
+        let date = format!(
+            "2025-08-{:02}T{:02}:{:02}:{:02}Z",
+            1 + rng.below(28),
+            rng.below(24),
+            rng.below(60),
+            rng.below(60)
+        );
         let (uri, http) = match opts.kind {
             GenKind::Pages => {
                 let uri = format!("https://{host}/{}/{}.html", rng.pick(WORDS), n);
@@ -232,13 +355,33 @@ pub fn generate(opts: &GenOptions, out: &mut impl Write) -> io::Result<GenStats>
                 let (status, ctype, body): (&str, &str, Vec<u8>) = match roll {
                     0..=54 => ("200 OK", "text/plain", robots_body(&mut rng)),
                     55..=59 => ("200 OK", "text/plain", Vec::new()),
-                    60..=79 => ("404 Not Found", "text/html", b"<!DOCTYPE html><html><body>Not found</body></html>".to_vec()),
+                    60..=79 => (
+                        "404 Not Found",
+                        "text/html",
+                        b"<!DOCTYPE html><html><body>Not found</body></html>".to_vec(),
+                    ),
                     80..=86 => ("301 Moved Permanently", "text/html", Vec::new()),
-                    87..=89 => ("503 Service Unavailable", "text/html", b"<html>busy</html>".to_vec()),
-                    90..=93 => ("403 Forbidden", "text/html", b"<html>forbidden</html>".to_vec()),
-                    _ => ("200 OK", "text/html", b"<!doctype html><html><head><title>Home</title></head></html>".to_vec()),
+                    87..=89 => (
+                        "503 Service Unavailable",
+                        "text/html",
+                        b"<html>busy</html>".to_vec(),
+                    ),
+                    90..=93 => (
+                        "403 Forbidden",
+                        "text/html",
+                        b"<html>forbidden</html>".to_vec(),
+                    ),
+                    _ => (
+                        "200 OK",
+                        "text/html",
+                        b"<!doctype html><html><head><title>Home</title></head></html>".to_vec(),
+                    ),
                 };
-                let location = if status.starts_with("301") { format!("Location: https://{host}/robots.txt\r\n").replace("www.", "") } else { String::new() };
+                let location = if status.starts_with("301") {
+                    format!("Location: https://{host}/robots.txt\r\n").replace("www.", "")
+                } else {
+                    String::new()
+                };
                 let head = format!(
                     "HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\n{location}Content-Length: {}\r\n\r\n",
                     body.len()
@@ -251,12 +394,30 @@ pub fn generate(opts: &GenOptions, out: &mut impl Write) -> io::Result<GenStats>
             "GET {} HTTP/1.1\r\nUser-Agent: CCBot/2.0 (https://commoncrawl.org/faq/)\r\nAccept: text/html\r\nHost: {host}\r\n\r\n",
             &uri[uri.find(&host).map_or(0, |i| i + host.len())..]
         );
-        let h = warc_header(&mut rng, "request", &uri, &date, "Content-Type: application/http; request\r\n");
+        let h = warc_header(
+            &mut rng,
+            "request",
+            &uri,
+            &date,
+            "Content-Type: application/http; request\r\n",
+        );
         w.record(&h, request.as_bytes())?;
-        let h = warc_header(&mut rng, "response", &uri, &date, "Content-Type: application/http; msgtype=response\r\n");
+        let h = warc_header(
+            &mut rng,
+            "response",
+            &uri,
+            &date,
+            "Content-Type: application/http; msgtype=response\r\n",
+        );
         w.record(&h, &http)?;
         let meta = format!("fetchTimeMs: {}\r\n", rng.below(2000));
-        let h = warc_header(&mut rng, "metadata", &uri, &date, "Content-Type: application/warc-fields\r\n");
+        let h = warc_header(
+            &mut rng,
+            "metadata",
+            &uri,
+            &date,
+            "Content-Type: application/warc-fields\r\n",
+        );
         w.record(&h, meta.as_bytes())?;
     }
     if let Some(e) = w.whole.take() {
@@ -273,7 +434,12 @@ mod tests {
 
     #[test]
     fn deterministic() {
-        let opts = GenOptions { kind: GenKind::Robots, layout: Layout::GzipPerRecord, target_bytes: 50_000, seed: 7 };
+        let opts = GenOptions {
+            kind: GenKind::Robots,
+            layout: Layout::GzipPerRecord,
+            target_bytes: 50_000,
+            seed: 7,
+        };
         let (mut a, mut b) = (Vec::new(), Vec::new());
         let sa = generate(&opts, &mut a).unwrap();
         generate(&opts, &mut b).unwrap();

@@ -157,14 +157,21 @@ impl Default for StreamInflater {
 
 impl StreamInflater {
     pub fn new() -> Self {
-        StreamInflater { inflate: Decompress::new(false), buf: vec![0; 256 * 1024] }
+        StreamInflater {
+            inflate: Decompress::new(false),
+            buf: vec![0; 256 * 1024],
+        }
     }
 
     /// Inflate the member at the start of `data`, handing the output to `sink` in pieces of up to
     /// 256 KiB; `sink` returns false to stop early. Memory stays bounded whatever the member's size.
     pub fn inflate(&mut self, data: &[u8], mut sink: impl FnMut(&[u8]) -> bool) -> StreamResult {
         let Some(header) = member_header_len(data) else {
-            return StreamResult { end: StreamEnd::Corrupt("bad gzip header".into()), consumed: 0, written: 0 };
+            return StreamResult {
+                end: StreamEnd::Corrupt("bad gzip header".into()),
+                consumed: 0,
+                written: 0,
+            };
         };
         self.inflate.reset(false);
         let body = &data[header..];
@@ -172,13 +179,19 @@ impl StreamInflater {
         loop {
             let in_before = self.inflate.total_in() as usize;
             let out_before = self.inflate.total_out();
-            let status = self.inflate.decompress(&body[in_before..], &mut self.buf, FlushDecompress::None);
+            let status =
+                self.inflate
+                    .decompress(&body[in_before..], &mut self.buf, FlushDecompress::None);
             let produced = (self.inflate.total_out() - out_before) as usize;
             if produced > 0 {
                 written += produced as u64;
                 if !sink(&self.buf[..produced]) {
                     let consumed = header + self.inflate.total_in() as usize;
-                    return StreamResult { end: StreamEnd::Stopped, consumed, written };
+                    return StreamResult {
+                        end: StreamEnd::Stopped,
+                        consumed,
+                        written,
+                    };
                 }
             }
             let consumed_body = self.inflate.total_in() as usize;
@@ -186,19 +199,35 @@ impl StreamInflater {
                 Ok(Status::StreamEnd) => {
                     let end = header + consumed_body;
                     if end + 8 <= data.len() {
-                        return StreamResult { end: StreamEnd::Complete, consumed: end + 8, written };
+                        return StreamResult {
+                            end: StreamEnd::Complete,
+                            consumed: end + 8,
+                            written,
+                        };
                     }
-                    return StreamResult { end: StreamEnd::Truncated, consumed: data.len(), written };
+                    return StreamResult {
+                        end: StreamEnd::Truncated,
+                        consumed: data.len(),
+                        written,
+                    };
                 }
                 Ok(_) => {
                     if consumed_body == in_before && produced == 0 {
                         // No progress: the input is exhausted inside the member.
-                        return StreamResult { end: StreamEnd::Truncated, consumed: data.len(), written };
+                        return StreamResult {
+                            end: StreamEnd::Truncated,
+                            consumed: data.len(),
+                            written,
+                        };
                     }
                 }
                 Err(e) => {
                     let consumed = header + consumed_body;
-                    return StreamResult { end: StreamEnd::Corrupt(e.to_string()), consumed, written };
+                    return StreamResult {
+                        end: StreamEnd::Corrupt(e.to_string()),
+                        consumed,
+                        written,
+                    };
                 }
             }
         }
@@ -208,7 +237,9 @@ impl StreamInflater {
 /// True when a gzip member starts at `data[0]` and its first inflated bytes satisfy `accept`
 /// (for example "starts with `WARC/`"). Inflates at most a few KiB, whatever the member's size.
 pub fn confirm_member(data: &[u8], accept: impl Fn(&[u8]) -> bool) -> bool {
-    let Some(header) = member_header_len(data) else { return false };
+    let Some(header) = member_header_len(data) else {
+        return false;
+    };
     let mut inflate = Decompress::new(false);
     let mut out = [0u8; 512];
     let mut filled = 0usize;
@@ -216,11 +247,20 @@ pub fn confirm_member(data: &[u8], accept: impl Fn(&[u8]) -> bool) -> bool {
     while filled < out.len() {
         let before_in = inflate.total_in() as usize;
         let before_out = inflate.total_out();
-        let res = inflate.decompress(&body[before_in..], &mut out[filled..], FlushDecompress::None);
+        let res = inflate.decompress(
+            &body[before_in..],
+            &mut out[filled..],
+            FlushDecompress::None,
+        );
         filled += (inflate.total_out() - before_out) as usize;
         match res {
             Ok(Status::StreamEnd) => break,
-            Ok(_) if inflate.total_in() as usize == before_in && inflate.total_out() == before_out => break,
+            Ok(_)
+                if inflate.total_in() as usize == before_in
+                    && inflate.total_out() == before_out =>
+            {
+                break
+            }
             Ok(_) => {}
             Err(_) => return false,
         }
@@ -231,7 +271,12 @@ pub fn confirm_member(data: &[u8], accept: impl Fn(&[u8]) -> bool) -> bool {
 /// The first position at or after `from` (and before `limit`) where a member starts whose first
 /// inflated bytes satisfy `accept`. Used to find chunk boundaries and to resynchronise after a
 /// corrupt member.
-pub fn find_member(data: &[u8], from: usize, limit: usize, accept: impl Fn(&[u8]) -> bool) -> Option<usize> {
+pub fn find_member(
+    data: &[u8],
+    from: usize,
+    limit: usize,
+    accept: impl Fn(&[u8]) -> bool,
+) -> Option<usize> {
     let limit = limit.min(data.len());
     let mut pos = from;
     while pos < limit {
@@ -261,7 +306,11 @@ mod tests {
     fn header_len_with_optional_fields() {
         let plain = gz(b"abc");
         assert_eq!(member_header_len(&plain), Some(10));
-        let mut e = GzBuilder::new().filename("x.warc").extra(vec![1, 2, 3]).comment("hi").write(Vec::new(), Compression::fast());
+        let mut e = GzBuilder::new()
+            .filename("x.warc")
+            .extra(vec![1, 2, 3])
+            .comment("hi")
+            .write(Vec::new(), Compression::fast());
         e.write_all(b"abc").unwrap();
         let named = e.finish().unwrap();
         assert_eq!(member_header_len(&named), Some(10 + 2 + 3 + 7 + 3));
@@ -276,16 +325,27 @@ mod tests {
         data.extend(gz(b"WARC/1.0 second"));
         let mut inf = MemberInflater::new();
         let mut out = vec![0u8; 1024];
-        assert_eq!(inf.inflate(&data, &mut out), MemberResult::Ok { consumed: first_len, written: 14 });
+        assert_eq!(
+            inf.inflate(&data, &mut out),
+            MemberResult::Ok {
+                consumed: first_len,
+                written: 14
+            }
+        );
         assert_eq!(&out[..14], b"WARC/1.0 first");
         let mut small = vec![0u8; 4];
         assert_eq!(inf.inflate(&data, &mut small), MemberResult::TooLarge);
-        assert_eq!(inf.inflate(&data[..first_len - 3], &mut out), MemberResult::BadData);
+        assert_eq!(
+            inf.inflate(&data[..first_len - 3], &mut out),
+            MemberResult::BadData
+        );
     }
 
     #[test]
     fn stream_inflater_matches_and_salvages() {
-        let payload: Vec<u8> = (0..2_000_000u32).flat_map(|i| (i % 251).to_le_bytes()).collect();
+        let payload: Vec<u8> = (0..2_000_000u32)
+            .flat_map(|i| (i % 251).to_le_bytes())
+            .collect();
         let data = gz(&payload);
         let mut s = StreamInflater::new();
         let mut got = Vec::new();
@@ -311,7 +371,13 @@ mod tests {
         let mut data = b"garbage \x1f\x8b\x08 not a member ".to_vec();
         let start = data.len();
         data.extend(gz(b"WARC/1.1\r\n"));
-        assert_eq!(find_member(&data, 0, data.len(), |b| b.starts_with(b"WARC/")), Some(start));
-        assert_eq!(find_member(&data, 0, data.len(), |b| b.starts_with(b"XYZ")), None);
+        assert_eq!(
+            find_member(&data, 0, data.len(), |b| b.starts_with(b"WARC/")),
+            Some(start)
+        );
+        assert_eq!(
+            find_member(&data, 0, data.len(), |b| b.starts_with(b"XYZ")),
+            None
+        );
     }
 }

@@ -39,7 +39,9 @@ impl<'a> HttpHead<'a> {
 
     /// The first header called `name` (ASCII case-insensitive).
     pub fn header(&self, name: &str) -> Option<&'a [u8]> {
-        self.fields().find(|(n, _)| n.eq_ignore_ascii_case(name.as_bytes())).map(|(_, v)| v)
+        self.fields()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name.as_bytes()))
+            .map(|(_, v)| v)
     }
 }
 
@@ -53,7 +55,8 @@ impl<'a> Iterator for HeaderLines<'a> {
         while !self.rest.is_empty() {
             let mut end = memchr::memchr(b'\n', self.rest).map_or(self.rest.len(), |i| i + 1);
             while end < self.rest.len() && matches!(self.rest[end], b' ' | b'\t') {
-                end = memchr::memchr(b'\n', &self.rest[end..]).map_or(self.rest.len(), |i| end + i + 1);
+                end = memchr::memchr(b'\n', &self.rest[end..])
+                    .map_or(self.rest.len(), |i| end + i + 1);
             }
             let line = &self.rest[..end];
             self.rest = &self.rest[end..];
@@ -71,7 +74,10 @@ impl<'a> Iterator for HeaderLines<'a> {
 /// Parse the HTTP response head at the start of `block`. `None` when the block does not start
 /// with an `HTTP/` status line.
 pub fn parse_response(block: &[u8]) -> Option<HttpHead<'_>> {
-    let start = block.iter().take_while(|b| matches!(b, b'\r' | b'\n')).count();
+    let start = block
+        .iter()
+        .take_while(|b| matches!(b, b'\r' | b'\n'))
+        .count();
     let block_from = &block[start..];
     if block_from.len() < 5 || !block_from[..5].eq_ignore_ascii_case(b"HTTP/") {
         return None;
@@ -140,7 +146,8 @@ impl BodyDecoder {
         let mut chunked = false;
         let mut coding: Option<&[u8]> = None;
         for (name, value) in head.fields() {
-            if name.eq_ignore_ascii_case(b"transfer-encoding") && contains_token(value, b"chunked") {
+            if name.eq_ignore_ascii_case(b"transfer-encoding") && contains_token(value, b"chunked")
+            {
                 chunked = true;
             } else if name.eq_ignore_ascii_case(b"content-encoding") && !trim(value).is_empty() {
                 coding = Some(trim(value));
@@ -156,8 +163,12 @@ impl BodyDecoder {
             info.dechunked = true;
             body = &self.chunk_buf;
         }
-        let Some(coding) = coding else { return (body, info) };
-        let kind: &'static str = if coding.eq_ignore_ascii_case(b"gzip") || coding.eq_ignore_ascii_case(b"x-gzip") {
+        let Some(coding) = coding else {
+            return (body, info);
+        };
+        let kind: &'static str = if coding.eq_ignore_ascii_case(b"gzip")
+            || coding.eq_ignore_ascii_case(b"x-gzip")
+        {
             "gzip"
         } else if coding.eq_ignore_ascii_case(b"deflate") {
             "deflate"
@@ -166,7 +177,10 @@ impl BodyDecoder {
         } else if coding.eq_ignore_ascii_case(b"identity") || coding.eq_ignore_ascii_case(b"none") {
             return (body, info);
         } else {
-            info.problem = Some(("unknown_content_encoding", String::from_utf8_lossy(coding).into_owned()));
+            info.problem = Some((
+                "unknown_content_encoding",
+                String::from_utf8_lossy(coding).into_owned(),
+            ));
             return (body, info);
         };
         // Many archives store the body already decoded but keep the header: only decode what
@@ -187,7 +201,10 @@ impl BodyDecoder {
                     r
                 }
             }
-            _ => read_capped(brotli_decompressor::Decompressor::new(body, 64 * 1024), &mut self.out_buf),
+            _ => read_capped(
+                brotli_decompressor::Decompressor::new(body, 64 * 1024),
+                &mut self.out_buf,
+            ),
         };
         match result {
             Ok(capped) => {
@@ -197,11 +214,17 @@ impl BodyDecoder {
             }
             Err(e) if !self.out_buf.is_empty() => {
                 info.decoded = Some(kind);
-                info.problem = Some(("bad_content_encoding", format!("{kind} body decodes only in part: {e}")));
+                info.problem = Some((
+                    "bad_content_encoding",
+                    format!("{kind} body decodes only in part: {e}"),
+                ));
                 (&self.out_buf, info)
             }
             Err(e) => {
-                info.problem = Some(("bad_content_encoding", format!("{kind} body does not decode: {e}")));
+                info.problem = Some((
+                    "bad_content_encoding",
+                    format!("{kind} body does not decode: {e}"),
+                ));
                 // Chunked output lives in chunk_buf; both cases hand back the undecoded body.
                 if info.dechunked {
                     (&self.chunk_buf, info)
@@ -233,12 +256,16 @@ fn read_capped(mut r: impl Read, out: &mut Vec<u8>) -> std::io::Result<bool> {
 }
 
 fn contains_token(value: &[u8], token: &[u8]) -> bool {
-    value.split(|&b| b == b',').any(|t| trim(t).eq_ignore_ascii_case(token))
+    value
+        .split(|&b| b == b',')
+        .any(|t| trim(t).eq_ignore_ascii_case(token))
 }
 
 /// A chunked body starts with a hex size line.
 fn looks_chunked(body: &[u8]) -> bool {
-    let line = &body[..memchr::memchr(b'\n', body).unwrap_or(body.len()).min(body.len())];
+    let line = &body[..memchr::memchr(b'\n', body)
+        .unwrap_or(body.len())
+        .min(body.len())];
     let size = trim(line.split(|&b| b == b';').next().unwrap_or_default());
     !size.is_empty() && size.len() <= 16 && size.iter().all(u8::is_ascii_hexdigit)
 }
@@ -267,7 +294,11 @@ fn dechunk(mut body: &[u8], out: &mut Vec<u8>) -> Result<(), String> {
         }
         out.extend_from_slice(&body[..size]);
         body = &body[size..];
-        let crlf = body.iter().take(2).take_while(|&&b| b == b'\r' || b == b'\n').count();
+        let crlf = body
+            .iter()
+            .take(2)
+            .take_while(|&&b| b == b'\r' || b == b'\n')
+            .count();
         body = &body[crlf..];
         if body.is_empty() {
             return Ok(());
@@ -300,7 +331,9 @@ mod tests {
         let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
         e.write_all(b"User-agent: *\nDisallow: /\n").unwrap();
         let gz = e.finish().unwrap();
-        let mut block = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Encoding: gzip\r\n\r\n".to_vec();
+        let mut block =
+            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Encoding: gzip\r\n\r\n"
+                .to_vec();
         let (a, b) = gz.split_at(10);
         for part in [a, b] {
             block.extend(format!("{:x}\r\n", part.len()).bytes());

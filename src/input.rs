@@ -9,7 +9,7 @@
 //! * A large per-record `.warc.gz` is cut at gzip member starts (found by scanning for the gzip
 //!   magic and confirmed by inflating the member's first bytes), a large plain `.warc`/`.arc` at
 //!   record starts (confirmed by following the length of the record found there to the next one).
-//!   Chunk boundaries depend only on the file and the chunk size, never on the thread count.
+//!   Where the boundaries fall never changes the rows: every chunking gives the same tables (a test).
 
 use crate::gz;
 use crate::reader::looks_like_record_start;
@@ -115,7 +115,8 @@ fn expand_path(arg: &str, out: &mut Vec<PathBuf>) -> Result<()> {
 }
 
 fn read_list(list: &Path) -> Result<Vec<PathBuf>> {
-    let file = std::fs::File::open(list).with_context(|| format!("cannot open input list {}", list.display()))?;
+    let file = std::fs::File::open(list)
+        .with_context(|| format!("cannot open input list {}", list.display()))?;
     let mut reader = BufReader::new(file);
     let gz = reader.fill_buf()?.starts_with(&[0x1f, 0x8b]);
     let reader: Box<dyn BufRead> = if gz {
@@ -147,7 +148,13 @@ pub fn input_ids(paths: &[PathBuf]) -> Vec<String> {
     use sha2::{Digest, Sha256};
     let base: Vec<String> = paths
         .iter()
-        .map(|p| sanitize(&p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "input".into())))
+        .map(|p| {
+            sanitize(
+                &p.file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| "input".into()),
+            )
+        })
         .collect();
     let mut counts = std::collections::HashMap::new();
     for b in &base {
@@ -168,7 +175,16 @@ pub fn input_ids(paths: &[PathBuf]) -> Vec<String> {
 
 /// Keep `[A-Za-z0-9._-]`, replace the rest with `_`.
 pub fn sanitize(s: &str) -> String {
-    let s: String = s.chars().map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') { c } else { '_' }).collect();
+    let s: String = s
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
     if s.is_empty() || s.starts_with('.') {
         format!("_{s}")
     } else {
@@ -218,19 +234,30 @@ fn find_plain_start(data: &[u8], from: usize, limit: usize) -> Option<usize> {
 fn confirm_plain(data: &[u8], at: usize) -> bool {
     let buf = &data[at..];
     let (len, cl) = if record::is_warc_start(buf) {
-        let Some(len) = record::header_end(&buf[..buf.len().min(record::MAX_HEADER)]) else { return false };
+        let Some(len) = record::header_end(&buf[..buf.len().min(record::MAX_HEADER)]) else {
+            return false;
+        };
         match record::parse_warc_head(buf, len).content_length {
             Some(cl) => (len, cl),
             None => return false,
         }
     } else {
         match record::parse_arc_head(buf) {
-            Some(h) if !h.target_uri.starts_with(b"filedesc:") => (h.len, h.content_length.unwrap_or(u64::MAX)),
+            Some(h) if !h.target_uri.starts_with(b"filedesc:") => {
+                (h.len, h.content_length.unwrap_or(u64::MAX))
+            }
             _ => return false,
         }
     };
-    let Some(next) = (at as u64).checked_add(len as u64).and_then(|n| n.checked_add(cl)) else { return false };
-    let Ok(mut next) = usize::try_from(next) else { return false };
+    let Some(next) = (at as u64)
+        .checked_add(len as u64)
+        .and_then(|n| n.checked_add(cl))
+    else {
+        return false;
+    };
+    let Ok(mut next) = usize::try_from(next) else {
+        return false;
+    };
     if next > data.len() {
         return false;
     }
@@ -268,7 +295,15 @@ mod tests {
 
     #[test]
     fn archive_names() {
-        for n in ["a.warc", "a.warc.gz", "x.arc.gz", "b.warc.gz.open", "c.warc.wat.gz", "d.wet.gz", "e.warc.lz4"] {
+        for n in [
+            "a.warc",
+            "a.warc.gz",
+            "x.arc.gz",
+            "b.warc.gz.open",
+            "c.warc.wat.gz",
+            "d.wet.gz",
+            "e.warc.lz4",
+        ] {
             assert!(archive_like_name(n), "{n}");
         }
         for n in ["SOURCES.tsv", "README.md", "warc.paths.gz"] {
@@ -278,7 +313,11 @@ mod tests {
 
     #[test]
     fn ids_are_unique_and_safe() {
-        let ids = input_ids(&[PathBuf::from("a/x y.warc"), PathBuf::from("b/x y.warc"), PathBuf::from("c/z.warc")]);
+        let ids = input_ids(&[
+            PathBuf::from("a/x y.warc"),
+            PathBuf::from("b/x y.warc"),
+            PathBuf::from("c/z.warc"),
+        ]);
         assert_ne!(ids[0], ids[1]);
         assert!(ids[0].starts_with("x_y.warc-"));
         assert_eq!(ids[2], "z.warc");

@@ -12,7 +12,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "repcensus", version, about = "A census of robots.txt, X-Robots-Tag and meta robots in web archives")]
+#[command(
+    name = "repcensus",
+    version,
+    about = "A census of robots.txt, X-Robots-Tag and meta robots in web archives"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -82,7 +86,10 @@ fn parse_size(s: &str) -> Result<u64> {
         Some('G' | 'g') => (&s[..s.len() - 1], 1 << 30),
         _ => (s, 1),
     };
-    Ok(num.parse::<u64>().with_context(|| format!("bad size {s:?}"))? * mult)
+    Ok(num
+        .parse::<u64>()
+        .with_context(|| format!("bad size {s:?}"))?
+        * mult)
 }
 
 fn main() -> ExitCode {
@@ -98,12 +105,20 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Scan { inputs, out, threads, crawl, chunk_size, quiet } => {
+        Command::Scan {
+            inputs,
+            out,
+            threads,
+            crawl,
+            chunk_size,
+            quiet,
+        } => {
             let paths = input::expand(&inputs)?;
             if paths.is_empty() {
                 anyhow::bail!("no inputs found in {}", inputs.join(" "));
             }
-            let threads = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+            let threads = threads
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
             let opts = ScanOptions {
                 inputs: paths,
                 out,
@@ -116,9 +131,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if !quiet {
                 eprint!("{}", summary.render());
             }
-            Ok(if summary.inputs_failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+            Ok(if summary.inputs_failed > 0 {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            })
         }
-        Command::Generate { out, kind, layout, size, seed } => {
+        Command::Generate {
+            out,
+            kind,
+            layout,
+            size,
+            seed,
+        } => {
             let opts = GenOptions {
                 kind: match kind {
                     KindArg::Pages => GenKind::Pages,
@@ -132,7 +157,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 target_bytes: parse_size(&size)?,
                 seed,
             };
-            let file = std::fs::File::create(&out).with_context(|| format!("cannot create {}", out.display()))?;
+            let file = std::fs::File::create(&out)
+                .with_context(|| format!("cannot create {}", out.display()))?;
             let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
             let stats = gen::generate(&opts, &mut w)?;
             eprintln!(

@@ -34,13 +34,20 @@ pub struct StagedPart {
 impl OutDir {
     /// Create the output folder and this run's staging folder; clean up stale staging folders.
     pub fn create(root: &Path) -> Result<Self> {
-        std::fs::create_dir_all(root).with_context(|| format!("cannot create output folder {}", root.display()))?;
+        std::fs::create_dir_all(root)
+            .with_context(|| format!("cannot create output folder {}", root.display()))?;
         let staging_root = root.join(STAGING);
         remove_stale_staging(&staging_root);
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
         let staging = staging_root.join(format!("run-{}-{nanos}", std::process::id()));
-        std::fs::create_dir_all(&staging).with_context(|| format!("cannot create {}", staging.display()))?;
-        Ok(OutDir { root: root.to_path_buf(), staging })
+        std::fs::create_dir_all(&staging)
+            .with_context(|| format!("cannot create {}", staging.display()))?;
+        Ok(OutDir {
+            root: root.to_path_buf(),
+            staging,
+        })
     }
 
     pub fn root(&self) -> &Path {
@@ -49,7 +56,10 @@ impl OutDir {
 
     /// Where the part of `table` for `input_id` lives.
     pub fn part_path(&self, table: &str, crawl: &str, input_id: &str) -> PathBuf {
-        self.root.join(table).join(format!("crawl={crawl}")).join(format!("part-{input_id}.parquet"))
+        self.root
+            .join(table)
+            .join(format!("crawl={crawl}"))
+            .join(format!("part-{input_id}.parquet"))
     }
 
     /// Write `batches` of table `B` as a staged part; `None` when there are no rows (and any part
@@ -64,14 +74,21 @@ impl OutDir {
         if batches.iter().all(|b| b.num_rows() == 0) {
             return Ok(PartOutcome::Empty(final_path));
         }
-        let staged = self.staging.join(format!("{}--{input_id}.parquet", B::NAME));
-        let file = std::fs::File::create(&staged).with_context(|| format!("cannot create {}", staged.display()))?;
+        let staged = self
+            .staging
+            .join(format!("{}--{input_id}.parquet", B::NAME));
+        let file = std::fs::File::create(&staged)
+            .with_context(|| format!("cannot create {}", staged.display()))?;
         let mut writer = ArrowWriter::try_new(file, B::schema(), Some(writer_properties::<B>()))
             .with_context(|| format!("cannot write {}", staged.display()))?;
         for b in batches {
-            writer.write(b).with_context(|| format!("cannot write {}", staged.display()))?;
+            writer
+                .write(b)
+                .with_context(|| format!("cannot write {}", staged.display()))?;
         }
-        writer.close().with_context(|| format!("cannot finish {}", staged.display()))?;
+        writer
+            .close()
+            .with_context(|| format!("cannot finish {}", staged.display()))?;
         Ok(PartOutcome::Staged(StagedPart { staged, final_path }))
     }
 
@@ -81,13 +98,16 @@ impl OutDir {
             match part {
                 PartOutcome::Staged(p) => {
                     let dir = p.final_path.parent().unwrap_or(&self.root);
-                    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-                    std::fs::rename(&p.staged, &p.final_path)
-                        .with_context(|| format!("cannot move {} into place", p.final_path.display()))?;
+                    std::fs::create_dir_all(dir)
+                        .with_context(|| format!("cannot create {}", dir.display()))?;
+                    std::fs::rename(&p.staged, &p.final_path).with_context(|| {
+                        format!("cannot move {} into place", p.final_path.display())
+                    })?;
                 }
                 PartOutcome::Empty(path) => {
                     if path.exists() {
-                        std::fs::remove_file(&path).with_context(|| format!("cannot remove stale {}", path.display()))?;
+                        std::fs::remove_file(&path)
+                            .with_context(|| format!("cannot remove stale {}", path.display()))?;
                     }
                 }
             }
@@ -110,15 +130,21 @@ pub enum PartOutcome {
 
 fn writer_properties<B: TableBuilder>() -> WriterProperties {
     let mut props = WriterProperties::builder()
-        .set_compression(Compression::ZSTD(ZstdLevel::try_new(3).unwrap_or_default()))
+        .set_compression(Compression::ZSTD(ZstdLevel::try_new(1).unwrap_or_default()))
         .set_dictionary_enabled(true)
         .set_statistics_enabled(EnabledStatistics::Page)
         .set_max_row_group_row_count(Some(1 << 20))
         .set_created_by(format!("repcensus {}", env!("CARGO_PKG_VERSION")))
         .set_key_value_metadata(Some(vec![
-            KeyValue::new("repcensus.schema_version".into(), SCHEMA_VERSION.to_string()),
+            KeyValue::new(
+                "repcensus.schema_version".into(),
+                SCHEMA_VERSION.to_string(),
+            ),
             KeyValue::new("repcensus.table".into(), B::NAME.to_string()),
-            KeyValue::new("repcensus.tool_version".into(), env!("CARGO_PKG_VERSION").to_string()),
+            KeyValue::new(
+                "repcensus.tool_version".into(),
+                env!("CARGO_PKG_VERSION").to_string(),
+            ),
         ]));
     for col in B::plain_columns() {
         props = props.set_column_dictionary_enabled(ColumnPath::from(*col), false);
@@ -129,12 +155,19 @@ fn writer_properties<B: TableBuilder>() -> WriterProperties {
 /// Remove staging folders of runs whose process is gone (Linux: `/proc/<pid>`); elsewhere, those
 /// older than a day.
 fn remove_stale_staging(staging_root: &Path) {
-    let Ok(entries) = std::fs::read_dir(staging_root) else { return };
+    let Ok(entries) = std::fs::read_dir(staging_root) else {
+        return;
+    };
     for e in entries.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
-        let pid = name.strip_prefix("run-").and_then(|r| r.split('-').next()).and_then(|p| p.parse::<u32>().ok());
+        let pid = name
+            .strip_prefix("run-")
+            .and_then(|r| r.split('-').next())
+            .and_then(|p| p.parse::<u32>().ok());
         let gone = match pid {
-            Some(pid) if Path::new("/proc/self").exists() => !Path::new(&format!("/proc/{pid}")).exists(),
+            Some(pid) if Path::new("/proc/self").exists() => {
+                !Path::new(&format!("/proc/{pid}")).exists()
+            }
             _ => e
                 .metadata()
                 .and_then(|m| m.modified())

@@ -65,8 +65,18 @@ pub struct ReadError {
 }
 
 impl ReadError {
-    pub fn new(scope: Scope, kind: &'static str, detail: impl Into<String>, offset: Option<u64>) -> Self {
-        ReadError { scope, kind, detail: detail.into(), offset }
+    pub fn new(
+        scope: Scope,
+        kind: &'static str,
+        detail: impl Into<String>,
+        offset: Option<u64>,
+    ) -> Self {
+        ReadError {
+            scope,
+            kind,
+            detail: detail.into(),
+            offset,
+        }
     }
 }
 
@@ -104,7 +114,14 @@ pub struct Framer {
 impl Framer {
     /// A framer whose first byte is at stream position `pos`.
     pub fn new(pos: u64) -> Self {
-        Framer { dialect: None, window: Vec::new(), pos, skip: 0, fresh_member: None, garbage: None }
+        Framer {
+            dialect: None,
+            window: Vec::new(),
+            pos,
+            skip: 0,
+            fresh_member: None,
+            garbage: None,
+        }
     }
 
     /// The dialect seen so far, if any record was found.
@@ -200,7 +217,10 @@ impl Framer {
     }
 
     fn step(&mut self, buf: &[u8], eof: bool, sink: &mut dyn Sink) -> Step {
-        let ws = buf.iter().take_while(|b| matches!(b, b'\r' | b'\n' | b' ' | b'\t')).count();
+        let ws = buf
+            .iter()
+            .take_while(|b| matches!(b, b'\r' | b'\n' | b' ' | b'\t'))
+            .count();
         if ws > 0 {
             return Step::Skip(ws);
         }
@@ -231,12 +251,22 @@ impl Framer {
                     None if eof && buf.len() < record::MAX_HEADER => {
                         // The input ends inside the header: keep what there is as the header.
                         let what = "the input ends inside a record header";
-                        sink.error(ReadError::new(Scope::Record, "truncated_header", what, Some(self.pos)));
+                        sink.error(ReadError::new(
+                            Scope::Record,
+                            "truncated_header",
+                            what,
+                            Some(self.pos),
+                        ));
                         buf.len()
                     }
                     None if buf.len() >= record::MAX_HEADER => {
                         let what = "no end of header within 1 MiB";
-                        sink.error(ReadError::new(Scope::Record, "bad_header", what, Some(self.pos)));
+                        sink.error(ReadError::new(
+                            Scope::Record,
+                            "bad_header",
+                            what,
+                            Some(self.pos),
+                        ));
                         return self.garbage_after(buf, 5, eof, dialect);
                     }
                     None => return Step::NeedMore,
@@ -263,16 +293,26 @@ impl Framer {
                 None if eof => buf.len(),
                 None if buf.len() - head.len >= KEEP_BLOCK => buf.len(),
                 None => {
-                    self.fresh_member = self.fresh_member.or((offset != self.pos).then_some(offset));
+                    self.fresh_member =
+                        self.fresh_member.or((offset != self.pos).then_some(offset));
                     return Step::NeedMore;
                 }
             };
-            let value = head.field("Content-Length").map(|v| String::from_utf8_lossy(v).into_owned());
+            let value = head
+                .field("Content-Length")
+                .map(|v| String::from_utf8_lossy(v).into_owned());
             let detail = match value {
-                Some(v) => format!("Content-Length {v:?} is not a number; block taken up to the next record"),
+                Some(v) => format!(
+                    "Content-Length {v:?} is not a number; block taken up to the next record"
+                ),
                 None => "no Content-Length; block taken up to the next record".to_string(),
             };
-            sink.error(ReadError::new(Scope::Record, "bad_content_length", detail, Some(offset)));
+            sink.error(ReadError::new(
+                Scope::Record,
+                "bad_content_length",
+                detail,
+                Some(offset),
+            ));
             let block_end = end.max(head.len).min(head.len + KEEP_BLOCK);
             let rec = Record {
                 block: &buf[head.len..block_end],
@@ -282,23 +322,42 @@ impl Framer {
                 head,
             };
             sink.record(&rec);
-            return Step::Emitted { consumed: end.max(block_end), skip: 0 };
+            return Step::Emitted {
+                consumed: end.max(block_end),
+                skip: 0,
+            };
         };
         let avail = buf.len() - head.len;
         if let Some(end) = overshoot(buf, head.len, block_len, eof, dialect) {
             sink.error(ReadError::new(
                 Scope::Record,
                 "bad_content_length",
-                format!("Content-Length {block_len} runs into the next record; block cut at {} bytes", end - head.len),
+                format!(
+                    "Content-Length {block_len} runs into the next record; block cut at {} bytes",
+                    end - head.len
+                ),
                 Some(offset),
             ));
-            let rec = Record { block: &buf[head.len..end], block_len: (end - head.len) as u64, block_truncated: false, offset, head };
+            let rec = Record {
+                block: &buf[head.len..end],
+                block_len: (end - head.len) as u64,
+                block_truncated: false,
+                offset,
+                head,
+            };
             sink.record(&rec);
-            return Step::Emitted { consumed: end, skip: 0 };
+            return Step::Emitted {
+                consumed: end,
+                skip: 0,
+            };
         }
         let (block_end, truncated, skip) = if avail as u64 >= block_len {
             let keep = (block_len as usize).min(KEEP_BLOCK);
-            (head.len + keep, block_len as usize > KEEP_BLOCK, block_len - keep as u64)
+            (
+                head.len + keep,
+                block_len as usize > KEEP_BLOCK,
+                block_len - keep as u64,
+            )
         } else if avail >= KEEP_BLOCK {
             (head.len + KEEP_BLOCK, true, block_len - KEEP_BLOCK as u64)
         } else if eof {
@@ -326,7 +385,10 @@ impl Framer {
         sink.record(&rec);
         // Skip what of the block was not kept but is present in this buffer.
         let present_rest = ((buf.len() - block_end) as u64).min(skip) as usize;
-        Step::Emitted { consumed: block_end + present_rest, skip: skip - present_rest as u64 }
+        Step::Emitted {
+            consumed: block_end + present_rest,
+            skip: skip - present_rest as u64,
+        }
     }
 
     /// Not a record start: everything up to the next plausible record start is garbage.
@@ -354,13 +416,22 @@ impl Framer {
 /// A Content-Length that runs a little past the end of its record into the next one: when the
 /// declared end is not followed by a record start, look for a record start at a line start in the
 /// last KiB of the block, and return where the block really ends.
-fn overshoot(buf: &[u8], head_len: usize, block_len: u64, eof: bool, dialect: Dialect) -> Option<usize> {
+fn overshoot(
+    buf: &[u8],
+    head_len: usize,
+    block_len: u64,
+    eof: bool,
+    dialect: Dialect,
+) -> Option<usize> {
     let end = head_len.checked_add(usize::try_from(block_len).ok()?)?;
     if end > buf.len() || block_len > KEEP_BLOCK as u64 {
         return None;
     }
     let after = &buf[end..];
-    let ws = after.iter().take_while(|b| matches!(b, b'\r' | b'\n' | b' ' | b'\t')).count();
+    let ws = after
+        .iter()
+        .take_while(|b| matches!(b, b'\r' | b'\n' | b' ' | b'\t'))
+        .count();
     let rest = &after[ws..];
     let starts = match dialect {
         Dialect::Warc => record::is_warc_start(rest),
@@ -405,7 +476,10 @@ pub fn looks_like_record_start(data: &[u8]) -> bool {
 fn starts_like_arc(data: &[u8]) -> bool {
     // An ARC line may be longer than the confirmation window: accept a URL-like start.
     record::parse_arc_head(data).is_some()
-        || ((data.starts_with(b"http:") || data.starts_with(b"https:") || data.starts_with(b"filedesc:") || data.starts_with(b"dns:"))
+        || ((data.starts_with(b"http:")
+            || data.starts_with(b"https:")
+            || data.starts_with(b"filedesc:")
+            || data.starts_with(b"dns:"))
             && memchr::memchr(b'\n', data).is_none())
 }
 
@@ -424,7 +498,11 @@ impl Default for ReadBuffers {
 
 impl ReadBuffers {
     pub fn new() -> Self {
-        ReadBuffers { member: MemberInflater::new(), stream: StreamInflater::new(), out: Vec::new() }
+        ReadBuffers {
+            member: MemberInflater::new(),
+            stream: StreamInflater::new(),
+            out: Vec::new(),
+        }
     }
 }
 
@@ -441,7 +519,10 @@ pub struct ContainerStats {
 pub fn read_plain(data: &[u8], start: usize, end: usize, sink: &mut dyn Sink) -> ContainerStats {
     let mut framer = Framer::new(start as u64);
     framer.feed(&data[start..end], None, true, sink);
-    ContainerStats { decompressed_bytes: (end - start) as u64, ..ContainerStats::default() }
+    ContainerStats {
+        decompressed_bytes: (end - start) as u64,
+        ..ContainerStats::default()
+    }
 }
 
 /// Read the records of the gzip members that start in `data[start..end]`. `start` must be a member
@@ -464,7 +545,11 @@ pub fn read_gzip_members(
         if gz::member_header_len(&data[pos..]).is_none() {
             let next = gz::find_member(data, pos + 1, end, looks_like_record_start).unwrap_or(end);
             let trailing_zeros = next == data.len() && data[pos..].iter().all(|&b| b == 0);
-            let kind = if trailing_zeros { "trailing_padding" } else { "garbage_between_members" };
+            let kind = if trailing_zeros {
+                "trailing_padding"
+            } else {
+                "garbage_between_members"
+            };
             sink.error(ReadError::new(
                 Scope::Record,
                 kind,
@@ -519,7 +604,10 @@ pub fn read_gzip_members(
                         sink.error(ReadError::new(
                             Scope::Record,
                             "truncated_gzip",
-                            format!("the input ends inside a gzip member ({} bytes inflated)", r.written),
+                            format!(
+                                "the input ends inside a gzip member ({} bytes inflated)",
+                                r.written
+                            ),
                             Some(pos as u64),
                         ));
                         framer.discontinuity(stream_pos, sink);
@@ -529,12 +617,16 @@ pub fn read_gzip_members(
                         sink.error(ReadError::new(
                             Scope::Record,
                             "corrupt_gzip",
-                            format!("gzip member is corrupt after {} inflated bytes: {why}", r.written),
+                            format!(
+                                "gzip member is corrupt after {} inflated bytes: {why}",
+                                r.written
+                            ),
                             Some(pos as u64),
                         ));
                         framer.discontinuity(stream_pos, sink);
                         let from = pos + r.consumed.max(1);
-                        pos = gz::find_member(data, from, end, looks_like_record_start).unwrap_or(end);
+                        pos = gz::find_member(data, from, end, looks_like_record_start)
+                            .unwrap_or(end);
                     }
                     StreamEnd::Stopped => pos += r.consumed.max(1),
                 }

@@ -49,16 +49,23 @@ impl<'a> Head<'a> {
     /// their raw span (use [`unfold`]).
     pub fn fields(&self) -> Fields<'a> {
         let start = memchr::memchr(b'\n', self.raw).map_or(self.raw.len(), |i| i + 1);
-        Fields { rest: &self.raw[start..] }
+        Fields {
+            rest: &self.raw[start..],
+        }
     }
 
     /// The value of the first field called `name` (ASCII case-insensitive).
     pub fn field(&self, name: &str) -> Option<&'a [u8]> {
-        self.fields().find(|(n, _)| n.eq_ignore_ascii_case(name.as_bytes())).map(|(_, v)| v)
+        self.fields()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name.as_bytes()))
+            .map(|(_, v)| v)
     }
 
     pub fn is_known_version(&self) -> bool {
-        matches!(self.version, b"1.0" | b"1.1" | b"0.16" | b"0.17" | b"0.18" | b"ARC")
+        matches!(
+            self.version,
+            b"1.0" | b"1.1" | b"0.16" | b"0.17" | b"0.18" | b"ARC"
+        )
     }
 }
 
@@ -82,7 +89,9 @@ impl<'a> Iterator for Fields<'a> {
             }
             let line = &self.rest[..end];
             self.rest = &self.rest[end..];
-            let Some(colon) = memchr::memchr(b':', line) else { continue };
+            let Some(colon) = memchr::memchr(b':', line) else {
+                continue;
+            };
             let name = trim(&line[..colon]);
             if name.is_empty() {
                 continue;
@@ -179,7 +188,13 @@ pub fn parse_warc_head(buf: &[u8], len: usize) -> Head<'_> {
     let first = line_end(block, 0);
     let version = trim(&block[5..first]);
     let raw = trim_end_newlines(block);
-    let mut head = Head { version, raw, len, dialect: Some(Dialect::Warc), ..Head::default() };
+    let mut head = Head {
+        version,
+        raw,
+        len,
+        dialect: Some(Dialect::Warc),
+        ..Head::default()
+    };
     for (name, value) in head.fields() {
         if value.contains(&b'\n') {
             head.folded = true;
@@ -290,7 +305,11 @@ mod smallvec_fields {
     }
 
     pub fn split(line: &[u8]) -> Option<Fields<'_>> {
-        let mut f = Fields { line, spans: [(0, 0); 64], n: 0 };
+        let mut f = Fields {
+            line,
+            spans: [(0, 0); 64],
+            n: 0,
+        };
         let mut i = 0;
         while i < line.len() {
             while i < line.len() && line[i] == b' ' {
@@ -333,7 +352,15 @@ pub fn parse_date_micros(s: &[u8]) -> Option<i64> {
         (digits(0..4)?, digits(5..7)?, digits(8..10)?, h, mi, sec, 19)
     } else if s.len() >= 12 && s[..12].iter().all(u8::is_ascii_digit) {
         let sec = if s.len() >= 14 { digits(12..14)? } else { 0 };
-        (digits(0..4)?, digits(4..6)?, digits(6..8)?, digits(8..10)?, digits(10..12)?, sec, usize::MAX)
+        (
+            digits(0..4)?,
+            digits(4..6)?,
+            digits(6..8)?,
+            digits(8..10)?,
+            digits(10..12)?,
+            sec,
+            usize::MAX,
+        )
     } else {
         return None;
     };
@@ -404,13 +431,20 @@ WARC-Record-ID: <urn:uuid:1>\r\nContent-Length: 5 \r\nWARC-Target-URI: http://a.
 
     #[test]
     fn parses_arc_lines() {
-        let h = parse_arc_head(b"http://a.example/robots.txt 1.2.3.4 20080430204825 text/plain 42\nHTTP/1.0").unwrap();
+        let h = parse_arc_head(
+            b"http://a.example/robots.txt 1.2.3.4 20080430204825 text/plain 42\nHTTP/1.0",
+        )
+        .unwrap();
         assert_eq!(h.target_uri, b"http://a.example/robots.txt");
         assert_eq!(h.content_length, Some(42));
         assert_eq!(h.warc_type, b"response");
-        let sp = parse_arc_head(b"http://a.example/a b.html 1.2.3.4 20080430204825 text/html 7\n").unwrap();
+        let sp = parse_arc_head(b"http://a.example/a b.html 1.2.3.4 20080430204825 text/html 7\n")
+            .unwrap();
         assert_eq!(sp.target_uri, b"http://a.example/a b.html");
-        let v2 = parse_arc_head(b"http://x.example/ 1.2.3.4 20080430204825 text/html 200 ABC - 0 f.arc 99\n").unwrap();
+        let v2 = parse_arc_head(
+            b"http://x.example/ 1.2.3.4 20080430204825 text/html 200 ABC - 0 f.arc 99\n",
+        )
+        .unwrap();
         assert_eq!(v2.content_length, Some(99));
         assert_eq!(v2.date, b"20080430204825");
         assert!(parse_arc_head(b"<html><body>\n").is_none());
@@ -429,7 +463,10 @@ WARC-Record-ID: <urn:uuid:1>\r\nContent-Length: 5 \r\nWARC-Target-URI: http://a.
     #[test]
     fn dates() {
         assert_eq!(parse_date_micros(b"1970-01-01T00:00:01Z"), Some(1_000_000));
-        assert_eq!(parse_date_micros(b"1970-01-01T00:00:01.5Z"), Some(1_500_000));
+        assert_eq!(
+            parse_date_micros(b"1970-01-01T00:00:01.5Z"),
+            Some(1_500_000)
+        );
         assert_eq!(parse_date_micros(b"19700101000002"), Some(2_000_000));
         assert_eq!(parse_date_micros(b"garbage"), None);
         assert_eq!(parse_date_micros(b"2024-13-01T00:00:00Z"), None);

@@ -15,7 +15,10 @@ use crate::extract::{ChunkOutput, ExtractBuffers, Extractor, RecordCounts};
 use crate::input::{self, Container};
 use crate::output::OutDir;
 use crate::reader::{self, ContainerStats, ReadBuffers, ReadError, Scope, Sink};
-use crate::tables::{ErrorRow, ErrorsBuilder, InputRow, InputsBuilder, RobotsFilesBuilder, TableBuilder, SCHEMA_VERSION};
+use crate::tables::{
+    ErrorRow, ErrorsBuilder, InputRow, InputsBuilder, RobotsFilesBuilder, TableBuilder,
+    SCHEMA_VERSION,
+};
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::VecDeque;
@@ -54,7 +57,13 @@ pub struct ScanSummary {
 
 enum Task {
     Plan(usize),
-    Chunk { input: usize, index: usize, range: (usize, usize), map: Arc<memmap2::Mmap>, container: Container },
+    Chunk {
+        input: usize,
+        index: usize,
+        range: (usize, usize),
+        map: Arc<memmap2::Mmap>,
+        container: Container,
+    },
 }
 
 struct Queue {
@@ -96,8 +105,17 @@ pub fn scan(opts: &ScanOptions) -> Result<ScanSummary> {
     let started = Instant::now();
     let out = OutDir::create(&opts.out)?;
     let ids = input::input_ids(&opts.inputs);
-    let names = opts.inputs.iter().map(|p| p.to_string_lossy().into_owned()).collect();
-    let total: u64 = opts.inputs.iter().filter_map(|p| std::fs::metadata(p).ok()).map(|m| m.len()).sum();
+    let names = opts
+        .inputs
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    let total: u64 = opts
+        .inputs
+        .iter()
+        .filter_map(|p| std::fs::metadata(p).ok())
+        .map(|m| m.len())
+        .sum();
     let bar = if opts.progress {
         let b = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
         b.set_style(
@@ -113,15 +131,24 @@ pub fn scan(opts: &ScanOptions) -> Result<ScanSummary> {
         out: &out,
         ids,
         names,
-        queue: Mutex::new(Queue { tasks: (0..opts.inputs.len()).map(Task::Plan).collect(), in_flight: 0, stop: false }),
+        queue: Mutex::new(Queue {
+            tasks: (0..opts.inputs.len()).map(Task::Plan).collect(),
+            in_flight: 0,
+            stop: false,
+        }),
         cv: Condvar::new(),
         inputs: opts.inputs.iter().map(|_| Mutex::new(None)).collect(),
-        summary: Mutex::new(ScanSummary { inputs: opts.inputs.len(), ..ScanSummary::default() }),
+        summary: Mutex::new(ScanSummary {
+            inputs: opts.inputs.len(),
+            ..ScanSummary::default()
+        }),
         output_error: Mutex::new(None),
         bar,
     };
     let threads = opts.threads.max(1);
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
     pool.scope(|s| {
         for _ in 0..threads {
             s.spawn(|_| worker_loop(&shared));
@@ -142,7 +169,10 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 fn worker_loop(shared: &Shared<'_>) {
-    let mut worker = Worker { read: ReadBuffers::new(), extract: ExtractBuffers::default() };
+    let mut worker = Worker {
+        read: ReadBuffers::new(),
+        extract: ExtractBuffers::default(),
+    };
     loop {
         let task = {
             let mut q = lock(&shared.queue);
@@ -162,8 +192,16 @@ fn worker_loop(shared: &Shared<'_>) {
         };
         let result = match task {
             Task::Plan(i) => plan(shared, &mut worker, i),
-            Task::Chunk { input, index, range, map, container } => {
-                let (output, stats) = read_chunk(&map, container, range, &shared.names[input], &mut worker);
+            Task::Chunk {
+                input,
+                index,
+                range,
+                map,
+                container,
+            } => {
+                let (output, stats) =
+                    read_chunk(&map, container, range, &shared.names[input], &mut worker);
+                release(&map, range);
                 drop(map);
                 shared.bar.inc((range.1 - range.0) as u64);
                 deliver(shared, input, index, output, stats)
@@ -197,6 +235,29 @@ fn read_chunk(
     (ex.into_output(), stats)
 }
 
+/// Drop the pages of a finished chunk from this process's resident set, so that memory follows the
+/// work in flight, not the size of the input (the pages stay in the page cache).
+fn release(map: &memmap2::Mmap, (start, end): (usize, usize)) {
+    #[cfg(unix)]
+    {
+        const PAGE: usize = 4096;
+        let from = start.div_ceil(PAGE) * PAGE;
+        let to = if end == map.len() {
+            end
+        } else {
+            end / PAGE * PAGE
+        };
+        if to > from {
+            // SAFETY: the map is read-only and file-backed: MADV_DONTNEED only drops our page
+            // table entries; a later read faults the same file bytes back in. No reference into the
+            // released range outlives this call (the chunk's rows own their data).
+            let _ = unsafe {
+                map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, from, to - from)
+            };
+        }
+    }
+}
+
 /// Plan an input: read it inline when it is one chunk, else queue its chunks.
 fn plan(shared: &Shared<'_>, worker: &mut Worker, i: usize) -> Result<()> {
     let path = &shared.opts.inputs[i];
@@ -213,12 +274,26 @@ fn plan(shared: &Shared<'_>, worker: &mut Worker, i: usize) -> Result<()> {
     };
     let file = match std::fs::File::open(path) {
         Ok(f) => f,
-        Err(e) => return fail_input(shared, i, new_state(0, Container::Empty, 0), "cannot_open", &e.to_string()),
+        Err(e) => {
+            return fail_input(
+                shared,
+                i,
+                new_state(0, Container::Empty, 0),
+                "cannot_open",
+                &e.to_string(),
+            )
+        }
     };
     let bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
     if bytes == 0 {
         *lock(&shared.inputs[i]) = Some(new_state(0, Container::Empty, 1));
-        return deliver(shared, i, 0, ChunkOutput::default(), ContainerStats::default());
+        return deliver(
+            shared,
+            i,
+            0,
+            ChunkOutput::default(),
+            ContainerStats::default(),
+        );
     }
     // SAFETY: the map is read-only and private to this process. If another process truncates the
     // file while we read it, reads of the lost pages fault (SIGBUS); archives being scanned are
@@ -227,20 +302,34 @@ fn plan(shared: &Shared<'_>, worker: &mut Worker, i: usize) -> Result<()> {
         Ok(m) => m,
         Err(_) => return read_streamed(shared, worker, i, file, bytes, new_state),
     };
+    // Read-ahead helps: the map is read front to back (per chunk). Advice is only a hint.
+    let _ = map.advise(memmap2::Advice::Sequential);
     let container = input::sniff(&map[..map.len().min(16)]);
     match container {
         Container::Plain | Container::Gzip => {
-            let chunks = input::plan_chunks(&map, container, shared.opts.chunk_size);
+            // Enough chunks to keep every worker busy to the end, none larger than chunk_size.
+            let threads = shared.opts.threads.max(1);
+            let target = (map.len() / (4 * threads))
+                .max(4 << 20)
+                .min(shared.opts.chunk_size.max(1));
+            let chunks = input::plan_chunks(&map, container, target);
             *lock(&shared.inputs[i]) = Some(new_state(bytes, container, chunks.len()));
             if chunks.len() == 1 {
-                let (output, stats) = read_chunk(&map, container, chunks[0], &shared.names[i], worker);
+                let (output, stats) =
+                    read_chunk(&map, container, chunks[0], &shared.names[i], worker);
                 shared.bar.inc(bytes);
                 return deliver(shared, i, 0, output, stats);
             }
             let map = Arc::new(map);
             let mut q = lock(&shared.queue);
             for (index, range) in chunks.into_iter().enumerate().rev() {
-                q.tasks.push_front(Task::Chunk { input: i, index, range, map: Arc::clone(&map), container });
+                q.tasks.push_front(Task::Chunk {
+                    input: i,
+                    index,
+                    range,
+                    map: Arc::clone(&map),
+                    container,
+                });
             }
             shared.cv.notify_all();
             Ok(())
@@ -265,11 +354,20 @@ fn read_streamed(
     let mut head = [0u8; 16];
     let n = file.read(&mut head).unwrap_or(0);
     let container = input::sniff(&head[..n]);
-    let reader = file.rewind().map_err(anyhow::Error::from).and_then(|_| input::stream_reader(container, file));
+    let reader = file
+        .rewind()
+        .map_err(anyhow::Error::from)
+        .and_then(|_| input::stream_reader(container, file));
     let reader = match reader {
         Ok(r) => r,
         Err(e) => {
-            return fail_input(shared, i, new_state(bytes, container, 0), "unsupported_container", &e.to_string());
+            return fail_input(
+                shared,
+                i,
+                new_state(bytes, container, 0),
+                "unsupported_container",
+                &e.to_string(),
+            );
         }
     };
     *lock(&shared.inputs[i]) = Some(new_state(bytes, container, 1));
@@ -277,7 +375,12 @@ fn read_streamed(
     let stats = match reader::read_stream(reader, &mut ex) {
         Ok(s) => s,
         Err(e) => {
-            ex.error(ReadError::new(Scope::Input, "read_error", e.to_string(), None));
+            ex.error(ReadError::new(
+                Scope::Input,
+                "read_error",
+                e.to_string(),
+                None,
+            ));
             ContainerStats::default()
         }
     };
@@ -286,7 +389,13 @@ fn read_streamed(
 }
 
 /// Record an input that could not be read at all.
-fn fail_input(shared: &Shared<'_>, i: usize, state: InputState, kind: &'static str, detail: &str) -> Result<()> {
+fn fail_input(
+    shared: &Shared<'_>,
+    i: usize,
+    state: InputState,
+    kind: &'static str,
+    detail: &str,
+) -> Result<()> {
     let mut out = ChunkOutput::default();
     out.errors.append(&ErrorRow {
         scope: Some("input"),
@@ -303,10 +412,18 @@ fn fail_input(shared: &Shared<'_>, i: usize, state: InputState, kind: &'static s
 }
 
 /// Hand a chunk's output to its input; the last chunk finalizes the input.
-fn deliver(shared: &Shared<'_>, i: usize, index: usize, output: ChunkOutput, stats: ContainerStats) -> Result<()> {
+fn deliver(
+    shared: &Shared<'_>,
+    i: usize,
+    index: usize,
+    output: ChunkOutput,
+    stats: ContainerStats,
+) -> Result<()> {
     let finished = {
         let mut slot = lock(&shared.inputs[i]);
-        let Some(state) = slot.as_mut() else { return Ok(()) };
+        let Some(state) = slot.as_mut() else {
+            return Ok(());
+        };
         state.outputs[index] = Some(output);
         state.stats.members += stats.members;
         state.stats.streamed_members += stats.streamed_members;
@@ -325,11 +442,20 @@ fn deliver(shared: &Shared<'_>, i: usize, index: usize, output: ChunkOutput, sta
 }
 
 /// Write an input's parts and its `inputs` row.
-fn finalize(shared: &Shared<'_>, i: usize, state: InputState, failure: Option<String>) -> Result<()> {
+fn finalize(
+    shared: &Shared<'_>,
+    i: usize,
+    state: InputState,
+    failure: Option<String>,
+) -> Result<()> {
     let path = &shared.opts.inputs[i];
     let name = &shared.names[i];
     let id = &shared.ids[i];
-    let mut outputs: Vec<ChunkOutput> = state.outputs.into_iter().map(Option::unwrap_or_default).collect();
+    let mut outputs: Vec<ChunkOutput> = state
+        .outputs
+        .into_iter()
+        .map(Option::unwrap_or_default)
+        .collect();
     let mut counts = RecordCounts::default();
     let mut n_errors = 0u64;
     for o in &outputs {
@@ -346,7 +472,11 @@ fn finalize(shared: &Shared<'_>, i: usize, state: InputState, failure: Option<St
 
     let mut failure = failure;
     let mut extra_errors = ErrorsBuilder::default();
-    if failure.is_none() && counts.total == 0 && state.bytes > 0 && (state.stats.decompressed_bytes > 0 || state.container != Container::Gzip) {
+    if failure.is_none()
+        && counts.total == 0
+        && state.bytes > 0
+        && (state.stats.decompressed_bytes > 0 || state.container != Container::Gzip)
+    {
         let detail = "no WARC or ARC record found";
         extra_errors.append(&ErrorRow {
             scope: Some("input"),
@@ -377,15 +507,25 @@ fn finalize(shared: &Shared<'_>, i: usize, state: InputState, failure: Option<St
         "warc"
     };
     let compression = match state.container {
-        Container::Gzip if state.stats.members <= 1 && counts.total > 1 => "gzip_whole_file".to_string(),
-        Container::Gzip if state.stats.members < counts.total => "gzip_multi_record_members".to_string(),
+        Container::Gzip if state.stats.members <= 1 && counts.total > 1 => {
+            "gzip_whole_file".to_string()
+        }
+        Container::Gzip if state.stats.members < counts.total => {
+            "gzip_multi_record_members".to_string()
+        }
         Container::Gzip => "gzip_per_record".to_string(),
         c => c.as_str().to_string(),
     };
 
-    let robots_batches: Vec<_> = outputs.iter_mut().map(|o| o.robots_files.finish(&crawl)).collect();
+    let robots_batches: Vec<_> = outputs
+        .iter_mut()
+        .map(|o| o.robots_files.finish(&crawl))
+        .collect();
     let robots_rows: usize = robots_batches.iter().map(|b| b.num_rows()).sum();
-    let mut error_batches: Vec<_> = outputs.iter_mut().map(|o| o.errors.finish(&crawl)).collect();
+    let mut error_batches: Vec<_> = outputs
+        .iter_mut()
+        .map(|o| o.errors.finish(&crawl))
+        .collect();
     error_batches.push(extra_errors.finish(&crawl));
 
     let mut inputs = InputsBuilder::default();
@@ -419,9 +559,15 @@ fn finalize(shared: &Shared<'_>, i: usize, state: InputState, failure: Option<St
     let inputs_batch = inputs.finish(&crawl);
 
     let parts = vec![
-        shared.out.write::<RobotsFilesBuilder>(&crawl, id, &robots_batches)?,
-        shared.out.write::<ErrorsBuilder>(&crawl, id, &error_batches)?,
-        shared.out.write::<InputsBuilder>(&crawl, id, std::slice::from_ref(&inputs_batch))?,
+        shared
+            .out
+            .write::<RobotsFilesBuilder>(&crawl, id, &robots_batches)?,
+        shared
+            .out
+            .write::<ErrorsBuilder>(&crawl, id, &error_batches)?,
+        shared
+            .out
+            .write::<InputsBuilder>(&crawl, id, std::slice::from_ref(&inputs_batch))?,
     ];
     // Parts of this input left by an earlier run under another crawl name would double rows.
     remove_other_crawls(shared.out, id, &crawl);
@@ -434,7 +580,9 @@ fn finalize(shared: &Shared<'_>, i: usize, state: InputState, failure: Option<St
     s.bytes += state.bytes;
     if let Some(why) = failure {
         s.inputs_failed += 1;
-        shared.bar.suspend(|| eprintln!("repcensus: {}: {why}", path.display()));
+        shared
+            .bar
+            .suspend(|| eprintln!("repcensus: {}: {why}", path.display()));
         s.failures.push((path.clone(), why));
     } else if n_errors > 0 {
         s.inputs_with_errors += 1;
@@ -443,8 +591,14 @@ fn finalize(shared: &Shared<'_>, i: usize, state: InputState, failure: Option<St
 }
 
 fn remove_other_crawls(out: &OutDir, id: &str, crawl: &str) {
-    for table in [RobotsFilesBuilder::NAME, ErrorsBuilder::NAME, InputsBuilder::NAME] {
-        let Ok(entries) = std::fs::read_dir(out.root().join(table)) else { continue };
+    for table in [
+        RobotsFilesBuilder::NAME,
+        ErrorsBuilder::NAME,
+        InputsBuilder::NAME,
+    ] {
+        let Ok(entries) = std::fs::read_dir(out.root().join(table)) else {
+            continue;
+        };
         for e in entries.flatten() {
             let dir = e.file_name().to_string_lossy().into_owned();
             if dir != format!("crawl={crawl}") {
@@ -455,14 +609,20 @@ fn remove_other_crawls(out: &OutDir, id: &str, crawl: &str) {
 }
 
 fn now_micros() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_micros() as i64)
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_micros() as i64)
 }
 
 impl ScanSummary {
     /// The one-screen summary printed at the end of a scan.
     pub fn render(&self) -> String {
         let mb = self.bytes as f64 / 1e6;
-        let rate = if self.seconds > 0.0 { mb / self.seconds } else { 0.0 };
+        let rate = if self.seconds > 0.0 {
+            mb / self.seconds
+        } else {
+            0.0
+        };
         let mut s = format!(
             "inputs        {} ({} failed, {} with errors)\nrecords       {}\nrobots.txt    {} captures\nerrors        {}\nread          {:.1} MB in {:.2} s ({:.1} MB/s)\n",
             self.inputs, self.inputs_failed, self.inputs_with_errors, self.records, self.robots_captures, self.errors, mb, self.seconds, rate
@@ -471,7 +631,10 @@ impl ScanSummary {
             s.push_str(&format!("failed        {}: {why}\n", p.display()));
         }
         if self.failures.len() > 10 {
-            s.push_str(&format!("failed        ... and {} more (see the inputs table)\n", self.failures.len() - 10));
+            s.push_str(&format!(
+                "failed        ... and {} more (see the inputs table)\n",
+                self.failures.len() - 10
+            ));
         }
         s
     }

@@ -49,14 +49,20 @@ fn every_query_answers_as_expected() {
     for q in &qs {
         let name = q.file_stem().unwrap().to_string_lossy().into_owned();
         let got = duck(out, &format!(".read {}", q.display()));
-        let expected_path = repo().join("tests/expected/queries").join(format!("{name}.csv"));
+        let expected_path = repo()
+            .join("tests/expected/queries")
+            .join(format!("{name}.csv"));
         if bless {
             std::fs::create_dir_all(expected_path.parent().unwrap()).unwrap();
             std::fs::write(&expected_path, &got).unwrap();
             continue;
         }
-        let expected = std::fs::read_to_string(&expected_path)
-            .unwrap_or_else(|_| panic!("no expected answer {} (run with REPCENSUS_BLESS=1 and review)", expected_path.display()));
+        let expected = std::fs::read_to_string(&expected_path).unwrap_or_else(|_| {
+            panic!(
+                "no expected answer {} (run with REPCENSUS_BLESS=1 and review)",
+                expected_path.display()
+            )
+        });
         if got != expected {
             failures.push(format!("{name}:\n--- expected\n{expected}--- got\n{got}"));
         }
@@ -68,16 +74,31 @@ fn every_query_answers_as_expected() {
 fn every_query_states_its_question_and_columns() {
     for q in queries() {
         let text = std::fs::read_to_string(&q).unwrap();
-        let header: String = text.lines().take_while(|l| l.starts_with("--")).collect::<Vec<_>>().join("\n");
-        assert!(header.contains("Question:"), "{} has no Question: header", q.display());
-        assert!(header.contains("Columns:"), "{} has no Columns: header", q.display());
+        let header: String = text
+            .lines()
+            .take_while(|l| l.starts_with("--"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(
+            header.contains("Question:"),
+            "{} has no Question: header",
+            q.display()
+        );
+        assert!(
+            header.contains("Columns:"),
+            "{} has no Columns: header",
+            q.display()
+        );
     }
 }
 
 #[test]
 fn duckdb_and_parquet_reader_agree_on_counts() {
     let out = sample_tables();
-    let n = duck_value(out, "SELECT count(*) FROM read_parquet('robots_files/*/*.parquet', hive_partitioning = true)");
+    let n = duck_value(
+        out,
+        "SELECT count(*) FROM read_parquet('robots_files/*/*.parquet', hive_partitioning = true)",
+    );
     assert_eq!(n, table_rows(out, "robots_files", &[]).len().to_string());
     // Hive partition and the stored crawl column agree.
     let mismatched = duck_value(

@@ -7,37 +7,70 @@ use common::{repo, scan, table_rows, walk};
 use repcensus::gen::{generate, GenKind, GenOptions, Layout};
 use std::path::Path;
 
-fn gen_file(dir: &Path, name: &str, kind: GenKind, layout: Layout, bytes: u64, seed: u64) -> String {
+fn gen_file(
+    dir: &Path,
+    name: &str,
+    kind: GenKind,
+    layout: Layout,
+    bytes: u64,
+    seed: u64,
+) -> String {
     let path = dir.join(name);
     let mut f = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
-    generate(&GenOptions { kind, layout, target_bytes: bytes, seed }, &mut f).unwrap();
+    generate(
+        &GenOptions {
+            kind,
+            layout,
+            target_bytes: bytes,
+            seed,
+        },
+        &mut f,
+    )
+    .unwrap();
     drop(f);
     path.to_string_lossy().into_owned()
 }
 
 fn count_where(out: &Path, table: &str, needle: &str) -> usize {
-    table_rows(out, table, &[]).iter().filter(|r| r.contains(needle)).count()
+    table_rows(out, table, &[])
+        .iter()
+        .filter(|r| r.contains(needle))
+        .count()
 }
 
 #[test]
 fn samples_scan_exits_zero_and_yields_every_capture() {
     let out = tempfile::tempdir().unwrap();
     let samples = repo().join("samples");
-    let (code, stderr) = scan(&[samples.to_str().unwrap(), "--out", out.path().to_str().unwrap()]);
+    let (code, stderr) = scan(&[
+        samples.to_str().unwrap(),
+        "--out",
+        out.path().to_str().unwrap(),
+    ]);
     assert_eq!(code, 0, "{stderr}");
     let rows = table_rows(out.path(), "robots_files", &[]);
     assert_eq!(rows.len(), 1689);
     // Real captures per real file (the generated file holds the other 1624).
     for (file, n) in [
-        ("oduwsdl_ipwb__IAH-20080430204825-00000-blackbook.warc.gz", 38),
+        (
+            "oduwsdl_ipwb__IAH-20080430204825-00000-blackbook.warc.gz",
+            38,
+        ),
         ("iipc_openwayback__testdata1.arc", 14),
         ("commoncrawl_ia-web-commons__IAH-urls-wget.warc.gz", 2),
         ("richardlehane_webarchive__invalid-warcrecord-3.warc", 6),
         ("iipc_webarchive-commons__cz-pagesinczech.arc.gz", 2),
-        ("ukwa_webarchive-discovery__BL-20140325121225068-00000-32090~opera~8443.warc.gz", 3),
+        (
+            "ukwa_webarchive-discovery__BL-20140325121225068-00000-32090~opera~8443.warc.gz",
+            3,
+        ),
         ("generated-cc-robots.warc.gz", 1624),
     ] {
-        assert_eq!(rows.iter().filter(|r| r.contains(file)).count(), n, "{file}");
+        assert_eq!(
+            rows.iter().filter(|r| r.contains(file)).count(),
+            n,
+            "{file}"
+        );
     }
     // Every robots capture in the samples has a status line.
     assert!(rows.iter().all(|r| !r.contains("http_status=NULL")));
@@ -48,13 +81,26 @@ fn samples_scan_exits_zero_and_yields_every_capture() {
     assert!(count_where(out.path(), "errors", "corrupted-mid-record") > 0);
     // Formats recognised, not dropped.
     for fmt in ["wat", "wet", "arc", "warc"] {
-        assert!(inputs.iter().any(|r| r.contains(&format!("|format={fmt}|"))), "{fmt}");
+        assert!(
+            inputs
+                .iter()
+                .any(|r| r.contains(&format!("|format={fmt}|"))),
+            "{fmt}"
+        );
     }
     for comp in ["lz4", "bzip2", "gzip_whole_file", "gzip_per_record", "none"] {
-        assert!(inputs.iter().any(|r| r.contains(&format!("|compression={comp}|"))), "{comp}");
+        assert!(
+            inputs
+                .iter()
+                .any(|r| r.contains(&format!("|compression={comp}|"))),
+            "{comp}"
+        );
     }
     // The crawl comes from warcinfo isPartOf.
-    assert!(out.path().join("robots_files/crawl=CC-MAIN-GENERATED/part-generated-cc-robots.warc.gz.parquet").exists());
+    assert!(out
+        .path()
+        .join("robots_files/crawl=CC-MAIN-GENERATED/part-generated-cc-robots.warc.gz.parquet")
+        .exists());
     // No staging left behind.
     assert!(!out.path().join(".staging").exists());
 }
@@ -65,7 +111,14 @@ fn unreadable_inputs_exit_one_and_are_recorded() {
     let junk = dir.path().join("junk.warc");
     std::fs::write(&junk, b"this is not an archive\n").unwrap();
     let missing = dir.path().join("missing.warc.gz");
-    let good = gen_file(dir.path(), "good.warc.gz", GenKind::Robots, Layout::GzipPerRecord, 20_000, 3);
+    let good = gen_file(
+        dir.path(),
+        "good.warc.gz",
+        GenKind::Robots,
+        Layout::GzipPerRecord,
+        20_000,
+        3,
+    );
     let out = dir.path().join("out");
     let (code, stderr) = scan(&[
         junk.to_str().unwrap(),
@@ -75,11 +128,26 @@ fn unreadable_inputs_exit_one_and_are_recorded() {
         out.to_str().unwrap(),
     ]);
     assert_eq!(code, 1, "{stderr}");
-    assert!(stderr.contains(&format!("repcensus: {}: no WARC or ARC record found", junk.display())), "{stderr}");
-    assert!(stderr.contains(&format!("repcensus: {}:", missing.display())), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "repcensus: {}: no WARC or ARC record found",
+            junk.display()
+        )),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!("repcensus: {}:", missing.display())),
+        "{stderr}"
+    );
     let inputs = table_rows(&out, "inputs", &[]);
     assert_eq!(inputs.len(), 3);
-    assert_eq!(inputs.iter().filter(|r| r.contains("|status=failed|")).count(), 2);
+    assert_eq!(
+        inputs
+            .iter()
+            .filter(|r| r.contains("|status=failed|"))
+            .count(),
+        2
+    );
     assert_eq!(count_where(&out, "errors", "not_an_archive"), 1);
     assert_eq!(count_where(&out, "errors", "cannot_open"), 1);
     // The good input was still read.
@@ -94,7 +162,11 @@ fn usage_and_output_errors_exit_two() {
     let file = dir.path().join("file");
     std::fs::write(&file, b"x").unwrap();
     let samples = repo().join("samples");
-    let (code, stderr) = scan(&[samples.to_str().unwrap(), "--out", file.join("sub").to_str().unwrap()]);
+    let (code, stderr) = scan(&[
+        samples.to_str().unwrap(),
+        "--out",
+        file.join("sub").to_str().unwrap(),
+    ]);
     assert_eq!(code, 2, "an output folder that cannot be made: {stderr}");
 }
 
@@ -112,7 +184,13 @@ fn every_container_gives_identical_rows() {
     ] {
         let input = gen_file(dir.path(), name, GenKind::Robots, layout, 3_000_000, 11);
         let out = dir.path().join(format!("out-{name}"));
-        let (code, stderr) = scan(&[&input, "--out", out.to_str().unwrap(), "--chunk-size", "300000"]);
+        let (code, stderr) = scan(&[
+            &input,
+            "--out",
+            out.to_str().unwrap(),
+            "--chunk-size",
+            "300000",
+        ]);
         assert_eq!(code, 0, "{stderr}");
         let rows = table_rows(&out, "robots_files", PROVENANCE);
         assert!(rows.len() > 2000);
@@ -129,11 +207,30 @@ const TIMING: &[&str] = &["started", "seconds", "chunks"];
 #[test]
 fn one_thread_and_many_threads_give_identical_tables() {
     let dir = tempfile::tempdir().unwrap();
-    let gz = gen_file(dir.path(), "big.warc.gz", GenKind::Robots, Layout::GzipPerRecord, 6_000_000, 5);
-    let plain = gen_file(dir.path(), "big.warc", GenKind::Robots, Layout::Plain, 4_000_000, 6);
+    let gz = gen_file(
+        dir.path(),
+        "big.warc.gz",
+        GenKind::Robots,
+        Layout::GzipPerRecord,
+        6_000_000,
+        5,
+    );
+    let plain = gen_file(
+        dir.path(),
+        "big.warc",
+        GenKind::Robots,
+        Layout::Plain,
+        4_000_000,
+        6,
+    );
     let real = repo().join("samples/oduwsdl_ipwb__IAH-20080430204825-00000-blackbook.warc.gz");
     let broken = repo().join("samples/iipc_webarchive-commons__cz-pagesinczech.arc.gz");
-    let inputs = [gz.as_str(), plain.as_str(), real.to_str().unwrap(), broken.to_str().unwrap()];
+    let inputs = [
+        gz.as_str(),
+        plain.as_str(),
+        real.to_str().unwrap(),
+        broken.to_str().unwrap(),
+    ];
     let run = |threads: &str, chunk: &str, name: &str| {
         let out = dir.path().join(name);
         let mut args: Vec<&str> = inputs.to_vec();
@@ -150,11 +247,17 @@ fn one_thread_and_many_threads_give_identical_tables() {
         assert!(!a.is_empty(), "{table}");
         assert_eq!(a, table_rows(&many, table, &[]), "{table}");
     }
-    assert_eq!(table_rows(&one, "inputs", TIMING), table_rows(&many, "inputs", TIMING));
+    assert_eq!(
+        table_rows(&one, "inputs", TIMING),
+        table_rows(&many, "inputs", TIMING)
+    );
     // The many-thread run really did cut the files into chunks.
     let chunked = table_rows(&many, "inputs", &[]);
     for name in ["big.warc.gz", "big.warc", "blackbook.warc.gz"] {
-        let row = chunked.iter().find(|r| r.contains(&format!("{name}|"))).expect(name);
+        let row = chunked
+            .iter()
+            .find(|r| r.contains(&format!("{name}|")))
+            .expect(name);
         assert!(!row.contains("|chunks=1|"), "{name} was not chunked: {row}");
     }
 }
@@ -164,7 +267,14 @@ fn killing_a_scan_leaves_no_partial_file() {
     let dir = tempfile::tempdir().unwrap();
     let mut inputs = Vec::new();
     for i in 0..6 {
-        inputs.push(gen_file(dir.path(), &format!("in{i}.warc.gz"), GenKind::Robots, Layout::GzipPerRecord, 4_000_000, i));
+        inputs.push(gen_file(
+            dir.path(),
+            &format!("in{i}.warc.gz"),
+            GenKind::Robots,
+            Layout::GzipPerRecord,
+            4_000_000,
+            i,
+        ));
     }
     for (round, delay_ms) in [20u64, 80, 200, 400].into_iter().enumerate() {
         let out = dir.path().join(format!("out{round}"));
@@ -172,7 +282,14 @@ fn killing_a_scan_leaves_no_partial_file() {
             .arg("scan")
             .arg("--quiet")
             .args(&inputs)
-            .args(["--out", out.to_str().unwrap(), "--threads", "2", "--chunk-size", "200000"])
+            .args([
+                "--out",
+                out.to_str().unwrap(),
+                "--threads",
+                "2",
+                "--chunk-size",
+                "200000",
+            ])
             .spawn()
             .unwrap();
         std::thread::sleep(std::time::Duration::from_millis(delay_ms));
@@ -180,9 +297,15 @@ fn killing_a_scan_leaves_no_partial_file() {
         let _ = child.wait();
         for table in ["robots_files", "errors", "inputs"] {
             for f in walk(&out.join(table)) {
-                assert_eq!(f.extension().and_then(|e| e.to_str()), Some("parquet"), "stray file {}", f.display());
+                assert_eq!(
+                    f.extension().and_then(|e| e.to_str()),
+                    Some("parquet"),
+                    "stray file {}",
+                    f.display()
+                );
                 let file = std::fs::File::open(&f).unwrap();
-                let reader = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file);
+                let reader =
+                    parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file);
                 assert!(reader.is_ok(), "partial part {}", f.display());
             }
         }

@@ -19,8 +19,16 @@ pub fn bin() -> Command {
 
 /// Run `repcensus scan` with the given arguments; returns the exit code and stderr.
 pub fn scan(args: &[&str]) -> (i32, String) {
-    let out = bin().arg("scan").arg("--quiet").args(args).output().expect("run repcensus");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stderr).into_owned())
+    let out = bin()
+        .arg("scan")
+        .arg("--quiet")
+        .args(args)
+        .output()
+        .expect("run repcensus");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 /// The DuckDB CLI: $REPCENSUS_DUCKDB, else the pinned PyPI build in target/tools, installed on
@@ -55,7 +63,11 @@ pub fn duck(dir: &Path, sql: &str) -> String {
         .args(["-csv", "-c", sql])
         .output()
         .expect("run duckdb");
-    assert!(out.status.success(), "duckdb failed on {sql}:\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "duckdb failed on {sql}:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
@@ -75,11 +87,17 @@ pub fn table_rows(out: &Path, table: &str, skip: &[&str]) -> Vec<String> {
     if !dir.exists() {
         return rows;
     }
-    let mut files: Vec<PathBuf> = walk(&dir).into_iter().filter(|p| p.extension().is_some_and(|e| e == "parquet")).collect();
+    let mut files: Vec<PathBuf> = walk(&dir)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "parquet"))
+        .collect();
     files.sort();
     for f in files {
         let file = std::fs::File::open(&f).expect("open part");
-        let reader = ParquetRecordBatchReaderBuilder::try_new(file).expect("parquet").build().expect("reader");
+        let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+            .expect("parquet")
+            .build()
+            .expect("reader");
         for batch in reader {
             let batch: RecordBatch = batch.expect("batch");
             let schema = batch.schema();
@@ -114,7 +132,10 @@ fn arrow_cast_display(col: &arrow_array::ArrayRef, row: usize) -> String {
         DataType::Int32 => col.as_primitive::<Int32Type>().value(row).to_string(),
         DataType::Float64 => col.as_primitive::<Float64Type>().value(row).to_string(),
         DataType::Boolean => col.as_boolean().value(row).to_string(),
-        DataType::Timestamp(_, _) => col.as_primitive::<TimestampMicrosecondType>().value(row).to_string(),
+        DataType::Timestamp(_, _) => col
+            .as_primitive::<TimestampMicrosecondType>()
+            .value(row)
+            .to_string(),
         other => panic!("no display for {other}"),
     }
 }

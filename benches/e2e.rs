@@ -1,0 +1,215 @@
+//! End-to-end benchmark: `repcensus scan` against the plain-decompression floor on the same file,
+//! both using every core, in the same run. Prints throughput, the ratio and peak memory.
+//!
+//!   cargo bench --bench e2e                      # 1 GiB (uncompressed) pages and robots archives
+//!   REPCENSUS_BENCH_SIZE=200M cargo bench --bench e2e
+//!   REPCENSUS_BENCH_KINDS=pages cargo bench --bench e2e   # one kind only
+//!
+//! The archives are generated once (deterministically) into target/bench-data/. The floor inflates
+//! every gzip member of the file and nothing else, split at member starts over the same number of
+//! threads as the scan; it is measured with libdeflate (the scan's inflater) and with flate2's
+//! zlib-rs backend.
+
+use repcensus::gen::{generate, GenKind, GenOptions, Layout};
+use repcensus::gz::{MemberInflater, MemberResult};
+use repcensus::input::{plan_chunks, Container};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+fn parse_size(s: &str) -> u64 {
+    let (n, m) = match s.chars().last() {
+        Some('G') => (&s[..s.len() - 1], 1u64 << 30),
+        Some('M') => (&s[..s.len() - 1], 1 << 20),
+        _ => (s, 1),
+    };
+    n.parse::<u64>().expect("REPCENSUS_BENCH_SIZE") * m
+}
+
+fn ensure(path: &Path, kind: GenKind, size: u64) {
+    if path.exists() {
+        return;
+    }
+    eprintln!("generating {} ...", path.display());
+    let tmp = path.with_extension("tmp");
+    let mut f = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp).unwrap());
+    generate(
+        &GenOptions {
+            kind,
+            layout: Layout::GzipPerRecord,
+            target_bytes: size,
+            seed: 42,
+        },
+        &mut f,
+    )
+    .unwrap();
+    drop(f);
+    std::fs::rename(&tmp, path).unwrap();
+}
+
+/// Inflate every member of `data` on `threads` threads; returns (seconds, inflated bytes).
+/// The file cut at member starts into chunks of the scan's size, taken by the threads from a
+/// shared counter (the scan's scheduling), so that neither side gains from balance.
+fn floor_chunks(data: &[u8], threads: usize) -> Vec<(usize, usize)> {
+    let target = (data.len() / (4 * threads)).clamp(4 << 20, repcensus::scan::DEFAULT_CHUNK);
+    plan_chunks(data, Container::Gzip, target)
+}
+
+fn parallel<F: Fn((usize, usize)) -> u64 + Sync>(
+    chunks: &[(usize, usize)],
+    threads: usize,
+    f: F,
+) -> u64 {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut sum = 0;
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        match chunks.get(i) {
+                            Some(&c) => sum += f(c),
+                            None => break sum,
+                        }
+                    }
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).sum()
+    })
+}
+
+/// Inflate every member of `data` with libdeflate; returns (seconds, inflated bytes).
+fn floor_libdeflate(data: &[u8], threads: usize) -> (f64, u64) {
+    let chunks = floor_chunks(data, threads);
+    let t = Instant::now();
+    let total = parallel(&chunks, threads, |(start, end)| {
+        let mut inf = MemberInflater::new();
+        let mut out = vec![0u8; 32 << 20];
+        let (mut pos, mut sum) = (start, 0u64);
+        while pos < end {
+            match inf.inflate(&data[pos..end], &mut out) {
+                MemberResult::Ok { consumed, written } => {
+                    pos += consumed;
+                    sum += written as u64;
+                }
+                other => panic!("floor: {other:?} at {pos}"),
+            }
+        }
+        sum
+    });
+    (t.elapsed().as_secs_f64(), total)
+}
+
+/// The same with flate2 (zlib-rs backend).
+fn floor_flate2(data: &[u8], threads: usize) -> (f64, u64) {
+    use std::io::Read;
+    let chunks = floor_chunks(data, threads);
+    let t = Instant::now();
+    let total = parallel(&chunks, threads, |(start, end)| {
+        let mut r = flate2::read::MultiGzDecoder::new(&data[start..end]);
+        let mut buf = vec![0u8; 1 << 20];
+        let mut sum = 0u64;
+        loop {
+            let n = r.read(&mut buf).unwrap();
+            if n == 0 {
+                break sum;
+            }
+            sum += n as u64;
+        }
+    });
+    (t.elapsed().as_secs_f64(), total)
+}
+
+/// Run the scan binary; returns (seconds, peak RSS in KiB).
+#[allow(clippy::zombie_processes)] // reaped by wait4 below, which also gives its rusage
+fn run_scan(bin: &Path, input: &Path, threads: usize) -> (f64, u64) {
+    let out = std::env::temp_dir().join(format!("repcensus-bench-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let t = Instant::now();
+    let child = Command::new(bin)
+        .args([
+            "scan",
+            "--quiet",
+            "--threads",
+            &threads.to_string(),
+            "--out",
+        ])
+        .arg(&out)
+        .arg(input)
+        .spawn()
+        .unwrap();
+    // SAFETY: wait4 on our own child, writing status and usage through valid pointers.
+    let (status, rss) = unsafe {
+        let mut status = 0;
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::wait4(child.id() as i32, &mut status, 0, &mut usage);
+        (status, usage.ru_maxrss as u64)
+    };
+    let secs = t.elapsed().as_secs_f64();
+    assert_eq!(status, 0, "scan failed");
+    let _ = std::fs::remove_dir_all(&out);
+    (secs, rss)
+}
+
+fn best<T: Copy>(runs: usize, mut f: impl FnMut() -> (f64, T)) -> (f64, T) {
+    let mut best = f();
+    for _ in 1..runs {
+        let r = f();
+        if r.0 < best.0 {
+            best = r;
+        }
+    }
+    best
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--list" || a == "--test") {
+        return; // `cargo test --benches` lists or smoke-runs benches; this one is too large.
+    }
+    let size = parse_size(&std::env::var("REPCENSUS_BENCH_SIZE").unwrap_or_else(|_| "1G".into()));
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let data_dir = root.join("target/bench-data");
+    std::fs::create_dir_all(&data_dir).unwrap();
+    let bin = root.join("target/release/repcensus");
+    assert!(
+        Command::new("cargo")
+            .args(["build", "--release", "--quiet"])
+            .current_dir(&root)
+            .status()
+            .unwrap()
+            .success(),
+        "build the release binary"
+    );
+    println!("threads: {threads}; uncompressed size per archive: {size} bytes");
+    println!("| archive | compressed MB | floor libdeflate s (MB/s) | floor flate2/zlib-rs s (MB/s) | scan s (MB/s) | scan / libdeflate floor | peak RSS MB |");
+    println!("|---|---|---|---|---|---|---|");
+    let kinds = std::env::var("REPCENSUS_BENCH_KINDS").unwrap_or_else(|_| "pages,robots".into());
+    for (name, kind) in [("pages", GenKind::Pages), ("robots", GenKind::Robots)] {
+        if !kinds.split(',').any(|k| k == name) {
+            continue;
+        }
+        let path = data_dir.join(format!("{name}-{size}.warc.gz"));
+        ensure(&path, kind, size);
+        let file = std::fs::File::open(&path).unwrap();
+        // SAFETY: a file this benchmark generated and nobody else writes.
+        let map = unsafe { memmap2::Mmap::map(&file).unwrap() };
+        let mb = map.len() as f64 / 1e6;
+        // Warm the page cache, then take the best of three runs of each.
+        let _ = floor_libdeflate(&map, threads);
+        let (fl, out_bytes) = best(3, || floor_libdeflate(&map, threads));
+        let (ff, out2) = best(3, || floor_flate2(&map, threads));
+        assert_eq!(out_bytes, out2);
+        let (sc, rss) = best(3, || run_scan(&bin, &path, threads));
+        println!(
+            "| {name} | {mb:.0} | {fl:.2} ({:.0}) | {ff:.2} ({:.0}) | {sc:.2} ({:.0}) | {:.2} | {:.0} |",
+            mb / fl,
+            mb / ff,
+            mb / sc,
+            fl / sc,
+            rss as f64 / 1024.0
+        );
+    }
+}
