@@ -62,6 +62,25 @@ pub struct ChunkOutput {
     pub counts: RecordCounts,
     /// `isPartOf` of the first warcinfo record of the chunk.
     pub crawl_hint: Option<String>,
+    /// Reading the chunk failed outright (an internal error); the input is then marked failed.
+    pub failure: Option<String>,
+}
+
+impl ChunkOutput {
+    /// The output of a chunk whose reading failed: no rows, one `errors` row.
+    pub fn failed(warc_file: &str, kind: &str, detail: &str) -> Self {
+        let mut out = ChunkOutput::default();
+        out.errors.append(&ErrorRow {
+            scope: Some(Scope::Input.as_str()),
+            kind: Some(kind),
+            detail: Some(detail),
+            warc_file: Some(warc_file),
+            ..ErrorRow::default()
+        });
+        out.n_errors = 1;
+        out.failure = Some(detail.to_string());
+        out
+    }
 }
 
 /// Worker-owned state reused across chunks.
@@ -478,11 +497,8 @@ impl Sink for Extractor<'_> {
             RecordType::Warcinfo => self.warcinfo(rec),
             RecordType::Response | RecordType::Resource | RecordType::Revisit => {
                 let uri_raw = unfold(rec.head.target_uri);
-                let uri_bytes = strip_angle(&uri_raw);
-                if memchr::memmem::find(uri_bytes, b"/robots.txt").is_none() {
-                    return;
-                }
-                let uri = String::from_utf8_lossy(uri_bytes);
+                // Borrowed unless the URI is not UTF-8; robots_url rejects most URIs with one memmem.
+                let uri = String::from_utf8_lossy(strip_angle(&uri_raw));
                 if let Some(parsed) = robots_url(&uri) {
                     self.robots_capture(rec, ty, &uri, &parsed);
                 }

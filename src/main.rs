@@ -126,6 +126,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 crawl,
                 chunk_size,
                 progress: !quiet && std::io::stderr().is_terminal(),
+                panic_on_input: std::env::var("REPCENSUS_PANIC_ON_INPUT").ok(),
             };
             let summary = scan::scan(&opts)?;
             if !quiet {

@@ -92,9 +92,16 @@ impl OutDir {
         Ok(PartOutcome::Staged(StagedPart { staged, final_path }))
     }
 
-    /// Put staged parts in place, in order, and remove the stale parts of empty tables.
+    /// Put staged parts in place, in order. Stale parts of the same input go: those of tables that
+    /// now have no rows, and those under another crawl folder (an earlier run under another crawl
+    /// name), which would otherwise double the input's rows.
     pub fn commit(&self, parts: Vec<PartOutcome>) -> Result<()> {
         for part in parts {
+            let final_path = match &part {
+                PartOutcome::Staged(p) => &p.final_path,
+                PartOutcome::Empty(path) => path,
+            };
+            remove_in_other_crawls(final_path);
             match part {
                 PartOutcome::Staged(p) => {
                     let dir = p.final_path.parent().unwrap_or(&self.root);
@@ -119,6 +126,25 @@ impl OutDir {
     pub fn close(&self) {
         let _ = std::fs::remove_dir_all(&self.staging);
         let _ = std::fs::remove_dir(self.root.join(STAGING));
+    }
+}
+
+/// Remove the part of the same name as `final_path` from the sibling `crawl=` folders.
+fn remove_in_other_crawls(final_path: &Path) {
+    let (Some(name), Some(crawl_dir)) = (final_path.file_name(), final_path.parent()) else {
+        return;
+    };
+    let Some(table_dir) = crawl_dir.parent() else {
+        return;
+    };
+    let Ok(entries) = std::fs::read_dir(table_dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let dir = e.path();
+        if dir != crawl_dir && e.file_name().to_string_lossy().starts_with("crawl=") {
+            let _ = std::fs::remove_file(dir.join(name));
+        }
     }
 }
 

@@ -38,6 +38,10 @@ pub struct ScanOptions {
     pub crawl: Option<String>,
     pub chunk_size: usize,
     pub progress: bool,
+    /// Testing only: panic while reading the input whose path ends with this, to exercise the
+    /// recovery from internal errors (set by `REPCENSUS_PANIC_ON_INPUT`).
+    #[doc(hidden)]
+    pub panic_on_input: Option<String>,
 }
 
 /// What a scan did.
@@ -82,6 +86,20 @@ struct InputState {
     done: usize,
 }
 
+impl InputState {
+    fn new(bytes: u64, container: Container, chunks: usize) -> Self {
+        InputState {
+            started: Instant::now(),
+            started_wall: now_micros(),
+            bytes,
+            container,
+            outputs: (0..chunks).map(|_| None).collect(),
+            stats: ContainerStats::default(),
+            done: 0,
+        }
+    }
+}
+
 struct Shared<'o> {
     opts: &'o ScanOptions,
     out: &'o OutDir,
@@ -98,6 +116,55 @@ struct Shared<'o> {
 struct Worker {
     read: ReadBuffers,
     extract: ExtractBuffers,
+}
+
+impl Worker {
+    fn new() -> Self {
+        Worker {
+            read: ReadBuffers::new(),
+            extract: ExtractBuffers::default(),
+        }
+    }
+}
+
+fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
+    let what = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_string());
+    format!("internal error (a bug in repcensus, please report it): {what}")
+}
+
+fn internal_error(name: &str, detail: &str) -> ChunkOutput {
+    ChunkOutput::failed(name, "internal_error", detail)
+}
+
+/// Planning (or reading a one-chunk input) panicked: fail the input, keep the run going.
+fn plan_panicked(shared: &Shared<'_>, i: usize, detail: &str) -> Result<()> {
+    let inline_chunk_pending = {
+        let slot = lock(&shared.inputs[i]);
+        slot.as_ref().map(|s| s.outputs.len() == 1 && s.done == 0)
+    };
+    match inline_chunk_pending {
+        // The input's only chunk was being read when it panicked.
+        Some(true) => deliver(
+            shared,
+            i,
+            0,
+            internal_error(&shared.names[i], detail),
+            ContainerStats::default(),
+        ),
+        // Its chunks are queued; they report for themselves.
+        Some(false) => Ok(()),
+        None => fail_input(
+            shared,
+            i,
+            InputState::new(0, Container::Empty, 0),
+            "internal_error",
+            detail,
+        ),
+    }
 }
 
 /// Run a scan. Errors are output errors (the caller exits 2); input problems are in the summary.
@@ -169,10 +236,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 fn worker_loop(shared: &Shared<'_>) {
-    let mut worker = Worker {
-        read: ReadBuffers::new(),
-        extract: ExtractBuffers::default(),
-    };
+    let mut worker = Worker::new();
     loop {
         let task = {
             let mut q = lock(&shared.queue);
@@ -191,7 +255,16 @@ fn worker_loop(shared: &Shared<'_>) {
             }
         };
         let result = match task {
-            Task::Plan(i) => plan(shared, &mut worker, i),
+            Task::Plan(i) => {
+                let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    plan(shared, &mut worker, i)
+                }));
+                run.unwrap_or_else(|panic| {
+                    // The worker's buffers may be half-updated: start afresh.
+                    worker = Worker::new();
+                    plan_panicked(shared, i, &panic_message(&panic))
+                })
+            }
             Task::Chunk {
                 input,
                 index,
@@ -199,8 +272,17 @@ fn worker_loop(shared: &Shared<'_>) {
                 map,
                 container,
             } => {
-                let (output, stats) =
-                    read_chunk(&map, container, range, &shared.names[input], &mut worker);
+                let name = &shared.names[input];
+                let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    read_chunk(shared, &map, container, range, name, &mut worker)
+                }));
+                let (output, stats) = run.unwrap_or_else(|panic| {
+                    worker = Worker::new();
+                    (
+                        internal_error(name, &panic_message(&panic)),
+                        ContainerStats::default(),
+                    )
+                });
                 release(&map, range);
                 drop(map);
                 shared.bar.inc((range.1 - range.0) as u64);
@@ -221,12 +303,21 @@ fn worker_loop(shared: &Shared<'_>) {
 }
 
 fn read_chunk(
+    shared: &Shared<'_>,
     data: &[u8],
     container: Container,
     (start, end): (usize, usize),
     warc_file: &str,
     worker: &mut Worker,
 ) -> (ChunkOutput, ContainerStats) {
+    if shared
+        .opts
+        .panic_on_input
+        .as_deref()
+        .is_some_and(|n| warc_file.ends_with(n))
+    {
+        panic!("fault injected for {warc_file}");
+    }
     let mut ex = Extractor::new(warc_file, &mut worker.extract);
     let stats = match container {
         Container::Gzip => reader::read_gzip_members(data, start, end, &mut worker.read, &mut ex),
@@ -261,24 +352,13 @@ fn release(map: &memmap2::Mmap, (start, end): (usize, usize)) {
 /// Plan an input: read it inline when it is one chunk, else queue its chunks.
 fn plan(shared: &Shared<'_>, worker: &mut Worker, i: usize) -> Result<()> {
     let path = &shared.opts.inputs[i];
-    let started = Instant::now();
-    let started_wall = now_micros();
-    let new_state = |bytes, container, n| InputState {
-        started,
-        started_wall,
-        bytes,
-        container,
-        outputs: (0..n).map(|_| None).collect(),
-        stats: ContainerStats::default(),
-        done: 0,
-    };
     let file = match std::fs::File::open(path) {
         Ok(f) => f,
         Err(e) => {
             return fail_input(
                 shared,
                 i,
-                new_state(0, Container::Empty, 0),
+                InputState::new(0, Container::Empty, 0),
                 "cannot_open",
                 &e.to_string(),
             )
@@ -286,7 +366,7 @@ fn plan(shared: &Shared<'_>, worker: &mut Worker, i: usize) -> Result<()> {
     };
     let bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
     if bytes == 0 {
-        *lock(&shared.inputs[i]) = Some(new_state(0, Container::Empty, 1));
+        *lock(&shared.inputs[i]) = Some(InputState::new(0, Container::Empty, 1));
         return deliver(
             shared,
             i,
@@ -300,7 +380,7 @@ fn plan(shared: &Shared<'_>, worker: &mut Worker, i: usize) -> Result<()> {
     // not expected to change, as with every memory-mapping reader (ripgrep makes the same choice).
     let map = match unsafe { memmap2::Mmap::map(&file) } {
         Ok(m) => m,
-        Err(_) => return read_streamed(shared, worker, i, file, bytes, new_state),
+        Err(_) => return read_streamed(shared, worker, i, file, bytes),
     };
     // Read-ahead helps: the map is read front to back (per chunk). Advice is only a hint.
     let _ = map.advise(memmap2::Advice::Sequential);
@@ -313,10 +393,10 @@ fn plan(shared: &Shared<'_>, worker: &mut Worker, i: usize) -> Result<()> {
                 .max(4 << 20)
                 .min(shared.opts.chunk_size.max(1));
             let chunks = input::plan_chunks(&map, container, target);
-            *lock(&shared.inputs[i]) = Some(new_state(bytes, container, chunks.len()));
+            *lock(&shared.inputs[i]) = Some(InputState::new(bytes, container, chunks.len()));
             if chunks.len() == 1 {
                 let (output, stats) =
-                    read_chunk(&map, container, chunks[0], &shared.names[i], worker);
+                    read_chunk(shared, &map, container, chunks[0], &shared.names[i], worker);
                 shared.bar.inc(bytes);
                 return deliver(shared, i, 0, output, stats);
             }
@@ -336,7 +416,7 @@ fn plan(shared: &Shared<'_>, worker: &mut Worker, i: usize) -> Result<()> {
         }
         _ => {
             drop(map);
-            read_streamed(shared, worker, i, file, bytes, new_state)
+            read_streamed(shared, worker, i, file, bytes)
         }
     }
 }
@@ -348,7 +428,6 @@ fn read_streamed(
     i: usize,
     mut file: std::fs::File,
     bytes: u64,
-    new_state: impl Fn(u64, Container, usize) -> InputState,
 ) -> Result<()> {
     use std::io::{Read, Seek};
     let mut head = [0u8; 16];
@@ -364,13 +443,13 @@ fn read_streamed(
             return fail_input(
                 shared,
                 i,
-                new_state(bytes, container, 0),
+                InputState::new(bytes, container, 0),
                 "unsupported_container",
                 &e.to_string(),
             );
         }
     };
-    *lock(&shared.inputs[i]) = Some(new_state(bytes, container, 1));
+    *lock(&shared.inputs[i]) = Some(InputState::new(bytes, container, 1));
     let mut ex = Extractor::new(&shared.names[i], &mut worker.extract);
     let stats = match reader::read_stream(reader, &mut ex) {
         Ok(s) => s,
@@ -470,7 +549,7 @@ fn finalize(
         .unwrap_or_else(|| "unknown".to_string());
     let crawl = input::sanitize(&crawl_raw);
 
-    let mut failure = failure;
+    let mut failure = failure.or_else(|| outputs.iter().find_map(|o| o.failure.clone()));
     let mut extra_errors = ErrorsBuilder::default();
     if failure.is_none()
         && counts.total == 0
@@ -546,7 +625,10 @@ fn finalize(
         records_conversion: Some(counts.conversion as i64),
         records_continuation: Some(counts.continuation as i64),
         records_other: Some(counts.other as i64),
+        records_unknown_version: Some(counts.unknown_version as i64),
         gzip_members: (state.container == Container::Gzip).then_some(state.stats.members as i64),
+        gzip_streamed_members: (state.container == Container::Gzip)
+            .then_some(state.stats.streamed_members as i64),
         decompressed_bytes: Some(state.stats.decompressed_bytes as i64),
         chunks: Some(outputs.len() as i32),
         rows_robots_files: Some(robots_rows as i64),
@@ -570,7 +652,6 @@ fn finalize(
             .write::<InputsBuilder>(&crawl, id, std::slice::from_ref(&inputs_batch))?,
     ];
     // Parts of this input left by an earlier run under another crawl name would double rows.
-    remove_other_crawls(shared.out, id, &crawl);
     shared.out.commit(parts)?;
 
     let mut s = lock(&shared.summary);
@@ -588,24 +669,6 @@ fn finalize(
         s.inputs_with_errors += 1;
     }
     Ok(())
-}
-
-fn remove_other_crawls(out: &OutDir, id: &str, crawl: &str) {
-    for table in [
-        RobotsFilesBuilder::NAME,
-        ErrorsBuilder::NAME,
-        InputsBuilder::NAME,
-    ] {
-        let Ok(entries) = std::fs::read_dir(out.root().join(table)) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let dir = e.file_name().to_string_lossy().into_owned();
-            if dir != format!("crawl={crawl}") {
-                let _ = std::fs::remove_file(e.path().join(format!("part-{id}.parquet")));
-            }
-        }
-    }
 }
 
 fn now_micros() -> i64 {

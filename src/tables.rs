@@ -17,7 +17,7 @@ use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
 use std::sync::Arc;
 
 /// Version of the table schemas, stored in every Parquet file's metadata as `repcensus.schema_version`.
-pub const SCHEMA_VERSION: &str = "1";
+pub const SCHEMA_VERSION: &str = "2";
 
 /// A column kind: its Arrow type, the borrowed value a row holds and the builder that takes it.
 pub trait Kind {
@@ -222,7 +222,11 @@ table! {
         records_conversion: I64,
         records_continuation: I64,
         records_other: I64,
+        /// Records whose version is none of WARC 0.16-1.1 (or ARC).
+        records_unknown_version: I64,
         gzip_members: I64,
+        /// Members inflated by streaming: too large for the member buffer, or damaged.
+        gzip_streamed_members: I64,
         decompressed_bytes: I64,
         chunks: I32,
         rows_robots_files: I64,

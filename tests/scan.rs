@@ -199,6 +199,207 @@ fn every_container_gives_identical_rows() {
     }
     assert_eq!(tables[0], tables[1], "per-record gzip vs whole-file gzip");
     assert_eq!(tables[0], tables[2], "per-record gzip vs plain");
+
+    // The stream containers: the plain archive compressed with zstd, bzip2 and lz4.
+    let plain = std::fs::read(dir.path().join("c.warc")).unwrap();
+    let streams: [(&str, Vec<u8>); 3] = [
+        ("d.warc.zst", zstd::encode_all(&plain[..], 3).unwrap()),
+        ("e.warc.bz2", {
+            use std::io::Write;
+            let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
+            e.write_all(&plain).unwrap();
+            e.finish().unwrap()
+        }),
+        ("f.warc.lz4", {
+            use std::io::Write;
+            let mut e = lz4_flex::frame::FrameEncoder::new(Vec::new());
+            e.write_all(&plain).unwrap();
+            e.finish().unwrap()
+        }),
+    ];
+    for (name, bytes) in streams {
+        let input = dir.path().join(name);
+        std::fs::write(&input, bytes).unwrap();
+        let out = dir.path().join(format!("out-{name}"));
+        let (code, stderr) = scan(&[input.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+        assert_eq!(code, 0, "{name}: {stderr}");
+        assert_eq!(
+            table_rows(&out, "robots_files", PROVENANCE),
+            tables[0],
+            "{name} vs per-record gzip"
+        );
+        assert_eq!(
+            table_rows(&out, "errors", &[]),
+            Vec::<String>::new(),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn inputs_expand_from_lists_globs_and_folders() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(data.join("sub")).unwrap();
+    let a = gen_file(
+        &data,
+        "a.warc.gz",
+        GenKind::Robots,
+        Layout::GzipPerRecord,
+        20_000,
+        1,
+    );
+    let b = gen_file(
+        &data.join("sub"),
+        "b.warc",
+        GenKind::Robots,
+        Layout::Plain,
+        20_000,
+        2,
+    );
+    gen_file(
+        &data,
+        "c.warc.gz",
+        GenKind::Robots,
+        Layout::GzipPerRecord,
+        20_000,
+        3,
+    );
+    std::fs::write(data.join("SOURCES.tsv"), "not an archive\n").unwrap();
+    let inputs_of = |args: &[&str]| -> Vec<String> {
+        let out = dir.path().join("out");
+        let _ = std::fs::remove_dir_all(&out);
+        let mut all = args.to_vec();
+        let out_s = out.to_string_lossy().into_owned();
+        all.extend(["--out", &out_s]);
+        let (code, stderr) = scan(&all);
+        assert_eq!(code, 0, "{args:?}: {stderr}");
+        let mut names: Vec<String> = table_rows(&out, "inputs", &[])
+            .iter()
+            .map(|r| {
+                r.split('|')
+                    .find_map(|f| f.strip_prefix("path="))
+                    .unwrap()
+                    .rsplit('/')
+                    .next()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect();
+        names.sort();
+        names
+    };
+    // A folder: searched recursively, non-archive names skipped.
+    assert_eq!(
+        inputs_of(&[data.to_str().unwrap()]),
+        ["a.warc.gz", "b.warc", "c.warc.gz"]
+    );
+    // A glob.
+    let pattern = format!("{}/*.warc.gz", data.display());
+    assert_eq!(inputs_of(&[&pattern]), ["a.warc.gz", "c.warc.gz"]);
+    // A list with comments and a path relative to the list's folder; the same list gzipped;
+    // an input named twice counts once.
+    let list = data.join("paths.txt");
+    std::fs::write(
+        &list,
+        format!("# inputs\n\n{a}\nsub/b.warc\n  # indented comment\n{a}\n"),
+    )
+    .unwrap();
+    let list_arg = format!("@{}", list.display());
+    assert_eq!(inputs_of(&[&list_arg]), ["a.warc.gz", "b.warc"]);
+    let gz_list = data.join("paths.txt.gz");
+    {
+        use std::io::Write;
+        let mut e = flate2::write::GzEncoder::new(
+            std::fs::File::create(&gz_list).unwrap(),
+            flate2::Compression::fast(),
+        );
+        e.write_all(std::fs::read(&list).unwrap().as_slice())
+            .unwrap();
+        e.finish().unwrap();
+    }
+    let gz_arg = format!("@{}", gz_list.display());
+    assert_eq!(inputs_of(&[&gz_arg, &b]), ["a.warc.gz", "b.warc"]);
+    // A list that cannot be read is a usage error.
+    let missing = format!("@{}", dir.path().join("nope.txt").display());
+    assert_eq!(
+        scan(&[&missing, "--out", dir.path().join("o").to_str().unwrap()]).0,
+        2
+    );
+}
+
+#[test]
+fn an_internal_error_fails_its_input_and_the_run_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    // One big input cut into chunks (the panic hits each chunk) and two one-chunk inputs.
+    let big = gen_file(
+        dir.path(),
+        "big.warc.gz",
+        GenKind::Robots,
+        Layout::GzipPerRecord,
+        3_000_000,
+        4,
+    );
+    let small = gen_file(
+        dir.path(),
+        "small.warc.gz",
+        GenKind::Robots,
+        Layout::GzipPerRecord,
+        50_000,
+        5,
+    );
+    let good = gen_file(
+        dir.path(),
+        "good.warc.gz",
+        GenKind::Robots,
+        Layout::GzipPerRecord,
+        50_000,
+        6,
+    );
+    for victim in ["big.warc.gz", "small.warc.gz"] {
+        let out = dir.path().join(format!("out-{victim}"));
+        let output = common::bin()
+            .env("REPCENSUS_PANIC_ON_INPUT", victim)
+            .args([
+                "scan",
+                "--quiet",
+                &big,
+                &small,
+                &good,
+                "--threads",
+                "2",
+                "--chunk-size",
+                "300000",
+                "--out",
+            ])
+            .arg(&out)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{victim}: {stderr}");
+        assert!(stderr.contains("internal error"), "{stderr}");
+        let inputs = table_rows(&out, "inputs", &[]);
+        assert_eq!(inputs.len(), 3);
+        let failed: Vec<_> = inputs
+            .iter()
+            .filter(|r| r.contains("|status=failed|"))
+            .collect();
+        assert_eq!(failed.len(), 1, "{victim}");
+        assert!(failed[0].contains(victim));
+        assert!(count_where(&out, "errors", "internal_error") >= 1);
+        // The other inputs are complete.
+        for other in ["big.warc.gz", "small.warc.gz", "good.warc.gz"]
+            .iter()
+            .filter(|n| **n != victim)
+        {
+            assert!(
+                count_where(&out, "robots_files", other) > 0,
+                "{other} lost after {victim} failed"
+            );
+            assert_eq!(count_where(&out, "robots_files", victim), 0);
+        }
+        assert!(!out.join(".staging").exists());
+    }
 }
 
 /// Columns of `inputs` that measure the run rather than the input.
