@@ -51,7 +51,7 @@ fn ensure(path: &Path, kind: GenKind, size: u64) {
 /// The file cut at member starts into chunks of the scan's size, taken by the threads from a
 /// shared counter (the scan's scheduling), so that neither side gains from balance.
 fn floor_chunks(data: &[u8], threads: usize) -> Vec<(usize, usize)> {
-    let target = (data.len() / (4 * threads)).clamp(4 << 20, repcensus::scan::DEFAULT_CHUNK);
+    let target = repcensus::scan::chunk_target(data.len(), threads, repcensus::scan::DEFAULT_CHUNK);
     plan_chunks(data, Container::Gzip, target)
 }
 

@@ -39,8 +39,6 @@ pub struct Head<'a> {
     pub truncated: &'a [u8],
     /// The `Content-Length` (WARC) or archive length (ARC), when present and numeric.
     pub content_length: Option<u64>,
-    /// Some field value was folded over several lines.
-    pub folded: bool,
     pub dialect: Option<Dialect>,
 }
 
@@ -196,9 +194,6 @@ pub fn parse_warc_head(buf: &[u8], len: usize) -> Head<'_> {
         ..Head::default()
     };
     for (name, value) in head.fields() {
-        if value.contains(&b'\n') {
-            head.folded = true;
-        }
         // Match on length first: most fields are none of ours.
         let slot = match name.len() {
             9 if name.eq_ignore_ascii_case(b"WARC-Type") => &mut head.warc_type,
@@ -416,7 +411,6 @@ WARC-Record-ID: <urn:uuid:1>\r\nContent-Length: 5 \r\nWARC-Target-URI: http://a.
         assert_eq!(len, rec.len());
         let h = parse_warc_head(rec, len);
         assert_eq!(h.warc_type, b"metadata");
-        assert!(h.folded);
         let fold = h.field("fold").unwrap();
         assert_eq!(&*unfold(fold), b"a b");
         assert_eq!(h.content_length, Some(0));

@@ -29,6 +29,12 @@ use std::time::Instant;
 /// Default chunk size: large inputs are cut into pieces of about this many (compressed) bytes.
 pub const DEFAULT_CHUNK: usize = 32 << 20;
 
+/// The chunk size for an input of `len` bytes: enough chunks to keep every worker busy to the
+/// end (about four per thread), at least 4 MiB (smaller is all overhead), at most `max`.
+pub fn chunk_target(len: usize, threads: usize, max: usize) -> usize {
+    (len / (4 * threads.max(1))).max(4 << 20).min(max.max(1))
+}
+
 /// What to scan and how.
 #[derive(Debug, Clone)]
 pub struct ScanOptions {
@@ -387,11 +393,7 @@ fn plan(shared: &Shared<'_>, worker: &mut Worker, i: usize) -> Result<()> {
     let container = input::sniff(&map[..map.len().min(16)]);
     match container {
         Container::Plain | Container::Gzip => {
-            // Enough chunks to keep every worker busy to the end, none larger than chunk_size.
-            let threads = shared.opts.threads.max(1);
-            let target = (map.len() / (4 * threads))
-                .max(4 << 20)
-                .min(shared.opts.chunk_size.max(1));
+            let target = chunk_target(map.len(), shared.opts.threads, shared.opts.chunk_size);
             let chunks = input::plan_chunks(&map, container, target);
             *lock(&shared.inputs[i]) = Some(InputState::new(bytes, container, chunks.len()));
             if chunks.len() == 1 {
