@@ -18,5 +18,6 @@ pub mod input;
 pub mod output;
 pub mod reader;
 pub mod record;
+pub mod robots;
 pub mod scan;
 pub mod tables;

@@ -1,0 +1,398 @@
+//! Google-compatible allow/disallow verdicts (robots.cc `RobotsMatcher`), by agent and by purpose.
+//!
+//! * The groups that name one of the agents (by product token, case-insensitively) are merged and
+//!   decide; if no group names one, the `*` groups decide; if none exists, everything is allowed.
+//!   A group naming the agent with no matching rule (or only empty ones) allows everything: the
+//!   `*` groups are not consulted.
+//! * The longest matching pattern wins (length in bytes of the %-normalised pattern, `*` and `$`
+//!   included); a tie goes to Allow. An empty pattern matches with priority 0 and decides nothing.
+//! * `*` matches any run of bytes; `$` anchors only at the end of a pattern.
+//! * An `Allow` pattern ending in `/index.htm...` that does not match also allows its directory
+//!   (`/x/index.html` allows `/x/`).
+//! * Matching is O(pattern × path) with no backtracking (Google's position-set algorithm).
+//!
+//! Purposes (draft-illyes-rep-purpose): when a purpose is given and no group names the agent,
+//! the groups with a matching `User-Agent-Purpose` line decide before `*`. Purpose lines never
+//! match product tokens. (Google's parser reads `User-Agent-Purpose:` as a user-agent line by its
+//! prefix rule; its value would then be compared with product tokens. We keep the namespaces apart.)
+
+use super::key::Key;
+use super::parse::{is_wildcard_agent, product_token, RobotsTxt};
+
+/// Which groups decided a verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A group naming one of the agents.
+    Specific,
+    /// A group with a matching `User-Agent-Purpose` line.
+    Purpose,
+    /// The `*` group(s).
+    Wildcard,
+    /// No group applies.
+    None,
+}
+
+impl Source {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Source::Specific => "specific",
+            Source::Purpose => "purpose",
+            Source::Wildcard => "wildcard",
+            Source::None => "none",
+        }
+    }
+}
+
+/// The outcome of a check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    pub allowed: bool,
+    pub source: Source,
+    /// The deciding line (1-based line number), if a rule matched.
+    pub line: Option<u32>,
+    /// Index into [`RobotsTxt::lines`] of the deciding line.
+    pub line_index: Option<usize>,
+    /// Group index of the deciding line.
+    pub group: Option<u32>,
+    /// Priority (matched pattern length) of the deciding rule; -1 when none matched.
+    pub priority: i64,
+    /// Number of allow/disallow lines in the deciding groups.
+    pub n_rules: u32,
+}
+
+/// Google's `GetPathParamsQuery`: the path, params and query of a URL (no scheme, authority or
+/// fragment), always starting with `/`. The URL must already be %-encoded; it is not normalised.
+pub fn path_params_query(url: &str) -> String {
+    let b = url.as_bytes();
+    let search_start = if b.starts_with(b"//") { 2 } else { 0 };
+    let find_any = |from: usize| {
+        b[from.min(b.len())..]
+            .iter()
+            .position(|c| matches!(c, b'/' | b'?' | b';'))
+            .map(|i| i + from)
+    };
+    let early_path = find_any(search_start);
+    let mut protocol_end =
+        memchr::memmem::find(&b[search_start..], b"://").map(|i| i + search_start);
+    if let (Some(e), Some(p)) = (early_path, protocol_end) {
+        if e < p {
+            protocol_end = None;
+        }
+    }
+    let protocol_end = protocol_end.map_or(search_start, |p| p + 3);
+    let Some(path_start) = find_any(protocol_end) else {
+        return "/".into();
+    };
+    let hash = memchr::memchr(b'#', &b[search_start..]).map(|i| i + search_start);
+    if hash.is_some_and(|h| h < path_start) {
+        return "/".into();
+    }
+    let path_end = hash.unwrap_or(b.len());
+    let p = &url[path_start..path_end];
+    if p.starts_with('/') {
+        p.to_string()
+    } else {
+        format!("/{p}")
+    }
+}
+
+/// Reusable scratch space for matching.
+#[derive(Default)]
+pub struct Matcher {
+    pos: Vec<usize>,
+    flags: Vec<u8>,
+}
+
+const SPECIFIC: u8 = 1;
+const GLOBAL: u8 = 2;
+const PURPOSE: u8 = 4;
+
+#[derive(Clone, Copy)]
+struct Best {
+    priority: i64,
+    index: usize,
+}
+
+impl Best {
+    const NONE: Best = Best {
+        priority: -1,
+        index: usize::MAX,
+    };
+    fn offer(&mut self, priority: i64, index: usize) {
+        if priority > self.priority {
+            *self = Best { priority, index };
+        }
+    }
+}
+
+impl Matcher {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Does `pattern` match the start of `path`? (robots.cc `RobotsMatchStrategy::Matches`.)
+    pub fn matches(&mut self, path: &[u8], pattern: &[u8]) -> bool {
+        // Fast path: no wildcard, no anchor.
+        if memchr::memchr2(b'*', b'$', pattern).is_none() {
+            return path.starts_with(pattern);
+        }
+        let pos = &mut self.pos;
+        pos.clear();
+        pos.push(0);
+        let n = path.len();
+        for (i, &p) in pattern.iter().enumerate() {
+            if p == b'$' && i + 1 == pattern.len() {
+                return *pos.last().expect("non-empty") == n;
+            }
+            if p == b'*' {
+                let first = pos[0];
+                pos.clear();
+                pos.extend(first..=n);
+            } else {
+                let mut k = 0;
+                for j in 0..pos.len() {
+                    let at = pos[j];
+                    if at < n && path[at] == p {
+                        pos[k] = at + 1;
+                        k += 1;
+                    }
+                }
+                pos.truncate(k);
+                if k == 0 {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Priority of an allow pattern against `path` (-1: no match), with Google's `index.htm` rule.
+    fn allow_priority(&mut self, path: &[u8], pattern: &[u8]) -> i64 {
+        if self.matches(path, pattern) {
+            return pattern.len() as i64;
+        }
+        if let Some(slash) = memchr::memrchr(b'/', pattern) {
+            if pattern[slash..].starts_with(b"/index.htm") {
+                // `pattern[..=slash]` followed by `$`.
+                let dir = &pattern[..=slash];
+                let anchored = if memchr::memchr2(b'*', b'$', dir).is_none() {
+                    path == dir
+                } else {
+                    self.matches_anchored(path, dir)
+                };
+                if anchored {
+                    return dir.len() as i64 + 1;
+                }
+            }
+        }
+        -1
+    }
+
+    fn matches_anchored(&mut self, path: &[u8], pattern: &[u8]) -> bool {
+        // Same algorithm, with the end anchor applied after the last pattern byte.
+        let pos = &mut self.pos;
+        pos.clear();
+        pos.push(0);
+        let n = path.len();
+        // Every `$` of `pattern` is literal: the anchor comes after it.
+        for &p in pattern {
+            if p == b'*' {
+                let first = pos[0];
+                pos.clear();
+                pos.extend(first..=n);
+            } else {
+                let mut k = 0;
+                for j in 0..pos.len() {
+                    let at = pos[j];
+                    if at < n && path[at] == p {
+                        pos[k] = at + 1;
+                        k += 1;
+                    }
+                }
+                pos.truncate(k);
+                if k == 0 {
+                    return false;
+                }
+            }
+        }
+        *pos.last().expect("non-empty") == n
+    }
+
+    /// The verdict for a path (as from [`path_params_query`]) and a set of agents (product tokens,
+    /// compared case-insensitively with each user-agent line's product token), optionally with
+    /// a purpose token.
+    pub fn verdict(
+        &mut self,
+        robots: &RobotsTxt<'_>,
+        agents: &[&str],
+        purpose: Option<&str>,
+        path: &[u8],
+    ) -> Verdict {
+        let mut flags = std::mem::take(&mut self.flags);
+        flags.clear();
+        let mut any_specific = false;
+        let mut any_purpose = false;
+        for g in 0..robots.groups.len() {
+            let mut f = 0u8;
+            for i in robots.group_lines(g) {
+                let line = &robots.lines[i];
+                let value = line.value(robots.body);
+                match line.key {
+                    Key::UserAgent => {
+                        if is_wildcard_agent(value) {
+                            f |= GLOBAL;
+                        } else {
+                            let token = product_token(value);
+                            if agents
+                                .iter()
+                                .any(|a| a.as_bytes().eq_ignore_ascii_case(token))
+                            {
+                                f |= SPECIFIC;
+                            }
+                        }
+                    }
+                    Key::Purpose
+                        if purpose.is_some_and(|p| p.as_bytes().eq_ignore_ascii_case(value)) =>
+                    {
+                        f |= PURPOSE;
+                    }
+                    _ => {}
+                }
+            }
+            any_specific |= f & SPECIFIC != 0;
+            any_purpose |= f & PURPOSE != 0;
+            flags.push(f);
+        }
+        let (want, source) = if any_specific {
+            (SPECIFIC, Source::Specific)
+        } else if any_purpose {
+            (PURPOSE, Source::Purpose)
+        } else if flags.iter().any(|f| f & GLOBAL != 0) {
+            (GLOBAL, Source::Wildcard)
+        } else {
+            (0, Source::None)
+        };
+        let mut allow = Best::NONE;
+        let mut disallow = Best::NONE;
+        let mut n_rules = 0;
+        if want != 0 {
+            for (g, &f) in flags.iter().enumerate() {
+                // `want` is the highest kind present, so a group with a higher one never reaches
+                // a lower bucket (a group naming the agent decides even if it is also `*`).
+                if f & want == 0 {
+                    continue;
+                }
+                for i in robots.group_lines(g) {
+                    let key = robots.lines[i].key;
+                    if !key.is_rule() {
+                        continue;
+                    }
+                    n_rules += 1;
+                    let pattern = robots.norm_value(i);
+                    if key == Key::Allow {
+                        let p = self.allow_priority(path, pattern);
+                        allow.offer(p, i);
+                    } else if self.matches(path, pattern) {
+                        disallow.offer(pattern.len() as i64, i);
+                    }
+                }
+            }
+        }
+        self.flags = flags;
+        let allowed =
+            !(disallow.priority > 0 || allow.priority > 0) || disallow.priority <= allow.priority;
+        // Google's `HigherPriorityMatch(disallow, allow)`: ties go to allow.
+        let best = if disallow.priority > allow.priority {
+            disallow
+        } else {
+            allow
+        };
+        let line_index = (best.priority >= 0).then_some(best.index);
+        Verdict {
+            allowed,
+            source,
+            line: line_index.map(|i| robots.lines[i].number),
+            line_index,
+            group: line_index.map(|i| robots.line_group[i]),
+            priority: best.priority,
+            n_rules,
+        }
+    }
+
+    /// Convenience: the verdict for one agent and a URL.
+    pub fn allowed(&mut self, robots: &RobotsTxt<'_>, agent: &str, url: &str) -> bool {
+        let path = path_params_query(url);
+        self.verdict(robots, &[agent], None, path.as_bytes())
+            .allowed
+    }
+}
+
+/// One-shot check of `robots_txt` for one agent and URL, as Google's `OneAgentAllowedByRobots`.
+pub fn allowed_by_robots(robots_txt: &[u8], agent: &str, url: &str) -> bool {
+    let robots = RobotsTxt::parse(robots_txt);
+    Matcher::new().allowed(&robots, agent, url)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn google_get_path_params_query() {
+        for (url, want) in [
+            ("", "/"),
+            ("http://www.example.com", "/"),
+            ("http://www.example.com/", "/"),
+            ("http://www.example.com/a", "/a"),
+            ("http://www.example.com/a/", "/a/"),
+            (
+                "http://www.example.com/a/b?c=http://d.e/",
+                "/a/b?c=http://d.e/",
+            ),
+            (
+                "http://www.example.com/a/b?c=d&e=f#fragment",
+                "/a/b?c=d&e=f",
+            ),
+            ("example.com", "/"),
+            ("example.com/", "/"),
+            ("example.com/a", "/a"),
+            ("example.com/a/", "/a/"),
+            ("example.com/a/b?c=d&e=f#fragment", "/a/b?c=d&e=f"),
+            ("a", "/"),
+            ("a/", "/"),
+            ("/a", "/a"),
+            ("a/b", "/b"),
+            ("example.com?a", "/?a"),
+            ("example.com/a;b#c", "/a;b"),
+            ("//a/b/c", "/b/c"),
+        ] {
+            assert_eq!(path_params_query(url), want, "{url}");
+        }
+    }
+
+    #[test]
+    fn matching() {
+        let mut m = Matcher::new();
+        assert!(m.matches(b"/foo/bar", b"/foo"));
+        assert!(m.matches(b"/foo/bar", b"/*/bar"));
+        assert!(m.matches(b"/foo/bar", b"/*/bar$"));
+        assert!(!m.matches(b"/foo/bar/", b"/*/bar$"));
+        assert!(m.matches(b"/a$b", b"/a$b"));
+        assert!(!m.matches(b"/", b"$"));
+        assert!(m.matches(b"", b"$"));
+        assert!(m.matches(b"/x", b""));
+        assert!(m.matches(b"/x", b"*"));
+        // No blow-up on adversarial patterns.
+        let path = vec![b'a'; 4000];
+        let pat = b"/*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b".to_vec();
+        assert!(!m.matches(&path, &pat));
+    }
+
+    #[test]
+    fn index_html_needs_directory_exactly() {
+        let mut m = Matcher::new();
+        assert_eq!(m.allow_priority(b"/x/", b"/x/index.html"), 4);
+        assert_eq!(m.allow_priority(b"/x/y", b"/x/index.html"), -1);
+        assert_eq!(m.allow_priority(b"/x/index.html", b"/x/index.html"), 13);
+    }
+}

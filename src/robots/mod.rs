@@ -1,0 +1,19 @@
+//! robots.txt: lexer, parser, Google-compatible matcher and the extensions sites write.
+//!
+//! ```text
+//! bytes -> lex (one Line per physical line) -> parse (groups, normalised patterns, summary)
+//!       -> matcher (verdicts by agent / purpose)       -> ext (App-Directives, key=value lines)
+//! ```
+//!
+//! Behaviour follows Google's open-source robotstxt library (robots.cc) case by case; the
+//! module docs say where and why we differ.
+
+pub mod key;
+pub mod lex;
+pub mod matcher;
+pub mod parse;
+
+pub use key::{Key, KeyForm};
+pub use lex::{Line, Lines};
+pub use matcher::{allowed_by_robots, path_params_query, Matcher, Source, Verdict};
+pub use parse::{RobotsTxt, Summary};

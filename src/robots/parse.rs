@@ -1,0 +1,311 @@
+//! The parsed file: line descriptors, groups, normalised patterns and the file's summary.
+//!
+//! Groups follow Google's parser: a group starts at a user-agent (or purpose) line that comes
+//! first or follows an `Allow`/`Disallow` line; any other line (sitemap, crawl-delay, unknown,
+//! app-directives, ...) neither starts nor closes one. Lines before the first group belong to no
+//! group, and the rules among them are ignored. Groups naming the same agent are merged by the
+//! matcher, as Google merges them.
+
+use super::key::{Key, KeyForm};
+use super::lex::{self, flag, Line, Lines};
+
+/// RFC 9309 §2.5: a crawler must parse at least the first 500 KiB; we parse exactly that.
+pub const PARSE_LIMIT: usize = 500 * 1024;
+
+/// Marker for "no group".
+pub const NO_GROUP: u32 = u32::MAX;
+
+/// Where a normalised value lives: in the body, or in the parser's side buffer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Span {
+    pub start: u32,
+    pub end: u32,
+    /// `true`: in [`RobotsTxt::escaped`]; `false`: in the body.
+    pub escaped: bool,
+}
+
+/// A group: the lines `first..end` (indices into [`RobotsTxt::lines`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Group {
+    pub first: u32,
+    pub end: u32,
+}
+
+/// Counts over the file, for the `robots_files` summary columns.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub n_lines: u32,
+    pub n_groups: u32,
+    /// User-agent and purpose lines.
+    pub n_agents: u32,
+    /// Allow and disallow lines inside groups.
+    pub n_rules: u32,
+    /// Allow and disallow lines before the first group (ignored by crawlers).
+    pub n_orphan_rules: u32,
+    pub n_sitemaps: u32,
+    /// Lines with a key this tool does not know.
+    pub n_unknown: u32,
+    /// Non-blank lines that are not key-value lines.
+    pub n_invalid: u32,
+    /// Keys written with one of the accepted misspellings.
+    pub n_typos: u32,
+    /// Lines separated by whitespace instead of a colon.
+    pub n_missing_colon: u32,
+    pub n_too_long: u32,
+    pub has_purpose: bool,
+    pub has_app_directives: bool,
+    pub has_acap: bool,
+    pub has_content_usage: bool,
+    pub has_content_signal: bool,
+    /// The body is larger than [`PARSE_LIMIT`]; only the first [`PARSE_LIMIT`] bytes were parsed.
+    pub truncated: bool,
+    /// Bytes of a (possibly partial) UTF-8 BOM skipped at the start.
+    pub bom_bytes: u8,
+}
+
+/// A parsed robots.txt. Borrows the body; allocates a few vectors per file, none per line.
+#[derive(Clone, Debug)]
+pub struct RobotsTxt<'a> {
+    /// The parsed part of the body (at most [`PARSE_LIMIT`] bytes).
+    pub body: &'a [u8],
+    pub lines: Vec<Line>,
+    /// Group index of each line ([`NO_GROUP`] before the first group).
+    pub line_group: Vec<u32>,
+    /// The normalised value of each line (patterns %-normalised; other values as written).
+    pub norm: Vec<Span>,
+    pub escaped: Vec<u8>,
+    pub groups: Vec<Group>,
+    pub summary: Summary,
+}
+
+const HEX: &[u8; 16] = b"0123456789ABCDEF";
+
+/// Google's `MaybeEscapePattern`: `%xx` escapes get uppercase hex digits, bytes >= 0x80 are
+/// %-encoded, everything else is kept. Returns `None` when the value needs no change.
+pub fn escape_pattern(src: &[u8], out: &mut Vec<u8>) -> Option<(usize, usize)> {
+    let is_hex = |c: Option<&u8>| c.is_some_and(|c| c.is_ascii_hexdigit());
+    let mut change = false;
+    let mut i = 0;
+    while i < src.len() {
+        if src[i] == b'%' && is_hex(src.get(i + 1)) && is_hex(src.get(i + 2)) {
+            change |= src[i + 1].is_ascii_lowercase() || src[i + 2].is_ascii_lowercase();
+            i += 3;
+            continue;
+        }
+        change |= src[i] >= 0x80;
+        i += 1;
+    }
+    if !change {
+        return None;
+    }
+    let start = out.len();
+    let mut i = 0;
+    while i < src.len() {
+        let c = src[i];
+        if c == b'%' && is_hex(src.get(i + 1)) && is_hex(src.get(i + 2)) {
+            out.extend_from_slice(&[
+                b'%',
+                src[i + 1].to_ascii_uppercase(),
+                src[i + 2].to_ascii_uppercase(),
+            ]);
+            i += 3;
+            continue;
+        }
+        if c >= 0x80 {
+            out.extend_from_slice(&[b'%', HEX[usize::from(c >> 4)], HEX[usize::from(c & 15)]]);
+        } else {
+            out.push(c);
+        }
+        i += 1;
+    }
+    Some((start, out.len()))
+}
+
+impl<'a> RobotsTxt<'a> {
+    /// Parse a robots.txt body. Never fails: every byte sequence gives a (possibly empty) file.
+    pub fn parse(body: &'a [u8]) -> Self {
+        let truncated = body.len() > PARSE_LIMIT;
+        let body = &body[..body.len().min(PARSE_LIMIT)];
+        let mut s = Summary {
+            truncated,
+            bom_bytes: lex::bom_len(body) as u8,
+            ..Summary::default()
+        };
+        let mut lines = Vec::with_capacity(body.len() / 24 + 1);
+        let mut line_group = Vec::with_capacity(body.len() / 24 + 1);
+        let mut norm = Vec::with_capacity(body.len() / 24 + 1);
+        let mut escaped = Vec::new();
+        let mut groups: Vec<Group> = Vec::new();
+        // Whether the current group has seen an allow/disallow line.
+        let mut closed = true;
+        for line in Lines::new(body) {
+            let idx = lines.len() as u32;
+            let k = line.key;
+            if k.is_agent() {
+                if closed {
+                    if let Some(g) = groups.last_mut() {
+                        g.end = idx;
+                    }
+                    groups.push(Group {
+                        first: idx,
+                        end: idx,
+                    });
+                    closed = false;
+                }
+                s.n_agents += 1;
+                s.has_purpose |= k == Key::Purpose;
+            } else if k.is_rule() {
+                if groups.is_empty() {
+                    s.n_orphan_rules += 1;
+                } else {
+                    s.n_rules += 1;
+                    closed = true;
+                }
+            }
+            match k {
+                Key::Sitemap => s.n_sitemaps += 1,
+                Key::Unknown => s.n_unknown += 1,
+                Key::Invalid => s.n_invalid += 1,
+                Key::AppDirectives => s.has_app_directives = true,
+                Key::Acap => s.has_acap = true,
+                Key::ContentUsage => s.has_content_usage = true,
+                Key::ContentSignal => s.has_content_signal = true,
+                _ => {}
+            }
+            if line.form == KeyForm::Typo {
+                s.n_typos += 1;
+            }
+            if line.has(flag::MISSING_COLON) {
+                s.n_missing_colon += 1;
+            }
+            if line.has(flag::TOO_LONG) {
+                s.n_too_long += 1;
+            }
+            let value = line.value(body);
+            let span = if k.is_pattern() || k == Key::AppDirectives || k == Key::ContentUsage {
+                escape_pattern(value, &mut escaped).map(|(a, b)| Span {
+                    start: a as u32,
+                    end: b as u32,
+                    escaped: true,
+                })
+            } else {
+                None
+            };
+            norm.push(span.unwrap_or(Span {
+                start: line.value_start,
+                end: line.value_end,
+                escaped: false,
+            }));
+            line_group.push(if groups.is_empty() {
+                NO_GROUP
+            } else {
+                groups.len() as u32 - 1
+            });
+            lines.push(line);
+        }
+        if let Some(g) = groups.last_mut() {
+            g.end = lines.len() as u32;
+        }
+        s.n_lines = lines.len() as u32;
+        s.n_groups = groups.len() as u32;
+        RobotsTxt {
+            body,
+            lines,
+            line_group,
+            norm,
+            escaped,
+            groups,
+            summary: s,
+        }
+    }
+
+    /// The normalised value of line `i` (index into [`Self::lines`]).
+    pub fn norm_value(&self, i: usize) -> &[u8] {
+        let s = self.norm[i];
+        let src = if s.escaped {
+            &self.escaped[..]
+        } else {
+            self.body
+        };
+        &src[s.start as usize..s.end as usize]
+    }
+
+    /// The lines of group `g`.
+    pub fn group_lines(&self, g: usize) -> std::ops::Range<usize> {
+        let g = self.groups[g];
+        g.first as usize..g.end as usize
+    }
+}
+
+/// Google's product token of a user-agent value: its leading `[A-Za-z_-]` run.
+pub fn product_token(value: &[u8]) -> &[u8] {
+    let n = value
+        .iter()
+        .position(|&c| !(c.is_ascii_alphabetic() || c == b'-' || c == b'_'))
+        .unwrap_or(value.len());
+    &value[..n]
+}
+
+/// Google's global agent: `*`, or `*` followed by whitespace and anything.
+pub fn is_wildcard_agent(value: &[u8]) -> bool {
+    value.first() == Some(&b'*')
+        && (value.len() == 1 || matches!(value[1], b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r'))
+}
+
+/// Google's `IsValidUserAgentToObey`: a non-empty `[A-Za-z_-]` run.
+pub fn is_valid_product_token(agent: &str) -> bool {
+    !agent.is_empty() && product_token(agent.as_bytes()).len() == agent.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn esc(s: &str) -> String {
+        let mut out = Vec::new();
+        match escape_pattern(s.as_bytes(), &mut out) {
+            Some((a, b)) => String::from_utf8(out[a..b].to_vec()).unwrap(),
+            None => s.to_string(),
+        }
+    }
+
+    #[test]
+    fn google_maybe_escape_pattern() {
+        assert_eq!(esc("http://www.example.com"), "http://www.example.com");
+        assert_eq!(esc("/a/b/c"), "/a/b/c");
+        assert_eq!(esc("á"), "%C3%A1");
+        assert_eq!(esc("%aa"), "%AA");
+        assert_eq!(esc("/SanJoséSellers"), "/SanJos%C3%A9Sellers");
+        assert_eq!(esc("%a"), "%a");
+    }
+
+    #[test]
+    fn groups_and_summary() {
+        let b = b"allow: /a\nuser-agent: a\nsitemap: /s\nuser-agent: b\ndisallow: /\ncrawl-delay: 1\nuser-agent: c\nfoo: bar\n";
+        let r = RobotsTxt::parse(b);
+        assert_eq!(r.groups.len(), 2);
+        assert_eq!(r.line_group, vec![NO_GROUP, 0, 0, 0, 0, 0, 1, 1]);
+        assert_eq!(r.summary.n_orphan_rules, 1);
+        assert_eq!(r.summary.n_rules, 1);
+        assert_eq!(r.summary.n_agents, 3);
+        assert_eq!(r.summary.n_unknown, 1);
+        assert_eq!(r.summary.n_sitemaps, 1);
+    }
+
+    #[test]
+    fn tokens() {
+        assert_eq!(product_token(b"Googlebot/2.1"), b"Googlebot");
+        assert_eq!(product_token(b"Foo Bar"), b"Foo");
+        assert!(is_wildcard_agent(b"*"));
+        assert!(is_wildcard_agent(b"* foo"));
+        assert!(!is_wildcard_agent(b"*foo"));
+        assert!(is_valid_product_token("Foobot-Bar"));
+        assert!(is_valid_product_token("Foo_Bar"));
+        assert!(!is_valid_product_token(""));
+        assert!(!is_valid_product_token("ツ"));
+        assert!(!is_valid_product_token("Foobot*"));
+        assert!(!is_valid_product_token(" Foobot "));
+        assert!(!is_valid_product_token("Foobot/2.1"));
+        assert!(!is_valid_product_token("Foobot Bar"));
+    }
+}
