@@ -49,8 +49,8 @@ fn samples_scan_exits_zero_and_yields_every_capture() {
     ]);
     assert_eq!(code, 0, "{stderr}");
     let rows = table_rows(out.path(), "robots_files", &[]);
-    assert_eq!(rows.len(), 1689);
-    // Real captures per real file (the generated file holds the other 1624).
+    assert_eq!(rows.len(), 2208);
+    // Real captures per real file (the generated file holds 1624, the real robots.txt corpus 519).
     for (file, n) in [
         (
             "oduwsdl_ipwb__IAH-20080430204825-00000-blackbook.warc.gz",
@@ -65,6 +65,7 @@ fn samples_scan_exits_zero_and_yields_every_capture() {
             3,
         ),
         ("generated-cc-robots.warc.gz", 1624),
+        ("real-robots.warc.gz", 519),
     ] {
         assert_eq!(
             rows.iter().filter(|r| r.contains(file)).count(),
@@ -72,11 +73,14 @@ fn samples_scan_exits_zero_and_yields_every_capture() {
             "{file}"
         );
     }
-    // Every robots capture in the samples has a status line.
-    assert!(rows.iter().all(|r| !r.contains("http_status=NULL")));
+    // Every robots capture in the samples has a status line, except the resource records of
+    // the real robots.txt corpus.
+    assert!(rows
+        .iter()
+        .all(|r| !r.contains("http_status=NULL") || r.contains("real-robots.warc.gz")));
     // One inputs row per sample archive, and the broken ones have errors rows.
     let inputs = table_rows(out.path(), "inputs", &[]);
-    assert_eq!(inputs.len(), 16);
+    assert_eq!(inputs.len(), 17);
     assert!(count_where(out.path(), "errors", "cz-pagesinczech") > 0);
     assert!(count_where(out.path(), "errors", "corrupted-mid-record") > 0);
     // Formats recognised, not dropped.
