@@ -8,6 +8,8 @@
 use crate::http::{self, BodyDecoder, HttpHead};
 use crate::reader::{ReadError, Record, Scope, Sink};
 use crate::record::{self, strip_angle, trim, unfold};
+use crate::robots::RobotsTxt;
+use crate::robots_tables::{self, Provenance, RobotsLineTables, Scratch};
 use crate::tables::{ErrorRow, ErrorsBuilder, RobotsFileRow, RobotsFilesBuilder};
 use sha2::{Digest, Sha256};
 
@@ -57,6 +59,8 @@ impl RecordCounts {
 #[derive(Default)]
 pub struct ChunkOutput {
     pub robots_files: RobotsFilesBuilder,
+    /// Rows of `robots_agents`, `robots_rules` and `app_directives`.
+    pub robots_lines: RobotsLineTables,
     pub errors: ErrorsBuilder,
     pub n_errors: u64,
     pub counts: RecordCounts,
@@ -87,6 +91,7 @@ impl ChunkOutput {
 #[derive(Default)]
 pub struct ExtractBuffers {
     body: BodyDecoder,
+    scratch: Scratch,
 }
 
 /// The sink that turns records into rows for one chunk.
@@ -210,6 +215,7 @@ impl<'w> Extractor<'w> {
         let mut body_problem: Option<(&'static str, String)> = None;
         let digest;
         let mut outcome: &'static str;
+        let mut parse_body: Option<&[u8]> = None;
         match (&head, ty) {
             (None, RecordType::Resource) => {
                 content_type = media_type(rec.head.content_type);
@@ -217,6 +223,7 @@ impl<'w> Extractor<'w> {
                 let facts = BodyFacts::of(rec.block, rec.block_len, rec.block_truncated);
                 outcome = facts.outcome_2xx();
                 digest = facts.apply(&mut row);
+                parse_body = Some(rec.block);
             }
             (None, _) => {
                 outcome = "no_http_response";
@@ -247,7 +254,16 @@ impl<'w> Extractor<'w> {
                     outcome = "revisit";
                     digest = String::new();
                 } else {
-                    digest = self.decode_body(rec, h, &mut row, &mut outcome, &mut body_problem);
+                    let (d, body) = decode_body(
+                        &mut self.bufs.body,
+                        rec,
+                        h,
+                        &mut row,
+                        &mut outcome,
+                        &mut body_problem,
+                    );
+                    digest = d;
+                    parse_body = Some(body);
                 }
             }
         }
@@ -255,6 +271,27 @@ impl<'w> Extractor<'w> {
             row.body_digest = Some(&digest);
         }
         row.fetch_outcome = Some(outcome);
+        // Parse what a crawler would parse: the body of a 2xx response (or of a resource record).
+        if let Some(body) = parse_body.filter(|_| {
+            matches!(
+                outcome,
+                "ok" | "ok_empty" | "not_robots_html" | "not_robots_binary"
+            )
+        }) {
+            let parsed = RobotsTxt::parse(body);
+            robots_tables::fill_summary(&mut row, &parsed);
+            let prov = Provenance {
+                warc_file: self.warc_file,
+                warc_offset: rec.offset as i64,
+                host: row.host,
+            };
+            robots_tables::emit(
+                &mut self.out.robots_lines,
+                &prov,
+                &parsed,
+                &mut self.bufs.scratch,
+            );
+        }
         self.out.robots_files.append(&row);
         if let Some((kind, detail)) = body_problem {
             self.push_error(
@@ -267,30 +304,31 @@ impl<'w> Extractor<'w> {
             );
         }
     }
+}
 
-    /// Decode the body of a robots.txt response and fill the body columns; returns the digest.
-    fn decode_body(
-        &mut self,
-        rec: &Record<'_>,
-        h: &HttpHead<'_>,
-        row: &mut RobotsFileRow<'_>,
-        outcome: &mut &'static str,
-        problem: &mut Option<(&'static str, String)>,
-    ) -> String {
-        let (body, info) = self.bufs.body.decode(h, rec.block);
-        *problem = info.problem.clone();
-        // The declared size of an undecoded body whose record was cut by the reader.
-        let declared = if info.decoded.is_none() && !info.dechunked && rec.block_truncated {
-            rec.block_len.saturating_sub(h.body_offset as u64)
-        } else {
-            body.len() as u64
-        };
-        let facts = BodyFacts::of(body, declared, rec.block_truncated || info.capped);
-        if *outcome == "ok" {
-            *outcome = facts.outcome_2xx();
-        }
-        facts.apply(row)
+/// Decode the body of a robots.txt response and fill the body columns; returns the digest and
+/// the decoded body.
+fn decode_body<'b>(
+    decoder: &'b mut BodyDecoder,
+    rec: &'b Record<'_>,
+    h: &HttpHead<'_>,
+    row: &mut RobotsFileRow<'_>,
+    outcome: &mut &'static str,
+    problem: &mut Option<(&'static str, String)>,
+) -> (String, &'b [u8]) {
+    let (body, info) = decoder.decode(h, rec.block);
+    *problem = info.problem.clone();
+    // The declared size of an undecoded body whose record was cut by the reader.
+    let declared = if info.decoded.is_none() && !info.dechunked && rec.block_truncated {
+        rec.block_len.saturating_sub(h.body_offset as u64)
+    } else {
+        body.len() as u64
+    };
+    let facts = BodyFacts::of(body, declared, rec.block_truncated || info.capped);
+    if *outcome == "ok" {
+        *outcome = facts.outcome_2xx();
     }
+    (facts.apply(row), body)
 }
 
 /// Facts about a robots.txt body.

@@ -270,6 +270,10 @@ fn robots_body(rng: &mut Rng) -> Vec<u8> {
             ]);
             s.push_str(&format!("{key}: {agent}\n"));
         }
+        if rng.below(15) == 0 {
+            let purpose = rng.pick(&["ai-training", "search", "ai-input"]);
+            s.push_str(&format!("User-Agent-Purpose: {purpose}\n"));
+        }
         for _ in 0..rng.below(12) {
             let key = *rng.pick(&[
                 "Disallow", "Disallow", "Allow", "Disallow", "disallow", "Disalow",
@@ -279,10 +283,23 @@ fn robots_body(rng: &mut Rng) -> Vec<u8> {
         if rng.below(5) == 0 {
             s.push_str(&format!("Crawl-delay: {}\n", 1 + rng.below(10)));
         }
+        if rng.below(12) == 0 {
+            // App-Directives (plan-b), in both spellings, sometimes with a path, sometimes invalid.
+            let line: &&str = rng.pick(&[
+                "App-Directives: examplesearch;snippets=?0\n",
+                "App-Directive: /news/ examplesearch;widgets=?1, otherapp;max=5\n",
+                "app-directives: assistant;summaries=?0;note=\"ask first\"\n",
+                "App-Directives: broken;x=\n",
+            ]);
+            s.push_str(line);
+        }
         s.push('\n');
     }
     if rng.below(3) == 0 {
         s.push_str("# AI preferences\nContent-Signal: search=yes, ai-train=no\n");
+    }
+    if rng.below(12) == 0 {
+        s.push_str("Content-Usage: train-ai=n\n");
     }
     s.push_str(&format!(
         "Sitemap: https://www.example.com/sitemap{}.xml\n",

@@ -19,5 +19,6 @@ pub mod output;
 pub mod reader;
 pub mod record;
 pub mod robots;
+pub mod robots_tables;
 pub mod scan;
 pub mod tables;

@@ -16,8 +16,8 @@ use crate::input::{self, Container};
 use crate::output::OutDir;
 use crate::reader::{self, ContainerStats, ReadBuffers, ReadError, Scope, Sink};
 use crate::tables::{
-    ErrorRow, ErrorsBuilder, InputRow, InputsBuilder, RobotsFilesBuilder, TableBuilder,
-    SCHEMA_VERSION,
+    AppDirectivesBuilder, ErrorRow, ErrorsBuilder, InputRow, InputsBuilder, RobotsAgentsBuilder,
+    RobotsFilesBuilder, RobotsRulesBuilder, TableBuilder, SCHEMA_VERSION,
 };
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -603,6 +603,19 @@ fn finalize(
         .map(|o| o.robots_files.finish(&crawl))
         .collect();
     let robots_rows: usize = robots_batches.iter().map(|b| b.num_rows()).sum();
+    let agent_batches: Vec<_> = outputs
+        .iter_mut()
+        .map(|o| o.robots_lines.agents.finish(&crawl))
+        .collect();
+    let rule_batches: Vec<_> = outputs
+        .iter_mut()
+        .map(|o| o.robots_lines.rules.finish(&crawl))
+        .collect();
+    let app_batches: Vec<_> = outputs
+        .iter_mut()
+        .map(|o| o.robots_lines.app_directives.finish(&crawl))
+        .collect();
+    let rows = |b: &[arrow_array::RecordBatch]| b.iter().map(|b| b.num_rows() as i64).sum::<i64>();
     let mut error_batches: Vec<_> = outputs
         .iter_mut()
         .map(|o| o.errors.finish(&crawl))
@@ -634,6 +647,9 @@ fn finalize(
         decompressed_bytes: Some(state.stats.decompressed_bytes as i64),
         chunks: Some(outputs.len() as i32),
         rows_robots_files: Some(robots_rows as i64),
+        rows_robots_agents: Some(rows(&agent_batches)),
+        rows_robots_rules: Some(rows(&rule_batches)),
+        rows_app_directives: Some(rows(&app_batches)),
         errors: Some(n_errors as i64),
         started: Some(state.started_wall),
         seconds: Some(state.started.elapsed().as_secs_f64()),
@@ -646,6 +662,15 @@ fn finalize(
         shared
             .out
             .write::<RobotsFilesBuilder>(&crawl, id, &robots_batches)?,
+        shared
+            .out
+            .write::<RobotsAgentsBuilder>(&crawl, id, &agent_batches)?,
+        shared
+            .out
+            .write::<RobotsRulesBuilder>(&crawl, id, &rule_batches)?,
+        shared
+            .out
+            .write::<AppDirectivesBuilder>(&crawl, id, &app_batches)?,
         shared
             .out
             .write::<ErrorsBuilder>(&crawl, id, &error_batches)?,

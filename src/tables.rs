@@ -9,7 +9,7 @@
 //! The schema is documented in docs/schema.md; bump [`SCHEMA_VERSION`] with any change to it.
 
 use arrow_array::builder::{
-    BooleanBuilder, Float64Builder, Int32Builder, Int64Builder, StringBuilder,
+    BooleanBuilder, Float64Builder, Int32Builder, Int64Builder, ListBuilder, StringBuilder,
     TimestampMicrosecondBuilder,
 };
 use arrow_array::{ArrayRef, RecordBatch, StringArray};
@@ -17,7 +17,7 @@ use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
 use std::sync::Arc;
 
 /// Version of the table schemas, stored in every Parquet file's metadata as `repcensus.schema_version`.
-pub const SCHEMA_VERSION: &str = "2";
+pub const SCHEMA_VERSION: &str = "3";
 
 /// A column kind: its Arrow type, the borrowed value a row holds and the builder that takes it.
 pub trait Kind {
@@ -40,6 +40,8 @@ pub struct Bool;
 pub struct F64;
 /// Timestamp, microseconds, UTC.
 pub struct Ts;
+/// List of UTF-8 strings.
+pub struct StrList;
 
 impl Kind for Str {
     type Value<'a> = Option<&'a str>;
@@ -88,6 +90,28 @@ impl Kind for Ts {
     }
     fn finish(b: &mut TimestampMicrosecondBuilder) -> ArrayRef {
         Arc::new(b.finish().with_timezone("UTC"))
+    }
+}
+
+impl Kind for StrList {
+    type Value<'a> = Option<&'a [&'a str]>;
+    type Builder = ListBuilder<StringBuilder>;
+    fn data_type() -> DataType {
+        DataType::List(Arc::new(Field::new("item", DataType::Utf8, true)))
+    }
+    fn append(b: &mut ListBuilder<StringBuilder>, v: &Option<&[&str]>) {
+        match v {
+            Some(items) => {
+                for s in *items {
+                    b.values().append_value(s);
+                }
+                b.append(true);
+            }
+            None => b.append(false),
+        }
+    }
+    fn finish(b: &mut ListBuilder<StringBuilder>) -> ArrayRef {
+        Arc::new(b.finish())
     }
 }
 
@@ -183,6 +207,98 @@ table! {
         has_bom: Bool,
         line_endings: Str,
         valid_utf8: Bool,
+        /// The body was parsed (2xx responses and resource records with a body); the columns
+        /// below are NULL otherwise.
+        parsed: Bool,
+        n_lines: I32,
+        n_groups: I32,
+        n_agents: I32,
+        n_rules: I32,
+        n_orphan_rules: I32,
+        n_sitemaps: I32,
+        n_unknown: I32,
+        n_invalid: I32,
+        n_typos: I32,
+        n_missing_colon: I32,
+        n_too_long: I32,
+        partial_bom: Bool,
+        has_purpose: Bool,
+        has_app_directives: Bool,
+        has_acap: Bool,
+        has_content_usage: Bool,
+        has_content_signal: Bool,
+    }
+}
+
+table! {
+    /// One row per agent line (`User-agent` or `User-Agent-Purpose`) of a parsed robots.txt.
+    RobotsAgentsBuilder, RobotsAgentRow, "robots_agents",
+    plain: [],
+    {
+        warc_file: Str,
+        warc_offset: I64,
+        host: Str,
+        group_index: I32,
+        line_no: I32,
+        /// `user_agent` or `purpose`.
+        line_kind: Str,
+        key_raw: Str,
+        key_form: Str,
+        separator: Str,
+        agent_raw: Str,
+        agent: Str,
+        product_token: Str,
+        is_wildcard: Bool,
+    }
+}
+
+table! {
+    /// One row per non-blank line of a parsed robots.txt that is not an agent line.
+    RobotsRulesBuilder, RobotsRuleRow, "robots_rules",
+    plain: ["value_raw", "value"],
+    {
+        warc_file: Str,
+        warc_offset: I64,
+        host: Str,
+        group_index: I32,
+        line_no: I32,
+        key: Str,
+        key_raw: Str,
+        key_form: Str,
+        separator: Str,
+        value_raw: Str,
+        value: Str,
+        path_pattern: Str,
+        value_number: F64,
+        has_wildcard: Bool,
+        has_end_anchor: Bool,
+        too_long: Bool,
+        has_nul: Bool,
+        valid_utf8: Bool,
+    }
+}
+
+table! {
+    /// One row per application directive of an `App-Directives` line.
+    AppDirectivesBuilder, AppDirectiveRow, "app_directives",
+    plain: ["value_raw"],
+    {
+        warc_file: Str,
+        warc_offset: I64,
+        host: Str,
+        group_index: I32,
+        line_no: I32,
+        agents: StrList,
+        path_pattern: Str,
+        app_id: Str,
+        directive: Str,
+        value: Str,
+        value_type: Str,
+        key_raw: Str,
+        key_form: Str,
+        syntax_valid: Bool,
+        problem: Str,
+        value_raw: Str,
     }
 }
 
@@ -230,6 +346,9 @@ table! {
         decompressed_bytes: I64,
         chunks: I32,
         rows_robots_files: I64,
+        rows_robots_agents: I64,
+        rows_robots_rules: I64,
+        rows_app_directives: I64,
         errors: I64,
         started: Ts,
         seconds: F64,

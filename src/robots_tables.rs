@@ -1,0 +1,292 @@
+//! From a parsed robots.txt to rows: the summary columns of `robots_files` and the rows of
+//! `robots_agents`, `robots_rules` and `app_directives`.
+
+use crate::robots::ext::{parse_app_directives, parse_pairs, split_path};
+use crate::robots::lex::flag;
+use crate::robots::parse::{is_wildcard_agent, product_token, NO_GROUP};
+use crate::robots::{Key, Line, RobotsTxt};
+use crate::tables::{
+    AppDirectiveRow, AppDirectivesBuilder, RobotsAgentRow, RobotsAgentsBuilder, RobotsFileRow,
+    RobotsRuleRow, RobotsRulesBuilder,
+};
+use std::borrow::Cow;
+
+/// The row builders a parsed file feeds.
+#[derive(Default)]
+pub struct RobotsLineTables {
+    pub agents: RobotsAgentsBuilder,
+    pub rules: RobotsRulesBuilder,
+    pub app_directives: AppDirectivesBuilder,
+}
+
+/// Where the rows come from.
+pub struct Provenance<'a> {
+    pub warc_file: &'a str,
+    pub warc_offset: i64,
+    pub host: Option<&'a str>,
+}
+
+/// Reused text buffers (rows borrow their strings; these avoid an allocation per line).
+#[derive(Default)]
+pub struct Scratch {
+    a: String,
+    b: String,
+    c: String,
+}
+
+fn text(b: &[u8]) -> Cow<'_, str> {
+    String::from_utf8_lossy(b)
+}
+
+/// Fill the parse summary columns of a `robots_files` row.
+pub fn fill_summary(row: &mut RobotsFileRow<'_>, r: &RobotsTxt<'_>) {
+    let s = &r.summary;
+    let n = |v: u32| Some(v.min(i32::MAX as u32) as i32);
+    row.parsed = Some(true);
+    row.n_lines = n(s.n_lines);
+    row.n_groups = n(s.n_groups);
+    row.n_agents = n(s.n_agents);
+    row.n_rules = n(s.n_rules);
+    row.n_orphan_rules = n(s.n_orphan_rules);
+    row.n_sitemaps = n(s.n_sitemaps);
+    row.n_unknown = n(s.n_unknown);
+    row.n_invalid = n(s.n_invalid);
+    row.n_typos = n(s.n_typos);
+    row.n_missing_colon = n(s.n_missing_colon);
+    row.n_too_long = n(s.n_too_long);
+    row.partial_bom = Some(matches!(s.bom_bytes, 1 | 2));
+    row.has_purpose = Some(s.has_purpose);
+    row.has_app_directives = Some(s.has_app_directives);
+    row.has_acap = Some(s.has_acap);
+    row.has_content_usage = Some(s.has_content_usage);
+    row.has_content_signal = Some(s.has_content_signal);
+}
+
+fn separator(l: &Line) -> &'static str {
+    if l.has(flag::MISSING_COLON) {
+        "whitespace"
+    } else {
+        "colon"
+    }
+}
+
+/// The leading number of a value (`10`, `0.5`, `10 # seconds` -> 10).
+fn leading_number(v: &str) -> Option<f64> {
+    let end = v
+        .char_indices()
+        .find(|&(_, c)| !(c.is_ascii_digit() || c == '.'))
+        .map_or(v.len(), |(i, _)| i);
+    v[..end].parse().ok().filter(|x: &f64| x.is_finite())
+}
+
+/// Emit the line rows of a parsed file.
+pub fn emit(out: &mut RobotsLineTables, p: &Provenance<'_>, r: &RobotsTxt<'_>, sc: &mut Scratch) {
+    let body = r.body;
+    let mut group_agents: Option<(u32, Vec<String>)> = None;
+    for (i, l) in r.lines.iter().enumerate() {
+        if matches!(l.key, Key::Blank) {
+            continue;
+        }
+        let g = r.line_group[i];
+        let group_index = (g != NO_GROUP).then_some(g as i32);
+        let line_no = Some(l.number as i32);
+        let key_raw = text(l.key_raw(body));
+        let value = l.value(body);
+        let value_raw = text(value);
+        if l.key.is_agent() {
+            let wildcard = l.key == Key::UserAgent && is_wildcard_agent(value);
+            sc.a.clear();
+            let stripped = value_raw
+                .split(|c: char| c == '/' || c.is_whitespace())
+                .next()
+                .unwrap_or("");
+            sc.a.push_str(if wildcard { "*" } else { stripped });
+            sc.a.make_ascii_lowercase();
+            sc.b.clear();
+            if l.key == Key::UserAgent && !wildcard {
+                sc.b.push_str(&text(product_token(value)));
+                sc.b.make_ascii_lowercase();
+            }
+            out.agents.append(&RobotsAgentRow {
+                warc_file: Some(p.warc_file),
+                warc_offset: Some(p.warc_offset),
+                host: p.host,
+                group_index,
+                line_no,
+                line_kind: Some(if l.key == Key::Purpose {
+                    "purpose"
+                } else {
+                    "user_agent"
+                }),
+                key_raw: Some(&key_raw),
+                key_form: Some(l.form.as_str()),
+                separator: Some(separator(l)),
+                agent_raw: Some(&value_raw),
+                agent: Some(&sc.a),
+                product_token: (l.key == Key::UserAgent && !wildcard).then_some(sc.b.as_str()),
+                is_wildcard: Some(wildcard),
+            });
+            continue;
+        }
+        let invalid = l.key == Key::Invalid;
+        let line_text;
+        let mut row = RobotsRuleRow {
+            warc_file: Some(p.warc_file),
+            warc_offset: Some(p.warc_offset),
+            host: p.host,
+            group_index,
+            line_no,
+            key: Some(l.key.as_str()),
+            key_raw: (!invalid).then_some(&*key_raw),
+            key_form: (!invalid).then_some(l.form.as_str()),
+            separator: (!invalid).then_some(separator(l)),
+            value_raw: Some(&value_raw),
+            too_long: Some(l.has(flag::TOO_LONG)),
+            has_nul: Some(l.has(flag::NUL)),
+            valid_utf8: Some(!l.has(flag::NON_UTF8)),
+            ..RobotsRuleRow::default()
+        };
+        if invalid {
+            // The whole text (comment removed): there is no key.
+            let t = l.text(body);
+            let t = &t[..memchr::memchr2(0, b'#', t).unwrap_or(t.len())];
+            line_text = text(t.trim_ascii());
+            row.value_raw = Some(&line_text);
+        }
+        let norm;
+        let pairs;
+        let path;
+        match l.key {
+            Key::Allow | Key::Disallow => {
+                let v = r.norm_value(i);
+                norm = text(v);
+                row.value = Some(&norm);
+                row.has_wildcard = Some(v.contains(&b'*'));
+                row.has_end_anchor = Some(v.last() == Some(&b'$'));
+            }
+            Key::ContentUsage | Key::ContentSignal => {
+                let (pp, kv) = parse_pairs(value);
+                pairs = kv;
+                path = pp.map(text);
+                row.value = Some(&pairs);
+                row.path_pattern = path.as_deref();
+            }
+            Key::AppDirectives => {
+                let (pp, _) = split_path(r.norm_value(i));
+                path = pp.map(text);
+                row.path_pattern = path.as_deref();
+                row.value = Some(&value_raw);
+            }
+            Key::CrawlDelay | Key::RequestRate => {
+                row.value = Some(&value_raw);
+                row.value_number = leading_number(&value_raw);
+            }
+            Key::Invalid => {}
+            _ => row.value = Some(&value_raw),
+        }
+        out.rules.append(&row);
+        if l.key == Key::AppDirectives {
+            let agents = match &group_agents {
+                Some((gi, a)) if *gi == g => a,
+                _ => {
+                    let a = agents_of(r, g);
+                    &group_agents.insert((g, a)).1
+                }
+            };
+            let agents: Vec<&str> = agents.iter().map(String::as_str).collect();
+            let parsed = parse_app_directives(value);
+            let path = parsed.path.map(text);
+            sc.c.clear();
+            for d in &parsed.directives {
+                out.app_directives.append(&AppDirectiveRow {
+                    warc_file: Some(p.warc_file),
+                    warc_offset: Some(p.warc_offset),
+                    host: p.host,
+                    group_index,
+                    line_no,
+                    agents: (g != NO_GROUP).then_some(&agents[..]),
+                    path_pattern: path.as_deref(),
+                    app_id: d.app.as_deref(),
+                    directive: d.directive.as_deref(),
+                    value: d.value.as_deref(),
+                    value_type: d.value_type,
+                    key_raw: Some(&key_raw),
+                    key_form: Some(l.form.as_str()),
+                    syntax_valid: Some(parsed.valid),
+                    problem: d.problem,
+                    value_raw: Some(&value_raw),
+                });
+            }
+        }
+    }
+}
+
+/// The agents of group `g`: lowercase product tokens, `*`, and `purpose:<token>`.
+fn agents_of(r: &RobotsTxt<'_>, g: u32) -> Vec<String> {
+    if g == NO_GROUP {
+        return Vec::new();
+    }
+    r.group_lines(g as usize)
+        .filter_map(|i| {
+            let l = &r.lines[i];
+            let v = l.value(r.body);
+            match l.key {
+                Key::UserAgent if is_wildcard_agent(v) => Some("*".to_string()),
+                Key::UserAgent => Some(text(product_token(v)).to_ascii_lowercase()),
+                Key::Purpose => Some(format!("purpose:{}", text(v).to_ascii_lowercase())),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tables::TableBuilder;
+    use arrow_array::Array;
+
+    #[test]
+    fn rows_of_a_small_file() {
+        let body = b"Sitemap: /s.xml\nUser-agent: Googlebot/2.1\nUser-Agent-Purpose: ai-training\nCrawl-delay: 10\nDisalow /x*\nApp-Directive: /n/ search;snippets=?0, other\nContent-Signal: search=yes, ai-train=no\ngarbage\n";
+        let r = RobotsTxt::parse(body);
+        let mut t = RobotsLineTables::default();
+        let p = Provenance {
+            warc_file: "f",
+            warc_offset: 0,
+            host: Some("h"),
+        };
+        emit(&mut t, &p, &r, &mut Scratch::default());
+        assert_eq!(t.agents.len(), 2);
+        assert_eq!(t.rules.len(), 6);
+        assert_eq!(t.app_directives.len(), 2);
+        let b = t.agents.finish("c");
+        let agent = b.column_by_name("agent").unwrap();
+        let agent = agent
+            .as_any()
+            .downcast_ref::<arrow_array::StringArray>()
+            .unwrap();
+        assert_eq!(agent.value(0), "googlebot");
+        assert_eq!(agent.value(1), "ai-training");
+        let b = t.rules.finish("c");
+        let key = b.column_by_name("key").unwrap();
+        let key = key
+            .as_any()
+            .downcast_ref::<arrow_array::StringArray>()
+            .unwrap();
+        let keys: Vec<_> = (0..key.len()).map(|i| key.value(i)).collect();
+        assert_eq!(
+            keys,
+            [
+                "sitemap",
+                "crawl_delay",
+                "disallow",
+                "app_directives",
+                "content_signal",
+                "invalid"
+            ]
+        );
+        assert_eq!(leading_number("10 # s"), Some(10.0));
+        assert_eq!(leading_number("x"), None);
+    }
+}
