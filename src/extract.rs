@@ -332,14 +332,14 @@ fn decode_body<'b>(
 }
 
 /// Facts about a robots.txt body.
-struct BodyFacts<'a> {
+pub(crate) struct BodyFacts<'a> {
     body: &'a [u8],
     bytes: u64,
     cut: bool,
 }
 
 impl<'a> BodyFacts<'a> {
-    fn of(body: &'a [u8], bytes: u64, cut: bool) -> Self {
+    pub(crate) fn of(body: &'a [u8], bytes: u64, cut: bool) -> Self {
         BodyFacts {
             body,
             bytes: bytes.max(body.len() as u64),
@@ -347,7 +347,7 @@ impl<'a> BodyFacts<'a> {
         }
     }
 
-    fn outcome_2xx(&self) -> &'static str {
+    pub(crate) fn outcome_2xx(&self) -> &'static str {
         let b = self.body;
         if b.is_empty() {
             return "ok_empty";
@@ -389,7 +389,7 @@ impl<'a> BodyFacts<'a> {
     }
 
     /// Fill the body columns of `row`; returns the digest string.
-    fn apply(&self, row: &mut RobotsFileRow<'_>) -> String {
+    pub(crate) fn apply(&self, row: &mut RobotsFileRow<'_>) -> String {
         let b = self.body;
         row.body_bytes = Some(self.bytes as i64);
         row.truncated = Some(self.bytes > ROBOTS_PARSE_LIMIT as u64);

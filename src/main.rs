@@ -46,6 +46,39 @@ enum Command {
         #[arg(long, short)]
         quiet: bool,
     },
+    /// Check URLs against a robots.txt with Google's semantics. Exit 0: all allowed; 1: some
+    /// disallowed; 2: error.
+    ///
+    /// `repcensus check robots.txt FooBot https://example.com/x` prints, like Google's robots tool,
+    /// "user-agent 'FooBot' with URI 'https://example.com/x': ALLOWED" (or DISALLOWED).
+    Check {
+        /// The robots.txt file ("-" for standard input).
+        robots: PathBuf,
+        /// Agent (product token) to check.
+        agent: Option<String>,
+        /// URL to check (%-encoded; only its path and query matter).
+        url: Option<String>,
+        /// More agents (each checked on its own).
+        #[arg(long = "agent", value_name = "AGENT")]
+        agents: Vec<String>,
+        /// More URLs.
+        #[arg(long = "url", value_name = "URL")]
+        urls: Vec<String>,
+        /// Purpose token (User-Agent-Purpose): its groups apply when none names the agent.
+        #[arg(long)]
+        purpose: Option<String>,
+        /// One JSON object per agent x URL: verdict, deciding group and line.
+        #[arg(long, conflicts_with = "explain")]
+        json: bool,
+        /// Say which line decided, and why.
+        #[arg(long)]
+        explain: bool,
+    },
+    /// Parse a robots.txt and print, as JSON, everything the tables would hold for it.
+    Parse {
+        /// The robots.txt file ("-" for standard input).
+        robots: PathBuf,
+    },
     /// Write a deterministic Common-Crawl-like archive (for benchmarks and tests).
     Generate {
         /// Output file.
@@ -103,8 +136,129 @@ fn main() -> ExitCode {
     }
 }
 
+fn read_input(path: &std::path::Path) -> Result<Vec<u8>> {
+    use anyhow::Context;
+    if path.as_os_str() == "-" {
+        let mut b = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut b)?;
+        return Ok(b);
+    }
+    std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check(
+    robots: &std::path::Path,
+    agent: Option<String>,
+    url: Option<String>,
+    mut agents: Vec<String>,
+    mut urls: Vec<String>,
+    purpose: Option<String>,
+    json: bool,
+    explain: bool,
+) -> Result<ExitCode> {
+    use repcensus::robots::{path_params_query, Matcher, RobotsTxt};
+    agents.splice(0..0, agent);
+    urls.splice(0..0, url);
+    if agents.is_empty() || urls.is_empty() {
+        anyhow::bail!("give an agent and a URL (AGENT URL, or --agent A --url U)");
+    }
+    let body = read_input(robots)?;
+    let parsed = RobotsTxt::parse(&body);
+    let mut m = Matcher::new();
+    let mut all_allowed = true;
+    for a in &agents {
+        if explain && !repcensus::robots::parse::is_valid_product_token(a) {
+            eprintln!(
+                "note: '{a}' is not a product token ([A-Za-z_-]+); robots.txt lines name tokens like 'Googlebot', so it may match nothing"
+            );
+        }
+        for u in &urls {
+            let path = path_params_query(u);
+            let v = m.verdict(&parsed, &[a.as_str()], purpose.as_deref(), path.as_bytes());
+            all_allowed &= v.allowed;
+            let word = if v.allowed { "ALLOWED" } else { "DISALLOWED" };
+            let line = v.line_index.map(|i| &parsed.lines[i]);
+            if json {
+                let o = serde_json::json!({
+                    "agent": a,
+                    "purpose": purpose,
+                    "url": u,
+                    "path": path,
+                    "allowed": v.allowed,
+                    "verdict": word,
+                    "source": v.source.as_str(),
+                    "group": v.group,
+                    "line": v.line,
+                    "rule": line.map(|l| l.key.as_str()),
+                    "pattern": v.line_index.map(|i| String::from_utf8_lossy(parsed.norm_value(i)).into_owned()),
+                    "priority": v.priority,
+                    "rules_considered": v.n_rules,
+                });
+                println!("{o}");
+                continue;
+            }
+            println!("user-agent '{a}' with URI '{u}': {word}");
+            if explain {
+                let groups = match v.source {
+                    repcensus::robots::Source::Specific => format!("the group(s) naming '{a}'"),
+                    repcensus::robots::Source::Purpose => {
+                        "the group(s) with a matching User-Agent-Purpose line".into()
+                    }
+                    repcensus::robots::Source::Wildcard => {
+                        "the '*' group(s): no group names this agent".into()
+                    }
+                    repcensus::robots::Source::None => {
+                        "no group applies: everything is allowed".into()
+                    }
+                };
+                println!(
+                    "  path {path}; decided by {groups} ({} allow/disallow lines considered)",
+                    v.n_rules
+                );
+                match line {
+                    Some(l) if v.priority > 0 => println!(
+                        "  line {}: {}  (longest match, {} bytes{})",
+                        l.number,
+                        String::from_utf8_lossy(l.text(parsed.body)).trim(),
+                        v.priority,
+                        if v.allowed {
+                            "; a tie goes to Allow"
+                        } else {
+                            ""
+                        }
+                    ),
+                    Some(l) => println!(
+                        "  line {}: {}  (an empty pattern decides nothing)",
+                        l.number,
+                        String::from_utf8_lossy(l.text(parsed.body)).trim()
+                    ),
+                    None => println!("  no rule matches this path"),
+                }
+            }
+        }
+    }
+    Ok(ExitCode::from(if all_allowed { 0 } else { 1 }))
+}
+
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
+        Command::Check {
+            robots,
+            agent,
+            url,
+            agents,
+            urls,
+            purpose,
+            json,
+            explain,
+        } => check(&robots, agent, url, agents, urls, purpose, json, explain),
+        Command::Parse { robots } => {
+            let body = read_input(&robots)?;
+            let v = repcensus::robots_tables::file_json(&body, &robots.to_string_lossy());
+            println!("{}", serde_json::to_string_pretty(&v)?);
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Scan {
             inputs,
             out,

@@ -240,6 +240,56 @@ fn agents_of(r: &RobotsTxt<'_>, g: u32) -> Vec<String> {
         .collect()
 }
 
+/// Everything the tables would hold for one robots.txt file, as JSON: the `robots_files` row
+/// (body facts and parse summary) and the rows of `robots_agents`, `robots_rules` and
+/// `app_directives` (provenance columns hold `name` and offset 0).
+pub fn file_json(body: &[u8], name: &str) -> serde_json::Value {
+    use crate::extract::BodyFacts;
+    use crate::tables::{batch_to_json, RobotsFilesBuilder, TableBuilder};
+    let parsed = RobotsTxt::parse(body);
+    let facts = BodyFacts::of(body, body.len() as u64, false);
+    let mut row = RobotsFileRow {
+        warc_file: Some(name),
+        warc_offset: Some(0),
+        warc_type: Some("file"),
+        fetch_outcome: Some(facts.outcome_2xx()),
+        ..RobotsFileRow::default()
+    };
+    let digest = facts.apply(&mut row);
+    row.body_digest = Some(&digest);
+    fill_summary(&mut row, &parsed);
+    let mut files = RobotsFilesBuilder::default();
+    files.append(&row);
+    let mut t = RobotsLineTables::default();
+    let p = Provenance {
+        warc_file: name,
+        warc_offset: 0,
+        host: None,
+    };
+    emit(&mut t, &p, &parsed, &mut Scratch::default());
+    let rows = |b: arrow_array::RecordBatch| {
+        serde_json::Value::from(
+            batch_to_json(&b)
+                .into_iter()
+                .map(|mut r| {
+                    // The crawl column is the writer's; a file has none.
+                    r.remove(crate::tables::CRAWL_COLUMN);
+                    serde_json::Value::Object(r)
+                })
+                .collect::<Vec<_>>(),
+        )
+    };
+    let file = rows(files.finish(""))
+        .as_array()
+        .and_then(|a| a.first().cloned());
+    serde_json::json!({
+        "robots_files": file,
+        "robots_agents": rows(t.agents.finish("")),
+        "robots_rules": rows(t.rules.finish("")),
+        "app_directives": rows(t.app_directives.finish("")),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -356,3 +356,42 @@ table! {
         schema_version: Str,
     }
 }
+
+/// The rows of a batch as JSON objects (column name -> value; NULL -> null). For the CLI's JSON
+/// output, so it holds exactly what the tables hold.
+pub fn batch_to_json(batch: &RecordBatch) -> Vec<serde_json::Map<String, serde_json::Value>> {
+    use arrow_array::{
+        cast::AsArray,
+        types::{Float64Type, Int32Type, Int64Type, TimestampMicrosecondType},
+        Array,
+    };
+    use serde_json::Value;
+    let schema = batch.schema();
+    let mut rows = vec![serde_json::Map::new(); batch.num_rows()];
+    for (f, col) in schema.fields().iter().zip(batch.columns()) {
+        for (i, row) in rows.iter_mut().enumerate() {
+            let v = if col.is_null(i) {
+                Value::Null
+            } else {
+                match col.data_type() {
+                    DataType::Utf8 => Value::from(col.as_string::<i32>().value(i)),
+                    DataType::Int32 => Value::from(col.as_primitive::<Int32Type>().value(i)),
+                    DataType::Int64 => Value::from(col.as_primitive::<Int64Type>().value(i)),
+                    DataType::Float64 => Value::from(col.as_primitive::<Float64Type>().value(i)),
+                    DataType::Boolean => Value::from(col.as_boolean().value(i)),
+                    DataType::Timestamp(..) => {
+                        Value::from(col.as_primitive::<TimestampMicrosecondType>().value(i))
+                    }
+                    DataType::List(_) => {
+                        let l = col.as_list::<i32>().value(i);
+                        let s = l.as_string::<i32>();
+                        Value::from((0..s.len()).map(|j| s.value(j)).collect::<Vec<_>>())
+                    }
+                    other => Value::from(format!("<{other}>")),
+                }
+            };
+            row.insert(f.name().clone(), v);
+        }
+    }
+    rows
+}

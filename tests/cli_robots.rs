@@ -1,0 +1,164 @@
+//! `repcensus check` and `repcensus parse`, run as a user runs them.
+
+mod common;
+
+use std::io::Write;
+
+fn robots_file(text: &str) -> tempfile::NamedTempFile {
+    let mut f = tempfile::NamedTempFile::new().unwrap();
+    f.write_all(text.as_bytes()).unwrap();
+    f
+}
+
+const ROBOTS: &str = "User-agent: *\nDisallow: /private\nAllow: /private/ok$\n\nUser-agent: FooBot\nUser-Agent-Purpose: ai-training\nDisallow: /\nApp-Directive: /n/ search;snippets=?0\n";
+
+#[test]
+fn check_prints_googles_line_and_exit_code() {
+    let f = robots_file(ROBOTS);
+    let p = f.path().to_str().unwrap();
+    let out = common::bin()
+        .args(["check", p, "FooBot", "http://e.com/x"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "user-agent 'FooBot' with URI 'http://e.com/x': DISALLOWED\n"
+    );
+    let out = common::bin()
+        .args(["check", p, "BarBot", "http://e.com/public"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "user-agent 'BarBot' with URI 'http://e.com/public': ALLOWED\n"
+    );
+    // Missing file: exit 2.
+    let out = common::bin()
+        .args(["check", "/nonexistent/robots.txt", "a", "http://e.com/"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn check_json_has_one_line_per_agent_and_url() {
+    let f = robots_file(ROBOTS);
+    let out = common::bin()
+        .args(["check", f.path().to_str().unwrap(), "--json"])
+        .args(["--agent", "BarBot", "--agent", "FooBot"])
+        .args([
+            "--url",
+            "http://e.com/private/ok",
+            "--url",
+            "http://e.com/private/x",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4);
+    let v = |agent: &str, url: &str| {
+        lines
+            .iter()
+            .find(|l| l["agent"] == agent && l["url"] == url)
+            .unwrap()
+            .clone()
+    };
+    let a = v("BarBot", "http://e.com/private/ok");
+    assert_eq!(
+        (
+            a["allowed"].as_bool(),
+            a["line"].as_u64(),
+            a["source"].as_str()
+        ),
+        (Some(true), Some(3), Some("wildcard"))
+    );
+    let b = v("BarBot", "http://e.com/private/x");
+    assert_eq!(
+        (
+            b["allowed"].as_bool(),
+            b["line"].as_u64(),
+            b["group"].as_u64()
+        ),
+        (Some(false), Some(2), Some(0))
+    );
+    let c = v("FooBot", "http://e.com/private/ok");
+    assert_eq!(
+        (
+            c["allowed"].as_bool(),
+            c["line"].as_u64(),
+            c["source"].as_str()
+        ),
+        (Some(false), Some(7), Some("specific"))
+    );
+    // A purpose decides when no group names the agent.
+    let out = common::bin()
+        .args([
+            "check",
+            f.path().to_str().unwrap(),
+            "Other",
+            "http://e.com/a",
+            "--purpose",
+            "AI-Training",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let o: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (o["source"].as_str(), o["allowed"].as_bool()),
+        (Some("purpose"), Some(false))
+    );
+}
+
+#[test]
+fn check_explain_names_the_deciding_line() {
+    let f = robots_file(ROBOTS);
+    let out = common::bin()
+        .args([
+            "check",
+            f.path().to_str().unwrap(),
+            "BarBot",
+            "http://e.com/private/x",
+            "--explain",
+        ])
+        .output()
+        .unwrap();
+    let s = String::from_utf8_lossy(&out.stdout);
+    assert!(s.contains("line 2: Disallow: /private"), "{s}");
+    assert!(s.contains("'*' group"), "{s}");
+}
+
+#[test]
+fn parse_prints_the_table_rows() {
+    let f = robots_file(ROBOTS);
+    let out = common::bin()
+        .args(["parse", f.path().to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["robots_files"]["n_groups"], 2);
+    assert_eq!(v["robots_files"]["n_agents"], 3);
+    assert_eq!(v["robots_files"]["has_purpose"], true);
+    assert_eq!(v["robots_agents"].as_array().unwrap().len(), 3);
+    assert_eq!(v["robots_rules"].as_array().unwrap().len(), 4);
+    let ad = &v["app_directives"][0];
+    assert_eq!(
+        (
+            ad["app_id"].as_str(),
+            ad["directive"].as_str(),
+            ad["value"].as_str()
+        ),
+        (Some("search"), Some("snippets"), Some("false"))
+    );
+    assert_eq!(
+        ad["agents"],
+        serde_json::json!(["foobot", "purpose:ai-training"])
+    );
+}
