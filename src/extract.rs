@@ -291,8 +291,15 @@ impl<'w> Extractor<'w> {
                 &parsed,
                 &mut self.bufs.scratch,
             );
+            let acap = robots_tables::acap_of(&parsed);
+            if let Some(a) = &acap {
+                robots_tables::emit_acap(&mut self.out.robots_lines.acap, &prov, &parsed, a);
+            }
+            robots_tables::fill_acap_summary(&mut row, acap.as_ref());
+            self.out.robots_files.append(&row);
+        } else {
+            self.out.robots_files.append(&row);
         }
-        self.out.robots_files.append(&row);
         if let Some((kind, detail)) = body_problem {
             self.push_error(
                 Scope::Body,

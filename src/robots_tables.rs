@@ -1,13 +1,14 @@
 //! From a parsed robots.txt to rows: the summary columns of `robots_files` and the rows of
 //! `robots_agents`, `robots_rules` and `app_directives`.
 
+use crate::robots::acap;
 use crate::robots::ext::{parse_app_directives, parse_pairs, split_path};
 use crate::robots::lex::flag;
 use crate::robots::parse::{is_wildcard_agent, product_token, NO_GROUP};
 use crate::robots::{Key, Line, RobotsTxt};
 use crate::tables::{
-    AppDirectiveRow, AppDirectivesBuilder, RobotsAgentRow, RobotsAgentsBuilder, RobotsFileRow,
-    RobotsRuleRow, RobotsRulesBuilder,
+    AcapFieldRow, AcapFieldsBuilder, AppDirectiveRow, AppDirectivesBuilder, RobotsAgentRow,
+    RobotsAgentsBuilder, RobotsFileRow, RobotsRuleRow, RobotsRulesBuilder,
 };
 use std::borrow::Cow;
 
@@ -17,6 +18,7 @@ pub struct RobotsLineTables {
     pub agents: RobotsAgentsBuilder,
     pub rules: RobotsRulesBuilder,
     pub app_directives: AppDirectivesBuilder,
+    pub acap: AcapFieldsBuilder,
 }
 
 /// Where the rows come from.
@@ -36,6 +38,85 @@ pub struct Scratch {
 
 fn text(b: &[u8]) -> Cow<'_, str> {
     String::from_utf8_lossy(b)
+}
+
+/// The ACAP content of a file, when it has any (`ACAP-` lines or an `##ACAP` comment).
+pub fn acap_of(r: &RobotsTxt<'_>) -> Option<acap::Acap> {
+    let mentions = r.summary.has_acap
+        || memchr::memmem::find(r.body, b"ACAP").is_some()
+        || memchr::memmem::find(r.body, b"acap").is_some();
+    mentions
+        .then(|| acap::parse(r))
+        .filter(|a| !a.fields.is_empty())
+}
+
+/// Fill the ACAP columns of a `robots_files` row.
+pub fn fill_acap_summary<'a>(row: &mut RobotsFileRow<'a>, a: Option<&'a acap::Acap>) {
+    row.has_acap = Some(a.is_some());
+    row.acap_version = a.and_then(|a| a.version.as_deref());
+    row.acap_ignore_conventional = Some(a.is_some_and(|a| a.ignore_conventional));
+}
+
+/// Emit the `acap_fields` rows of a file.
+pub fn emit_acap(
+    out: &mut AcapFieldsBuilder,
+    p: &Provenance<'_>,
+    r: &RobotsTxt<'_>,
+    a: &acap::Acap,
+) {
+    let empty: Vec<String> = Vec::new();
+    for f in &a.fields {
+        let l = &r.lines[f.line_index];
+        let crawlers: Vec<&str> = f
+            .record
+            .and_then(|i| a.record_crawlers.get(i as usize))
+            .unwrap_or(&empty)
+            .iter()
+            .map(String::as_str)
+            .collect();
+        let purposes: Vec<&str> = match (f.record, f.sub_record) {
+            (Some(rec), Some(sub)) => a
+                .sub_record_purposes
+                .get(rec as usize)
+                .and_then(|s| s.get(sub as usize))
+                .unwrap_or(&empty)
+                .iter()
+                .map(String::as_str)
+                .collect(),
+            _ => Vec::new(),
+        };
+        let qualifiers: Vec<&str> = f.qualifiers.iter().map(String::as_str).collect();
+        let key_raw = if f.field == "version" || l.key != Key::Acap {
+            None
+        } else {
+            Some(text(l.key_raw(r.body)))
+        };
+        let value_raw = if l.key == Key::Acap {
+            text(l.value(r.body))
+        } else {
+            text(l.text(r.body).trim_ascii())
+        };
+        out.append(&AcapFieldRow {
+            warc_file: Some(p.warc_file),
+            warc_offset: Some(p.warc_offset),
+            host: p.host,
+            line_no: Some(l.number as i32),
+            record_index: f.record.map(|v| v as i32),
+            sub_record_index: f.sub_record.map(|v| v as i32),
+            crawlers: f.record.is_some().then_some(&crawlers[..]),
+            usage_purposes: f.sub_record.is_some().then_some(&purposes[..]),
+            field: Some(f.field),
+            key_raw: key_raw.as_deref(),
+            usage: f.usage.as_deref(),
+            resource_type: f.resource_type.as_deref(),
+            local_usage: f.local_usage.as_deref(),
+            resource: f.resource.as_deref(),
+            resource_kind: f.resource_kind,
+            qualifiers: Some(&qualifiers[..]),
+            problems: Some(&f.problems[..]),
+            value_raw: Some(&value_raw),
+        });
+    }
 }
 
 /// Fill the parse summary columns of a `robots_files` row.
@@ -258,6 +339,8 @@ pub fn file_json(body: &[u8], name: &str) -> serde_json::Value {
     let digest = facts.apply(&mut row);
     row.body_digest = Some(&digest);
     fill_summary(&mut row, &parsed);
+    let acap = acap_of(&parsed);
+    fill_acap_summary(&mut row, acap.as_ref());
     let mut files = RobotsFilesBuilder::default();
     files.append(&row);
     let mut t = RobotsLineTables::default();
@@ -267,6 +350,9 @@ pub fn file_json(body: &[u8], name: &str) -> serde_json::Value {
         host: None,
     };
     emit(&mut t, &p, &parsed, &mut Scratch::default());
+    if let Some(a) = &acap {
+        emit_acap(&mut t.acap, &p, &parsed, a);
+    }
     let rows = |b: arrow_array::RecordBatch| {
         serde_json::Value::from(
             batch_to_json(&b)
@@ -287,6 +373,7 @@ pub fn file_json(body: &[u8], name: &str) -> serde_json::Value {
         "robots_agents": rows(t.agents.finish("")),
         "robots_rules": rows(t.rules.finish("")),
         "app_directives": rows(t.app_directives.finish("")),
+        "acap_fields": rows(t.acap.finish("")),
     })
 }
 

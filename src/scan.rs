@@ -16,8 +16,8 @@ use crate::input::{self, Container};
 use crate::output::OutDir;
 use crate::reader::{self, ContainerStats, ReadBuffers, ReadError, Scope, Sink};
 use crate::tables::{
-    AppDirectivesBuilder, ErrorRow, ErrorsBuilder, InputRow, InputsBuilder, RobotsAgentsBuilder,
-    RobotsFilesBuilder, RobotsRulesBuilder, TableBuilder, SCHEMA_VERSION,
+    AcapFieldsBuilder, AppDirectivesBuilder, ErrorRow, ErrorsBuilder, InputRow, InputsBuilder,
+    RobotsAgentsBuilder, RobotsFilesBuilder, RobotsRulesBuilder, TableBuilder, SCHEMA_VERSION,
 };
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -615,6 +615,10 @@ fn finalize(
         .iter_mut()
         .map(|o| o.robots_lines.app_directives.finish(&crawl))
         .collect();
+    let acap_batches: Vec<_> = outputs
+        .iter_mut()
+        .map(|o| o.robots_lines.acap.finish(&crawl))
+        .collect();
     let rows = |b: &[arrow_array::RecordBatch]| b.iter().map(|b| b.num_rows() as i64).sum::<i64>();
     let mut error_batches: Vec<_> = outputs
         .iter_mut()
@@ -650,6 +654,7 @@ fn finalize(
         rows_robots_agents: Some(rows(&agent_batches)),
         rows_robots_rules: Some(rows(&rule_batches)),
         rows_app_directives: Some(rows(&app_batches)),
+        rows_acap_fields: Some(rows(&acap_batches)),
         errors: Some(n_errors as i64),
         started: Some(state.started_wall),
         seconds: Some(state.started.elapsed().as_secs_f64()),
@@ -671,6 +676,9 @@ fn finalize(
         shared
             .out
             .write::<AppDirectivesBuilder>(&crawl, id, &app_batches)?,
+        shared
+            .out
+            .write::<AcapFieldsBuilder>(&crawl, id, &acap_batches)?,
         shared
             .out
             .write::<ErrorsBuilder>(&crawl, id, &error_batches)?,

@@ -225,8 +225,37 @@ table! {
         has_purpose: Bool,
         has_app_directives: Bool,
         has_acap: Bool,
+        /// `##ACAP version=` value.
+        acap_version: Str,
+        acap_ignore_conventional: Bool,
         has_content_usage: Bool,
         has_content_signal: Bool,
+    }
+}
+
+table! {
+    /// One row per ACAP field (`ACAP-*` line, `##ACAP version=` comment).
+    AcapFieldsBuilder, AcapFieldRow, "acap_fields",
+    plain: ["value_raw"],
+    {
+        warc_file: Str,
+        warc_offset: I64,
+        host: Str,
+        line_no: I32,
+        record_index: I32,
+        sub_record_index: I32,
+        crawlers: StrList,
+        usage_purposes: StrList,
+        field: Str,
+        key_raw: Str,
+        usage: Str,
+        resource_type: Str,
+        local_usage: Str,
+        resource: Str,
+        resource_kind: Str,
+        qualifiers: StrList,
+        problems: StrList,
+        value_raw: Str,
     }
 }
 
@@ -349,6 +378,7 @@ table! {
         rows_robots_agents: I64,
         rows_robots_rules: I64,
         rows_app_directives: I64,
+        rows_acap_fields: I64,
         errors: I64,
         started: Ts,
         seconds: F64,

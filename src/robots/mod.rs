@@ -8,6 +8,7 @@
 //! Behaviour follows Google's open-source robotstxt library (robots.cc) case by case; the
 //! module docs say where and why we differ.
 
+pub mod acap;
 pub mod ext;
 pub mod key;
 pub mod lex;

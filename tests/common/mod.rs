@@ -136,6 +136,12 @@ fn arrow_cast_display(col: &arrow_array::ArrayRef, row: usize) -> String {
             .as_primitive::<TimestampMicrosecondType>()
             .value(row)
             .to_string(),
+        DataType::List(_) => {
+            let l = col.as_list::<i32>().value(row);
+            let s = l.as_string::<i32>();
+            let items: Vec<&str> = (0..s.len()).map(|i| s.value(i)).collect();
+            format!("[{}]", items.join(", "))
+        }
         other => panic!("no display for {other}"),
     }
 }

@@ -1,0 +1,532 @@
+//! ACAP (Automated Content Access Protocol) fields: the 2007 strawman extension of robots.txt
+//! ("Strawman proposals for extension of the Robots Exclusion Protocol, Part 1", version 2).
+//!
+//! Every `ACAP-` line becomes one [`AcapField`], placed in its record (started by
+//! `ACAP-crawler` lines) and sub-record (started by `ACAP-usage-purpose` lines), with its usage
+//! verb, used resource type, local usage, resource specification and qualifiers, and with every
+//! problem found against the strawman's vocabulary and ordering rules. ACAP fields never affect
+//! conventional groups (for the group structure they are unknown lines, as for Google).
+
+use super::key::Key;
+use super::parse::RobotsTxt;
+
+/// Standard ACAP usage verbs (§4.5.3.1).
+pub const USAGES: &[&str] = &["crawl", "index", "preserve", "present", "other"];
+/// Used resource types, valid only after `present-` (§4.5.2.5.1).
+pub const RESOURCE_TYPES: &[&str] = &[
+    "original",
+    "currentcopy",
+    "oldcopy",
+    "snippet",
+    "extract",
+    "thumbnail",
+    "oldsnippet",
+    "oldextract",
+    "oldthumbnail",
+    "link",
+];
+/// Usage qualifier types (§4.5.3.1 table, and `used-resource` of §4.5.3.1.1).
+pub const QUALIFIERS: &[&str] = &[
+    "must-use-resource",
+    "time-limit",
+    "max-length",
+    "prohibited-modification",
+    "must-include-resource",
+    "prohibited-context",
+    "required-context",
+    "used-resource",
+];
+/// Actions of `ACAP-request-<action>` (§4.5.2.3).
+pub const ACTIONS: &[&str] = &["take-down", "re-crawl"];
+
+/// One ACAP field (one line).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AcapField {
+    /// Index into [`RobotsTxt::lines`].
+    pub line_index: usize,
+    /// `crawler`, `usage_purpose`, `allow`, `disallow`, `request`, `permissions_reference`,
+    /// `qualified_usage`, `composite_usage`, `resource_set`, `ignore_conventional_records`,
+    /// `version`, `unknown`.
+    pub field: &'static str,
+    /// Record (0-based), if the field is inside one.
+    pub record: Option<u32>,
+    /// Sub-record within the record (0-based), if inside one.
+    pub sub_record: Option<u32>,
+    /// Standard usage verb (allow, disallow, qualified usage), or the request's action.
+    pub usage: Option<String>,
+    /// Used resource type (`present-snippet` -> `snippet`).
+    pub resource_type: Option<String>,
+    /// Locally-defined usage referred to as `(name)`, or the name a definition defines.
+    pub local_usage: Option<String>,
+    /// Resource path pattern, resource set name, URI, crawler name or purpose pattern.
+    pub resource: Option<String>,
+    /// `path`, `resource_set`, `uri` (what `resource` is, for permission-like fields).
+    pub resource_kind: Option<&'static str>,
+    /// `type=value` qualifiers, and the members of composite usages and resource sets.
+    pub qualifiers: Vec<String>,
+    pub problems: Vec<&'static str>,
+}
+
+/// The ACAP content of a file.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Acap {
+    pub fields: Vec<AcapField>,
+    /// Crawler names of each record (lowercase; `*` for any crawler).
+    pub record_crawlers: Vec<Vec<String>>,
+    /// Usage purpose patterns of each (record, sub-record).
+    pub sub_record_purposes: Vec<Vec<Vec<String>>>,
+    /// `##ACAP version=` value.
+    pub version: Option<String>,
+    /// `ACAP-ignore-conventional-records` is present.
+    pub ignore_conventional: bool,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Local {
+    Qualified,
+    Composite,
+    ResourceSet,
+}
+
+fn lower(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).to_ascii_lowercase()
+}
+
+fn is_name(s: &str) -> bool {
+    let mut c = s.chars();
+    c.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && c.all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+/// Split `usage[-resource-type]`: (usage, resource type, problem).
+fn usage_and_type(s: &str) -> (String, Option<String>, Option<&'static str>) {
+    if USAGES.contains(&s) {
+        return (s.to_string(), None, None);
+    }
+    if let Some((u, t)) = s.split_once('-') {
+        if USAGES.contains(&u) {
+            let problem =
+                (u != "present" || !RESOURCE_TYPES.contains(&t)).then_some("invalid_resource_type");
+            return (u.to_string(), Some(t.to_string()), problem);
+        }
+    }
+    (s.to_string(), None, Some("unknown_usage"))
+}
+
+/// Check `type=value` qualifiers.
+fn qualifiers(words: &[&str], f: &mut AcapField) {
+    for q in words {
+        match q.split_once('=') {
+            Some((t, v)) if !v.is_empty() => {
+                if !QUALIFIERS.contains(&t.to_ascii_lowercase().as_str()) {
+                    f.problems.push("unknown_qualifier");
+                }
+            }
+            _ => f.problems.push("bad_qualifier"),
+        }
+        f.qualifiers.push(q.to_string());
+    }
+}
+
+/// Find and check the ACAP fields of a parsed file.
+pub fn parse(r: &RobotsTxt<'_>) -> Acap {
+    let mut a = Acap::default();
+    let mut locals: Vec<(String, Local)> = Vec::new();
+    let mut record: Option<u32> = None;
+    // The current record has a field other than crawler lines.
+    let mut record_has_body = false;
+    let mut record_has_reference = false;
+    let mut sub: Option<u32> = None;
+    let mut sub_has_permissions = false;
+    let mut wildcard_records = 0;
+    let mut seen_content = false;
+    for (i, l) in r.lines.iter().enumerate() {
+        let text = l.text(r.body);
+        let trimmed = text.trim_ascii();
+        // `##ACAP version=x`: a comment (blank line for the parser).
+        if l.key == Key::Blank && trimmed.len() >= 6 && trimmed[..6].eq_ignore_ascii_case(b"##acap")
+        {
+            let rest = String::from_utf8_lossy(&trimmed[6..]).into_owned();
+            let version = rest
+                .split_whitespace()
+                .find_map(|w| w.strip_prefix("version=").or(w.strip_prefix("VERSION=")))
+                .map(|v| v.trim_end_matches('#').to_string());
+            let mut f = AcapField {
+                line_index: i,
+                field: "version",
+                resource: version.clone(),
+                ..AcapField::default()
+            };
+            if version.is_none() {
+                f.problems.push("missing_version");
+            }
+            if seen_content {
+                f.problems.push("version_not_first");
+            }
+            if a.version.is_none() {
+                a.version = version;
+            }
+            a.fields.push(f);
+            continue;
+        }
+        // `ACAP-ignore-conventional-records` has no colon: a key-less line for the parser.
+        let directive = trimmed
+            .split(|&c| c == b'#')
+            .next()
+            .unwrap_or_default()
+            .trim_ascii();
+        let ignore_line = directive.eq_ignore_ascii_case(b"acap-ignore-conventional-records")
+            || (l.key == Key::Acap
+                && l.key_raw(r.body)
+                    .eq_ignore_ascii_case(b"acap-ignore-conventional-records"));
+        if l.key != Key::Blank {
+            seen_content = true;
+        }
+        if ignore_line {
+            let mut f = AcapField {
+                line_index: i,
+                field: "ignore_conventional_records",
+                ..AcapField::default()
+            };
+            if record.is_some() || !locals.is_empty() {
+                f.problems.push("bad_order");
+            }
+            a.ignore_conventional = true;
+            a.fields.push(f);
+            continue;
+        }
+        if l.key != Key::Acap {
+            continue;
+        }
+        let name = lower(&l.key_raw(r.body)[5..]);
+        let value = String::from_utf8_lossy(l.value(r.body)).into_owned();
+        let words: Vec<&str> = value.split_ascii_whitespace().collect();
+        let mut f = AcapField {
+            line_index: i,
+            ..AcapField::default()
+        };
+        let in_record = |f: &mut AcapField, record: Option<u32>, sub: Option<u32>| {
+            f.record = record;
+            f.sub_record = sub;
+            if record.is_none() {
+                f.problems.push("outside_record");
+            }
+        };
+        match name.as_str() {
+            "crawler" => {
+                f.field = "crawler";
+                if record.is_none() || record_has_body {
+                    record = Some(record.map_or(0, |r| r + 1));
+                    a.record_crawlers.push(Vec::new());
+                    a.sub_record_purposes.push(Vec::new());
+                    record_has_body = false;
+                    record_has_reference = false;
+                    sub = None;
+                    sub_has_permissions = false;
+                }
+                let crawlers = a.record_crawlers.last_mut().expect("record open");
+                let c = value.trim().to_ascii_lowercase();
+                if c.is_empty() {
+                    f.problems.push("missing_crawler");
+                } else if c == "*" {
+                    if !crawlers.is_empty() {
+                        f.problems.push("wildcard_with_named_crawlers");
+                    }
+                    wildcard_records += 1;
+                    if wildcard_records > 1 {
+                        f.problems.push("duplicate_wildcard_record");
+                    }
+                } else if crawlers.iter().any(|c| c == "*") {
+                    f.problems.push("wildcard_with_named_crawlers");
+                }
+                f.resource = Some(c.clone());
+                crawlers.push(c);
+                f.record = record;
+            }
+            "usage-purpose" => {
+                f.field = "usage_purpose";
+                if record.is_some() {
+                    record_has_body = true;
+                    if record_has_reference {
+                        f.problems.push("after_permissions_reference");
+                    }
+                    if sub.is_none() || sub_has_permissions {
+                        sub = Some(sub.map_or(0, |s| s + 1));
+                        sub_has_permissions = false;
+                        if let Some(p) = a.sub_record_purposes.last_mut() {
+                            p.push(Vec::new());
+                        }
+                    }
+                    if let Some(p) = a.sub_record_purposes.last_mut().and_then(|p| p.last_mut()) {
+                        p.push(value.trim().to_string());
+                    }
+                }
+                in_record(&mut f, record, sub);
+                f.resource = Some(value.trim().to_string());
+                if value.trim().is_empty() {
+                    f.problems.push("missing_purpose");
+                }
+            }
+            "permissions-reference" => {
+                f.field = "permissions_reference";
+                in_record(&mut f, record, sub);
+                if record_has_body {
+                    f.problems.push("bad_order");
+                }
+                record_has_body = true;
+                record_has_reference = true;
+                f.resource = Some(value.trim().to_string());
+                f.resource_kind = Some(if value.contains("://") { "uri" } else { "path" });
+            }
+            "qualified-usage" | "composite-usage" | "resource-set" => {
+                let kind = match name.as_str() {
+                    "qualified-usage" => Local::Qualified,
+                    "composite-usage" => Local::Composite,
+                    _ => Local::ResourceSet,
+                };
+                f.field = match kind {
+                    Local::Qualified => "qualified_usage",
+                    Local::Composite => "composite_usage",
+                    Local::ResourceSet => "resource_set",
+                };
+                if record.is_some() {
+                    f.problems.push("bad_order");
+                }
+                let def = words.first().map(|w| w.to_ascii_lowercase());
+                match &def {
+                    Some(d) if is_name(d) => {
+                        if locals.iter().any(|(n, _)| n == d) {
+                            f.problems.push("duplicate_name");
+                        }
+                    }
+                    Some(_) => f.problems.push("bad_name"),
+                    None => f.problems.push("missing_name"),
+                }
+                let rest = words.get(1..).unwrap_or_default();
+                match kind {
+                    Local::Qualified => match rest.split_first() {
+                        Some((u, qs)) => {
+                            let (u, t, p) = usage_and_type(&u.to_ascii_lowercase());
+                            f.usage = Some(u);
+                            f.resource_type = t;
+                            f.problems.extend(p);
+                            if qs.is_empty() {
+                                f.problems.push("missing_qualifiers");
+                            }
+                            qualifiers(qs, &mut f);
+                        }
+                        None => f.problems.push("missing_usage"),
+                    },
+                    Local::Composite => {
+                        if rest.is_empty() {
+                            f.problems.push("missing_usage");
+                        }
+                        for m in rest {
+                            let m = m.to_ascii_lowercase();
+                            if let Some(local) =
+                                m.strip_prefix('(').and_then(|m| m.strip_suffix(')'))
+                            {
+                                match locals.iter().find(|(n, _)| n == local) {
+                                    Some((_, Local::Qualified)) => {}
+                                    Some(_) => f.problems.push("bad_composite_member"),
+                                    None => f.problems.push("undefined_local_usage"),
+                                }
+                            } else {
+                                f.problems.extend(usage_and_type(&m).2);
+                            }
+                            f.qualifiers.push(m);
+                        }
+                    }
+                    Local::ResourceSet => {
+                        if rest.is_empty() {
+                            f.problems.push("missing_resource");
+                        }
+                        f.qualifiers.extend(rest.iter().map(|s| s.to_string()));
+                    }
+                }
+                if let Some(d) = def {
+                    f.local_usage = Some(d.clone());
+                    locals.push((d, kind));
+                }
+            }
+            _ if name.starts_with("allow-") || name.starts_with("disallow-") => {
+                let allow = name.starts_with("allow-");
+                f.field = if allow { "allow" } else { "disallow" };
+                in_record(&mut f, record, sub);
+                if record_has_reference {
+                    f.problems.push("after_permissions_reference");
+                }
+                record_has_body = true;
+                if sub.is_some() {
+                    sub_has_permissions = true;
+                }
+                let usage = &name[if allow { 6 } else { 9 }..];
+                if let Some(local) = usage.strip_prefix('(').and_then(|u| u.strip_suffix(')')) {
+                    f.local_usage = Some(local.to_string());
+                    match locals.iter().find(|(n, _)| n == local) {
+                        Some((_, Local::Composite)) if !allow => {
+                            f.problems.push("prohibition_composite_usage")
+                        }
+                        Some((_, Local::Qualified)) if !allow => {
+                            f.problems.push("prohibition_qualified_usage")
+                        }
+                        Some((_, Local::ResourceSet)) => f.problems.push("not_a_usage"),
+                        Some(_) => {}
+                        None => f.problems.push("undefined_local_usage"),
+                    }
+                } else {
+                    let (u, t, p) = usage_and_type(usage);
+                    f.usage = Some(u);
+                    f.resource_type = t;
+                    f.problems.extend(p);
+                }
+                match words.split_first() {
+                    Some((spec, qs)) => {
+                        let spec_l = spec.to_ascii_lowercase();
+                        if let Some(set) = spec_l.strip_prefix("acap:resource-set:") {
+                            f.resource = Some(set.to_string());
+                            f.resource_kind = Some("resource_set");
+                            if !locals
+                                .iter()
+                                .any(|(n, k)| n == set && *k == Local::ResourceSet)
+                            {
+                                f.problems.push("undefined_resource_set");
+                            }
+                        } else {
+                            f.resource = Some(spec.to_string());
+                            f.resource_kind = Some("path");
+                        }
+                        if !allow && !qs.is_empty() {
+                            f.problems.push("prohibition_qualifiers");
+                        }
+                        qualifiers(qs, &mut f);
+                    }
+                    None => f.problems.push("missing_resource"),
+                }
+            }
+            _ if name.starts_with("request-") => {
+                f.field = "request";
+                in_record(&mut f, record, sub);
+                if sub.is_some() {
+                    f.problems.push("request_in_sub_record");
+                }
+                if record_has_reference {
+                    f.problems.push("after_permissions_reference");
+                }
+                record_has_body = true;
+                let action = &name[8..];
+                if !ACTIONS.contains(&action) {
+                    f.problems.push("unknown_action");
+                }
+                f.usage = Some(action.to_string());
+                f.resource = words.first().map(|s| s.to_string());
+                f.resource_kind = Some("path");
+                if words.is_empty() {
+                    f.problems.push("missing_resource");
+                }
+            }
+            _ => {
+                f.field = "unknown";
+                f.record = record;
+                f.sub_record = sub;
+                f.problems.push("unknown_field");
+            }
+        }
+        a.fields.push(f);
+    }
+    a
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fields(body: &str) -> Acap {
+        parse(&RobotsTxt::parse(body.as_bytes()))
+    }
+
+    #[test]
+    fn acap_spec_outline() {
+        // §4.7, with the wrapped definition on one line.
+        let a = fields(
+            "##ACAP version=0.2 # pilot version\n# comment\nACAP-qualified-usage: short-term-preserve preserve time-limit=30-days\nACAP-qualified-usage: present-original-format present prohibited-modification=format\nACAP-resource-set: foobar /public/foo /public/bar\nACAP-crawler: *\nACAP-usage-purpose: *\nACAP-allow-crawl: /\nACAP-allow-index: /public\nACAP-disallow-index: /\nACAP-allow-preserve: /public\nACAP-allow-(short-term-preserve): /news\nACAP-disallow-preserve: /\nACAP-allow-(present-original-format): *.pdf\nACAP-allow-present: /public\nACAP-disallow-present-thumbnail: /public\nACAP-disallow-present: /\nACAP-disallow-present: acap:resource-set:foobar\nACAP-crawler: xyz\nACAP-permissions-reference: /xyz/robots.txt\n",
+        );
+        assert_eq!(a.version.as_deref(), Some("0.2"));
+        assert_eq!(
+            a.record_crawlers,
+            vec![vec!["*".to_string()], vec!["xyz".to_string()]]
+        );
+        assert_eq!(a.sub_record_purposes[0], vec![vec!["*".to_string()]]);
+        let problems: Vec<_> = a.fields.iter().flat_map(|f| f.problems.clone()).collect();
+        assert!(problems.is_empty(), "{problems:?}");
+        let thumb = a
+            .fields
+            .iter()
+            .find(|f| f.resource_type.as_deref() == Some("thumbnail"))
+            .unwrap();
+        assert_eq!(
+            (thumb.field, thumb.usage.as_deref(), thumb.sub_record),
+            ("disallow", Some("present"), Some(0))
+        );
+        let set = a
+            .fields
+            .iter()
+            .find(|f| f.resource_kind == Some("resource_set"))
+            .unwrap();
+        assert_eq!(set.resource.as_deref(), Some("foobar"));
+        let local = a
+            .fields
+            .iter()
+            .find(|f| f.local_usage.as_deref() == Some("short-term-preserve") && f.field == "allow")
+            .unwrap();
+        assert_eq!(local.resource.as_deref(), Some("/news"));
+        let r = a.fields.last().unwrap();
+        assert_eq!((r.field, r.record), ("permissions_reference", Some(1)));
+    }
+
+    #[test]
+    fn acap_problems() {
+        let a = fields(
+            "ACAP-allow-crawl: /early\nACAP-crawler: a\nACAP-crawler: *\nACAP-allow-fly: /\nACAP-allow-present-poster: /\nACAP-allow-(nothing): /\nACAP-composite-usage: both crawl index\nACAP-disallow-(both): /\nACAP-disallow-index: / time-limit=1-days\nACAP-allow-index: acap:resource-set:none\nACAP-request-delete: /x\nACAP-usage-purpose: search\nACAP-request-re-crawl: /y\nACAP-frobnicate: 1\nACAP-ignore-conventional-records\n",
+        );
+        let p = |i: usize| a.fields[i].problems.clone();
+        assert_eq!(p(0), vec!["outside_record"]);
+        assert_eq!(p(2), vec!["wildcard_with_named_crawlers"]);
+        assert_eq!(p(3), vec!["unknown_usage"]);
+        assert_eq!(p(4), vec!["invalid_resource_type"]);
+        assert_eq!(p(5), vec!["undefined_local_usage"]);
+        assert_eq!(p(6), vec!["bad_order"]);
+        assert_eq!(p(7), vec!["prohibition_composite_usage"]);
+        assert_eq!(p(8), vec!["prohibition_qualifiers"]);
+        assert_eq!(p(9), vec!["undefined_resource_set"]);
+        assert_eq!(p(10), vec!["unknown_action"]);
+        assert_eq!(p(12), vec!["request_in_sub_record"]);
+        assert_eq!(
+            (a.fields[13].field, p(13)),
+            ("unknown", vec!["unknown_field"])
+        );
+        assert_eq!(
+            (a.fields[14].field, p(14)),
+            ("ignore_conventional_records", vec!["bad_order"])
+        );
+        assert!(a.ignore_conventional);
+    }
+
+    #[test]
+    fn acap_does_not_touch_conventional_groups() {
+        let body =
+            "User-agent: a\nACAP-crawler: *\nACAP-disallow-crawl: /\nUser-agent: b\nDisallow: /x\n";
+        let r = RobotsTxt::parse(body.as_bytes());
+        assert_eq!(r.groups.len(), 1);
+        assert!(crate::robots::allowed_by_robots(
+            body.as_bytes(),
+            "a",
+            "http://e.com/y"
+        ));
+        assert!(!crate::robots::allowed_by_robots(
+            body.as_bytes(),
+            "a",
+            "http://e.com/x"
+        ));
+    }
+}
