@@ -79,6 +79,10 @@ proptest! {
         for (i, l) in r.lines.iter().enumerate() {
             prop_assert_eq!(l.number as usize, i + 1);
             prop_assert!(l.start <= l.end && l.key_start <= l.key_end && l.value_start <= l.value_end);
+            prop_assert_eq!(
+                l.has(repcensus::robots::lex::flag::NON_UTF8),
+                std::str::from_utf8(l.text(r.body)).is_err()
+            );
             let _ = parse_app_directives(l.value(r.body));
             let _ = parse_pairs(l.value(r.body));
         }

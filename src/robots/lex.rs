@@ -80,15 +80,19 @@ pub struct Lines<'a> {
     pos: usize,
     number: u32,
     done: bool,
+    /// The whole body is valid UTF-8 (checked once, so lines need no check of their own).
+    utf8: bool,
 }
 
 impl<'a> Lines<'a> {
     pub fn new(body: &'a [u8]) -> Self {
+        let pos = bom_len(body);
         Lines {
             body,
-            pos: bom_len(body),
+            pos,
             number: 0,
             done: false,
+            utf8: std::str::from_utf8(&body[pos..]).is_ok(),
         }
     }
 }
@@ -124,7 +128,7 @@ impl Iterator for Lines<'_> {
         };
         self.pos = next;
         self.number += 1;
-        Some(lex_line(body, self.number, start, end))
+        Some(lex(body, self.number, start, end, self.utf8))
     }
 }
 
@@ -145,14 +149,20 @@ fn trim(b: &[u8], mut s: usize, mut e: usize) -> (usize, usize) {
 
 /// Lex the line `body[start..end]` (without its line ending).
 pub fn lex_line(body: &[u8], number: u32, start: usize, end: usize) -> Line {
+    lex(body, number, start, end, false)
+}
+
+fn lex(body: &[u8], number: u32, start: usize, end: usize, body_utf8: bool) -> Line {
     let mut flags = 0u8;
     let mut end = end;
-    if end - start > MAX_LINE_LEN {
+    let too_long = end - start > MAX_LINE_LEN;
+    if too_long {
         flags |= flag::TOO_LONG;
         end = start + MAX_LINE_LEN;
     }
     let text = &body[start..end];
-    if std::str::from_utf8(text).is_err() {
+    // A valid body has valid lines, except where the length cut splits a character.
+    if (!body_utf8 || too_long) && std::str::from_utf8(text).is_err() {
         flags |= flag::NON_UTF8;
     }
     let mut eff = end;
