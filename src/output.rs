@@ -62,34 +62,41 @@ impl OutDir {
             .join(format!("part-{input_id}.parquet"))
     }
 
-    /// Write `batches` of table `B` as a staged part; `None` when there are no rows (and any part
-    /// left by an earlier run for the same input is then removed on commit).
+    /// Start writing the part of table `B` for `input_id` in staging; batches are appended as
+    /// they come (each chunk of an input writes its rows as soon as it is read).
+    pub fn part_writer<B: TableBuilder>(&self, crawl: &str, input_id: &str) -> Result<PartWriter> {
+        let final_path = self.part_path(B::NAME, crawl, input_id);
+        let staged = self
+            .staging
+            .join(format!("{}--{input_id}.parquet", B::NAME));
+        let file = std::fs::File::create(&staged)
+            .with_context(|| format!("cannot create {}", staged.display()))?;
+        let writer = ArrowWriter::try_new(file, B::schema(), Some(writer_properties::<B>()))
+            .with_context(|| format!("cannot write {}", staged.display()))?;
+        Ok(PartWriter {
+            writer,
+            staged,
+            final_path,
+            rows: 0,
+        })
+    }
+
+    /// Write `batches` of table `B` as a staged part in one go; `Empty` when there are no rows
+    /// (and any part left by an earlier run for the same input is then removed on commit).
     pub fn write<B: TableBuilder>(
         &self,
         crawl: &str,
         input_id: &str,
         batches: &[RecordBatch],
     ) -> Result<PartOutcome> {
-        let final_path = self.part_path(B::NAME, crawl, input_id);
         if batches.iter().all(|b| b.num_rows() == 0) {
-            return Ok(PartOutcome::Empty(final_path));
+            return Ok(PartOutcome::Empty(self.part_path(B::NAME, crawl, input_id)));
         }
-        let staged = self
-            .staging
-            .join(format!("{}--{input_id}.parquet", B::NAME));
-        let file = std::fs::File::create(&staged)
-            .with_context(|| format!("cannot create {}", staged.display()))?;
-        let mut writer = ArrowWriter::try_new(file, B::schema(), Some(writer_properties::<B>()))
-            .with_context(|| format!("cannot write {}", staged.display()))?;
+        let mut w = self.part_writer::<B>(crawl, input_id)?;
         for b in batches {
-            writer
-                .write(b)
-                .with_context(|| format!("cannot write {}", staged.display()))?;
+            w.write(b)?;
         }
-        writer
-            .close()
-            .with_context(|| format!("cannot finish {}", staged.display()))?;
-        Ok(PartOutcome::Staged(StagedPart { staged, final_path }))
+        w.finish()
     }
 
     /// Put staged parts in place, in order. Stale parts of the same input go: those of tables that
@@ -145,6 +152,46 @@ fn remove_in_other_crawls(final_path: &Path) {
         if dir != crawl_dir && e.file_name().to_string_lossy().starts_with("crawl=") {
             let _ = std::fs::remove_file(dir.join(name));
         }
+    }
+}
+
+/// A part being written in staging.
+pub struct PartWriter {
+    writer: ArrowWriter<std::fs::File>,
+    staged: PathBuf,
+    final_path: PathBuf,
+    rows: u64,
+}
+
+impl PartWriter {
+    /// Append a batch (encoded and compressed now; row groups are flushed as they fill).
+    pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
+        self.rows += batch.num_rows() as u64;
+        self.writer
+            .write(batch)
+            .with_context(|| format!("cannot write {}", self.staged.display()))?;
+        // Keep little in memory: flush the open row group once it is large.
+        if self.writer.in_progress_size() > 64 << 20 {
+            self.writer
+                .flush()
+                .with_context(|| format!("cannot write {}", self.staged.display()))?;
+        }
+        Ok(())
+    }
+
+    pub fn rows(&self) -> u64 {
+        self.rows
+    }
+
+    /// Close the file; the part is then ready to be committed.
+    pub fn finish(self) -> Result<PartOutcome> {
+        self.writer
+            .close()
+            .with_context(|| format!("cannot finish {}", self.staged.display()))?;
+        Ok(PartOutcome::Staged(StagedPart {
+            staged: self.staged,
+            final_path: self.final_path,
+        }))
     }
 }
 

@@ -13,7 +13,7 @@
 
 use crate::extract::{ChunkOutput, ExtractBuffers, Extractor, RecordCounts};
 use crate::input::{self, Container};
-use crate::output::OutDir;
+use crate::output::{OutDir, PartOutcome, PartWriter};
 use crate::reader::{self, ContainerStats, ReadBuffers, ReadError, Scope, Sink};
 use crate::tables::{
     AcapFieldsBuilder, AppDirectivesBuilder, ErrorRow, ErrorsBuilder, InputRow, InputsBuilder,
@@ -87,9 +87,22 @@ struct InputState {
     started_wall: i64,
     bytes: u64,
     container: Container,
-    outputs: Vec<Option<ChunkOutput>>,
-    stats: ContainerStats,
+    /// Number of chunks, and how many have been delivered.
+    chunks: usize,
     done: usize,
+    /// Per chunk, once delivered: the `isPartOf` of its first warcinfo record.
+    hints: Vec<Option<Option<String>>>,
+    /// The crawl name, once it is known (from `--crawl`, or from the first chunk in file order
+    /// that has a warcinfo record, all chunks before it being delivered).
+    crawl: Option<String>,
+    /// Chunk outputs delivered before the crawl was known.
+    pending: Vec<ChunkOutput>,
+    /// The input's parts, written chunk by chunk as outputs arrive.
+    writers: Writers,
+    counts: RecordCounts,
+    n_errors: u64,
+    failure: Option<String>,
+    stats: ContainerStats,
 }
 
 impl InputState {
@@ -99,10 +112,167 @@ impl InputState {
             started_wall: now_micros(),
             bytes,
             container,
-            outputs: (0..chunks).map(|_| None).collect(),
-            stats: ContainerStats::default(),
+            chunks,
             done: 0,
+            hints: vec![None; chunks],
+            crawl: None,
+            pending: Vec::new(),
+            writers: Writers::default(),
+            counts: RecordCounts::default(),
+            n_errors: 0,
+            failure: None,
+            stats: ContainerStats::default(),
         }
+    }
+
+    /// Take a chunk's output: count it, and write its rows now if the crawl is known (else keep
+    /// them until it is). Returns whether this was the input's last chunk.
+    fn accept(
+        &mut self,
+        shared: &Shared<'_>,
+        i: usize,
+        index: usize,
+        output: ChunkOutput,
+        stats: ContainerStats,
+    ) -> Result<bool> {
+        self.counts.add(&output.counts);
+        self.n_errors += output.n_errors;
+        if self.failure.is_none() {
+            self.failure = output.failure.clone();
+        }
+        if let Some(h) = self.hints.get_mut(index) {
+            *h = Some(output.crawl_hint.clone());
+        }
+        self.stats.members += stats.members;
+        self.stats.streamed_members += stats.streamed_members;
+        self.stats.decompressed_bytes += stats.decompressed_bytes;
+        self.done += 1;
+        self.pending.push(output);
+        let last = self.done >= self.chunks;
+        if self.crawl.is_none() {
+            self.crawl = match &shared.opts.crawl {
+                Some(c) => Some(input::sanitize(c)),
+                None => crawl_from_hints(&self.hints, last).map(|c| input::sanitize(&c)),
+            };
+        }
+        if let Some(crawl) = self.crawl.clone() {
+            for mut o in std::mem::take(&mut self.pending) {
+                self.writers
+                    .write_output(shared.out, &crawl, &shared.ids[i], &mut o)?;
+            }
+        }
+        Ok(last)
+    }
+}
+
+/// The crawl named by the first warcinfo record in file order, once every chunk before it has
+/// been delivered; `unknown` when all are delivered and none has one.
+fn crawl_from_hints(hints: &[Option<Option<String>>], all_delivered: bool) -> Option<String> {
+    for h in hints {
+        match h {
+            None => return None,
+            Some(Some(c)) => return Some(c.clone()),
+            Some(None) => {}
+        }
+    }
+    all_delivered.then(|| "unknown".to_string())
+}
+
+#[cfg(test)]
+mod crawl_tests {
+    use super::crawl_from_hints;
+
+    #[test]
+    fn crawl_waits_for_earlier_chunks() {
+        let c = |s: &str| Some(Some(s.to_string()));
+        // Chunk 1 has a warcinfo but chunk 0 is not in yet: unknown so far.
+        assert_eq!(crawl_from_hints(&[None, c("B")], false), None);
+        assert_eq!(
+            crawl_from_hints(&[Some(None), c("B")], false),
+            Some("B".into())
+        );
+        assert_eq!(crawl_from_hints(&[c("A"), None], false), Some("A".into()));
+        assert_eq!(
+            crawl_from_hints(&[Some(None), Some(None)], true),
+            Some("unknown".into())
+        );
+        assert_eq!(crawl_from_hints(&[Some(None), None], false), None);
+    }
+}
+
+/// Table slots of [`Writers`].
+const T_ROBOTS: usize = 0;
+const T_AGENTS: usize = 1;
+const T_RULES: usize = 2;
+const T_APP: usize = 3;
+const T_ACAP: usize = 4;
+const T_ERRORS: usize = 5;
+const TABLE_NAMES: [&str; 6] = [
+    RobotsFilesBuilder::NAME,
+    RobotsAgentsBuilder::NAME,
+    RobotsRulesBuilder::NAME,
+    AppDirectivesBuilder::NAME,
+    AcapFieldsBuilder::NAME,
+    ErrorsBuilder::NAME,
+];
+
+/// The parts of one input, opened when their first row arrives.
+#[derive(Default)]
+struct Writers {
+    parts: [Option<PartWriter>; 6],
+}
+
+impl Writers {
+    fn put<B: TableBuilder>(
+        &mut self,
+        out: &OutDir,
+        crawl: &str,
+        id: &str,
+        slot: usize,
+        b: &mut B,
+    ) -> Result<()> {
+        if b.is_empty() {
+            return Ok(());
+        }
+        let batch = b.finish(crawl);
+        if self.parts[slot].is_none() {
+            self.parts[slot] = Some(out.part_writer::<B>(crawl, id)?);
+        }
+        self.parts[slot]
+            .as_mut()
+            .expect("opened above")
+            .write(&batch)
+    }
+
+    fn write_output(
+        &mut self,
+        out: &OutDir,
+        crawl: &str,
+        id: &str,
+        o: &mut ChunkOutput,
+    ) -> Result<()> {
+        self.put(out, crawl, id, T_ROBOTS, &mut o.robots_files)?;
+        self.put(out, crawl, id, T_AGENTS, &mut o.robots_lines.agents)?;
+        self.put(out, crawl, id, T_RULES, &mut o.robots_lines.rules)?;
+        self.put(out, crawl, id, T_APP, &mut o.robots_lines.app_directives)?;
+        self.put(out, crawl, id, T_ACAP, &mut o.robots_lines.acap)?;
+        self.put(out, crawl, id, T_ERRORS, &mut o.errors)
+    }
+
+    fn rows(&self, slot: usize) -> u64 {
+        self.parts[slot].as_ref().map_or(0, PartWriter::rows)
+    }
+
+    /// Close every part; tables without rows give `Empty` (stale parts are removed on commit).
+    fn finish(self, out: &OutDir, crawl: &str, id: &str) -> Result<Vec<PartOutcome>> {
+        let mut parts = Vec::new();
+        for (slot, w) in self.parts.into_iter().enumerate() {
+            parts.push(match w {
+                Some(w) => w.finish()?,
+                None => PartOutcome::Empty(out.part_path(TABLE_NAMES[slot], crawl, id)),
+            });
+        }
+        Ok(parts)
     }
 }
 
@@ -150,7 +320,7 @@ fn internal_error(name: &str, detail: &str) -> ChunkOutput {
 fn plan_panicked(shared: &Shared<'_>, i: usize, detail: &str) -> Result<()> {
     let inline_chunk_pending = {
         let slot = lock(&shared.inputs[i]);
-        slot.as_ref().map(|s| s.outputs.len() == 1 && s.done == 0)
+        slot.as_ref().map(|s| s.chunks == 1 && s.done == 0)
     };
     match inline_chunk_pending {
         // The input's only chunk was being read when it panicked.
@@ -486,9 +656,8 @@ fn fail_input(
         ..ErrorRow::default()
     });
     out.n_errors = 1;
-    let mut state = state;
-    state.outputs = vec![Some(out)];
-    state.done = 1;
+    let mut state = InputState::new(state.bytes, state.container, 1);
+    state.accept(shared, i, 0, out, ContainerStats::default())?;
     finalize(shared, i, state, Some(detail.to_string()))
 }
 
@@ -505,12 +674,7 @@ fn deliver(
         let Some(state) = slot.as_mut() else {
             return Ok(());
         };
-        state.outputs[index] = Some(output);
-        state.stats.members += stats.members;
-        state.stats.streamed_members += stats.streamed_members;
-        state.stats.decompressed_bytes += stats.decompressed_bytes;
-        state.done += 1;
-        if state.done == state.outputs.len() {
+        if state.accept(shared, i, index, output, stats)? {
             slot.take()
         } else {
             None
@@ -532,26 +696,16 @@ fn finalize(
     let path = &shared.opts.inputs[i];
     let name = &shared.names[i];
     let id = &shared.ids[i];
-    let mut outputs: Vec<ChunkOutput> = state
-        .outputs
-        .into_iter()
-        .map(Option::unwrap_or_default)
-        .collect();
-    let mut counts = RecordCounts::default();
-    let mut n_errors = 0u64;
-    for o in &outputs {
-        counts.add(&o.counts);
-        n_errors += o.n_errors;
-    }
-    let crawl_raw = shared
-        .opts
+    let mut state = state;
+    let counts = state.counts;
+    let mut n_errors = state.n_errors;
+    // Every chunk is in, so the crawl is known (accept() has written all rows).
+    let crawl = state
         .crawl
         .clone()
-        .or_else(|| outputs.iter().find_map(|o| o.crawl_hint.clone()))
-        .unwrap_or_else(|| "unknown".to_string());
-    let crawl = input::sanitize(&crawl_raw);
+        .unwrap_or_else(|| input::sanitize(shared.opts.crawl.as_deref().unwrap_or("unknown")));
 
-    let mut failure = failure.or_else(|| outputs.iter().find_map(|o| o.failure.clone()));
+    let mut failure = failure.or_else(|| state.failure.clone());
     let mut extra_errors = ErrorsBuilder::default();
     if failure.is_none()
         && counts.total == 0
@@ -598,33 +752,11 @@ fn finalize(
         c => c.as_str().to_string(),
     };
 
-    let robots_batches: Vec<_> = outputs
-        .iter_mut()
-        .map(|o| o.robots_files.finish(&crawl))
-        .collect();
-    let robots_rows: usize = robots_batches.iter().map(|b| b.num_rows()).sum();
-    let agent_batches: Vec<_> = outputs
-        .iter_mut()
-        .map(|o| o.robots_lines.agents.finish(&crawl))
-        .collect();
-    let rule_batches: Vec<_> = outputs
-        .iter_mut()
-        .map(|o| o.robots_lines.rules.finish(&crawl))
-        .collect();
-    let app_batches: Vec<_> = outputs
-        .iter_mut()
-        .map(|o| o.robots_lines.app_directives.finish(&crawl))
-        .collect();
-    let acap_batches: Vec<_> = outputs
-        .iter_mut()
-        .map(|o| o.robots_lines.acap.finish(&crawl))
-        .collect();
-    let rows = |b: &[arrow_array::RecordBatch]| b.iter().map(|b| b.num_rows() as i64).sum::<i64>();
-    let mut error_batches: Vec<_> = outputs
-        .iter_mut()
-        .map(|o| o.errors.finish(&crawl))
-        .collect();
-    error_batches.push(extra_errors.finish(&crawl));
+    state
+        .writers
+        .put(shared.out, &crawl, id, T_ERRORS, &mut extra_errors)?;
+    let robots_rows = state.writers.rows(T_ROBOTS);
+    let rows = |slot| Some(state.writers.rows(slot) as i64);
 
     let mut inputs = InputsBuilder::default();
     inputs.append(&InputRow {
@@ -649,12 +781,12 @@ fn finalize(
         gzip_streamed_members: (state.container == Container::Gzip)
             .then_some(state.stats.streamed_members as i64),
         decompressed_bytes: Some(state.stats.decompressed_bytes as i64),
-        chunks: Some(outputs.len() as i32),
+        chunks: Some(state.chunks as i32),
         rows_robots_files: Some(robots_rows as i64),
-        rows_robots_agents: Some(rows(&agent_batches)),
-        rows_robots_rules: Some(rows(&rule_batches)),
-        rows_app_directives: Some(rows(&app_batches)),
-        rows_acap_fields: Some(rows(&acap_batches)),
+        rows_robots_agents: rows(T_AGENTS),
+        rows_robots_rules: rows(T_RULES),
+        rows_app_directives: rows(T_APP),
+        rows_acap_fields: rows(T_ACAP),
         errors: Some(n_errors as i64),
         started: Some(state.started_wall),
         seconds: Some(state.started.elapsed().as_secs_f64()),
@@ -663,35 +795,19 @@ fn finalize(
     });
     let inputs_batch = inputs.finish(&crawl);
 
-    let parts = vec![
-        shared
-            .out
-            .write::<RobotsFilesBuilder>(&crawl, id, &robots_batches)?,
-        shared
-            .out
-            .write::<RobotsAgentsBuilder>(&crawl, id, &agent_batches)?,
-        shared
-            .out
-            .write::<RobotsRulesBuilder>(&crawl, id, &rule_batches)?,
-        shared
-            .out
-            .write::<AppDirectivesBuilder>(&crawl, id, &app_batches)?,
-        shared
-            .out
-            .write::<AcapFieldsBuilder>(&crawl, id, &acap_batches)?,
-        shared
-            .out
-            .write::<ErrorsBuilder>(&crawl, id, &error_batches)?,
-        shared
-            .out
-            .write::<InputsBuilder>(&crawl, id, std::slice::from_ref(&inputs_batch))?,
-    ];
+    let mut parts = std::mem::take(&mut state.writers).finish(shared.out, &crawl, id)?;
+    // The inputs part goes last: its presence says the input's other parts are complete.
+    parts.push(shared.out.write::<InputsBuilder>(
+        &crawl,
+        id,
+        std::slice::from_ref(&inputs_batch),
+    )?);
     // Parts of this input left by an earlier run under another crawl name would double rows.
     shared.out.commit(parts)?;
 
     let mut s = lock(&shared.summary);
     s.records += counts.total;
-    s.robots_captures += robots_rows as u64;
+    s.robots_captures += robots_rows;
     s.errors += n_errors;
     s.bytes += state.bytes;
     if let Some(why) = failure {
