@@ -218,15 +218,10 @@ fn check(
                 );
                 match line {
                     Some(l) if v.priority > 0 => println!(
-                        "  line {}: {}  (longest match, {} bytes{})",
+                        "  line {}: {}  (the longest matching pattern, {} bytes; ties go to Allow)",
                         l.number,
                         String::from_utf8_lossy(l.text(parsed.body)).trim(),
-                        v.priority,
-                        if v.allowed {
-                            "; a tie goes to Allow"
-                        } else {
-                            ""
-                        }
+                        v.priority
                     ),
                     Some(l) => println!(
                         "  line {}: {}  (an empty pattern decides nothing)",

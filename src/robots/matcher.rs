@@ -131,70 +131,30 @@ impl Matcher {
     }
 
     /// Does `pattern` match the start of `path`? (robots.cc `RobotsMatchStrategy::Matches`.)
+    /// A `$` is an end anchor only as the pattern's last byte.
     pub fn matches(&mut self, path: &[u8], pattern: &[u8]) -> bool {
-        // Fast path: no wildcard, no anchor.
-        if memchr::memchr2(b'*', b'$', pattern).is_none() {
-            return path.starts_with(pattern);
+        match pattern.split_last() {
+            Some((b'$', body)) => self.match_literal(path, body, true),
+            _ => self.match_literal(path, pattern, false),
         }
-        let pos = &mut self.pos;
-        pos.clear();
-        pos.push(0);
-        let n = path.len();
-        for (i, &p) in pattern.iter().enumerate() {
-            if p == b'$' && i + 1 == pattern.len() {
-                return *pos.last().expect("non-empty") == n;
-            }
-            if p == b'*' {
-                let first = pos[0];
-                pos.clear();
-                pos.extend(first..=n);
+    }
+
+    /// Match `pattern`, whose bytes are all literal but `*`, against the start of `path`, or
+    /// against all of it when `to_end`. Google's position-set algorithm: the positions of `path`
+    /// that the pattern so far can reach, kept sorted; O(pattern × path), no backtracking.
+    fn match_literal(&mut self, path: &[u8], pattern: &[u8], to_end: bool) -> bool {
+        // Fast path: no wildcard.
+        if memchr::memchr(b'*', pattern).is_none() {
+            return if to_end {
+                path == pattern
             } else {
-                let mut k = 0;
-                for j in 0..pos.len() {
-                    let at = pos[j];
-                    if at < n && path[at] == p {
-                        pos[k] = at + 1;
-                        k += 1;
-                    }
-                }
-                pos.truncate(k);
-                if k == 0 {
-                    return false;
-                }
-            }
+                path.starts_with(pattern)
+            };
         }
-        true
-    }
-
-    /// Priority of an allow pattern against `path` (-1: no match), with Google's `index.htm` rule.
-    fn allow_priority(&mut self, path: &[u8], pattern: &[u8]) -> i64 {
-        if self.matches(path, pattern) {
-            return pattern.len() as i64;
-        }
-        if let Some(slash) = memchr::memrchr(b'/', pattern) {
-            if pattern[slash..].starts_with(b"/index.htm") {
-                // `pattern[..=slash]` followed by `$`.
-                let dir = &pattern[..=slash];
-                let anchored = if memchr::memchr2(b'*', b'$', dir).is_none() {
-                    path == dir
-                } else {
-                    self.matches_anchored(path, dir)
-                };
-                if anchored {
-                    return dir.len() as i64 + 1;
-                }
-            }
-        }
-        -1
-    }
-
-    fn matches_anchored(&mut self, path: &[u8], pattern: &[u8]) -> bool {
-        // Same algorithm, with the end anchor applied after the last pattern byte.
         let pos = &mut self.pos;
         pos.clear();
         pos.push(0);
         let n = path.len();
-        // Every `$` of `pattern` is literal: the anchor comes after it.
         for &p in pattern {
             if p == b'*' {
                 let first = pos[0];
@@ -215,7 +175,25 @@ impl Matcher {
                 }
             }
         }
-        *pos.last().expect("non-empty") == n
+        !to_end || *pos.last().expect("non-empty") == n
+    }
+
+    /// Priority of an allow pattern against `path` (-1: no match), with Google's `index.htm` rule:
+    /// a pattern ending in `/index.htm...` that does not match is retried as its directory
+    /// followed by `$` (every `$` inside that directory being literal).
+    fn allow_priority(&mut self, path: &[u8], pattern: &[u8]) -> i64 {
+        if self.matches(path, pattern) {
+            return pattern.len() as i64;
+        }
+        if let Some(slash) = memchr::memrchr(b'/', pattern) {
+            if pattern[slash..].starts_with(b"/index.htm") {
+                let dir = &pattern[..=slash];
+                if self.match_literal(path, dir, true) {
+                    return dir.len() as i64 + 1;
+                }
+            }
+        }
+        -1
     }
 
     /// The verdict for a path (as from [`path_params_query`]) and a set of agents (product tokens,
