@@ -40,19 +40,13 @@ fn text(b: &[u8]) -> Cow<'_, str> {
     String::from_utf8_lossy(b)
 }
 
-/// The ACAP content of a file, when it has any (`ACAP-` lines or an `##ACAP` comment).
+/// The ACAP content of a file, when it has any.
 pub fn acap_of(r: &RobotsTxt<'_>) -> Option<acap::Acap> {
-    let mentions = r.summary.has_acap
-        || memchr::memmem::find(r.body, b"ACAP").is_some()
-        || memchr::memmem::find(r.body, b"acap").is_some();
-    mentions
-        .then(|| acap::parse(r))
-        .filter(|a| !a.fields.is_empty())
+    r.summary.has_acap.then(|| acap::parse(r))
 }
 
-/// Fill the ACAP columns of a `robots_files` row.
+/// Fill the ACAP columns of a `robots_files` row (`has_acap` comes with the parse summary).
 pub fn fill_acap_summary<'a>(row: &mut RobotsFileRow<'a>, a: Option<&'a acap::Acap>) {
-    row.has_acap = Some(a.is_some());
     row.acap_version = a.and_then(|a| a.version.as_deref());
     row.acap_ignore_conventional = Some(a.is_some_and(|a| a.ignore_conventional));
 }

@@ -8,6 +8,7 @@
 //! conventional groups (for the group structure they are unknown lines, as for Google).
 
 use super::key::Key;
+use super::lex::Line;
 use super::parse::RobotsTxt;
 
 /// Standard ACAP usage verbs (§4.5.3.1).
@@ -88,6 +89,28 @@ enum Local {
     ResourceSet,
 }
 
+const IGNORE: &[u8] = b"acap-ignore-conventional-records";
+
+/// `##ACAP version=x`: a comment, so a blank line for the parser.
+pub fn is_version_comment(l: &Line, body: &[u8]) -> bool {
+    let t = l.text(body).trim_ascii();
+    l.key == Key::Blank && t.len() >= 6 && t[..6].eq_ignore_ascii_case(b"##acap")
+}
+
+/// `ACAP-ignore-conventional-records`, written (as the strawman writes it) without a colon, so a
+/// key-less line for the parser; or with one.
+pub fn is_ignore_directive(l: &Line, body: &[u8]) -> bool {
+    match l.key {
+        Key::Invalid => {
+            let t = l.text(body);
+            let t = &t[..memchr::memchr2(0, b'#', t).unwrap_or(t.len())];
+            t.trim_ascii().eq_ignore_ascii_case(IGNORE)
+        }
+        Key::Acap => l.key_raw(body).eq_ignore_ascii_case(IGNORE),
+        _ => false,
+    }
+}
+
 fn lower(b: &[u8]) -> String {
     String::from_utf8_lossy(b).to_ascii_lowercase()
 }
@@ -141,11 +164,8 @@ pub fn parse(r: &RobotsTxt<'_>) -> Acap {
     let mut wildcard_records = 0;
     let mut seen_content = false;
     for (i, l) in r.lines.iter().enumerate() {
-        let text = l.text(r.body);
-        let trimmed = text.trim_ascii();
-        // `##ACAP version=x`: a comment (blank line for the parser).
-        if l.key == Key::Blank && trimmed.len() >= 6 && trimmed[..6].eq_ignore_ascii_case(b"##acap")
-        {
+        let trimmed = l.text(r.body).trim_ascii();
+        if is_version_comment(l, r.body) {
             let rest = String::from_utf8_lossy(&trimmed[6..]).into_owned();
             let version = rest
                 .split_whitespace()
@@ -169,16 +189,7 @@ pub fn parse(r: &RobotsTxt<'_>) -> Acap {
             a.fields.push(f);
             continue;
         }
-        // `ACAP-ignore-conventional-records` has no colon: a key-less line for the parser.
-        let directive = trimmed
-            .split(|&c| c == b'#')
-            .next()
-            .unwrap_or_default()
-            .trim_ascii();
-        let ignore_line = directive.eq_ignore_ascii_case(b"acap-ignore-conventional-records")
-            || (l.key == Key::Acap
-                && l.key_raw(r.body)
-                    .eq_ignore_ascii_case(b"acap-ignore-conventional-records"));
+        let ignore_line = is_ignore_directive(l, r.body);
         if l.key != Key::Blank {
             seen_content = true;
         }
@@ -510,6 +521,17 @@ mod tests {
             ("ignore_conventional_records", vec!["bad_order"])
         );
         assert!(a.ignore_conventional);
+    }
+
+    #[test]
+    fn acap_comment_or_directive_alone_counts_as_acap() {
+        let r = RobotsTxt::parse(b"##Acap version=1.1\nUser-agent: *\n");
+        assert!(r.summary.has_acap);
+        assert_eq!(parse(&r).version.as_deref(), Some("1.1"));
+        let r = RobotsTxt::parse(b"acap-ignore-conventional-records # all ACAP\n");
+        assert!(r.summary.has_acap);
+        assert!(parse(&r).ignore_conventional);
+        assert!(!RobotsTxt::parse(b"# no ACAP here\nUser-agent: *\n").summary.has_acap);
     }
 
     #[test]

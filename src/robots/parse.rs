@@ -54,6 +54,7 @@ pub struct Summary {
     pub n_too_long: u32,
     pub has_purpose: bool,
     pub has_app_directives: bool,
+    /// An `ACAP-` field, an `##ACAP` comment or the colon-less ignore directive.
     pub has_acap: bool,
     pub has_content_usage: bool,
     pub has_content_signal: bool,
@@ -165,9 +166,15 @@ impl<'a> RobotsTxt<'a> {
             match k {
                 Key::Sitemap => s.n_sitemaps += 1,
                 Key::Unknown => s.n_unknown += 1,
-                Key::Invalid => s.n_invalid += 1,
+                Key::Invalid => {
+                    s.n_invalid += 1;
+                    s.has_acap |= super::acap::is_ignore_directive(&line, body);
+                }
                 Key::AppDirectives => s.has_app_directives = true,
                 Key::Acap => s.has_acap = true,
+                Key::Blank if line.has(flag::COMMENT) => {
+                    s.has_acap |= super::acap::is_version_comment(&line, body)
+                }
                 Key::ContentUsage => s.has_content_usage = true,
                 Key::ContentSignal => s.has_content_signal = true,
                 _ => {}
@@ -182,7 +189,8 @@ impl<'a> RobotsTxt<'a> {
                 s.n_too_long += 1;
             }
             let value = line.value(body);
-            let span = if k.is_pattern() || k == Key::AppDirectives || k == Key::ContentUsage {
+            // Allow/Disallow patterns and App-Directives paths are matched, so normalised.
+            let span = if k.is_pattern() || k == Key::AppDirectives {
                 escape_pattern(value, &mut escaped).map(|(a, b)| Span {
                     start: a as u32,
                     end: b as u32,
