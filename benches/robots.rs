@@ -8,41 +8,19 @@
 //!
 //!   cargo bench --bench robots
 
+#[path = "../tests/common/corpus.rs"]
+mod corpus;
+
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use repcensus::reader::{read_stream, ReadError, Record, Sink};
 use repcensus::robots::{Matcher, RobotsTxt};
 use std::hint::black_box;
-
-struct Files(Vec<Vec<u8>>);
-
-impl Sink for Files {
-    fn record(&mut self, rec: &Record<'_>) {
-        if rec.head.warc_type == b"resource" {
-            self.0.push(rec.block.to_vec());
-        }
-    }
-    fn error(&mut self, err: ReadError) {
-        panic!("{err:?}");
-    }
-}
-
-fn files() -> Vec<Vec<u8>> {
-    let f = std::fs::File::open(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/samples/real-robots.warc.gz"
-    ))
-    .unwrap();
-    let mut files = Files(Vec::new());
-    read_stream(flate2::read::MultiGzDecoder::new(f), &mut files).unwrap();
-    files.0
-}
 
 const AGENT: &str = "Googlebot";
 const URL: &str = "http://example.com/some/page.html";
 const PATH: &[u8] = b"/some/page.html";
 
 fn bench(c: &mut Criterion) {
-    let files = files();
+    let files: Vec<Vec<u8>> = corpus::real_robots().into_iter().map(|(_, b)| b).collect();
     let texts: Vec<String> = files
         .iter()
         .map(|b| String::from_utf8_lossy(b).into_owned())

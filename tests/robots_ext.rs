@@ -1,6 +1,9 @@
 //! Extensions end to end through the library: User-Agent-Purpose (`purpose_*`), App-Directives
 //! (`planb_*`), and golden `parse` output of real files (`golden_*`).
 
+mod common;
+
+use common::corpus::real_robots;
 use repcensus::robots::ext::app_directives_for;
 use repcensus::robots::{path_params_query, Matcher, RobotsTxt, Source};
 
@@ -175,32 +178,4 @@ fn golden_parse_of_real_files() {
             file.display()
         );
     }
-}
-
-fn real_robots() -> Vec<(String, Vec<u8>)> {
-    use repcensus::reader::{read_stream, ReadError, Record, Sink};
-    struct Files(Vec<(String, Vec<u8>)>);
-    impl Sink for Files {
-        fn record(&mut self, rec: &Record<'_>) {
-            if rec.head.warc_type == b"resource" {
-                let raw = String::from_utf8_lossy(rec.head.raw);
-                let path = raw
-                    .lines()
-                    .find_map(|l| l.strip_prefix("WARC-Source-Path: "))
-                    .unwrap_or("?");
-                self.0.push((path.to_string(), rec.block.to_vec()));
-            }
-        }
-        fn error(&mut self, err: ReadError) {
-            panic!("{err:?}");
-        }
-    }
-    let f = std::fs::File::open(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/samples/real-robots.warc.gz"
-    ))
-    .unwrap();
-    let mut files = Files(Vec::new());
-    read_stream(flate2::read::MultiGzDecoder::new(f), &mut files).unwrap();
-    files.0
 }

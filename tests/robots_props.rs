@@ -1,32 +1,12 @@
 //! Property tests of the robots.txt parser and matcher: no panic on any bytes, one descriptor per
 //! physical line, and the position-set matcher equal to a naive backtracking matcher.
 
+mod common;
+
+use common::corpus::physical_lines;
 use proptest::prelude::*;
 use repcensus::robots::ext::{parse_app_directives, parse_pairs};
 use repcensus::robots::{Matcher, RobotsTxt};
-
-fn physical_lines(b: &[u8]) -> usize {
-    let b = &b[..b.len().min(repcensus::robots::parse::PARSE_LIMIT)];
-    let mut n = 0;
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'\r' => {
-                n += 1;
-                if b.get(i + 1) == Some(&b'\n') {
-                    i += 1;
-                }
-            }
-            b'\n' => n += 1,
-            _ => {}
-        }
-        i += 1;
-    }
-    if b.is_empty() || !matches!(b.last(), Some(b'\n' | b'\r')) {
-        n += 1;
-    }
-    n
-}
 
 /// Robots-like text: keys, separators, values, wildcards, line endings, odd bytes.
 fn robotsish() -> impl Strategy<Value = Vec<u8>> {

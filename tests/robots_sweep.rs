@@ -3,40 +3,11 @@
 //! paths taken from each file's own rules. Where the two differ, the cause must be one of the
 //! known differences of that port (each listed and explained below); any other difference fails.
 
-use repcensus::reader::{read_stream, ReadError, Record, Sink};
+mod common;
+
+use common::corpus::{physical_lines, real_robots};
 use repcensus::robots::{Key, Matcher, RobotsTxt};
 use std::collections::BTreeMap;
-
-struct Files(Vec<(String, Vec<u8>)>);
-
-impl Sink for Files {
-    fn record(&mut self, rec: &Record<'_>) {
-        if rec.head.warc_type != b"resource" {
-            return;
-        }
-        let raw = String::from_utf8_lossy(rec.head.raw);
-        let path = raw
-            .lines()
-            .find_map(|l| l.strip_prefix("WARC-Source-Path: "))
-            .unwrap_or("?")
-            .to_string();
-        self.0.push((path, rec.block.to_vec()));
-    }
-    fn error(&mut self, err: ReadError) {
-        panic!("sample archive error: {err:?}");
-    }
-}
-
-pub fn real_robots() -> Vec<(String, Vec<u8>)> {
-    let f = std::fs::File::open(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/samples/real-robots.warc.gz"
-    ))
-    .expect("samples/real-robots.warc.gz");
-    let mut files = Files(Vec::new());
-    read_stream(flate2::read::MultiGzDecoder::new(f), &mut files).unwrap();
-    files.0
-}
 
 const AGENTS: &[&str] = &[
     "Googlebot",
@@ -214,24 +185,7 @@ fn sweep_against_robotstxt_crate() {
 fn every_real_file_parses_one_descriptor_per_line() {
     for (name, body) in real_robots() {
         let r = RobotsTxt::parse(&body);
-        let b = &body[..body.len().min(repcensus::robots::parse::PARSE_LIMIT)];
-        // Physical lines: line endings (CRLF counted once) plus a last unterminated line.
-        let mut n = 0;
-        let mut i = 0;
-        while i < b.len() {
-            if b[i] == b'\r' {
-                n += 1;
-                if b.get(i + 1) == Some(&b'\n') {
-                    i += 1;
-                }
-            } else if b[i] == b'\n' {
-                n += 1;
-            }
-            i += 1;
-        }
-        if b.is_empty() || !matches!(b.last(), Some(b'\n' | b'\r')) {
-            n += 1;
-        }
+        let n = physical_lines(&body);
         assert_eq!(r.lines.len(), n, "{name}");
         assert!(r
             .lines

@@ -531,7 +531,11 @@ mod tests {
         let r = RobotsTxt::parse(b"acap-ignore-conventional-records # all ACAP\n");
         assert!(r.summary.has_acap);
         assert!(parse(&r).ignore_conventional);
-        assert!(!RobotsTxt::parse(b"# no ACAP here\nUser-agent: *\n").summary.has_acap);
+        assert!(
+            !RobotsTxt::parse(b"# no ACAP here\nUser-agent: *\n")
+                .summary
+                .has_acap
+        );
     }
 
     #[test]

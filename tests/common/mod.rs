@@ -3,6 +3,8 @@
 //! when it cannot be had).
 #![allow(dead_code)]
 
+pub mod corpus;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
