@@ -118,8 +118,8 @@ pub fn fill_summary(row: &mut RobotsFileRow<'_>, r: &RobotsTxt<'_>) {
     let s = &r.summary;
     let n = |v: u32| Some(v.min(i32::MAX as u32) as i32);
     row.parsed = Some(true);
-    row.n_lines = n(s.n_lines);
-    row.n_groups = n(s.n_groups);
+    row.n_lines = n(r.lines.len() as u32);
+    row.n_groups = n(r.groups.len() as u32);
     row.n_agents = n(s.n_agents);
     row.n_rules = n(s.n_rules);
     row.n_orphan_rules = n(s.n_orphan_rules);

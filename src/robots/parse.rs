@@ -34,8 +34,6 @@ pub struct Group {
 /// Counts over the file, for the `robots_files` summary columns.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
-    pub n_lines: u32,
-    pub n_groups: u32,
     /// User-agent and purpose lines.
     pub n_agents: u32,
     /// Allow and disallow lines inside groups.
@@ -214,8 +212,6 @@ impl<'a> RobotsTxt<'a> {
         if let Some(g) = groups.last_mut() {
             g.end = lines.len() as u32;
         }
-        s.n_lines = lines.len() as u32;
-        s.n_groups = groups.len() as u32;
         RobotsTxt {
             body,
             lines,
