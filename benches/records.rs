@@ -64,11 +64,12 @@ fn bench(c: &mut Criterion) {
 
     let (robots, _) = archive(GenKind::Robots, Layout::GzipPerRecord, 16 << 20);
     let mut ebufs = ExtractBuffers::default();
+    let registry = repcensus::agents::Registry::builtin();
     let mut expected_rows = None;
     g.throughput(Throughput::Bytes(robots.len() as u64));
     g.bench_function("robots_gzip_per_record_extract", |b| {
         b.iter(|| {
-            let mut ex = Extractor::new("bench.warc.gz", &mut ebufs);
+            let mut ex = Extractor::new("bench.warc.gz", &mut ebufs, &registry);
             read_gzip_members(&robots, 0, robots.len(), &mut bufs, &mut ex);
             let out = ex.into_output();
             let rows = out.robots_files.len();

@@ -5,12 +5,16 @@
 //! wants the body, and only then decodes it. Rows go into the chunk's table builders; problems go
 //! into its `errors` builder. Nothing here panics on input.
 
+use crate::agents::Registry;
 use crate::http::{self, BodyDecoder, HttpHead};
 use crate::reader::{ReadError, Record, Scope, Sink};
 use crate::record::{self, strip_angle, trim, unfold};
 use crate::robots::RobotsTxt;
 use crate::robots_tables::{self, Provenance, RobotsLineTables, Scratch};
-use crate::tables::{ErrorRow, ErrorsBuilder, RobotsFileRow, RobotsFilesBuilder};
+use crate::tables::{
+    AgentVerdictsBuilder, ErrorRow, ErrorsBuilder, RobotsFileRow, RobotsFilesBuilder,
+};
+use crate::verdicts::Verdicts;
 use sha2::{Digest, Sha256};
 
 /// RFC 9309: crawlers must parse at least the first 500 KiB of a robots.txt.
@@ -61,6 +65,8 @@ pub struct ChunkOutput {
     pub robots_files: RobotsFilesBuilder,
     /// Rows of `robots_agents`, `robots_rules` and `app_directives`.
     pub robots_lines: RobotsLineTables,
+    /// Rows of `agent_verdicts`.
+    pub agent_verdicts: AgentVerdictsBuilder,
     pub errors: ErrorsBuilder,
     pub n_errors: u64,
     pub counts: RecordCounts,
@@ -92,6 +98,7 @@ impl ChunkOutput {
 pub struct ExtractBuffers {
     body: BodyDecoder,
     scratch: Scratch,
+    verdicts: Verdicts,
 }
 
 /// The sink that turns records into rows for one chunk.
@@ -99,14 +106,16 @@ pub struct Extractor<'w> {
     pub out: ChunkOutput,
     bufs: &'w mut ExtractBuffers,
     warc_file: &'w str,
+    registry: &'w Registry,
 }
 
 impl<'w> Extractor<'w> {
-    pub fn new(warc_file: &'w str, bufs: &'w mut ExtractBuffers) -> Self {
+    pub fn new(warc_file: &'w str, bufs: &'w mut ExtractBuffers, registry: &'w Registry) -> Self {
         Extractor {
             out: ChunkOutput::default(),
             bufs,
             warc_file,
+            registry,
         }
     }
 
@@ -296,8 +305,17 @@ impl<'w> Extractor<'w> {
                 robots_tables::emit_acap(&mut self.out.robots_lines.acap, &prov, &parsed, a);
             }
             robots_tables::fill_acap_summary(&mut row, acap.as_ref());
+            self.bufs.verdicts.emit(
+                &mut self.out.agent_verdicts,
+                self.registry,
+                &row,
+                Some(&parsed),
+            );
             self.out.robots_files.append(&row);
         } else {
+            self.bufs
+                .verdicts
+                .emit(&mut self.out.agent_verdicts, self.registry, &row, None);
             self.out.robots_files.append(&row);
         }
         if let Some((kind, detail)) = body_problem {

@@ -10,6 +10,7 @@
 //!
 //! [`scan::scan`] drives it all on a thread pool. The binary in `main.rs` is a thin CLI.
 
+pub mod agents;
 pub mod extract;
 pub mod gen;
 pub mod gz;
@@ -22,3 +23,4 @@ pub mod robots;
 pub mod robots_tables;
 pub mod scan;
 pub mod tables;
+pub mod verdicts;

@@ -4,6 +4,7 @@
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
+use repcensus::agents::Registry;
 use repcensus::gen::{self, GenKind, GenOptions, Layout};
 use repcensus::input;
 use repcensus::scan::{self, ScanOptions};
@@ -45,6 +46,20 @@ enum Command {
         /// No progress bar and no summary.
         #[arg(long, short)]
         quiet: bool,
+        /// Add or override tracked agents (CSV with the columns of `repcensus agents --format csv`,
+        /// or JSON: an array of such objects, or an object keyed by name like ai.robots.txt's
+        /// robots.json).
+        #[arg(long, value_name = "FILE")]
+        agents: Option<PathBuf>,
+    },
+    /// List the tracked agents of `agent_verdicts`, with category, operator and sources.
+    Agents {
+        /// Add or override agents from this file first (as `scan --agents`).
+        #[arg(long, value_name = "FILE")]
+        agents: Option<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = AgentsFormat::Table)]
+        format: AgentsFormat,
     },
     /// Check URLs against a robots.txt with Google's semantics. Exit 0: all allowed; 1: some
     /// disallowed; 2: error.
@@ -96,6 +111,13 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum AgentsFormat {
+    Table,
+    Csv,
+    Json,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -248,6 +270,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             json,
             explain,
         } => check(&robots, agent, url, agents, urls, purpose, json, explain),
+        Command::Agents { agents, format } => {
+            let r = load_registry(agents.as_deref())?;
+            print_agents(&r, format)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Parse { robots } => {
             let body = read_input(&robots)?;
             let v = repcensus::robots_tables::file_json(&body, &robots.to_string_lossy());
@@ -261,7 +288,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             crawl,
             chunk_size,
             quiet,
+            agents,
         } => {
+            let registry = load_registry(agents.as_deref())?;
             let paths = input::expand(&inputs)?;
             if paths.is_empty() {
                 anyhow::bail!("no inputs found in {}", inputs.join(" "));
@@ -275,6 +304,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 crawl,
                 chunk_size,
                 progress: !quiet && std::io::stderr().is_terminal(),
+                registry,
                 panic_on_input: std::env::var("REPCENSUS_PANIC_ON_INPUT").ok(),
             };
             let summary = scan::scan(&opts)?;
@@ -322,4 +352,71 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+fn load_registry(file: Option<&std::path::Path>) -> Result<Registry> {
+    let mut r = Registry::builtin();
+    if let Some(f) = file {
+        r.apply_file(f)?;
+    }
+    Ok(r)
+}
+
+fn print_agents(r: &Registry, format: AgentsFormat) -> Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match format {
+        AgentsFormat::Csv => {
+            for l in Registry::header().lines() {
+                writeln!(out, "# {l}")?;
+            }
+            write!(out, "{}", r.to_csv()?)?;
+        }
+        AgentsFormat::Json => {
+            let v = serde_json::json!({
+                "registry_version": r.version,
+                "sources": Registry::header(),
+                "agents": r.agents,
+            });
+            writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
+        }
+        AgentsFormat::Table => {
+            for l in Registry::header().lines() {
+                writeln!(out, "# {l}")?;
+            }
+            writeln!(
+                out,
+                "# {} agents, registry {} (`--format csv` or `json` for every column)",
+                r.agents.len(),
+                r.version
+            )?;
+            let w = |f: fn(&repcensus::agents::Agent) -> &str, h: &str| {
+                r.agents
+                    .iter()
+                    .map(|a| f(a).len())
+                    .max()
+                    .unwrap_or(0)
+                    .max(h.len())
+            };
+            let (wn, wt, wc, wo) = (
+                w(|a| &a.name, "name"),
+                w(|a| &a.token, "token"),
+                w(|a| &a.category, "category"),
+                w(|a| &a.operator, "operator"),
+            );
+            writeln!(
+                out,
+                "{:wn$}  {:wt$}  {:wc$}  {:wo$}  robots_txt",
+                "name", "token", "category", "operator"
+            )?;
+            for a in &r.agents {
+                writeln!(
+                    out,
+                    "{:wn$}  {:wt$}  {:wc$}  {:wo$}  {}",
+                    a.name, a.token, a.category, a.operator, a.robots_txt
+                )?;
+            }
+        }
+    }
+    Ok(())
 }

@@ -146,7 +146,7 @@ fn separator(l: &Line) -> &'static str {
 }
 
 /// The leading number of a value (`10`, `0.5`, `10 # seconds` -> 10).
-fn leading_number(v: &str) -> Option<f64> {
+pub(crate) fn leading_number(v: &str) -> Option<f64> {
     let end = v
         .char_indices()
         .find(|&(_, c)| !(c.is_ascii_digit() || c == '.'))

@@ -11,13 +11,15 @@
 //! into place. Per-input problems are rows in `errors`, a line on stderr and a status in `inputs`;
 //! only output errors stop the run.
 
+use crate::agents::Registry;
 use crate::extract::{ChunkOutput, ExtractBuffers, Extractor, RecordCounts};
 use crate::input::{self, Container};
 use crate::output::{OutDir, PartOutcome, PartWriter};
 use crate::reader::{self, ContainerStats, ReadBuffers, ReadError, Scope, Sink};
 use crate::tables::{
-    AcapFieldsBuilder, AppDirectivesBuilder, ErrorRow, ErrorsBuilder, InputRow, InputsBuilder,
-    RobotsAgentsBuilder, RobotsFilesBuilder, RobotsRulesBuilder, TableBuilder, SCHEMA_VERSION,
+    AcapFieldsBuilder, AgentVerdictsBuilder, AppDirectivesBuilder, ErrorRow, ErrorsBuilder,
+    InputRow, InputsBuilder, RobotsAgentsBuilder, RobotsFilesBuilder, RobotsRulesBuilder,
+    TableBuilder, SCHEMA_VERSION,
 };
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -44,6 +46,8 @@ pub struct ScanOptions {
     pub crawl: Option<String>,
     pub chunk_size: usize,
     pub progress: bool,
+    /// The tracked agents of `agent_verdicts`.
+    pub registry: Registry,
     /// Testing only: panic while reading the input whose path ends with this, to exercise the
     /// recovery from internal errors (set by `REPCENSUS_PANIC_ON_INPUT`).
     #[doc(hidden)]
@@ -206,20 +210,22 @@ const T_AGENTS: usize = 1;
 const T_RULES: usize = 2;
 const T_APP: usize = 3;
 const T_ACAP: usize = 4;
-const T_ERRORS: usize = 5;
-const TABLE_NAMES: [&str; 6] = [
+const T_VERDICTS: usize = 5;
+const T_ERRORS: usize = 6;
+const TABLE_NAMES: [&str; 7] = [
     RobotsFilesBuilder::NAME,
     RobotsAgentsBuilder::NAME,
     RobotsRulesBuilder::NAME,
     AppDirectivesBuilder::NAME,
     AcapFieldsBuilder::NAME,
+    AgentVerdictsBuilder::NAME,
     ErrorsBuilder::NAME,
 ];
 
 /// The parts of one input, opened when their first row arrives.
 #[derive(Default)]
 struct Writers {
-    parts: [Option<PartWriter>; 6],
+    parts: [Option<PartWriter>; 7],
 }
 
 impl Writers {
@@ -256,6 +262,7 @@ impl Writers {
         self.put(out, crawl, id, T_RULES, &mut o.robots_lines.rules)?;
         self.put(out, crawl, id, T_APP, &mut o.robots_lines.app_directives)?;
         self.put(out, crawl, id, T_ACAP, &mut o.robots_lines.acap)?;
+        self.put(out, crawl, id, T_VERDICTS, &mut o.agent_verdicts)?;
         self.put(out, crawl, id, T_ERRORS, &mut o.errors)
     }
 
@@ -494,7 +501,7 @@ fn read_chunk(
     {
         panic!("fault injected for {warc_file}");
     }
-    let mut ex = Extractor::new(warc_file, &mut worker.extract);
+    let mut ex = Extractor::new(warc_file, &mut worker.extract, &shared.opts.registry);
     let stats = match container {
         Container::Gzip => reader::read_gzip_members(data, start, end, &mut worker.read, &mut ex),
         _ => reader::read_plain(data, start, end, &mut ex),
@@ -622,7 +629,7 @@ fn read_streamed(
         }
     };
     *lock(&shared.inputs[i]) = Some(InputState::new(bytes, container, 1));
-    let mut ex = Extractor::new(&shared.names[i], &mut worker.extract);
+    let mut ex = Extractor::new(&shared.names[i], &mut worker.extract, &shared.opts.registry);
     let stats = match reader::read_stream(reader, &mut ex) {
         Ok(s) => s,
         Err(e) => {
@@ -787,6 +794,7 @@ fn finalize(
         rows_robots_rules: rows(T_RULES),
         rows_app_directives: rows(T_APP),
         rows_acap_fields: rows(T_ACAP),
+        rows_agent_verdicts: rows(T_VERDICTS),
         errors: Some(n_errors as i64),
         started: Some(state.started_wall),
         seconds: Some(state.started.elapsed().as_secs_f64()),

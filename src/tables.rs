@@ -17,7 +17,7 @@ use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
 use std::sync::Arc;
 
 /// Version of the table schemas, stored in every Parquet file's metadata as `repcensus.schema_version`.
-pub const SCHEMA_VERSION: &str = "3";
+pub const SCHEMA_VERSION: &str = "4";
 
 /// A column kind: its Arrow type, the borrowed value a row holds and the builder that takes it.
 pub trait Kind {
@@ -308,6 +308,40 @@ table! {
 }
 
 table! {
+    /// One row per robots.txt capture and tracked agent (see `repcensus agents`).
+    AgentVerdictsBuilder, AgentVerdictRow, "agent_verdicts",
+    plain: [],
+    {
+        warc_file: Str,
+        warc_offset: I64,
+        host: Str,
+        capture_time: Ts,
+        http_status: I32,
+        fetch_outcome: Str,
+        agent: Str,
+        agent_category: Str,
+        operator: Str,
+        /// The agent's product token is on a user-agent line of the file (as Google matches it).
+        named: Bool,
+        /// The agent's name (up to a `/` or space) is written on a user-agent line, ignoring case.
+        named_exact: Bool,
+        /// Which groups decide: `specific`, `purpose`, `wildcard`, `none`.
+        verdict_source: Str,
+        root_allowed: Bool,
+        /// full_block, partial_block, allowed, no_robots, unreachable, redirect, unknown.
+        verdict: Str,
+        /// As `verdict`, but an unreachable robots.txt (5xx) is a full_block (RFC 9309 2.3.1.4)
+        /// and a 429 is no_robots (a 4xx under RFC 9309).
+        verdict_rfc9309: Str,
+        n_applicable_rules: I32,
+        crawl_delay: F64,
+        /// `directive=value` of the agent's App-Directives application for `/`.
+        app_directives: StrList,
+        registry_version: Str,
+    }
+}
+
+table! {
     /// One row per application directive of an `App-Directives` line.
     AppDirectivesBuilder, AppDirectiveRow, "app_directives",
     plain: ["value_raw"],
@@ -379,6 +413,7 @@ table! {
         rows_robots_rules: I64,
         rows_app_directives: I64,
         rows_acap_fields: I64,
+        rows_agent_verdicts: I64,
         errors: I64,
         started: Ts,
         seconds: F64,

@@ -49,8 +49,9 @@ fn samples_scan_exits_zero_and_yields_every_capture() {
     ]);
     assert_eq!(code, 0, "{stderr}");
     let rows = table_rows(out.path(), "robots_files", &[]);
-    assert_eq!(rows.len(), 2165);
-    // Real captures per real file (the generated file holds 1581, the real robots.txt corpus 519).
+    assert_eq!(rows.len(), 2186);
+    // Real captures per real file (the generated file holds 1581, the real robots.txt corpus 519,
+    // the hand-written verdict cases 21).
     for (file, n) in [
         (
             "oduwsdl_ipwb__IAH-20080430204825-00000-blackbook.warc.gz",
@@ -66,6 +67,7 @@ fn samples_scan_exits_zero_and_yields_every_capture() {
         ),
         ("generated-cc-robots.warc.gz", 1581),
         ("real-robots.warc.gz", 519),
+        ("verdict-cases.warc.gz", 21),
     ] {
         assert_eq!(
             rows.iter().filter(|r| r.contains(file)).count(),
@@ -80,7 +82,13 @@ fn samples_scan_exits_zero_and_yields_every_capture() {
         .all(|r| !r.contains("http_status=NULL") || r.contains("real-robots.warc.gz")));
     // One inputs row per sample archive, and the broken ones have errors rows.
     let inputs = table_rows(out.path(), "inputs", &[]);
-    assert_eq!(inputs.len(), 17);
+    assert_eq!(inputs.len(), 18);
+    // Every capture has one verdict row per registry agent.
+    let n_agents = repcensus::agents::Registry::builtin().agents.len();
+    assert_eq!(
+        table_rows(out.path(), "agent_verdicts", &[]).len(),
+        rows.len() * n_agents
+    );
     assert!(count_where(out.path(), "errors", "cz-pagesinczech") > 0);
     assert!(count_where(out.path(), "errors", "corrupted-mid-record") > 0);
     // Formats recognised, not dropped.

@@ -96,6 +96,13 @@ pub fn path_params_query(url: &str) -> String {
     }
 }
 
+/// The groups chosen for an agent by [`Matcher::select`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Selection {
+    want: u8,
+    pub source: Source,
+}
+
 /// Reusable scratch space for matching.
 #[derive(Default)]
 pub struct Matcher {
@@ -206,7 +213,19 @@ impl Matcher {
         purpose: Option<&str>,
         path: &[u8],
     ) -> Verdict {
-        let mut flags = std::mem::take(&mut self.flags);
+        let sel = self.select(robots, agents, purpose);
+        self.decide(robots, sel, path)
+    }
+
+    /// Choose the groups that decide for these agents (and purpose). The choice is kept in the
+    /// matcher until the next `select`: [`Matcher::decide`] and [`Matcher::selected_lines`] use it.
+    pub fn select(
+        &mut self,
+        robots: &RobotsTxt<'_>,
+        agents: &[&str],
+        purpose: Option<&str>,
+    ) -> Selection {
+        let flags = &mut self.flags;
         flags.clear();
         let mut any_specific = false;
         let mut any_purpose = false;
@@ -250,29 +269,47 @@ impl Matcher {
         } else {
             (0, Source::None)
         };
+        Selection { want, source }
+    }
+
+    /// The lines (indexes into [`RobotsTxt::lines`]) of the groups chosen by the last
+    /// [`Matcher::select`], in file order.
+    pub fn selected_lines<'r>(
+        &'r self,
+        robots: &'r RobotsTxt<'_>,
+        sel: Selection,
+    ) -> impl Iterator<Item = usize> + 'r {
+        self.flags
+            .iter()
+            .enumerate()
+            // `want` is the highest kind present, so a group with a higher one never reaches
+            // a lower bucket (a group naming the agent decides even if it is also `*`).
+            .filter(move |&(_, &f)| f & sel.want != 0)
+            .flat_map(move |(g, _)| robots.group_lines(g))
+    }
+
+    /// The verdict for a path under the groups chosen by the last [`Matcher::select`].
+    pub fn decide(&mut self, robots: &RobotsTxt<'_>, sel: Selection, path: &[u8]) -> Verdict {
+        let flags = std::mem::take(&mut self.flags);
         let mut allow = Best::NONE;
         let mut disallow = Best::NONE;
         let mut n_rules = 0;
-        if want != 0 {
-            for (g, &f) in flags.iter().enumerate() {
-                // `want` is the highest kind present, so a group with a higher one never reaches
-                // a lower bucket (a group naming the agent decides even if it is also `*`).
-                if f & want == 0 {
+        for (g, &f) in flags.iter().enumerate() {
+            if f & sel.want == 0 {
+                continue;
+            }
+            for i in robots.group_lines(g) {
+                let key = robots.lines[i].key;
+                if !key.is_rule() {
                     continue;
                 }
-                for i in robots.group_lines(g) {
-                    let key = robots.lines[i].key;
-                    if !key.is_rule() {
-                        continue;
-                    }
-                    n_rules += 1;
-                    let pattern = robots.norm_value(i);
-                    if key == Key::Allow {
-                        let p = self.allow_priority(path, pattern);
-                        allow.offer(p, i);
-                    } else if self.matches(path, pattern) {
-                        disallow.offer(pattern.len() as i64, i);
-                    }
+                n_rules += 1;
+                let pattern = robots.norm_value(i);
+                if key == Key::Allow {
+                    let p = self.allow_priority(path, pattern);
+                    allow.offer(p, i);
+                } else if self.matches(path, pattern) {
+                    disallow.offer(pattern.len() as i64, i);
                 }
             }
         }
@@ -288,7 +325,7 @@ impl Matcher {
         let line_index = (best.priority >= 0).then_some(best.index);
         Verdict {
             allowed,
-            source,
+            source: sel.source,
             line: line_index.map(|i| robots.lines[i].number),
             line_index,
             group: line_index.map(|i| robots.line_group[i]),

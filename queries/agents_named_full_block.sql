@@ -1,0 +1,33 @@
+-- Question: among hosts whose robots.txt names an agent, how often is it fully blocked?
+-- "Names": the agent's product token is on a user-agent line (named, as Google matches it:
+-- `Ai2Bot-Dolma` names the token `Ai`, so it names AI2Bot too); named_exact counts hosts writing
+-- the agent's own name. Each host counts once, by its latest capture in the crawl.
+-- Run from the scan's output folder: duckdb -c ".read queries/agents_named_full_block.sql"
+-- Columns:
+--   crawl, agent, agent_category
+--   hosts_naming      hosts whose latest robots.txt names the agent's token
+--   hosts_naming_exact  of those, hosts writing the agent's name itself
+--   full_block        of hosts_naming, those fully blocking it
+--   partial_block     of hosts_naming, those blocking part of the site
+--   share_full        full_block / hosts_naming (4 decimals)
+WITH latest AS (
+    SELECT *
+    FROM read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true)
+    WHERE host IS NOT NULL
+    QUALIFY row_number() OVER (
+        PARTITION BY crawl, host, agent
+        ORDER BY capture_time DESC NULLS LAST, warc_file DESC, warc_offset DESC) = 1
+)
+SELECT
+    crawl,
+    agent,
+    any_value(agent_category) AS agent_category,
+    count(*) AS hosts_naming,
+    count(*) FILTER (named_exact) AS hosts_naming_exact,
+    count(*) FILTER (verdict = 'full_block') AS full_block,
+    count(*) FILTER (verdict = 'partial_block') AS partial_block,
+    round(full_block / hosts_naming, 4) AS share_full
+FROM latest
+WHERE named
+GROUP BY crawl, agent
+ORDER BY crawl, hosts_naming DESC, agent;

@@ -1,0 +1,401 @@
+//! Who may crawl what: the verdict of every robots.txt capture for every tracked agent (the
+//! `agent_verdicts` rows), with Google's semantics (see [`crate::robots::matcher`]).
+//!
+//! Verdict kinds, for a parsed body:
+//! * `full_block`: `/` is disallowed and no Allow rule reopens any part of the site;
+//! * `partial_block`: not a full block, and some Disallow rule disallows something;
+//! * `allowed`: nothing is disallowed (including files with no group for the agent).
+//!
+//! A rule "reopens" (Allow) or "disallows something" (Disallow) when one of its probe paths gets
+//! that rule's outcome from the agent's groups. The probes are the path the pattern describes
+//! (`*` kept literally, a final `$` dropped, a leading `*` given its `/`) and, unless the pattern
+//! ends in `$`, that path followed by a byte no pattern names (0x01). So `Disallow: /` with
+//! `Allow: /public` is a partial block, `Disallow: /` with `Allow: /$` too (only the home page is
+//! open), while `Allow: /` beside `Disallow: /` reopens everything (ties go to Allow) and leaves
+//! nothing blocked. A pattern that starts with neither `/` nor `*` matches no URL path and is
+//! ignored.
+//!
+//! Without a parsed body the verdict follows the capture's status: `no_robots` for an empty
+//! body or a 4xx (RFC 9309: unavailable, crawl freely), `unreachable` for a 5xx or 429 (and
+//! `verdict_rfc9309` gives RFC 9309's reading: full_block for a 5xx, no_robots for a 429),
+//! `redirect` for an unresolved 3xx, `unknown` for revisits and records without an HTTP status.
+
+use crate::agents::{Agent, Registry};
+use crate::robots::ext::app_directives_for;
+use crate::robots::matcher::Selection;
+use crate::robots::parse::product_token;
+use crate::robots::{Key, Matcher, RobotsTxt, Source};
+use crate::robots_tables::leading_number;
+use crate::tables::{AgentVerdictRow, AgentVerdictsBuilder, RobotsFileRow};
+
+/// The verdict of one capture for one agent.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AgentVerdict {
+    pub named: Option<bool>,
+    pub named_exact: Option<bool>,
+    pub source: Option<Source>,
+    pub root_allowed: Option<bool>,
+    pub verdict: &'static str,
+    pub verdict_rfc9309: &'static str,
+    pub n_rules: Option<i32>,
+    pub crawl_delay: Option<f64>,
+    /// `directive=value` of the agent's application, when it has one.
+    pub app_directives: Option<Vec<String>>,
+}
+
+/// The verdict for a capture whose body was not parsed (or was empty), from its fetch outcome.
+pub fn unparsed(fetch_outcome: &str) -> AgentVerdict {
+    let none = AgentVerdict {
+        named: None,
+        named_exact: None,
+        source: None,
+        root_allowed: None,
+        verdict: "unknown",
+        verdict_rfc9309: "unknown",
+        n_rules: None,
+        crawl_delay: None,
+        app_directives: None,
+    };
+    let no_robots = AgentVerdict {
+        named: Some(false),
+        named_exact: Some(false),
+        source: Some(Source::None),
+        root_allowed: Some(true),
+        verdict: "no_robots",
+        verdict_rfc9309: "no_robots",
+        n_rules: Some(0),
+        ..none.clone()
+    };
+    match fetch_outcome {
+        "ok_empty" | "not_found" | "unauthorized" | "forbidden" | "client_error" => no_robots,
+        "server_error" => AgentVerdict {
+            verdict: "unreachable",
+            verdict_rfc9309: "full_block",
+            ..none
+        },
+        "too_many_requests" => AgentVerdict {
+            verdict: "unreachable",
+            verdict_rfc9309: "no_robots",
+            ..none
+        },
+        "redirect" => AgentVerdict {
+            verdict: "redirect",
+            verdict_rfc9309: "redirect",
+            ..none
+        },
+        _ => none,
+    }
+}
+
+/// Reusable state for computing verdicts.
+#[derive(Default)]
+pub struct Verdicts {
+    matcher: Matcher,
+    allows: Vec<usize>,
+    disallows: Vec<usize>,
+    path: Vec<u8>,
+}
+
+/// Fill `buf` with the probe paths of a rule's pattern (see the module doc), separated by
+/// 0x00; returns false if the pattern can match no path.
+fn probe_paths(pattern: &[u8], buf: &mut Vec<u8>) -> bool {
+    buf.clear();
+    let anchored = pattern.last() == Some(&b'$');
+    let p = pattern.strip_suffix(b"$").unwrap_or(pattern);
+    match p.first() {
+        Some(b'/') => {}
+        Some(b'*') => buf.push(b'/'),
+        _ => return false,
+    }
+    buf.extend_from_slice(p);
+    if !anchored {
+        let n = buf.len();
+        buf.push(0);
+        buf.extend_from_within(..n);
+        buf.push(1);
+    }
+    true
+}
+
+impl Verdicts {
+    /// The verdict of a parsed, non-empty robots.txt for `agent`.
+    pub fn parsed(&mut self, robots: &RobotsTxt<'_>, agent: &Agent, named: bool) -> AgentVerdict {
+        let sel = self
+            .matcher
+            .select(robots, &[&agent.token], agent.purpose.as_deref());
+        let mut v = self.classify(robots, sel);
+        v.named = Some(named);
+        if let Some(app) = &agent.app {
+            v.app_directives = Some(
+                app_directives_for(robots, &agent.token, app, b"/")
+                    .into_iter()
+                    .map(|(k, val, _)| format!("{k}={val}"))
+                    .collect(),
+            );
+        }
+        v
+    }
+
+    fn classify(&mut self, robots: &RobotsTxt<'_>, sel: Selection) -> AgentVerdict {
+        self.allows.clear();
+        self.disallows.clear();
+        let mut crawl_delay = None;
+        for i in self.matcher.selected_lines(robots, sel) {
+            match robots.lines[i].key {
+                Key::Allow if !robots.norm_value(i).is_empty() => self.allows.push(i),
+                Key::Disallow if !robots.norm_value(i).is_empty() => self.disallows.push(i),
+                Key::CrawlDelay if crawl_delay.is_none() => {
+                    let v = robots.lines[i].value(robots.body);
+                    crawl_delay = leading_number(&String::from_utf8_lossy(v));
+                }
+                _ => {}
+            }
+        }
+        let root = self.matcher.decide(robots, sel, b"/");
+        let full_block =
+            !root.allowed && !(0..self.allows.len()).any(|k| self.has_effect(robots, sel, k, true));
+        // Without Allow rules any Disallow that can match a path blocks it.
+        let partial = !full_block
+            && (!root.allowed
+                || (0..self.disallows.len()).any(|k| {
+                    if self.allows.is_empty() {
+                        probe_paths(robots.norm_value(self.disallows[k]), &mut self.path)
+                    } else {
+                        self.has_effect(robots, sel, k, false)
+                    }
+                }));
+        let verdict = if full_block {
+            "full_block"
+        } else if partial {
+            "partial_block"
+        } else {
+            "allowed"
+        };
+        AgentVerdict {
+            named: None,
+            named_exact: None,
+            source: Some(root.source),
+            root_allowed: Some(root.allowed),
+            verdict,
+            verdict_rfc9309: verdict,
+            n_rules: Some(root.n_rules as i32),
+            crawl_delay,
+            app_directives: None,
+        }
+    }
+
+    /// Whether the k-th selected Allow (or Disallow) rule decides one of its probe paths its way.
+    fn has_effect(
+        &mut self,
+        robots: &RobotsTxt<'_>,
+        sel: Selection,
+        k: usize,
+        allow: bool,
+    ) -> bool {
+        let i = if allow {
+            self.allows[k]
+        } else {
+            self.disallows[k]
+        };
+        let mut probes = std::mem::take(&mut self.path);
+        let mut hit = false;
+        if probe_paths(robots.norm_value(i), &mut probes) {
+            hit = probes
+                .split(|&b| b == 0)
+                .any(|path| self.matcher.decide(robots, sel, path).allowed == allow);
+        }
+        self.path = probes;
+        hit
+    }
+
+    /// Append one row per registry agent for a capture. `robots` is the parsed body (`None` when
+    /// the body was not parsed); `file` is the capture's `robots_files` row.
+    pub fn emit(
+        &mut self,
+        out: &mut AgentVerdictsBuilder,
+        registry: &Registry,
+        file: &RobotsFileRow<'_>,
+        robots: Option<&RobotsTxt<'_>>,
+    ) {
+        let outcome = file.fetch_outcome.unwrap_or("");
+        let robots = robots.filter(|_| outcome != "ok_empty");
+        let row = AgentVerdictRow {
+            warc_file: file.warc_file,
+            warc_offset: file.warc_offset,
+            host: file.host,
+            capture_time: file.capture_time,
+            http_status: file.http_status,
+            fetch_outcome: file.fetch_outcome,
+            registry_version: Some(&registry.version),
+            ..AgentVerdictRow::default()
+        };
+        let Some(robots) = robots else {
+            let v = unparsed(outcome);
+            for a in &registry.agents {
+                push(out, &row, a, &v);
+            }
+            return;
+        };
+        // The product tokens named in the file; an agent not among them (and without a purpose
+        // or application) gets the same verdict as every other such agent: compute it once.
+        let values: Vec<&[u8]> = robots
+            .lines
+            .iter()
+            .filter(|l| l.key == Key::UserAgent)
+            .map(|l| l.value(robots.body))
+            .collect();
+        let mut shared: Option<AgentVerdict> = None;
+        for a in &registry.agents {
+            let is_named = values
+                .iter()
+                .any(|v| product_token(v).eq_ignore_ascii_case(a.token.as_bytes()));
+            let exact = is_named && values.iter().any(|v| first_word(v) == first_word_of(a));
+            if is_named || a.purpose.is_some() || a.app.is_some() {
+                let mut v = self.parsed(robots, a, is_named);
+                v.named_exact = Some(exact);
+                push(out, &row, a, &v);
+            } else {
+                let v = shared.get_or_insert_with(|| {
+                    let mut v = self.parsed(robots, a, false);
+                    v.named_exact = Some(false);
+                    v
+                });
+                push(out, &row, a, v);
+            }
+        }
+    }
+}
+
+/// A user-agent value up to the first `/` or whitespace, lowercased.
+fn first_word(v: &[u8]) -> Vec<u8> {
+    let n = v
+        .iter()
+        .position(|&c| c == b'/' || c.is_ascii_whitespace())
+        .unwrap_or(v.len());
+    v[..n].to_ascii_lowercase()
+}
+
+fn first_word_of(a: &Agent) -> Vec<u8> {
+    first_word(a.name.as_bytes())
+}
+
+fn push<'a>(
+    out: &mut AgentVerdictsBuilder,
+    row: &AgentVerdictRow<'a>,
+    a: &'a Agent,
+    v: &AgentVerdict,
+) {
+    let apps: Option<Vec<&str>> = v
+        .app_directives
+        .as_ref()
+        .map(|d| d.iter().map(String::as_str).collect());
+    let r = AgentVerdictRow {
+        agent: Some(&a.name),
+        agent_category: Some(&a.category),
+        operator: Some(&a.operator),
+        named: v.named,
+        named_exact: v.named_exact,
+        verdict_source: v.source.map(Source::as_str),
+        root_allowed: v.root_allowed,
+        verdict: Some(v.verdict),
+        verdict_rfc9309: Some(v.verdict_rfc9309),
+        n_applicable_rules: v.n_rules,
+        crawl_delay: v.crawl_delay,
+        app_directives: apps.as_deref(),
+        ..row.clone()
+    };
+    out.append(&r);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn agent(name: &str) -> Agent {
+        Agent {
+            name: name.into(),
+            token: name.into(),
+            category: "other".into(),
+            operator: "x".into(),
+            robots_txt: "unknown".into(),
+            robots_txt_source: None,
+            app: None,
+            purpose: None,
+            source: "test".into(),
+        }
+    }
+
+    fn kind(body: &str, name: &str) -> (&'static str, Option<Source>) {
+        let r = RobotsTxt::parse(body.as_bytes());
+        let v = Verdicts::default().parsed(&r, &agent(name), false);
+        (v.verdict, v.source)
+    }
+
+    #[test]
+    fn kinds() {
+        use Source::*;
+        let k = |b, n| kind(b, n).0;
+        assert_eq!(
+            kind("User-agent: *\nDisallow: /", "GPTBot"),
+            ("full_block", Some(Wildcard))
+        );
+        assert_eq!(
+            kind("User-agent: GPTBot\nDisallow: /", "gptbot"),
+            ("full_block", Some(Specific))
+        );
+        assert_eq!(
+            k("User-agent: *\nDisallow: /\nAllow: /public", "a"),
+            "partial_block"
+        );
+        assert_eq!(
+            k("User-agent: *\nDisallow: /\nAllow: /$", "a"),
+            "partial_block"
+        );
+        assert_eq!(k("User-agent: *\nDisallow: /\nAllow: /", "a"), "allowed");
+        assert_eq!(k("User-agent: *\nDisallow: /\nAllow:", "a"), "full_block");
+        assert_eq!(k("User-agent: *\nDisallow: /*", "a"), "full_block");
+        assert_eq!(
+            k("User-agent: *\nDisallow: /private\n", "a"),
+            "partial_block"
+        );
+        assert_eq!(k("User-agent: *\nDisallow: *.pdf$\n", "a"), "partial_block");
+        assert_eq!(k("User-agent: *\nDisallow:\n", "a"), "allowed");
+        assert_eq!(
+            kind("User-agent: b\nDisallow: /\n", "a"),
+            ("allowed", Some(None))
+        );
+        assert_eq!(k("User-agent: *\nDisallow: x\n", "a"), "allowed");
+        // The agent's own group decides, even when it allows more than `*`.
+        assert_eq!(
+            kind(
+                "User-agent: *\nDisallow: /\n\nUser-agent: a\nDisallow:\n",
+                "a"
+            ),
+            ("allowed", Some(Specific))
+        );
+        // A disallow that an equally long allow overrides blocks nothing.
+        assert_eq!(
+            k("User-agent: *\nDisallow: /x\nAllow: /x\n", "a"),
+            "allowed"
+        );
+    }
+
+    #[test]
+    fn status_readings() {
+        assert_eq!(unparsed("not_found").verdict, "no_robots");
+        assert_eq!(unparsed("server_error").verdict, "unreachable");
+        assert_eq!(unparsed("server_error").verdict_rfc9309, "full_block");
+        assert_eq!(unparsed("redirect").verdict, "redirect");
+        assert_eq!(unparsed("revisit").verdict, "unknown");
+    }
+
+    #[test]
+    fn crawl_delay_of_the_deciding_group() {
+        let r = RobotsTxt::parse(
+            b"User-agent: *\nCrawl-delay: 5\nDisallow: /a\n\nUser-agent: b\nCrawl-delay: 2.5\n",
+        );
+        let mut v = Verdicts::default();
+        assert_eq!(v.parsed(&r, &agent("a"), false).crawl_delay, Some(5.0));
+        assert_eq!(v.parsed(&r, &agent("b"), true).crawl_delay, Some(2.5));
+    }
+}
