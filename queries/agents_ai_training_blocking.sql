@@ -2,7 +2,7 @@
 --           ai_training), and how many such agents does a host block on average?
 -- Denominator: hosts whose latest robots.txt capture in the crawl is a 2xx (or a resource
 -- record), each host once.
--- Run from the scan's output folder: duckdb -c ".read queries/agents_ai_training_blocking.sql"
+-- Run from the scan's output folder: duckdb -c ".read ../queries/agents_ai_training_blocking.sql"
 -- Columns:
 --   crawl
 --   hosts_2xx             the denominator

@@ -1,7 +1,7 @@
 -- Question: how much blocking does each category of agent (and each operator within it) meet?
 -- Unit: host x agent, each host once by its latest capture in the crawl, counting only hosts
 -- whose latest capture is a 2xx robots.txt (or a resource record).
--- Run from the scan's output folder: duckdb -c ".read queries/agents_blocking_by_category.sql"
+-- Run from the scan's output folder: duckdb -c ".read ../queries/agents_blocking_by_category.sql"
 -- Columns:
 --   crawl, agent_category, operator
 --   agents               registry agents of that operator and category

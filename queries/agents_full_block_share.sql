@@ -6,7 +6,7 @@
 --   hosts_2xx  hosts whose latest capture is a 2xx robots.txt (or a resource record), empty or not
 --   hosts_any  hosts with any capture (404s, 5xx, redirects included)
 -- full_block: `/` disallowed and no Allow rule reopens any part of the site (docs/agents.md).
--- Run from the scan's output folder: duckdb -c ".read queries/agents_full_block_share.sql"
+-- Run from the scan's output folder: duckdb -c ".read ../queries/agents_full_block_share.sql"
 -- Columns:
 --   crawl, agent, agent_category
 --   hosts_2xx, hosts_any      the denominators

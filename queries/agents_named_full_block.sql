@@ -2,7 +2,7 @@
 -- "Names": the agent's product token is on a user-agent line (named, as Google matches it:
 -- `Ai2Bot-Dolma` names the token `Ai`, so it names AI2Bot too); named_exact counts hosts writing
 -- the agent's own name. Each host counts once, by its latest capture in the crawl.
--- Run from the scan's output folder: duckdb -c ".read queries/agents_named_full_block.sql"
+-- Run from the scan's output folder: duckdb -c ".read ../queries/agents_named_full_block.sql"
 -- Columns:
 --   crawl, agent, agent_category
 --   hosts_naming      hosts whose latest robots.txt names the agent's token

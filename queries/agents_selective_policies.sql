@@ -4,7 +4,7 @@
 -- "Blocks": verdict full_block. "Allows": `/` is allowed (root_allowed) for the other agent.
 -- Each host counts once, by its latest capture in the crawl; denominator: hosts whose latest
 -- capture is a 2xx robots.txt (or a resource record).
--- Run from the scan's output folder: duckdb -c ".read queries/agents_selective_policies.sql"
+-- Run from the scan's output folder: duckdb -c ".read ../queries/agents_selective_policies.sql"
 -- Columns:
 --   crawl, policy
 --   hosts_2xx        the denominator

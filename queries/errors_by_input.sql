@@ -1,5 +1,5 @@
 -- Question: what went wrong while reading, per input and kind of problem? (nightly data-quality check)
--- Run from the scan's output folder: duckdb -c ".read queries/errors_by_input.sql"
+-- Run from the scan's output folder: duckdb -c ".read ../queries/errors_by_input.sql"
 -- Columns:
 --   input        the input file as given to scan (errors.warc_file)
 --   status       the input's status from the inputs table (ok, ok_with_errors, failed, empty)

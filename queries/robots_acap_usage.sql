@@ -1,7 +1,7 @@
 -- Question: what do sites still say in ACAP (the 2007 Automated Content Access Protocol fields of
 --           robots.txt)? Which usages they allow or prohibit, to which crawlers, and how often the
 --           fields break the ACAP strawman's vocabulary or ordering rules.
--- Run from the scan's output folder: duckdb -c ".read queries/robots_acap_usage.sql"
+-- Run from the scan's output folder: duckdb -c ".read ../queries/robots_acap_usage.sql"
 -- Columns:
 --   field          allow, disallow, request, crawler, usage_purpose, permissions_reference,
 --                  qualified_usage, composite_usage, resource_set, ignore_conventional_records, version

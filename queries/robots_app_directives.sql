@@ -1,6 +1,6 @@
 -- Question: which applications and directives do App-Directives lines (plan-b draft) name, with
 --           which values, and how many such lines are not valid Structured Fields?
--- Run from the scan's output folder: duckdb -c ".read queries/robots_app_directives.sql"
+-- Run from the scan's output folder: duckdb -c ".read ../queries/robots_app_directives.sql"
 -- Columns:
 --   app_id        application token (NULL when the line did not parse)
 --   directive     directive (parameter) name; NULL for an application named without directives

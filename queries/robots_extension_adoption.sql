@@ -2,7 +2,7 @@
 --           User-Agent-Purpose, App-Directives, ACAP, Content-Usage, Content-Signal, Crawl-delay,
 --           Host, Clean-param, Noindex, Request-rate, Visit-time, Sitemap.
 -- Denominator: hosts with at least one parsed robots.txt (2xx capture or resource record).
--- Run from the scan's output folder: duckdb -c ".read queries/robots_extension_adoption.sql"
+-- Run from the scan's output folder: duckdb -c ".read ../queries/robots_extension_adoption.sql"
 -- Columns:
 --   crawl      crawl name
 --   extension  the key (purpose, app_directives, acap, content_usage, content_signal,

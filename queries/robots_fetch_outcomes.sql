@@ -1,6 +1,6 @@
 -- Question: how did robots.txt fetches turn out, per crawl? (200 with rules, empty, 404, 403,
 --           5xx, redirects, HTML or binary served instead of a robots.txt, revisits)
--- Run from the scan's output folder: duckdb -c ".read queries/robots_fetch_outcomes.sql"
+-- Run from the scan's output folder: duckdb -c ".read ../queries/robots_fetch_outcomes.sql"
 -- Columns:
 --   crawl          crawl name (warcinfo isPartOf, or --crawl)
 --   fetch_outcome  ok, ok_empty, not_found, forbidden, unauthorized, too_many_requests,

@@ -1,7 +1,7 @@
 -- Question: how do sites write robots.txt keys? Canonical spellings, unusual case, Google's
 --           accepted typos (useragent, disalow, ...), variants (site-map, App-Directive),
 --           prefixes (Disallowed), and lines separated by whitespace instead of a colon.
--- Run from the scan's output folder: duckdb -c ".read queries/robots_key_forms.sql"
+-- Run from the scan's output folder: duckdb -c ".read ../queries/robots_key_forms.sql"
 -- Columns:
 --   key        what the key means (user_agent, purpose, allow, disallow, sitemap, crawl_delay, ...)
 --   key_form   canonical, case, typo, variant, prefix

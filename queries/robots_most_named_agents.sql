@@ -2,7 +2,7 @@
 --           product token on a user-agent line, per crawl.
 -- Denominator: hosts with at least one parsed robots.txt (a 2xx capture, or a resource record)
 --              in that crawl. A host counts once however many captures or lines name the agent.
--- Run from the scan's output folder: duckdb -c ".read queries/robots_most_named_agents.sql"
+-- Run from the scan's output folder: duckdb -c ".read ../queries/robots_most_named_agents.sql"
 -- Columns:
 --   crawl          crawl name
 --   product_token  lowercase product token (Google's leading [a-z_-] run), or '*'

@@ -280,6 +280,7 @@ impl<'w> Extractor<'w> {
             row.body_digest = Some(&digest);
         }
         row.fetch_outcome = Some(outcome);
+        let mut undetermined = false;
         // Parse what a crawler would parse: the body of a 2xx response (or of a resource record).
         if let Some(body) = parse_body.filter(|_| {
             matches!(
@@ -305,18 +306,31 @@ impl<'w> Extractor<'w> {
                 robots_tables::emit_acap(&mut self.out.robots_lines.acap, &prov, &parsed, a);
             }
             robots_tables::fill_acap_summary(&mut row, acap.as_ref());
-            self.bufs.verdicts.emit(
+            if self.bufs.verdicts.emit(
                 &mut self.out.agent_verdicts,
                 self.registry,
                 &row,
                 Some(&parsed),
-            );
+            ) {
+                undetermined = true;
+            }
             self.out.robots_files.append(&row);
         } else {
             self.bufs
                 .verdicts
                 .emit(&mut self.out.agent_verdicts, self.registry, &row, None);
             self.out.robots_files.append(&row);
+        }
+        if undetermined {
+            self.push_error(
+                Scope::Body,
+                "verdict_undetermined",
+                "probing the rules spent its budget (verdicts::PROBE_BUDGET): some agent_verdicts \
+                 rows of this capture are `undetermined`",
+                Some(rec.offset),
+                record_id.as_deref(),
+                Some(uri),
+            );
         }
         if let Some((kind, detail)) = body_problem {
             self.push_error(

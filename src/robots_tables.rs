@@ -4,7 +4,7 @@
 use crate::robots::acap;
 use crate::robots::ext::{parse_app_directives, parse_pairs, split_path};
 use crate::robots::lex::flag;
-use crate::robots::parse::{is_wildcard_agent, product_token, NO_GROUP};
+use crate::robots::parse::{agent_name, is_wildcard_agent, product_token, NO_GROUP};
 use crate::robots::{Key, Line, RobotsTxt};
 use crate::tables::{
     AcapFieldRow, AcapFieldsBuilder, AppDirectiveRow, AppDirectivesBuilder, RobotsAgentRow,
@@ -171,11 +171,11 @@ pub fn emit(out: &mut RobotsLineTables, p: &Provenance<'_>, r: &RobotsTxt<'_>, s
         if l.key.is_agent() {
             let wildcard = l.key == Key::UserAgent && is_wildcard_agent(value);
             sc.a.clear();
-            let stripped = value_raw
-                .split(|c: char| c == '/' || c.is_whitespace())
-                .next()
-                .unwrap_or("");
-            sc.a.push_str(if wildcard { "*" } else { stripped });
+            if wildcard {
+                sc.a.push('*');
+            } else {
+                sc.a.push_str(&text(agent_name(value)));
+            }
             sc.a.make_ascii_lowercase();
             sc.b.clear();
             if l.key == Key::UserAgent && !wildcard {

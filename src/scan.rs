@@ -803,6 +803,7 @@ fn finalize(
         seconds: Some(state.started.elapsed().as_secs_f64()),
         tool_version: Some(env!("CARGO_PKG_VERSION")),
         schema_version: Some(SCHEMA_VERSION),
+        registry_version: Some(&shared.opts.registry.version),
     });
     let inputs_batch = inputs.finish(&crawl);
 

@@ -328,7 +328,8 @@ table! {
         /// Which groups decide: `specific`, `purpose`, `wildcard`, `none`.
         verdict_source: Str,
         root_allowed: Bool,
-        /// full_block, partial_block, allowed, no_robots, unreachable, redirect, unknown.
+        /// full_block, partial_block, allowed, no_robots, unreachable, redirect, unknown,
+        /// undetermined.
         verdict: Str,
         /// As `verdict`, but an unreachable robots.txt (5xx) is a full_block (RFC 9309 2.3.1.4)
         /// and a 429 is no_robots (a 4xx under RFC 9309).
@@ -337,7 +338,6 @@ table! {
         crawl_delay: F64,
         /// `directive=value` of the agent's App-Directives application for `/`.
         app_directives: StrList,
-        registry_version: Str,
     }
 }
 
@@ -419,6 +419,8 @@ table! {
         seconds: F64,
         tool_version: Str,
         schema_version: Str,
+        /// Version of the agent registry behind `agent_verdicts` (`+<file>` with `--agents`).
+        registry_version: Str,
     }
 }
 

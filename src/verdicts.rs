@@ -15,6 +15,11 @@
 //! nothing blocked. A pattern that starts with neither `/` nor `*` matches no URL path and is
 //! ignored.
 //!
+//! Probing costs a pass over the agent's rules per probe, so a crafted file (thousands of Allow
+//! rules each outranked by a longer Disallow) could make it quadratic: a verdict may spend at most
+//! [`PROBE_BUDGET`] rule evaluations on probes. Past that it is `undetermined` (`root_allowed`
+//! stays exact) and the capture gets an `errors` row. No real file comes near it.
+//!
 //! Without a parsed body the verdict follows the capture's status: `no_robots` for an empty
 //! body or a 4xx (RFC 9309: unavailable, crawl freely), `unreachable` for a 5xx or 429 (and
 //! `verdict_rfc9309` gives RFC 9309's reading: full_block for a 5xx, no_robots for a 429),
@@ -23,7 +28,7 @@
 use crate::agents::{Agent, Registry};
 use crate::robots::ext::app_directives_for;
 use crate::robots::matcher::Selection;
-use crate::robots::parse::product_token;
+use crate::robots::parse::{agent_name, product_token};
 use crate::robots::{Key, Matcher, RobotsTxt, Source};
 use crate::robots_tables::leading_number;
 use crate::tables::{AgentVerdictRow, AgentVerdictsBuilder, RobotsFileRow};
@@ -87,6 +92,9 @@ pub fn unparsed(fetch_outcome: &str) -> AgentVerdict {
     }
 }
 
+/// Rule evaluations a verdict may spend on probes (a few tens of milliseconds).
+pub const PROBE_BUDGET: u64 = 4_000_000;
+
 /// Reusable state for computing verdicts.
 #[derive(Default)]
 pub struct Verdicts {
@@ -94,6 +102,12 @@ pub struct Verdicts {
     allows: Vec<usize>,
     disallows: Vec<usize>,
     path: Vec<u8>,
+    /// Rule evaluations left for the verdict being classified, and the cost of one probe.
+    budget: u64,
+    probe_cost: u64,
+    exhausted: bool,
+    /// Indexes of the user-agent lines of the file being emitted.
+    ua_lines: Vec<usize>,
 }
 
 /// Fill `buf` with the probe paths of a rule's pattern (see the module doc), separated by
@@ -152,6 +166,9 @@ impl Verdicts {
             }
         }
         let root = self.matcher.decide(robots, sel, b"/");
+        self.budget = PROBE_BUDGET;
+        self.probe_cost = u64::from(root.n_rules).max(1);
+        self.exhausted = false;
         let full_block =
             !root.allowed && !(0..self.allows.len()).any(|k| self.has_effect(robots, sel, k, true));
         // Without Allow rules any Disallow that can match a path blocks it.
@@ -164,7 +181,9 @@ impl Verdicts {
                         self.has_effect(robots, sel, k, false)
                     }
                 }));
-        let verdict = if full_block {
+        let verdict = if self.exhausted {
+            "undetermined"
+        } else if full_block {
             "full_block"
         } else if partial {
             "partial_block"
@@ -200,23 +219,29 @@ impl Verdicts {
         let mut probes = std::mem::take(&mut self.path);
         let mut hit = false;
         if probe_paths(robots.norm_value(i), &mut probes) {
-            hit = probes
-                .split(|&b| b == 0)
-                .any(|path| self.matcher.decide(robots, sel, path).allowed == allow);
+            hit = probes.split(|&b| b == 0).any(|path| {
+                if self.budget < self.probe_cost {
+                    self.exhausted = true;
+                    return false;
+                }
+                self.budget -= self.probe_cost;
+                self.matcher.decide(robots, sel, path).allowed == allow
+            });
         }
         self.path = probes;
         hit
     }
 
     /// Append one row per registry agent for a capture. `robots` is the parsed body (`None` when
-    /// the body was not parsed); `file` is the capture's `robots_files` row.
+    /// the body was not parsed); `file` is the capture's `robots_files` row. Returns whether some
+    /// verdict was left `undetermined` (probe budget spent).
     pub fn emit(
         &mut self,
         out: &mut AgentVerdictsBuilder,
         registry: &Registry,
         file: &RobotsFileRow<'_>,
         robots: Option<&RobotsTxt<'_>>,
-    ) {
+    ) -> bool {
         let outcome = file.fetch_outcome.unwrap_or("");
         let robots = robots.filter(|_| outcome != "ok_empty");
         let row = AgentVerdictRow {
@@ -226,7 +251,6 @@ impl Verdicts {
             capture_time: file.capture_time,
             http_status: file.http_status,
             fetch_outcome: file.fetch_outcome,
-            registry_version: Some(&registry.version),
             ..AgentVerdictRow::default()
         };
         let Some(robots) = robots else {
@@ -234,26 +258,29 @@ impl Verdicts {
             for a in &registry.agents {
                 push(out, &row, a, &v);
             }
-            return;
+            return false;
         };
-        // The product tokens named in the file; an agent not among them (and without a purpose
-        // or application) gets the same verdict as every other such agent: compute it once.
-        let values: Vec<&[u8]> = robots
-            .lines
-            .iter()
-            .filter(|l| l.key == Key::UserAgent)
-            .map(|l| l.value(robots.body))
-            .collect();
+        // The user-agent lines; an agent none of them names (and without a purpose or
+        // application) gets the same verdict as every other such agent: compute it once.
+        let mut ua_lines = std::mem::take(&mut self.ua_lines);
+        ua_lines.clear();
+        ua_lines.extend((0..robots.lines.len()).filter(|&i| robots.lines[i].key == Key::UserAgent));
+        let value = |i: usize| robots.lines[i].value(robots.body);
         let mut shared: Option<AgentVerdict> = None;
+        let mut undetermined = false;
         for a in &registry.agents {
-            let is_named = values
+            let is_named = ua_lines
                 .iter()
-                .any(|v| product_token(v).eq_ignore_ascii_case(a.token.as_bytes()));
-            let exact = is_named && values.iter().any(|v| first_word(v) == first_word_of(a));
-            if is_named || a.purpose.is_some() || a.app.is_some() {
+                .any(|&i| product_token(value(i)).eq_ignore_ascii_case(a.token.as_bytes()));
+            let exact = is_named
+                && ua_lines.iter().any(|&i| {
+                    agent_name(value(i)).eq_ignore_ascii_case(agent_name(a.name.as_bytes()))
+                });
+            let v = if is_named || a.purpose.is_some() || a.app.is_some() {
                 let mut v = self.parsed(robots, a, is_named);
                 v.named_exact = Some(exact);
                 push(out, &row, a, &v);
+                v.verdict
             } else {
                 let v = shared.get_or_insert_with(|| {
                     let mut v = self.parsed(robots, a, false);
@@ -261,22 +288,13 @@ impl Verdicts {
                     v
                 });
                 push(out, &row, a, v);
-            }
+                v.verdict
+            };
+            undetermined |= v == "undetermined";
         }
+        self.ua_lines = ua_lines;
+        undetermined
     }
-}
-
-/// A user-agent value up to the first `/` or whitespace, lowercased.
-fn first_word(v: &[u8]) -> Vec<u8> {
-    let n = v
-        .iter()
-        .position(|&c| c == b'/' || c.is_ascii_whitespace())
-        .unwrap_or(v.len());
-    v[..n].to_ascii_lowercase()
-}
-
-fn first_word_of(a: &Agent) -> Vec<u8> {
-    first_word(a.name.as_bytes())
 }
 
 fn push<'a>(
@@ -378,6 +396,54 @@ mod tests {
             k("User-agent: *\nDisallow: /x\nAllow: /x\n", "a"),
             "allowed"
         );
+    }
+
+    #[test]
+    fn kinds_more() {
+        let k = |b: &str| kind(b, "a").0;
+        assert_eq!(k("User-agent: *\nDisallow: /\nAllow: /*\n"), "allowed");
+        assert_eq!(
+            k("User-agent: *\nDisallow: /*.pdf$\nAllow: /*.pdf$\n"),
+            "allowed"
+        );
+    }
+
+    /// A crafted file whose probes would be quadratic: the budget stops them, the verdict says
+    /// so, and `/` is still decided.
+    #[test]
+    fn probe_budget_bounds_crafted_files() {
+        let mut body = String::from("User-agent: *\nDisallow: /\n");
+        for n in 0..3000 {
+            body.push_str(&format!("Allow: /a{n}\nDisallow: /a{n}*\n"));
+        }
+        let r = RobotsTxt::parse(body.as_bytes());
+        let v = Verdicts::default().parsed(&r, &agent("a"), false);
+        assert_eq!(v.verdict, "undetermined");
+        assert_eq!(v.root_allowed, Some(false));
+        // The same shape, small, is decided: nothing reopens.
+        let r = RobotsTxt::parse(b"User-agent: *\nDisallow: /\nAllow: /a1\nDisallow: /a1*\n");
+        assert_eq!(
+            Verdicts::default().parsed(&r, &agent("a"), false).verdict,
+            "full_block"
+        );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_bytes_give_a_consistent_verdict(body in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..400),
+                                              lines in proptest::collection::vec("(User-agent: (\\*|a|b)|(Allow|Disallow): /?[a*$]{0,3})", 0..12)) {
+            let mut b = lines.join("\n").into_bytes();
+            b.extend_from_slice(&body);
+            let r = RobotsTxt::parse(&b);
+            let v = Verdicts::default().parsed(&r, &agent("a"), false);
+            let root = Matcher::new().verdict(&r, &["a"], None, b"/");
+            proptest::prop_assert_eq!(v.root_allowed, Some(root.allowed));
+            match v.verdict {
+                "full_block" => proptest::prop_assert!(!root.allowed),
+                "allowed" | "partial_block" => {}
+                k => proptest::prop_assert!(false, "unexpected {}", k),
+            }
+        }
     }
 
     #[test]

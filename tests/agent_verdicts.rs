@@ -281,7 +281,7 @@ fn one_sample_capture_per_verdict_kind_and_source() {
         duck_value(
             &out,
             "SELECT count(DISTINCT registry_version) || ' ' || min(registry_version) \
-             FROM 'agent_verdicts/*/*.parquet'"
+             FROM 'inputs/*/*.parquet'"
         ),
         "1 2026-11-22.1"
     );

@@ -139,10 +139,11 @@ fn readme_duckdb_session_answers_the_gptbot_question() {
         .to_string();
     let by_hand = duck(
         out,
-        "WITH l AS (SELECT host, verdict FROM read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true) \
-         WHERE crawl = 'CC-MAIN-GENERATED' AND agent = 'GPTBot' AND http_status BETWEEN 200 AND 299 \
+        "WITH l AS (SELECT host, verdict, http_status FROM read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true) \
+         WHERE crawl = 'CC-MAIN-GENERATED' AND agent = 'GPTBot' \
          QUALIFY row_number() OVER (PARTITION BY host ORDER BY capture_time DESC) = 1) \
-         SELECT 'CC-MAIN-GENERATED', round(count(*) FILTER (verdict = 'full_block') / count(*), 4), count(*) FROM l",
+         SELECT 'CC-MAIN-GENERATED', round(count(*) FILTER (verdict = 'full_block') / count(*), 4), count(*) \
+         FROM l WHERE http_status BETWEEN 200 AND 299",
     );
     assert_eq!(line, by_hand.lines().nth(1).unwrap(), "{got}");
 }

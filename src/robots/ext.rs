@@ -3,7 +3,7 @@
 
 use super::key::Key;
 use super::matcher::Matcher;
-use super::parse::{is_wildcard_agent, product_token, RobotsTxt};
+use super::parse::RobotsTxt;
 
 /// One application directive of an `App-Directives` line (or, with `directive` `None`, an
 /// application named without directives; or, with `app` `None`, a line that did not parse).
@@ -155,51 +155,24 @@ pub fn app_directives_for(
     app: &str,
     path: &[u8],
 ) -> Vec<(String, String, &'static str)> {
-    let mut specific = Vec::new();
-    let mut global = Vec::new();
-    for g in 0..robots.groups.len() {
-        let mut s = false;
-        let mut w = false;
-        for i in robots.group_lines(g) {
-            let l = &robots.lines[i];
-            if l.key == Key::UserAgent {
-                let v = l.value(robots.body);
-                if is_wildcard_agent(v) {
-                    w = true;
-                } else if product.as_bytes().eq_ignore_ascii_case(product_token(v)) {
-                    s = true;
-                }
-            }
-        }
-        if s {
-            specific.push(g);
-        } else if w {
-            global.push(g);
-        }
-    }
-    let groups = if specific.is_empty() {
-        global
-    } else {
-        specific
-    };
     let mut m = Matcher::new();
+    let sel = m.select(robots, &[product], None);
+    let selected: Vec<usize> = m
+        .selected_lines(robots, sel)
+        .filter(|&i| robots.lines[i].key == Key::AppDirectives)
+        .collect();
     let mut best: Option<(usize, Vec<u8>)> = None;
     let mut lines = Vec::new();
-    for &g in &groups {
-        for i in robots.group_lines(g) {
-            if robots.lines[i].key != Key::AppDirectives {
-                continue;
-            }
-            let (p, _) = split_path(robots.norm_value(i));
-            let p = p.unwrap_or(b"");
-            if !m.matches(path, p) {
-                continue;
-            }
-            if best.as_ref().is_none_or(|(len, _)| p.len() > *len) {
-                best = Some((p.len(), p.to_vec()));
-            }
-            lines.push((i, p.to_vec()));
+    for i in selected {
+        let (p, _) = split_path(robots.norm_value(i));
+        let p = p.unwrap_or(b"");
+        if !m.matches(path, p) {
+            continue;
         }
+        if best.as_ref().is_none_or(|(len, _)| p.len() > *len) {
+            best = Some((p.len(), p.to_vec()));
+        }
+        lines.push((i, p.to_vec()));
     }
     let Some((_, best_path)) = best else {
         return Vec::new();

@@ -250,6 +250,16 @@ pub fn product_token(value: &[u8]) -> &[u8] {
     &value[..n]
 }
 
+/// A user-agent value as its agent's name: up to the first `/` or ASCII whitespace
+/// (`Googlebot/2.1 (+http://...)` is `Googlebot`).
+pub fn agent_name(value: &[u8]) -> &[u8] {
+    let n = value
+        .iter()
+        .position(|&c| c == b'/' || c.is_ascii_whitespace())
+        .unwrap_or(value.len());
+    &value[..n]
+}
+
 /// Google's global agent: `*`, or `*` followed by whitespace and anything.
 pub fn is_wildcard_agent(value: &[u8]) -> bool {
     value.first() == Some(&b'*')
