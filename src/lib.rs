@@ -22,5 +22,6 @@ pub mod record;
 pub mod robots;
 pub mod robots_tables;
 pub mod scan;
+pub mod signals;
 pub mod tables;
 pub mod verdicts;

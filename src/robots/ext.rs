@@ -34,7 +34,7 @@ pub struct AppDirectivesValue<'a> {
     pub directives: Vec<AppDirective>,
 }
 
-fn bare_item(b: &sfv::BareItem) -> (String, &'static str) {
+pub(crate) fn bare_item(b: &sfv::BareItem) -> (String, &'static str) {
     use sfv::BareItem as B;
     match b {
         B::Boolean(v) => (v.to_string(), "boolean"),

@@ -1,0 +1,324 @@
+//! `<meta>` tags in the head of an HTML page, found with a real HTML tokenizer.
+//!
+//! html5gum is a WHATWG-conformant tokenizer: comments, `<![CDATA[`, unclosed quotes, entities
+//! (`&amp;`), upper-case and unquoted attributes, duplicate attributes (the first wins) are all
+//! handled as a browser would. It has no tree builder, so its "naive" state switching is turned
+//! on: after `<script>`, `<style>`, `<title>`, `<textarea>`, `<noscript>`, ... the text up to the
+//! matching end tag is raw text, never tags. `<template>` content is parsed as markup by browsers
+//! but is not part of the document, so tags inside it are skipped here.
+//!
+//! Where the head ends: at `</head>`, at `<body>`, or at the first start tag that cannot be in a
+//! head (anything but `html`, `head`, `meta`, `link`, `title`, `style`, `script`, `noscript`,
+//! `base`, `template`, `basefont`, `bgsound`). Text does not end it (pages often have stray text
+//! before their `<meta>` tags, and crawlers read those tags). Meta tags found up to
+//! [`AFTER_HEAD_WINDOW`] bytes after that point are kept with `in_head = false`; scanning then
+//! stops, so a 10 MB page costs its head and a few KB. A head longer than [`HEAD_SCAN_LIMIT`]
+//! is scanned that far and [`HeadScanner::limit_hit`] says so.
+//!
+//! The tokenizer's events are borrowed slices (its `CallbackEmitter`); the names and contents
+//! of meta tags are copied into one reused arena. html5gum allocates its own small buffers per
+//! tokenizer (one per page); it offers no way to reuse them across inputs.
+
+use html5gum::emitters::callback::{CallbackEmitter, CallbackEvent};
+use html5gum::{Span, Tokenizer};
+use std::ops::Range;
+
+/// The most bytes of a page scanned for its head: 1 MiB.
+pub const HEAD_SCAN_LIMIT: usize = 1 << 20;
+/// How far past the end of the head meta tags are still collected (`in_head = false`).
+pub const AFTER_HEAD_WINDOW: usize = 16 * 1024;
+
+/// Which attribute named the meta tag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MetaAttr {
+    Name,
+    HttpEquiv,
+}
+
+/// One `<meta>` tag with a `name` or `http-equiv` attribute.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MetaTag {
+    pub attr: MetaAttr,
+    /// The `name` (or `http-equiv`) value, as written, in [`HeadScanner::arena`].
+    pub name: Range<usize>,
+    /// The `content` value (entities decoded), if the attribute is present.
+    pub content: Option<Range<usize>>,
+    pub in_head: bool,
+    /// Byte offset of the tag in the page.
+    pub offset: usize,
+}
+
+/// Reusable head scanner.
+#[derive(Debug, Default)]
+pub struct HeadScanner {
+    pub arena: Vec<u8>,
+    pub tags: Vec<MetaTag>,
+    /// The head ended (by `</head>`, `<body>` or a body element) within the scanned bytes.
+    pub head_closed: bool,
+    /// The page was longer than [`HEAD_SCAN_LIMIT`] and its head did not end before it.
+    pub limit_hit: bool,
+}
+
+#[derive(Default)]
+struct State {
+    in_meta: bool,
+    tag_start: usize,
+    /// Which attribute the next value belongs to: 0 none/other, 1 name, 2 http-equiv, 3 content.
+    cur_attr: u8,
+    name: Option<(MetaAttr, Range<usize>)>,
+    content: Option<Range<usize>>,
+    seen_name: bool,
+    seen_equiv: bool,
+    seen_content: bool,
+    template_depth: u32,
+    head_end: Option<usize>,
+}
+
+/// Tags that may stand in a head without ending it.
+fn head_tag(name: &[u8]) -> bool {
+    matches!(
+        name,
+        b"html"
+            | b"head"
+            | b"meta"
+            | b"link"
+            | b"title"
+            | b"style"
+            | b"script"
+            | b"noscript"
+            | b"base"
+            | b"template"
+            | b"basefont"
+            | b"bgsound"
+    )
+}
+
+impl HeadScanner {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The bytes of a range in the arena.
+    pub fn text(&self, r: &Range<usize>) -> &[u8] {
+        &self.arena[r.clone()]
+    }
+
+    /// Scan `html` (a decoded page body) for meta tags.
+    pub fn scan(&mut self, html: &[u8]) {
+        self.arena.clear();
+        self.tags.clear();
+        self.head_closed = false;
+        self.limit_hit = false;
+        let input = &html[..html.len().min(HEAD_SCAN_LIMIT)];
+        let mut st = State::default();
+        let arena = &mut self.arena;
+        let tags = &mut self.tags;
+        let callback = |ev: CallbackEvent<'_>, span: Span<usize>| -> Option<()> {
+            match ev {
+                CallbackEvent::OpenStartTag { name } => {
+                    if let Some(end) = st.head_end {
+                        if span.start > end + AFTER_HEAD_WINDOW {
+                            return Some(());
+                        }
+                    }
+                    if name == b"template" {
+                        st.template_depth += 1;
+                    }
+                    if st.head_end.is_none() && (name == b"body" || !head_tag(name)) {
+                        st.head_end = Some(span.start);
+                    }
+                    st.in_meta = name == b"meta" && st.template_depth == 0;
+                    if st.in_meta {
+                        st.tag_start = span.start;
+                        st.name = None;
+                        st.content = None;
+                        st.seen_name = false;
+                        st.seen_equiv = false;
+                        st.seen_content = false;
+                    }
+                    st.cur_attr = 0;
+                }
+                CallbackEvent::AttributeName { name } if st.in_meta => {
+                    // Duplicate attributes: the first wins (WHATWG).
+                    st.cur_attr = match name {
+                        b"name" if !st.seen_name => {
+                            st.seen_name = true;
+                            1
+                        }
+                        b"http-equiv" if !st.seen_equiv => {
+                            st.seen_equiv = true;
+                            2
+                        }
+                        b"content" if !st.seen_content => {
+                            st.seen_content = true;
+                            st.content = Some(arena.len()..arena.len());
+                            3
+                        }
+                        _ => 0,
+                    };
+                    if st.cur_attr == 1 && !matches!(st.name, Some((MetaAttr::Name, _))) {
+                        st.name = Some((MetaAttr::Name, arena.len()..arena.len()));
+                    } else if st.cur_attr == 2 && st.name.is_none() {
+                        st.name = Some((MetaAttr::HttpEquiv, arena.len()..arena.len()));
+                    } else if st.cur_attr == 2 {
+                        st.cur_attr = 0;
+                    }
+                }
+                CallbackEvent::AttributeValue { value } if st.in_meta => {
+                    let start = arena.len();
+                    let range = match st.cur_attr {
+                        1 | 2 => st.name.as_mut().map(|(_, r)| r),
+                        3 => st.content.as_mut(),
+                        _ => None,
+                    };
+                    if let Some(r) = range {
+                        arena.extend_from_slice(value);
+                        *r = start..arena.len();
+                    }
+                    st.cur_attr = 0;
+                }
+                CallbackEvent::CloseStartTag { .. } => {
+                    if st.in_meta {
+                        st.in_meta = false;
+                        if let Some((attr, name)) = st.name.take() {
+                            tags.push(MetaTag {
+                                attr,
+                                name,
+                                content: st.content.take(),
+                                in_head: st.head_end.is_none(),
+                                offset: st.tag_start,
+                            });
+                        }
+                    }
+                }
+                CallbackEvent::EndTag { name } => {
+                    st.in_meta = false;
+                    if name == b"template" {
+                        st.template_depth = st.template_depth.saturating_sub(1);
+                    } else if name == b"head" && st.head_end.is_none() {
+                        st.head_end = Some(span.start);
+                    }
+                }
+                _ => {}
+            }
+            None
+        };
+        let mut emitter = CallbackEmitter::new(callback);
+        emitter.naively_switch_states(true);
+        let tok = Tokenizer::new_with_emitter(input, emitter);
+        // The callback yields a token only to say "past the window: stop".
+        for _stop in tok.take(1) {}
+        self.head_closed = st.head_end.is_some();
+        self.limit_hit = !self.head_closed && html.len() > HEAD_SCAN_LIMIT;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `(name, content, in_head)` of each tag.
+    fn scan(html: &[u8]) -> Vec<(String, Option<String>, bool)> {
+        let mut s = HeadScanner::new();
+        s.scan(html);
+        s.tags
+            .iter()
+            .map(|t| {
+                (
+                    String::from_utf8_lossy(s.text(&t.name)).into_owned(),
+                    t.content
+                        .as_ref()
+                        .map(|c| String::from_utf8_lossy(s.text(c)).into_owned()),
+                    t.in_head,
+                )
+            })
+            .collect()
+    }
+
+    fn tag(n: &str, c: &str, in_head: bool) -> (String, Option<String>, bool) {
+        (n.into(), Some(c.into()), in_head)
+    }
+
+    #[test]
+    fn plain_and_odd_attributes() {
+        let html = b"\xef\xbb\xbf<!DOCTYPE html><HTML><HEAD>\
+            <META NAME=ROBOTS CONTENT='noindex,&amp;nofollow'>\
+            <meta content=\"nosnippet\" name=\"googlebot\" />\
+            <meta name=\"robots\" name=\"ignored\" content=\"a\" content=\"b\">\
+            <meta http-equiv=\"X-Robots-Tag\" content=\"noai\">\
+            <meta name = \"bingbot\"   content = \"noarchive\">\
+            </head><body><p>x</p></body></html>";
+        assert_eq!(
+            scan(html),
+            vec![
+                tag("ROBOTS", "noindex,&nofollow", true),
+                tag("googlebot", "nosnippet", true),
+                tag("robots", "a", true),
+                tag("X-Robots-Tag", "noai", true),
+                tag("bingbot", "noarchive", true),
+            ]
+        );
+    }
+
+    #[test]
+    fn not_tags() {
+        let html = b"<html><head>\
+            <!-- <meta name=robots content=comment> -->\
+            <script>var s = '<meta name=robots content=script>';</script>\
+            <style>/* <meta name=robots content=style> */</style>\
+            <title><meta name=robots content=title></title>\
+            <template><meta name=robots content=template></template>\
+            <![CDATA[ <meta name=robots content=cdata> ]]>\
+            <noscript><meta name=robots content=noscript></noscript>\
+            <meta name=robots content=real>\
+            </head></html>";
+        // CDATA in HTML is a bogus comment ending at the first `>`: what follows it is markup,
+        // as a browser reads it.
+        let got = scan(html);
+        assert!(got.contains(&tag("robots", "real", true)), "{got:?}");
+        for fake in [
+            "comment", "script", "style", "title", "template", "noscript",
+        ] {
+            assert!(
+                !got.iter().any(|t| t.1.as_deref() == Some(fake)),
+                "{fake}: {got:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn body_and_window() {
+        let mut html = b"<html><head><meta name=robots content=a></head><body>\
+            <meta name=robots content=b>"
+            .to_vec();
+        html.extend(std::iter::repeat_n(b'x', AFTER_HEAD_WINDOW + 10));
+        html.extend(b"<p><meta name=robots content=c>");
+        assert_eq!(
+            scan(&html),
+            vec![tag("robots", "a", true), tag("robots", "b", false)]
+        );
+        // A body element ends the head even without </head>.
+        assert_eq!(
+            scan(b"<meta name=robots content=a><div></div><meta name=robots content=b>"),
+            vec![tag("robots", "a", true), tag("robots", "b", false)]
+        );
+        // Empty and missing content.
+        assert_eq!(
+            scan(b"<meta name=robots content=\"\"><meta name=robots>"),
+            vec![tag("robots", "", true), ("robots".into(), None, true)]
+        );
+    }
+
+    #[test]
+    fn unclosed_quote_and_huge_head() {
+        // An unclosed quote swallows the rest: no tag, no panic.
+        assert!(scan(b"<head><meta name=\"robots content=noindex>").is_empty());
+        let mut html = b"<head><meta name=robots content=first>".to_vec();
+        html.extend(b"<link rel=x>".repeat(5 << 20 >> 4));
+        html.extend(b"<meta name=robots content=late></head>");
+        let mut s = HeadScanner::new();
+        s.scan(&html);
+        assert!(s.limit_hit);
+        assert_eq!(s.tags.len(), 1);
+    }
+}
