@@ -177,18 +177,16 @@ impl HeadScanner {
                     }
                     st.cur_attr = 0;
                 }
-                CallbackEvent::CloseStartTag { .. } => {
-                    if st.in_meta {
-                        st.in_meta = false;
-                        if let Some((attr, name)) = st.name.take() {
-                            tags.push(MetaTag {
-                                attr,
-                                name,
-                                content: st.content.take(),
-                                in_head: st.head_end.is_none(),
-                                offset: st.tag_start,
-                            });
-                        }
+                CallbackEvent::CloseStartTag { .. } if st.in_meta => {
+                    st.in_meta = false;
+                    if let Some((attr, name)) = st.name.take() {
+                        tags.push(MetaTag {
+                            attr,
+                            name,
+                            content: st.content.take(),
+                            in_head: st.head_end.is_none(),
+                            offset: st.tag_start,
+                        });
                     }
                 }
                 CallbackEvent::EndTag { name } => {

@@ -197,10 +197,7 @@ impl Out {
     /// Add a rule for `agent`: `word` as written, with an optional value.
     fn rule(&mut self, agent: &str, word: &str, value: Option<&str>, raw: &str) {
         let word = word.trim();
-        let directive = match normalize(word) {
-            Some(d) => d,
-            None => "unknown",
-        };
+        let directive = normalize(word).unwrap_or("unknown");
         let value = if directive == "unknown" {
             None
         } else {
