@@ -7,12 +7,14 @@
 
 use crate::agents::Registry;
 use crate::http::{self, BodyDecoder, HttpHead};
+use crate::page_signals::{self, HostCounts, MetaNames, PageCtx, SignalBuffers};
 use crate::reader::{ReadError, Record, Scope, Sink};
 use crate::record::{self, strip_angle, trim, unfold};
 use crate::robots::RobotsTxt;
 use crate::robots_tables::{self, Provenance, RobotsLineTables, Scratch};
 use crate::tables::{
-    AgentVerdictsBuilder, ErrorRow, ErrorsBuilder, RobotsFileRow, RobotsFilesBuilder,
+    AgentVerdictsBuilder, ErrorRow, ErrorsBuilder, PageSignalsBuilder, RobotsFileRow,
+    RobotsFilesBuilder,
 };
 use crate::verdicts::Verdicts;
 use sha2::{Digest, Sha256};
@@ -67,6 +69,10 @@ pub struct ChunkOutput {
     pub robots_lines: RobotsLineTables,
     /// Rows of `agent_verdicts`.
     pub agent_verdicts: AgentVerdictsBuilder,
+    /// Rows of `page_signals`.
+    pub page_signals: PageSignalsBuilder,
+    /// Per-host response counts (rows of `host_counts` once merged over the input).
+    pub host_counts: HostCounts,
     pub errors: ErrorsBuilder,
     pub n_errors: u64,
     pub counts: RecordCounts,
@@ -99,6 +105,9 @@ pub struct ExtractBuffers {
     body: BodyDecoder,
     scratch: Scratch,
     verdicts: Verdicts,
+    signals: SignalBuffers,
+    /// Built from the registry on first use.
+    meta_names: Option<MetaNames>,
 }
 
 /// The sink that turns records into rows for one chunk.
@@ -345,6 +354,109 @@ impl<'w> Extractor<'w> {
     }
 }
 
+impl Extractor<'_> {
+    /// Page signals of a `response` record: robots headers, head meta tags, host counts.
+    fn page(&mut self, rec: &Record<'_>, uri: &str, parsed: Option<&url::Url>) {
+        let Some(h) = http::parse_response(rec.block) else {
+            return;
+        };
+        let host = parsed.and_then(host_of);
+        let host_key = host.as_deref().unwrap_or("");
+        let status = h.status.map(i32::from);
+        let ct_raw = h.header("content-type").map(media_type_bytes);
+        let html = ct_raw.is_some_and(|t| {
+            t.eq_ignore_ascii_case(b"text/html") || t.eq_ignore_ascii_case(b"application/xhtml+xml")
+        });
+        let has_header = h.fields().any(|(n, _)| is_signal_header(n));
+        let names = self
+            .bufs
+            .meta_names
+            .get_or_insert_with(|| MetaNames::new(self.registry));
+        let mut body_problem = None;
+        let mut meta_candidates = false;
+        if html {
+            let (body, problem) = page_signals::html_prefix(&mut self.bufs.body, &h, rec.block);
+            body_problem = problem;
+            meta_candidates = page_signals::scan_head(&mut self.bufs.signals, names, body);
+        }
+        let mut carried = page_signals::Carried::default();
+        if has_header || meta_candidates {
+            let content_type = ct_raw.map(|t| String::from_utf8_lossy(t).to_ascii_lowercase());
+            let registered_domain = match parsed.and_then(|p| p.host()) {
+                Some(url::Host::Domain(d)) => {
+                    psl::domain_str(d.trim_end_matches('.')).map(str::to_ascii_lowercase)
+                }
+                _ => None,
+            };
+            let ctx = PageCtx {
+                warc_file: self.warc_file,
+                warc_offset: rec.offset as i64,
+                url: uri,
+                host: host.as_deref(),
+                registered_domain: registered_domain.as_deref(),
+                capture_time: record::parse_date_micros(&unfold(rec.head.date)),
+                http_status: status,
+                content_type: content_type.as_deref(),
+            };
+            let mut next_index = 0;
+            if has_header {
+                carried = page_signals::headers(&mut self.out.page_signals, &ctx, &h);
+                next_index = carried.signals;
+            }
+            if meta_candidates {
+                let m = page_signals::meta_tags(
+                    &mut self.out.page_signals,
+                    &ctx,
+                    &mut self.bufs.signals,
+                    self.bufs.meta_names.as_ref().expect("set above"),
+                    next_index,
+                );
+                carried.meta = m.meta;
+                carried.tdm |= m.tdm;
+            }
+        }
+        self.out.host_counts.add(host_key, status, html, carried);
+        if html && page_signals::head_limit_hit(&self.bufs.signals) {
+            self.push_error(
+                Scope::Body,
+                "head_scan_limit",
+                "the HTML head did not end within the first 1 MiB: meta tags after it were not read",
+                Some(rec.offset),
+                None,
+                Some(uri),
+            );
+        }
+        if let Some((kind, detail)) = body_problem {
+            self.push_error(
+                Scope::Body,
+                kind,
+                &detail,
+                Some(rec.offset),
+                None,
+                Some(uri),
+            );
+        }
+    }
+}
+
+/// `X-Robots-Tag`, `Robots-Tag`, `tdm-reservation`, `tdm-policy` (or an `X-Crawler-` copy).
+fn is_signal_header(name: &[u8]) -> bool {
+    let n = if name.len() > 10 && name[..10].eq_ignore_ascii_case(b"x-crawler-") {
+        &name[10..]
+    } else {
+        name
+    };
+    n.eq_ignore_ascii_case(b"x-robots-tag")
+        || n.eq_ignore_ascii_case(b"robots-tag")
+        || n.eq_ignore_ascii_case(b"tdm-reservation")
+        || n.eq_ignore_ascii_case(b"tdm-policy")
+}
+
+/// The media type of a Content-Type value, borrowed: parameters dropped, trimmed.
+fn media_type_bytes(v: &[u8]) -> &[u8] {
+    trim(v.split(|&b| b == b';').next().unwrap_or_default())
+}
+
 /// Decode the body of a robots.txt response and fill the body columns; returns the digest and
 /// the decoded body.
 fn decode_body<'b>(
@@ -560,11 +672,24 @@ impl RecordType {
 
 /// If `uri` is a robots.txt URL, its parsed form.
 pub fn robots_url(uri: &str) -> Option<url::Url> {
-    // Cheap test first: most records are not robots.txt captures.
-    memchr::memmem::find(uri.as_bytes(), b"/robots.txt")?;
     let parsed = url::Url::parse(uri).ok()?;
-    (parsed.path() == "/robots.txt" && matches!(parsed.scheme(), "http" | "https"))
-        .then_some(parsed)
+    is_robots_url(&parsed).then_some(parsed)
+}
+
+/// An `http(s)://host/robots.txt` URL.
+pub fn is_robots_url(u: &url::Url) -> bool {
+    u.path() == "/robots.txt" && matches!(u.scheme(), "http" | "https")
+}
+
+/// The lower-case host of a URL, without a trailing dot.
+fn host_of(u: &url::Url) -> Option<std::borrow::Cow<'_, str>> {
+    let h = u.host_str()?;
+    let h = h.trim_end_matches('.');
+    Some(if h.bytes().any(|c| c.is_ascii_uppercase()) {
+        std::borrow::Cow::Owned(h.to_ascii_lowercase())
+    } else {
+        std::borrow::Cow::Borrowed(h)
+    })
 }
 
 impl Sink for Extractor<'_> {
@@ -574,10 +699,14 @@ impl Sink for Extractor<'_> {
             RecordType::Warcinfo => self.warcinfo(rec),
             RecordType::Response | RecordType::Resource | RecordType::Revisit => {
                 let uri_raw = unfold(rec.head.target_uri);
-                // Borrowed unless the URI is not UTF-8; robots_url rejects most URIs with one memmem.
+                // Borrowed unless the URI is not UTF-8.
                 let uri = String::from_utf8_lossy(strip_angle(&uri_raw));
-                if let Some(parsed) = robots_url(&uri) {
-                    self.robots_capture(rec, ty, &uri, &parsed);
+                let parsed = url::Url::parse(&uri).ok();
+                if let Some(p) = parsed.as_ref().filter(|p| is_robots_url(p)) {
+                    self.robots_capture(rec, ty, &uri, p);
+                }
+                if ty == RecordType::Response {
+                    self.page(rec, &uri, parsed.as_ref());
                 }
             }
             _ => {}

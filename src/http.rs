@@ -141,6 +141,18 @@ impl BodyDecoder {
     /// Decode the body of `head` (found at `block[head.body_offset..]`), returning the decoded
     /// bytes (borrowed from `block` when no decoding was needed) and what was done.
     pub fn decode<'b>(&'b mut self, head: &HttpHead<'_>, block: &'b [u8]) -> (&'b [u8], Decoded) {
+        self.decode_limited(head, block, MAX_DECODED_BODY)
+    }
+
+    /// As [`BodyDecoder::decode`], producing at most `limit` (at most [`MAX_DECODED_BODY`])
+    /// decoded bytes: for extractors that read only the start of a body (an HTML head).
+    pub fn decode_limited<'b>(
+        &'b mut self,
+        head: &HttpHead<'_>,
+        block: &'b [u8],
+        limit: usize,
+    ) -> (&'b [u8], Decoded) {
+        let limit = limit.min(MAX_DECODED_BODY);
         let mut info = Decoded::default();
         let raw = &block[head.body_offset.min(block.len())..];
         let mut chunked = false;
@@ -156,7 +168,7 @@ impl BodyDecoder {
         let mut body: &[u8] = raw;
         if chunked && looks_chunked(raw) {
             self.chunk_buf.clear();
-            match dechunk(raw, &mut self.chunk_buf) {
+            match dechunk(raw, &mut self.chunk_buf, limit) {
                 Ok(()) => {}
                 Err(why) => info.problem = Some(("bad_chunked_encoding", why)),
             }
@@ -190,13 +202,25 @@ impl BodyDecoder {
         }
         self.out_buf.clear();
         let result = match kind {
-            "gzip" => read_capped(flate2::read::MultiGzDecoder::new(body), &mut self.out_buf),
+            "gzip" => read_capped(
+                flate2::read::MultiGzDecoder::new(body),
+                &mut self.out_buf,
+                limit,
+            ),
             "deflate" => {
                 // "deflate" is zlib-wrapped by the standard, raw in much of the real web.
-                let r = read_capped(flate2::read::ZlibDecoder::new(body), &mut self.out_buf);
+                let r = read_capped(
+                    flate2::read::ZlibDecoder::new(body),
+                    &mut self.out_buf,
+                    limit,
+                );
                 if r.is_err() || self.out_buf.is_empty() {
                     self.out_buf.clear();
-                    read_capped(flate2::read::DeflateDecoder::new(body), &mut self.out_buf)
+                    read_capped(
+                        flate2::read::DeflateDecoder::new(body),
+                        &mut self.out_buf,
+                        limit,
+                    )
                 } else {
                     r
                 }
@@ -204,6 +228,7 @@ impl BodyDecoder {
             _ => read_capped(
                 brotli_decompressor::Decompressor::new(body, 64 * 1024),
                 &mut self.out_buf,
+                limit,
             ),
         };
         match result {
@@ -236,8 +261,8 @@ impl BodyDecoder {
     }
 }
 
-/// Read up to [`MAX_DECODED_BODY`] bytes; Ok(true) when there was more.
-fn read_capped(mut r: impl Read, out: &mut Vec<u8>) -> std::io::Result<bool> {
+/// Read up to `limit` bytes; Ok(true) when there was more.
+fn read_capped(mut r: impl Read, out: &mut Vec<u8>, limit: usize) -> std::io::Result<bool> {
     let mut buf = [0u8; 32 * 1024];
     loop {
         let n = match r.read(&mut buf) {
@@ -246,7 +271,7 @@ fn read_capped(mut r: impl Read, out: &mut Vec<u8>) -> std::io::Result<bool> {
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
         };
-        let room = MAX_DECODED_BODY - out.len();
+        let room = limit - out.len();
         if n > room {
             out.extend_from_slice(&buf[..room]);
             return Ok(true);
@@ -271,7 +296,7 @@ fn looks_chunked(body: &[u8]) -> bool {
 }
 
 /// Remove chunked transfer coding. On malformed input, what was decoded so far stays in `out`.
-fn dechunk(mut body: &[u8], out: &mut Vec<u8>) -> Result<(), String> {
+fn dechunk(mut body: &[u8], out: &mut Vec<u8>, limit: usize) -> Result<(), String> {
     loop {
         let Some(nl) = memchr::memchr(b'\n', body) else {
             return Err("chunk size line without end".into());
@@ -283,8 +308,8 @@ fn dechunk(mut body: &[u8], out: &mut Vec<u8>) -> Result<(), String> {
         if size == 0 {
             return Ok(());
         }
-        if out.len() + size > MAX_DECODED_BODY {
-            let room = MAX_DECODED_BODY - out.len();
+        if out.len() + size > limit {
+            let room = limit - out.len();
             out.extend_from_slice(&body[..room.min(body.len())]);
             return Ok(());
         }

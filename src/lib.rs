@@ -17,6 +17,7 @@ pub mod gz;
 pub mod http;
 pub mod input;
 pub mod output;
+pub mod page_signals;
 pub mod reader;
 pub mod record;
 pub mod robots;

@@ -18,8 +18,8 @@ use crate::output::{OutDir, PartOutcome, PartWriter};
 use crate::reader::{self, ContainerStats, ReadBuffers, ReadError, Scope, Sink};
 use crate::tables::{
     AcapFieldsBuilder, AgentVerdictsBuilder, AppDirectivesBuilder, ErrorRow, ErrorsBuilder,
-    InputRow, InputsBuilder, RobotsAgentsBuilder, RobotsFilesBuilder, RobotsRulesBuilder,
-    TableBuilder, SCHEMA_VERSION,
+    HostCountsBuilder, InputRow, InputsBuilder, PageSignalsBuilder, RobotsAgentsBuilder,
+    RobotsFilesBuilder, RobotsRulesBuilder, TableBuilder, SCHEMA_VERSION,
 };
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -215,7 +215,9 @@ const T_APP: usize = 3;
 const T_ACAP: usize = 4;
 const T_VERDICTS: usize = 5;
 const T_ERRORS: usize = 6;
-const TABLE_NAMES: [&str; 7] = [
+const T_SIGNALS: usize = 7;
+const T_HOSTS: usize = 8;
+const TABLE_NAMES: [&str; 9] = [
     RobotsFilesBuilder::NAME,
     RobotsAgentsBuilder::NAME,
     RobotsRulesBuilder::NAME,
@@ -223,12 +225,16 @@ const TABLE_NAMES: [&str; 7] = [
     AcapFieldsBuilder::NAME,
     AgentVerdictsBuilder::NAME,
     ErrorsBuilder::NAME,
+    PageSignalsBuilder::NAME,
+    HostCountsBuilder::NAME,
 ];
 
 /// The parts of one input, opened when their first row arrives.
 #[derive(Default)]
 struct Writers {
-    parts: [Option<PartWriter>; 7],
+    parts: [Option<PartWriter>; 9],
+    /// `host_counts` of the chunks written so far, merged (written when the input ends).
+    hosts: crate::page_signals::HostCounts,
 }
 
 impl Writers {
@@ -266,6 +272,8 @@ impl Writers {
         self.put(out, crawl, id, T_APP, &mut o.robots_lines.app_directives)?;
         self.put(out, crawl, id, T_ACAP, &mut o.robots_lines.acap)?;
         self.put(out, crawl, id, T_VERDICTS, &mut o.agent_verdicts)?;
+        self.put(out, crawl, id, T_SIGNALS, &mut o.page_signals)?;
+        self.hosts.merge(std::mem::take(&mut o.host_counts));
         self.put(out, crawl, id, T_ERRORS, &mut o.errors)
     }
 
@@ -765,6 +773,11 @@ fn finalize(
     state
         .writers
         .put(shared.out, &crawl, id, T_ERRORS, &mut extra_errors)?;
+    let mut hosts = HostCountsBuilder::default();
+    state.writers.hosts.emit(&mut hosts, name);
+    state
+        .writers
+        .put(shared.out, &crawl, id, T_HOSTS, &mut hosts)?;
     let robots_rows = state.writers.rows(T_ROBOTS);
     let rows = |slot| Some(state.writers.rows(slot) as i64);
 
@@ -798,6 +811,8 @@ fn finalize(
         rows_app_directives: rows(T_APP),
         rows_acap_fields: rows(T_ACAP),
         rows_agent_verdicts: rows(T_VERDICTS),
+        rows_page_signals: rows(T_SIGNALS),
+        rows_host_counts: rows(T_HOSTS),
         errors: Some(n_errors as i64),
         started: Some(state.started_wall),
         seconds: Some(state.started.elapsed().as_secs_f64()),

@@ -17,7 +17,7 @@ use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
 use std::sync::Arc;
 
 /// Version of the table schemas, stored in every Parquet file's metadata as `repcensus.schema_version`.
-pub const SCHEMA_VERSION: &str = "4";
+pub const SCHEMA_VERSION: &str = "5";
 
 /// A column kind: its Arrow type, the borrowed value a row holds and the builder that takes it.
 pub trait Kind {
@@ -366,6 +366,74 @@ table! {
 }
 
 table! {
+    /// One row per directive of a robots header (`X-Robots-Tag`, `Robots-Tag`), robots meta tag
+    /// or TDM Reservation Protocol header / meta tag of a response.
+    PageSignalsBuilder, PageSignalRow, "page_signals",
+    plain: ["url", "raw_value", "directive_raw"],
+    {
+        warc_file: Str,
+        warc_offset: I64,
+        url: Str,
+        host: Str,
+        registered_domain: Str,
+        capture_time: Ts,
+        http_status: I32,
+        /// Media type of the response (lower case, no parameters).
+        content_type: Str,
+        /// `x_robots_tag`, `robots_tag`, `tdm_header` (headers), `meta` (meta tags).
+        source: Str,
+        /// The header name or the meta `name` / `http-equiv` value, as written.
+        name: Str,
+        /// The header's or meta tag's position among the record's signals (0-based).
+        signal_index: I32,
+        /// `*` or the product token, lower case.
+        agent: Str,
+        /// Normalized directive (`noindex`, `max-snippet`, ...), `unknown`, `tdm-reservation`,
+        /// `tdm-policy`; NULL for an agent named with no rules or an empty value.
+        directive: Str,
+        /// The directive's value (`max-snippet` 50, `unavailable_after` date, TDM value).
+        directive_value: Str,
+        /// The directive as written.
+        directive_raw: Str,
+        /// `sfv`, `sfv_lenient`, `legacy`, `invalid`, `tdmrep`.
+        syntax: Str,
+        /// Meta tags: found before the head ended. NULL for headers.
+        in_head: Bool,
+        /// The value was longer than 8 KiB; only its start was parsed.
+        value_truncated: Bool,
+        /// The whole value (cut at 8 KiB).
+        raw_value: Str,
+    }
+}
+
+table! {
+    /// Per input, host, status class and HTML-or-not: how many responses, and how many carried
+    /// each kind of signal. The denominators of "share of pages".
+    HostCountsBuilder, HostCountRow, "host_counts",
+    plain: [],
+    {
+        warc_file: Str,
+        host: Str,
+        registered_domain: Str,
+        /// `2xx`, `3xx`, `4xx`, `5xx`, `other`.
+        status_class: Str,
+        /// The response is `text/html` or `application/xhtml+xml`.
+        html: Bool,
+        responses: I64,
+        /// Responses with a robots meta tag (robots or a product token) in the head.
+        with_meta: I64,
+        /// Responses with an `X-Robots-Tag` or `Robots-Tag` header.
+        with_header: I64,
+        /// Responses with both.
+        with_both: I64,
+        /// Responses with a `Robots-Tag` header (the draft's name).
+        with_robots_tag: I64,
+        /// Responses with a TDM Reservation Protocol header or meta tag.
+        with_tdm: I64,
+    }
+}
+
+table! {
     /// One row per problem found while reading.
     ErrorsBuilder, ErrorRow, "errors",
     plain: ["detail"],
@@ -414,6 +482,8 @@ table! {
         rows_app_directives: I64,
         rows_acap_fields: I64,
         rows_agent_verdicts: I64,
+        rows_page_signals: I64,
+        rows_host_counts: I64,
         errors: I64,
         started: Ts,
         seconds: F64,
