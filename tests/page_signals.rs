@@ -1,0 +1,355 @@
+//! Page signals: every real header value and meta tag of ../shared/data/headers (copied into
+//! tests/data with their source columns) parses to the reviewed answer in
+//! tests/expected/signals/ (REPCENSUS_BLESS=1 rewrites them; review the diff), the repext
+//! draft's examples parse to its stated meaning, property tests, and the scan of the samples.
+
+mod common;
+
+use common::{duck, repo};
+use proptest::prelude::*;
+use repcensus::signals::meta::HeadScanner;
+use repcensus::signals::value::normalize;
+use repcensus::signals::{parse_header_value, parse_meta_content, ParsedValue, Syntax};
+use std::path::Path;
+
+/// `syntax | agent:directive[=value] ...` (agents in order of appearance).
+fn render(p: &ParsedValue) -> String {
+    let mut s = String::from(p.syntax.as_str());
+    if p.truncated {
+        s.push_str(" (truncated)");
+    }
+    s.push_str(" |");
+    for d in &p.directives {
+        s.push(' ');
+        s.push_str(&d.agent);
+        s.push(':');
+        s.push_str(d.directive.unwrap_or("-"));
+        if d.directive == Some("unknown") {
+            s.push_str(&format!("({})", d.raw));
+        }
+        if let Some(v) = &d.value {
+            s.push('=');
+            s.push_str(v);
+        }
+    }
+    s
+}
+
+/// Rows of a TSV file with a header line, as maps by column name.
+fn tsv(path: &Path) -> Vec<std::collections::HashMap<String, String>> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let head: Vec<&str> = lines.next().unwrap().split('\t').collect();
+    lines
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            head.iter()
+                .zip(l.split('\t'))
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+fn check_golden(name: &str, got: &str) {
+    let path = repo().join("tests/expected/signals").join(name);
+    if std::env::var_os("REPCENSUS_BLESS").is_some() {
+        std::fs::write(&path, got).unwrap();
+        return;
+    }
+    let want = std::fs::read_to_string(&path)
+        .unwrap_or_else(|_| panic!("no {} (run with REPCENSUS_BLESS=1, review)", path.display()));
+    for (i, (w, g)) in want.lines().zip(got.lines()).enumerate() {
+        assert_eq!(w, g, "{name} line {}", i + 1);
+    }
+    assert_eq!(
+        want.lines().count(),
+        got.lines().count(),
+        "{name}: line count"
+    );
+}
+
+#[test]
+fn every_real_header_value_parses_as_reviewed() {
+    let rows = tsv(&repo().join("tests/data/x_robots_tag_values.tsv"));
+    assert_eq!(rows.len(), 69);
+    let mut out = String::from("value\theader_name\tparsed\n");
+    for r in &rows {
+        let p = parse_header_value(r["value"].as_bytes());
+        out.push_str(&format!(
+            "{}\t{}\t{}\n",
+            r["value"],
+            r["header_name"],
+            render(&p)
+        ));
+    }
+    check_golden("x_robots_tag_values.tsv", &out);
+}
+
+#[test]
+fn every_real_meta_tag_is_found_and_parses_as_reviewed() {
+    let rows = tsv(&repo().join("tests/data/meta_robots_tags.tsv"));
+    assert_eq!(rows.len(), 53);
+    let mut out = String::from("tag\tparsed\n");
+    let mut s = HeadScanner::new();
+    let mut mismatches = Vec::new();
+    for r in &rows {
+        let html = format!(
+            "<!DOCTYPE html><html><head>{}</head><body></body></html>",
+            r["tag"]
+        );
+        s.scan(html.as_bytes());
+        assert_eq!(s.tags.len(), 1, "{}", r["tag"]);
+        let t = &s.tags[0];
+        assert!(t.in_head);
+        assert_eq!(
+            String::from_utf8_lossy(s.text(&t.name)),
+            r["name"],
+            "{}",
+            r["tag"]
+        );
+        let content = t.content.as_ref().map(|c| s.text(c)).unwrap_or_default();
+        // The TSV's content column is the attribute text as written (entities undecoded), except
+        // where its collector matched `content=` inside another attribute's name.
+        let written = match TSV_CONTENT_WRONG.iter().find(|(t, _)| *t == r["tag"]) {
+            Some((_, right)) => right.to_string(),
+            None => r["content"].replace("&amp;", "&"),
+        };
+        if String::from_utf8_lossy(content) != written {
+            mismatches.push(format!(
+                "{} -> {:?}",
+                r["tag"],
+                String::from_utf8_lossy(content)
+            ));
+        }
+        let name = r["name"].to_ascii_lowercase();
+        let agent = if name == "robots" { "*" } else { name.as_str() };
+        let p = parse_meta_content(content, agent);
+        out.push_str(&format!("{}\t{}\n", r["tag"], render(&p)));
+    }
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+    check_golden("meta_robots_tags.tsv", &out);
+}
+
+/// Rows of meta_robots_tags.tsv whose `content` column is wrong, with the right value: the
+/// collector took `data-production-content="noindex"` for the content attribute.
+const TSV_CONTENT_WRONG: &[(&str, &str)] = &[(
+    r#"<meta name="robots" data-production-content="noindex" content="index, follow">"#,
+    "index, follow",
+)];
+
+#[test]
+fn repext_draft_examples_mean_what_the_draft_says() {
+    // draft-illyes-repext-02, section "Application Layer Response Header": both examples
+    // deserialize to `["*" = [noindex, nosnippet]], ["ExampleBot" = []]`.
+    let want = "| *:noindex *:nosnippet examplebot:-";
+    let a = parse_header_value(b"*;noindex;nosnippet, ExampleBot;");
+    // The trailing `;` is not valid Structured Fields: flagged, intent kept.
+    assert_eq!(a.syntax, Syntax::SfvLenient);
+    assert!(render(&a).ends_with(want), "{}", render(&a));
+    let b = parse_header_value(b";noindex;nosnippet, ExampleBot=;");
+    assert_eq!(b.syntax, Syntax::SfvLenient);
+    assert!(render(&b).ends_with(want), "{}", render(&b));
+    // The same intent in valid Structured Fields parses strictly.
+    let c = parse_header_value(b"*;noindex;nosnippet, ExampleBot");
+    assert_eq!(c.syntax, Syntax::Sfv);
+    assert!(render(&c).ends_with(want));
+    // Duplicate product tokens merge and rules deduplicate.
+    let d = parse_header_value(b"ExampleBot;noindex, *;nosnippet, examplebot;noindex;nosnippet");
+    assert_eq!(
+        render(&d),
+        "sfv | examplebot:noindex *:nosnippet examplebot:nosnippet"
+    );
+    // The meta form: name is the product token, content the comma separated rules.
+    assert_eq!(
+        render(&parse_meta_content(b"nosnippet", "examplebot")),
+        "legacy | examplebot:nosnippet"
+    );
+    // Values: Structured Fields parameters with values.
+    assert_eq!(
+        render(&parse_header_value(b"googlebot;max-snippet=20;noindex")),
+        "sfv | googlebot:max-snippet=20 googlebot:noindex"
+    );
+}
+
+const WORDS: &[&str] = &[
+    "noindex",
+    "nofollow",
+    "none",
+    "all",
+    "noarchive",
+    "nosnippet",
+    "noai",
+    "noimageai",
+    "indexifembedded",
+    "NoIndex",
+    "no-index",
+    "quack",
+];
+const AGENTS: &[&str] = &["googlebot", "BingBot", "examplebot", "google_bot"];
+
+fn legacy_value() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        (
+            prop::option::of(prop::sample::select(AGENTS)),
+            prop::sample::select(WORDS),
+            prop::option::of(0u32..500),
+        ),
+        1..6,
+    )
+    .prop_map(|parts| {
+        parts
+            .into_iter()
+            .map(|(a, w, n)| {
+                let d = match n {
+                    Some(n) => format!("max-snippet: {n}"),
+                    None => w.to_string(),
+                };
+                match a {
+                    Some(a) => format!("{a}: {d}"),
+                    None => d,
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    })
+}
+
+/// The canonical legacy text of a parse: `*` rules first, then each agent's.
+fn canonical(p: &ParsedValue) -> String {
+    let mut parts = Vec::new();
+    for star in [true, false] {
+        for d in p.directives.iter().filter(|d| (d.agent == "*") == star) {
+            let Some(dir) = d.directive else { continue };
+            let word = if dir == "unknown" {
+                d.raw.clone()
+            } else {
+                dir.to_string()
+            };
+            let word = match &d.value {
+                Some(v) => format!("{word}: {v}"),
+                None => word,
+            };
+            parts.push(if star {
+                word
+            } else {
+                format!("{}: {word}", d.agent)
+            });
+        }
+    }
+    parts.join(", ")
+}
+
+fn triples(p: &ParsedValue) -> Vec<(String, Option<&'static str>, Option<String>)> {
+    let mut t: Vec<_> = p
+        .directives
+        .iter()
+        .map(|d| (d.agent.clone(), d.directive, d.value.clone()))
+        .collect();
+    t.sort();
+    t
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn any_bytes_parse_without_panic(v in prop::collection::vec(any::<u8>(), 0..300)) {
+        let p = parse_header_value(&v);
+        for d in &p.directives {
+            if let Some(dir) = d.directive {
+                prop_assert!(dir == "unknown" || normalize(dir) == Some(dir));
+            }
+        }
+        let _ = parse_meta_content(&v, "*");
+        let mut s = HeadScanner::new();
+        s.scan(&v);
+    }
+
+    #[test]
+    fn html_like_bytes_scan_without_panic(
+        parts in prop::collection::vec(prop::sample::select(&[
+            "<", ">", "<meta", " name=", "robots", " content=", "'", "\"", "<!--", "-->",
+            "<script>", "</script>", "<head>", "</head>", "<body>", "<template>", "&amp;", "/>",
+            "noindex", " ", "<![CDATA[", "]]>", "\u{feff}", "<title>", "</title>", "=",
+        ][..]), 0..60)
+    ) {
+        let html = parts.concat();
+        let mut s = HeadScanner::new();
+        s.scan(html.as_bytes());
+        for t in &s.tags {
+            prop_assert!(t.name.end <= s.arena.len());
+        }
+    }
+
+    #[test]
+    fn normalizing_twice_changes_nothing(v in legacy_value()) {
+        let once = parse_header_value(v.as_bytes());
+        prop_assert_eq!(once.syntax, Syntax::Legacy);
+        let text = canonical(&once);
+        let twice = parse_header_value(text.as_bytes());
+        prop_assert_eq!(triples(&once), triples(&twice), "{} -> {}", v, text);
+        prop_assert_eq!(canonical(&twice), text);
+    }
+}
+
+/// The samples scanned once: the meta tags of the real archives, and the hand-written cases.
+#[test]
+fn scan_of_samples_finds_every_head_meta_tag_and_no_fake_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let (code, err) = common::scan(&[
+        repo().join("samples").to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    // One row per meta tag of the real archives in samples/ (each tag checked against the
+    // archive by hand; see samples/SOURCES.tsv).
+    let tags = duck(
+        &out,
+        "select regexp_extract(warc_file, '[^/]+$') f, count(*) tags, count(distinct warc_offset) pages \
+         from (select distinct warc_file, warc_offset, signal_index from 'page_signals/*/*.parquet' \
+               where source = 'meta' and warc_file not like '%signal-cases%' and warc_file not like '%generated%') \
+         group by all order by f",
+    );
+    assert_eq!(
+        tags,
+        "f,tags,pages\n\
+         allenai_dolma__sample-0001.warc.gz,4,4\n\
+         commoncrawl_ia-web-commons__meta-itemprop.warc,1,1\n\
+         iipc_openwayback__testdata1.arc,2,2\n\
+         netarchivesuite_jwat__invalid-arcfile-record-then-garbage.arc,1,1\n\
+         sing-group_WARCProcessor__in-warc-test.warc,2,2\n\
+         webrecorder_warcio__space-in-url.arc,1,1\n"
+    );
+    // The hand-written cases: nothing from comments, scripts, styles, templates, noscript.
+    let not_tags = duck(
+        &out,
+        "select directive from 'page_signals/*/*.parquet' where url like '%//not-tags.%'",
+    );
+    assert_eq!(not_tags, "directive\nnoarchive\n");
+    let rows = duck(
+        &out,
+        "select regexp_extract(url, '//([a-z-]+)\\.', 1) c, source, name, signal_index, agent, \
+         directive, directive_value, syntax, in_head \
+         from 'page_signals/*/*.parquet' where warc_file like '%signal-cases%' \
+         order by warc_offset, signal_index, agent, directive",
+    );
+    check_golden("signal_cases.csv", &rows);
+    let hosts = duck(
+        &out,
+        "select regexp_extract(host, '^[a-z-]+') c, status_class, html, responses, with_meta, \
+         with_header, with_both, with_robots_tag, with_tdm \
+         from 'host_counts/*/*.parquet' where warc_file like '%signal-cases%' order by all",
+    );
+    check_golden("signal_cases_hosts.csv", &hosts);
+    let errors = duck(
+        &out,
+        "select kind, url from 'errors/*/*.parquet' where warc_file like '%signal-cases%'",
+    );
+    assert_eq!(
+        errors,
+        "kind,url\nhead_scan_limit,http://huge-head.signal-case.invalid/a.html\n"
+    );
+}
