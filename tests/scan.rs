@@ -82,7 +82,24 @@ fn samples_scan_exits_zero_and_yields_every_capture() {
         .all(|r| !r.contains("http_status=NULL") || r.contains("real-robots.warc.gz")));
     // One inputs row per sample archive, and the broken ones have errors rows.
     let inputs = table_rows(out.path(), "inputs", &[]);
-    assert_eq!(inputs.len(), 18);
+    assert_eq!(inputs.len(), 23);
+    // The inputs rows count the page tables' rows.
+    let counted = |col: &str| -> usize {
+        inputs
+            .iter()
+            .map(|r| {
+                let at = r.find(&format!("|{col}=")).expect(col) + col.len() + 2;
+                r[at..].split('|').next().unwrap().parse::<usize>().unwrap()
+            })
+            .sum()
+    };
+    let signals = table_rows(out.path(), "page_signals", &[]).len();
+    assert!(signals > 50);
+    assert_eq!(counted("rows_page_signals"), signals);
+    assert_eq!(
+        counted("rows_host_counts"),
+        table_rows(out.path(), "host_counts", &[]).len()
+    );
     // Every capture has one verdict row per registry agent.
     let n_agents = repcensus::agents::Registry::builtin().agents.len();
     assert_eq!(
