@@ -86,6 +86,18 @@ struct State {
     seen_content: bool,
     template_depth: u32,
     head_end: Option<usize>,
+    /// The window after the head holds a `<meta` (else scanning stops where the head ends).
+    window_has_meta: bool,
+}
+
+/// Whether `<meta` (any case) starts within [`AFTER_HEAD_WINDOW`] bytes after `from`: tokenizing
+/// the window is then worth it.
+fn window_has_meta(input: &[u8], from: usize) -> bool {
+    let w = &input[from.min(input.len())..input.len().min(from + AFTER_HEAD_WINDOW)];
+    memchr::memchr_iter(b'<', w).any(|i| {
+        w.get(i + 1..i + 5)
+            .is_some_and(|t| t.eq_ignore_ascii_case(b"meta"))
+    })
 }
 
 /// Tags that may stand in a head without ending it.
@@ -131,7 +143,7 @@ impl HeadScanner {
             match ev {
                 CallbackEvent::OpenStartTag { name } => {
                     if let Some(end) = st.head_end {
-                        if span.start > end + AFTER_HEAD_WINDOW {
+                        if !st.window_has_meta || span.start > end + AFTER_HEAD_WINDOW {
                             return Some(());
                         }
                     }
@@ -140,6 +152,10 @@ impl HeadScanner {
                     }
                     if st.head_end.is_none() && (name == b"body" || !head_tag(name)) {
                         st.head_end = Some(span.start);
+                        st.window_has_meta = window_has_meta(input, span.start);
+                        if !st.window_has_meta {
+                            return Some(());
+                        }
                     }
                     st.in_meta = name == b"meta" && st.template_depth == 0;
                     if st.in_meta {
@@ -209,6 +225,10 @@ impl HeadScanner {
                         st.template_depth = st.template_depth.saturating_sub(1);
                     } else if name == b"head" && st.head_end.is_none() {
                         st.head_end = Some(span.start);
+                        st.window_has_meta = window_has_meta(input, span.start);
+                        if !st.window_has_meta {
+                            return Some(());
+                        }
                     }
                 }
                 _ => {}
