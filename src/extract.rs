@@ -75,6 +75,8 @@ pub struct ChunkOutput {
     pub host_counts: HostCounts,
     pub errors: ErrorsBuilder,
     pub n_errors: u64,
+    /// `errors` rows by kind.
+    pub error_kinds: std::collections::BTreeMap<String, u64>,
     pub counts: RecordCounts,
     /// `isPartOf` of the first warcinfo record of the chunk.
     pub crawl_hint: Option<String>,
@@ -94,6 +96,7 @@ impl ChunkOutput {
             ..ErrorRow::default()
         });
         out.n_errors = 1;
+        out.error_kinds.insert(kind.to_string(), 1);
         out.failure = Some(detail.to_string());
         out
     }
@@ -142,6 +145,12 @@ impl<'w> Extractor<'w> {
         url: Option<&str>,
     ) {
         self.out.n_errors += 1;
+        match self.out.error_kinds.get_mut(kind) {
+            Some(n) => *n += 1,
+            None => {
+                self.out.error_kinds.insert(kind.to_string(), 1);
+            }
+        }
         self.out.errors.append(&ErrorRow {
             scope: Some(scope.as_str()),
             kind: Some(kind),

@@ -173,6 +173,39 @@ pub fn input_ids(paths: &[PathBuf]) -> Vec<String> {
         .collect()
 }
 
+/// Shard `i` of `n` (0 <= i < n) of an input list: the list is sorted and deduplicated, and the
+/// inputs at positions `i`, `i + n`, `i + 2n`, ... are kept, with the part names (ids) the whole
+/// list would give them, so that the union of the `n` shards' tables equals one full run's.
+pub fn shard(paths: &[PathBuf], i: usize, n: usize) -> (Vec<PathBuf>, Vec<String>) {
+    let mut all = paths.to_vec();
+    all.sort();
+    all.dedup();
+    let ids = input_ids(&all);
+    all.into_iter()
+        .zip(ids)
+        .enumerate()
+        .filter(|(k, _)| n > 0 && k % n == i)
+        .map(|(_, pi)| pi)
+        .unzip()
+}
+
+/// Parse `I/N` (0 <= I < N).
+pub fn parse_shard(s: &str) -> Result<(usize, usize)> {
+    let (i, n) = s
+        .split_once('/')
+        .ok_or_else(|| anyhow::anyhow!("--shard takes I/N, like 0/4 (got {s:?})"))?;
+    let i: usize = i
+        .trim()
+        .parse()
+        .map_err(|_| anyhow::anyhow!("--shard: bad index {i:?}"))?;
+    let n: usize = n
+        .trim()
+        .parse()
+        .map_err(|_| anyhow::anyhow!("--shard: bad count {n:?}"))?;
+    anyhow::ensure!(n > 0 && i < n, "--shard {s}: need 0 <= I < N");
+    Ok((i, n))
+}
+
 /// Keep `[A-Za-z0-9._-]`, replace the rest with `_`.
 pub fn sanitize(s: &str) -> String {
     let s: String = s

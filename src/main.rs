@@ -51,6 +51,19 @@ enum Command {
         /// robots.json).
         #[arg(long, value_name = "FILE")]
         agents: Option<PathBuf>,
+        /// Process shard I of N (0 <= I < N) of the sorted input list: the inputs at positions
+        /// I, I+N, I+2N, ... For array jobs (Slurm, Kubernetes indexed Jobs, GNU parallel): the
+        /// union of the N shards' tables equals one full run's.
+        #[arg(long, value_name = "I/N")]
+        shard: Option<String>,
+        /// Write a machine-readable run summary (JSON: inputs, records, rows per table, errors by
+        /// kind, seconds, throughput) to FILE.
+        #[arg(long, value_name = "FILE")]
+        summary: Option<PathBuf>,
+        /// Exit 1 also when any input had errors rows (by default only when an input could not
+        /// be read at all).
+        #[arg(long)]
+        fail_on_error: bool,
     },
     /// List the tracked agents of `agent_verdicts`, with category, operator and sources.
     Agents {
@@ -289,11 +302,21 @@ fn run(cli: Cli) -> Result<ExitCode> {
             chunk_size,
             quiet,
             agents,
+            shard,
+            summary: summary_file,
+            fail_on_error,
         } => {
             let registry = load_registry(agents.as_deref())?;
-            let paths = input::expand(&inputs)?;
+            let mut paths = input::expand(&inputs)?;
             if paths.is_empty() {
                 anyhow::bail!("no inputs found in {}", inputs.join(" "));
+            }
+            let mut ids = None;
+            if let Some(spec) = &shard {
+                let (i, n) = input::parse_shard(spec)?;
+                let (p, d) = input::shard(&paths, i, n);
+                paths = p;
+                ids = Some(d);
             }
             let threads = threads
                 .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
@@ -305,17 +328,27 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 chunk_size,
                 progress: !quiet && std::io::stderr().is_terminal(),
                 registry,
+                ids,
                 panic_on_input: std::env::var("REPCENSUS_PANIC_ON_INPUT").ok(),
             };
             let summary = scan::scan(&opts)?;
             if !quiet {
                 eprint!("{}", summary.render());
             }
-            Ok(if summary.inputs_failed > 0 {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            })
+            if let Some(f) = &summary_file {
+                let text = serde_json::to_string_pretty(&summary.to_json())? + "\n";
+                let tmp = f.with_extension("json.tmp");
+                std::fs::write(&tmp, text)
+                    .and_then(|()| std::fs::rename(&tmp, f))
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?;
+            }
+            Ok(
+                if summary.inputs_failed > 0 || (fail_on_error && summary.inputs_with_errors > 0) {
+                    ExitCode::from(1)
+                } else {
+                    ExitCode::SUCCESS
+                },
+            )
         }
         Command::Generate {
             out,

@@ -51,6 +51,9 @@ pub struct ScanOptions {
     pub progress: bool,
     /// The tracked agents of `agent_verdicts`.
     pub registry: Registry,
+    /// Part names of the inputs, when they were fixed over a larger list than `inputs` (a
+    /// shard keeps the names the whole run would give). `None`: computed from `inputs`.
+    pub ids: Option<Vec<String>>,
     /// Testing only: panic while reading the input whose path ends with this, to exercise the
     /// recovery from internal errors (set by `REPCENSUS_PANIC_ON_INPUT`).
     #[doc(hidden)]
@@ -66,6 +69,10 @@ pub struct ScanSummary {
     pub records: u64,
     pub robots_captures: u64,
     pub errors: u64,
+    /// `errors` rows by kind.
+    pub errors_by_kind: std::collections::BTreeMap<String, u64>,
+    /// Rows written per table.
+    pub rows: std::collections::BTreeMap<String, u64>,
     pub bytes: u64,
     pub seconds: f64,
     /// Inputs that could not be read, with the reason.
@@ -108,6 +115,7 @@ struct InputState {
     writers: Writers,
     counts: RecordCounts,
     n_errors: u64,
+    error_kinds: std::collections::BTreeMap<String, u64>,
     failure: Option<String>,
     stats: ContainerStats,
 }
@@ -127,6 +135,7 @@ impl InputState {
             writers: Writers::default(),
             counts: RecordCounts::default(),
             n_errors: 0,
+            error_kinds: Default::default(),
             failure: None,
             stats: ContainerStats::default(),
         }
@@ -144,6 +153,9 @@ impl InputState {
     ) -> Result<bool> {
         self.counts.add(&output.counts);
         self.n_errors += output.n_errors;
+        for (k, n) in &output.error_kinds {
+            *self.error_kinds.entry(k.clone()).or_default() += n;
+        }
         if self.failure.is_none() {
             self.failure = output.failure.clone();
         }
@@ -365,7 +377,10 @@ fn plan_panicked(shared: &Shared<'_>, i: usize, detail: &str) -> Result<()> {
 pub fn scan(opts: &ScanOptions) -> Result<ScanSummary> {
     let started = Instant::now();
     let out = OutDir::create(&opts.out)?;
-    let ids = input::input_ids(&opts.inputs);
+    let ids = match &opts.ids {
+        Some(ids) if ids.len() == opts.inputs.len() => ids.clone(),
+        _ => input::input_ids(&opts.inputs),
+    };
     let names = opts
         .inputs
         .iter()
@@ -674,6 +689,7 @@ fn fail_input(
         ..ErrorRow::default()
     });
     out.n_errors = 1;
+    out.error_kinds.insert(kind.to_string(), 1);
     let mut state = InputState::new(state.bytes, state.container, 1);
     state.accept(shared, i, 0, out, ContainerStats::default())?;
     finalize(shared, i, state, Some(detail.to_string()))
@@ -739,6 +755,10 @@ fn finalize(
             ..ErrorRow::default()
         });
         n_errors += 1;
+        *state
+            .error_kinds
+            .entry("not_an_archive".to_string())
+            .or_default() += 1;
         failure = Some(detail.to_string());
     }
     let status = match (&failure, state.bytes, n_errors) {
@@ -822,6 +842,9 @@ fn finalize(
     });
     let inputs_batch = inputs.finish(&crawl);
 
+    let state_rows: Vec<u64> = (0..TABLE_NAMES.len())
+        .map(|slot| state.writers.rows(slot))
+        .collect();
     let mut parts = std::mem::take(&mut state.writers).finish(shared.out, &crawl, id)?;
     // The inputs part goes last: its presence says the input's other parts are complete.
     parts.push(shared.out.write::<InputsBuilder>(
@@ -832,7 +855,19 @@ fn finalize(
     // Parts of this input left by an earlier run under another crawl name would double rows.
     shared.out.commit(parts)?;
 
+    let table_rows: Vec<(&str, u64)> = TABLE_NAMES
+        .iter()
+        .enumerate()
+        .map(|(slot, name)| (*name, state_rows[slot]))
+        .collect();
     let mut s = lock(&shared.summary);
+    for (name, n) in table_rows {
+        *s.rows.entry(name.to_string()).or_default() += n;
+    }
+    *s.rows.entry(InputsBuilder::NAME.to_string()).or_default() += 1;
+    for (k, n) in &state.error_kinds {
+        *s.errors_by_kind.entry(k.clone()).or_default() += n;
+    }
     s.records += counts.total;
     s.robots_captures += robots_rows;
     s.errors += n_errors;
@@ -856,6 +891,30 @@ fn now_micros() -> i64 {
 }
 
 impl ScanSummary {
+    /// The machine-readable run summary (`scan --summary FILE`), for monitoring.
+    pub fn to_json(&self) -> serde_json::Value {
+        let mb = self.bytes as f64 / 1e6;
+        serde_json::json!({
+            "tool_version": env!("CARGO_PKG_VERSION"),
+            "schema_version": SCHEMA_VERSION,
+            "inputs": self.inputs,
+            "inputs_failed": self.inputs_failed,
+            "inputs_with_errors": self.inputs_with_errors,
+            "records": self.records,
+            "robots_captures": self.robots_captures,
+            "rows": self.rows,
+            "errors": self.errors,
+            "errors_by_kind": self.errors_by_kind,
+            "bytes": self.bytes,
+            "seconds": self.seconds,
+            "mb_per_second": if self.seconds > 0.0 { mb / self.seconds } else { 0.0 },
+            "failures": self.failures.iter().map(|(p, why)| serde_json::json!({
+                "path": p.to_string_lossy(),
+                "error": why,
+            })).collect::<Vec<_>>(),
+        })
+    }
+
     /// The one-screen summary printed at the end of a scan.
     pub fn render(&self) -> String {
         let mb = self.bytes as f64 / 1e6;
