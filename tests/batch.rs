@@ -130,3 +130,88 @@ fn summary_json_agrees_with_the_tables_and_fail_on_error_exits_one() {
     ]);
     assert_eq!(code, 0);
 }
+
+/// Run the example array-job scripts of contrib/ as their schedulers would (environment only) and
+/// check that their shards add up to the full run.
+#[test]
+fn slurm_and_kubernetes_examples_add_up_to_the_full_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("warc.paths");
+    let mut list = String::from("# the samples, as a crawl manifest\n");
+    for e in std::fs::read_dir(repo().join("samples")).unwrap().flatten() {
+        let p = e.path();
+        if p.extension().is_some_and(|x| x != "tsv") {
+            list.push_str(&format!("{}\n", p.display()));
+        }
+    }
+    std::fs::write(&manifest, list).unwrap();
+    let full = dir.path().join("full");
+    let at = format!("@{}", manifest.display());
+    let (code, err) = scan(&[&at, "--out", full.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let bin = env!("CARGO_BIN_EXE_repcensus");
+
+    let slurm = dir.path().join("slurm");
+    // `sbatch --array=1-3`: task ids 1..3, so SLURM_ARRAY_TASK_MIN is 1.
+    for id in 1..=3 {
+        let st = std::process::Command::new("bash")
+            .arg(repo().join("contrib/slurm/repcensus-array.sbatch"))
+            .args([&manifest, &slurm])
+            .env("SLURM_ARRAY_TASK_ID", id.to_string())
+            .env("SLURM_ARRAY_TASK_MIN", "1")
+            .env("SLURM_ARRAY_TASK_COUNT", "3")
+            .env("SLURM_CPUS_PER_TASK", "2")
+            .env("REPCENSUS", bin)
+            .output()
+            .unwrap();
+        assert!(
+            st.status.success(),
+            "{}",
+            String::from_utf8_lossy(&st.stderr)
+        );
+    }
+    let k8s = dir.path().join("k8s");
+    for index in 0..3 {
+        let st = std::process::Command::new("sh")
+            .arg(repo().join("contrib/k8s/shard-task.sh"))
+            .env("JOB_COMPLETION_INDEX", index.to_string())
+            .env("SHARDS", "3")
+            .env("MANIFEST", &manifest)
+            .env("OUT", &k8s)
+            .env("REPCENSUS", bin)
+            .output()
+            .unwrap();
+        assert!(
+            st.status.success(),
+            "{}",
+            String::from_utf8_lossy(&st.stderr)
+        );
+    }
+    for out in [&slurm, &k8s] {
+        for table in TABLES.iter().chain(&["inputs"]) {
+            let skip = if *table == "inputs" { TIMING } else { &[] };
+            let mut want = table_rows(&full, table, skip);
+            want.sort();
+            let mut got = table_rows(out, table, skip);
+            got.sort();
+            assert_eq!(got, want, "{table} in {}", out.display());
+        }
+        let summaries = std::fs::read_dir(out.join("_summaries")).unwrap().count();
+        assert_eq!(summaries, 3);
+    }
+    // The Job manifest runs that script as an indexed Job with as many completions as shards.
+    let yaml =
+        std::fs::read_to_string(repo().join("contrib/k8s/repcensus-indexed-job.yaml")).unwrap();
+    assert!(yaml.contains("completionMode: Indexed"));
+    assert!(yaml.contains("shard-task.sh"));
+    let completions = yaml
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("completions:"))
+        .and_then(|v| v.split('#').next())
+        .map(|v| v.trim().to_string())
+        .unwrap();
+    assert!(
+        yaml.contains(&format!("value: \"{completions}\"")),
+        "SHARDS must equal completions"
+    );
+}
