@@ -12,7 +12,9 @@ Usage: python3 scripts/make_signal_cases.py samples/signal-cases.warc.gz
 """
 import gzip
 import sys
-import uuid
+
+sys.path.insert(0, __import__('os').path.dirname(__file__))
+from warc_cases import response, warcinfo  # noqa: E402
 import zlib
 
 HTML = "text/html; charset=utf-8"
@@ -63,25 +65,9 @@ CASES = [
 ]
 
 
-def record(fields, block):
-    head = "WARC/1.1\r\n" + "".join(f"{k}: {v}\r\n" for k, v in fields) + "\r\n"
-    return gzip.compress(head.encode() + block + b"\r\n\r\n", mtime=0)
-
-
 def main(out):
     with open(out, "wb") as f:
-        info = (
-            "software: repcensus scripts/make_signal_cases.py\r\n"
-            "isPartOf: repcensus-samples\r\n"
-            "description: hand-written responses, one per page_signals case\r\n"
-        ).encode()
-        f.write(record([
-            ("WARC-Type", "warcinfo"),
-            ("WARC-Date", "2026-01-01T00:00:00Z"),
-            ("WARC-Record-ID", f"<urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, 'signal-cases')}>"),
-            ("Content-Type", "application/warc-fields"),
-            ("Content-Length", str(len(info))),
-        ], info))
+        f.write(warcinfo("make_signal_cases.py", "signal-cases", "hand-written responses, one per page_signals case"))
         for i, (host, path, status, ctype, headers, body, transform) in enumerate(CASES):
             body = body.encode("latin-1") if ctype.startswith("image") else body.encode()
             if transform == "gzip":
@@ -95,14 +81,7 @@ def main(out):
             http += "\r\n"
             block = http.encode() + body
             uri = f"http://{host}.signal-case.invalid{path}"
-            f.write(record([
-                ("WARC-Type", "response"),
-                ("WARC-Date", "2026-02-01T00:00:00Z"),
-                ("WARC-Record-ID", f"<urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, f'{i}{uri}')}>"),
-                ("WARC-Target-URI", uri),
-                ("Content-Type", "application/http; msgtype=response"),
-                ("Content-Length", str(len(block))),
-            ], block))
+            f.write(response(i, uri, "2026-02-01T00:00:00Z", block))
     print(f"{len(CASES)} responses -> {out}")
 
 

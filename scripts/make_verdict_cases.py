@@ -8,9 +8,10 @@ for this file (no third-party content). Deterministic: same bytes on every run.
 
 Usage: python3 scripts/make_verdict_cases.py samples/verdict-cases.warc.gz
 """
-import gzip
 import sys
-import uuid
+
+sys.path.insert(0, __import__('os').path.dirname(__file__))
+from warc_cases import response, warcinfo  # noqa: E402
 
 CASES = [
     # (host, date, status line, extra headers, body)
@@ -56,25 +57,9 @@ CASES = [
 ]
 
 
-def record(fields, block):
-    head = "WARC/1.1\r\n" + "".join(f"{k}: {v}\r\n" for k, v in fields) + "\r\n"
-    return gzip.compress(head.encode() + block + b"\r\n\r\n", mtime=0)
-
-
 def main(out):
     with open(out, "wb") as f:
-        info = (
-            "software: repcensus scripts/make_verdict_cases.py\r\n"
-            "isPartOf: repcensus-samples\r\n"
-            "description: hand-written robots.txt captures, one per agent_verdicts case\r\n"
-        ).encode()
-        f.write(record([
-            ("WARC-Type", "warcinfo"),
-            ("WARC-Date", "2026-01-01T00:00:00Z"),
-            ("WARC-Record-ID", f"<urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, 'verdict-cases')}>"),
-            ("Content-Type", "application/warc-fields"),
-            ("Content-Length", str(len(info))),
-        ], info))
+        f.write(warcinfo("make_verdict_cases.py", "verdict-cases", "hand-written robots.txt captures, one per agent_verdicts case"))
         for i, (host, date, status, headers, body) in enumerate(CASES):
             body = body.encode()
             http = f"HTTP/1.1 {status}\r\nContent-Type: text/plain\r\n"
@@ -82,14 +67,7 @@ def main(out):
             http += f"Content-Length: {len(body)}\r\n\r\n"
             block = http.encode() + body
             uri = f"http://{host}.verdict-case.invalid/robots.txt"
-            f.write(record([
-                ("WARC-Type", "response"),
-                ("WARC-Date", date),
-                ("WARC-Record-ID", f"<urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, f'{i}{uri}')}>"),
-                ("WARC-Target-URI", uri),
-                ("Content-Type", "application/http; msgtype=response"),
-                ("Content-Length", str(len(block))),
-            ], block))
+            f.write(response(i, uri, date, block))
     print(f"{len(CASES)} captures -> {out}")
 
 

@@ -372,11 +372,11 @@ impl Extractor<'_> {
         let host = parsed.and_then(host_of);
         let host_key = host.as_deref().unwrap_or("");
         let status = h.status.map(i32::from);
-        let ct_raw = h.header("content-type").map(media_type_bytes);
-        let html = ct_raw.is_some_and(|t| {
-            t.eq_ignore_ascii_case(b"text/html") || t.eq_ignore_ascii_case(b"application/xhtml+xml")
-        });
-        let has_header = h.fields().any(|(n, _)| is_signal_header(n));
+        let ct_raw = h.header("content-type").map(page_signals::media_type_bytes);
+        let html = ct_raw.is_some_and(page_signals::is_html);
+        let has_header = h
+            .fields()
+            .any(|(n, _)| page_signals::signal_header(n).is_some());
         let names = self
             .bufs
             .meta_names
@@ -446,24 +446,6 @@ impl Extractor<'_> {
             );
         }
     }
-}
-
-/// `X-Robots-Tag`, `Robots-Tag`, `tdm-reservation`, `tdm-policy` (or an `X-Crawler-` copy).
-fn is_signal_header(name: &[u8]) -> bool {
-    let n = if name.len() > 10 && name[..10].eq_ignore_ascii_case(b"x-crawler-") {
-        &name[10..]
-    } else {
-        name
-    };
-    n.eq_ignore_ascii_case(b"x-robots-tag")
-        || n.eq_ignore_ascii_case(b"robots-tag")
-        || n.eq_ignore_ascii_case(b"tdm-reservation")
-        || n.eq_ignore_ascii_case(b"tdm-policy")
-}
-
-/// The media type of a Content-Type value, borrowed: parameters dropped, trimmed.
-fn media_type_bytes(v: &[u8]) -> &[u8] {
-    trim(v.split(|&b| b == b';').next().unwrap_or_default())
 }
 
 /// Decode the body of a robots.txt response and fill the body columns; returns the digest and
@@ -621,7 +603,7 @@ fn status_outcome(status: Option<u16>) -> &'static str {
 
 /// The media type of a Content-Type value: lowercase, parameters dropped.
 fn media_type(v: &[u8]) -> Option<String> {
-    let v = trim(v.split(|&b| b == b';').next().unwrap_or_default());
+    let v = page_signals::media_type_bytes(v);
     (!v.is_empty()).then(|| String::from_utf8_lossy(v).to_ascii_lowercase())
 }
 

@@ -203,12 +203,33 @@ fn raw_text(v: &[u8]) -> String {
     String::from_utf8_lossy(v).into_owned()
 }
 
-fn tdm_name(lower: &[u8]) -> Option<&'static str> {
-    match lower {
-        b"tdm-reservation" => Some("tdm-reservation"),
-        b"tdm-policy" => Some("tdm-policy"),
-        _ => None,
-    }
+/// The TDMRep directive a header or meta name gives (any case).
+fn tdm_name(name: &[u8]) -> Option<&'static str> {
+    ["tdm-reservation", "tdm-policy"]
+        .into_iter()
+        .find(|t| name.eq_ignore_ascii_case(t.as_bytes()))
+}
+
+/// What a header name is as a signal: its `source` and the name without Common Crawl's
+/// `X-Crawler-` prefix (a renamed copy is still the site's header); `None` for other headers.
+pub fn signal_header(name: &[u8]) -> Option<(&'static str, &[u8])> {
+    let bare = if name.len() > 10 && name[..10].eq_ignore_ascii_case(b"x-crawler-") {
+        &name[10..]
+    } else {
+        name
+    };
+    let source = if bare.eq_ignore_ascii_case(b"x-robots-tag") {
+        "x_robots_tag"
+    } else if bare.eq_ignore_ascii_case(b"robots-tag") {
+        "robots_tag"
+    } else if bare.eq_ignore_ascii_case(b"tdm-reservation")
+        || bare.eq_ignore_ascii_case(b"tdm-policy")
+    {
+        "tdm_header"
+    } else {
+        return None;
+    };
+    Some((source, bare))
 }
 
 /// The headers of a response.
@@ -216,28 +237,13 @@ pub fn headers(out: &mut PageSignalsBuilder, ctx: &PageCtx<'_>, head: &HttpHead<
     let mut c = Carried::default();
     let mut index = 0i32;
     for (name, value) in head.fields() {
-        // Common Crawl renames some headers `X-Crawler-<name>`; robots headers are kept as
-        // they are, but a renamed one is still the site's header.
-        let bare = if name.len() > 10 && name[..10].eq_ignore_ascii_case(b"x-crawler-") {
-            &name[10..]
-        } else {
-            name
-        };
-        let source = if bare.eq_ignore_ascii_case(b"x-robots-tag") {
-            "x_robots_tag"
-        } else if bare.eq_ignore_ascii_case(b"robots-tag") {
-            "robots_tag"
-        } else if bare.eq_ignore_ascii_case(b"tdm-reservation")
-            || bare.eq_ignore_ascii_case(b"tdm-policy")
-        {
-            "tdm_header"
-        } else {
+        let Some((source, bare)) = signal_header(name) else {
             continue;
         };
         let name_s = String::from_utf8_lossy(name);
         let raw = raw_text(trim(value));
         if source == "tdm_header" {
-            let d = tdm_name(&bare.to_ascii_lowercase()).unwrap_or("tdm-reservation");
+            let d = tdm_name(bare).unwrap_or("tdm-reservation");
             let sig = Signal {
                 source,
                 name: &name_s,
@@ -264,9 +270,15 @@ pub fn headers(out: &mut PageSignalsBuilder, ctx: &PageCtx<'_>, head: &HttpHead<
     c
 }
 
-/// Whether a media type is HTML.
-pub fn is_html(content_type: Option<&str>) -> bool {
-    matches!(content_type, Some("text/html" | "application/xhtml+xml"))
+/// Whether a media type (as [`media_type_bytes`] gives it) is HTML.
+pub fn is_html(media_type: &[u8]) -> bool {
+    media_type.eq_ignore_ascii_case(b"text/html")
+        || media_type.eq_ignore_ascii_case(b"application/xhtml+xml")
+}
+
+/// The media type of a Content-Type value, borrowed: parameters dropped, trimmed.
+pub fn media_type_bytes(v: &[u8]) -> &[u8] {
+    trim(v.split(|&b| b == b';').next().unwrap_or_default())
 }
 
 /// Scan an HTML body's head; true when some meta tag may be a signal (then call [`meta_tags`]).
