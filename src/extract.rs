@@ -365,7 +365,15 @@ impl<'w> Extractor<'w> {
 
 impl Extractor<'_> {
     /// Page signals of a `response` record: robots headers, head meta tags, host counts.
-    fn page(&mut self, rec: &Record<'_>, uri: &str, parsed: Option<&url::Url>) {
+    /// Page-level signals and host counts of a response. `robots_capture` says the record was
+    /// already read as a robots.txt capture, which reported any body decoding problem.
+    fn page(
+        &mut self,
+        rec: &Record<'_>,
+        uri: &str,
+        parsed: Option<&url::Url>,
+        robots_capture: bool,
+    ) {
         let Some(h) = http::parse_response(rec.block) else {
             return;
         };
@@ -435,7 +443,7 @@ impl Extractor<'_> {
                 Some(uri),
             );
         }
-        if let Some((kind, detail)) = body_problem {
+        if let Some((kind, detail)) = body_problem.filter(|_| !robots_capture) {
             self.push_error(
                 Scope::Body,
                 kind,
@@ -693,11 +701,12 @@ impl Sink for Extractor<'_> {
                 // Borrowed unless the URI is not UTF-8.
                 let uri = String::from_utf8_lossy(strip_angle(&uri_raw));
                 let parsed = url::Url::parse(&uri).ok();
-                if let Some(p) = parsed.as_ref().filter(|p| is_robots_url(p)) {
+                let robots = parsed.as_ref().filter(|p| is_robots_url(p));
+                if let Some(p) = robots {
                     self.robots_capture(rec, ty, &uri, p);
                 }
                 if ty == RecordType::Response {
-                    self.page(rec, &uri, parsed.as_ref());
+                    self.page(rec, &uri, parsed.as_ref(), robots.is_some());
                 }
             }
             _ => {}
@@ -740,6 +749,35 @@ mod tests {
         assert_eq!(line_endings(b"a\rb"), "cr");
         assert_eq!(line_endings(b"a\r\nb\n"), "mixed");
         assert_eq!(line_endings(b"ab"), "none");
+    }
+
+    /// A robots.txt served as HTML whose body cannot be decoded is read by both the robots.txt
+    /// extractor and the page extractor; the problem is one `errors` row, not two.
+    #[test]
+    fn undecodable_robots_html_is_one_error() {
+        let http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\n\r\n\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\xff\xff\xff garbage";
+        let mut rec = format!(
+            "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://example.com/robots.txt\r\n\
+             WARC-Date: 2024-01-01T00:00:00Z\r\nContent-Type: application/http; msgtype=response\r\n\
+             Content-Length: {}\r\n\r\n",
+            http.len()
+        )
+        .into_bytes();
+        rec.extend_from_slice(http);
+        rec.extend_from_slice(b"\r\n\r\n");
+        let registry = Registry::builtin();
+        let mut bufs = ExtractBuffers::default();
+        let mut ex = Extractor::new("t.warc", &mut bufs, &registry);
+        crate::reader::read_plain(&rec, 0, rec.len(), &mut ex);
+        let out = ex.into_output();
+        assert_eq!(out.counts.response, 1);
+        assert_eq!(
+            out.error_kinds.get("bad_content_encoding"),
+            Some(&1),
+            "{:?}",
+            out.error_kinds
+        );
+        assert_eq!(out.n_errors, 1);
     }
 
     #[test]
