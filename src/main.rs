@@ -64,6 +64,11 @@ enum Command {
         /// be read at all).
         #[arg(long)]
         fail_on_error: bool,
+        /// Skip inputs an earlier run into the same --out completed (their parts are all in place
+        /// and agree with their `inputs` row); redo the rest. A killed run, resumed, ends with
+        /// exactly the tables of an uninterrupted one.
+        #[arg(long)]
+        resume: bool,
     },
     /// List the tracked agents of `agent_verdicts`, with category, operator and sources.
     Agents {
@@ -305,6 +310,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             shard,
             summary: summary_file,
             fail_on_error,
+            resume,
         } => {
             let registry = load_registry(agents.as_deref())?;
             let mut paths = input::expand(&inputs)?;
@@ -329,6 +335,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 progress: !quiet && std::io::stderr().is_terminal(),
                 registry,
                 ids,
+                resume,
                 panic_on_input: std::env::var("REPCENSUS_PANIC_ON_INPUT").ok(),
             };
             let summary = scan::scan(&opts)?;

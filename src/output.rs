@@ -129,6 +129,22 @@ impl OutDir {
         Ok(())
     }
 
+    /// Remove the parts of `table` for `input_id` under every `crawl=` folder.
+    pub fn remove_parts(&self, table: &str, input_id: &str) -> Result<()> {
+        let Ok(entries) = std::fs::read_dir(self.root.join(table)) else {
+            return Ok(());
+        };
+        let name = format!("part-{input_id}.parquet");
+        for e in entries.flatten() {
+            let p = e.path().join(&name);
+            if e.file_name().to_string_lossy().starts_with("crawl=") && p.exists() {
+                std::fs::remove_file(&p)
+                    .with_context(|| format!("cannot remove {}", p.display()))?;
+            }
+        }
+        Ok(())
+    }
+
     /// Remove this run's staging folder.
     pub fn close(&self) {
         let _ = std::fs::remove_dir_all(&self.staging);

@@ -54,6 +54,8 @@ pub struct ScanOptions {
     /// Part names of the inputs, when they were fixed over a larger list than `inputs` (a
     /// shard keeps the names the whole run would give). `None`: computed from `inputs`.
     pub ids: Option<Vec<String>>,
+    /// Skip inputs whose parts an earlier run into the same folder completed (`--resume`).
+    pub resume: bool,
     /// Testing only: panic while reading the input whose path ends with this, to exercise the
     /// recovery from internal errors (set by `REPCENSUS_PANIC_ON_INPUT`).
     #[doc(hidden)]
@@ -64,6 +66,8 @@ pub struct ScanOptions {
 #[derive(Debug, Default, Clone)]
 pub struct ScanSummary {
     pub inputs: usize,
+    /// Inputs skipped by `--resume`: an earlier run completed them (their rows are counted).
+    pub inputs_resumed: usize,
     pub inputs_failed: usize,
     pub inputs_with_errors: usize,
     pub records: u64,
@@ -229,7 +233,8 @@ const T_VERDICTS: usize = 5;
 const T_ERRORS: usize = 6;
 const T_SIGNALS: usize = 7;
 const T_HOSTS: usize = 8;
-const TABLE_NAMES: [&str; 9] = [
+/// The tables an input writes parts of, besides `inputs`, by slot.
+pub(crate) const TABLE_NAMES: [&str; 9] = [
     RobotsFilesBuilder::NAME,
     RobotsAgentsBuilder::NAME,
     RobotsRulesBuilder::NAME,
@@ -574,6 +579,20 @@ fn plan(shared: &Shared<'_>, worker: &mut Worker, i: usize) -> Result<()> {
         }
     };
     let bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
+    if shared.opts.resume {
+        let done = crate::resume::completed(
+            shared.out,
+            &shared.ids[i],
+            &shared.names[i],
+            bytes,
+            &shared.opts.registry.version,
+        );
+        if let Some(done) = done {
+            shared.bar.inc(bytes);
+            record_resumed(shared, &done);
+            return Ok(());
+        }
+    }
     if bytes == 0 {
         *lock(&shared.inputs[i]) = Some(InputState::new(0, Container::Empty, 1));
         return deliver(
@@ -853,6 +872,9 @@ fn finalize(
         std::slice::from_ref(&inputs_batch),
     )?);
     // Parts of this input left by an earlier run under another crawl name would double rows.
+    // The old `inputs` part goes first, so that until the new one is in place the input reads as
+    // incomplete to `--resume`.
+    shared.out.remove_parts(InputsBuilder::NAME, id)?;
     shared.out.commit(parts)?;
 
     let table_rows: Vec<(&str, u64)> = TABLE_NAMES
@@ -884,6 +906,27 @@ fn finalize(
     Ok(())
 }
 
+/// Count an input an earlier run completed in the summary, as if it had been read now.
+fn record_resumed(shared: &Shared<'_>, done: &crate::resume::Completed) {
+    let mut s = lock(&shared.summary);
+    s.inputs_resumed += 1;
+    for (table, n) in &done.rows {
+        *s.rows.entry(table.to_string()).or_default() += n;
+        if *table == RobotsFilesBuilder::NAME {
+            s.robots_captures += n;
+        }
+    }
+    *s.rows.entry(InputsBuilder::NAME.to_string()).or_default() += 1;
+    for (k, n) in &done.errors_by_kind {
+        *s.errors_by_kind.entry(k.clone()).or_default() += n;
+    }
+    s.records += done.records;
+    s.errors += done.errors;
+    if done.errors > 0 {
+        s.inputs_with_errors += 1;
+    }
+}
+
 fn now_micros() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -898,6 +941,7 @@ impl ScanSummary {
             "tool_version": env!("CARGO_PKG_VERSION"),
             "schema_version": SCHEMA_VERSION,
             "inputs": self.inputs,
+            "inputs_resumed": self.inputs_resumed,
             "inputs_failed": self.inputs_failed,
             "inputs_with_errors": self.inputs_with_errors,
             "records": self.records,
@@ -927,6 +971,12 @@ impl ScanSummary {
             "inputs        {} ({} failed, {} with errors)\nrecords       {}\nrobots.txt    {} captures\nerrors        {}\nread          {:.1} MB in {:.2} s ({:.1} MB/s)\n",
             self.inputs, self.inputs_failed, self.inputs_with_errors, self.records, self.robots_captures, self.errors, mb, self.seconds, rate
         );
+        if self.inputs_resumed > 0 {
+            s.push_str(&format!(
+                "resumed       {} inputs complete from an earlier run (counted above)\n",
+                self.inputs_resumed
+            ));
+        }
         for (p, why) in self.failures.iter().take(10) {
             s.push_str(&format!("failed        {}: {why}\n", p.display()));
         }

@@ -1,10 +1,11 @@
 #!/bin/sh
 # One task of a Kubernetes indexed Job (see repcensus-indexed-job.yaml): the Job controller sets
 # JOB_COMPLETION_INDEX (0..SHARDS-1); this scans shard JOB_COMPLETION_INDEX/SHARDS of MANIFEST
-# into OUT (a shared volume), with a JSON run summary beside the tables.
+# into OUT (a shared volume), with a JSON run summary beside the tables. A pod restarted after
+# a failure or eviction resumes: inputs it completed are skipped (--resume).
 set -eu
 : "${JOB_COMPLETION_INDEX:?set by an indexed Job}" "${SHARDS:?number of completions}"
 : "${MANIFEST:?path of the input list}" "${OUT:?output folder}"
 mkdir -p "$OUT/_summaries"
 exec "${REPCENSUS:-repcensus}" scan "@$MANIFEST" --shard "$JOB_COMPLETION_INDEX/$SHARDS" \
-    --out "$OUT" --summary "$OUT/_summaries/shard-$JOB_COMPLETION_INDEX-of-$SHARDS.json"
+    --resume --out "$OUT" --summary "$OUT/_summaries/shard-$JOB_COMPLETION_INDEX-of-$SHARDS.json"

@@ -1,0 +1,147 @@
+//! `scan --resume`: which inputs an earlier run into the same output folder already finished.
+//!
+//! An input is complete when its `inputs` part is in place (it is committed last, after the old
+//! one was removed, so its presence says the input's other parts are this run's) and that part
+//! agrees with what would be written now: the same path and size, tool, schema and registry
+//! versions, a status other than `failed` (a failure may have been transient: it is retried),
+//! and, for every table, a part with exactly the row count the `inputs` row gives, or no part
+//! when it gives none. Anything else is redone; committing the redone input replaces or removes
+//! every part of it, so a resumed run never duplicates rows.
+
+use crate::output::OutDir;
+use crate::scan::TABLE_NAMES;
+use crate::tables::SCHEMA_VERSION;
+use arrow_array::cast::AsArray;
+use arrow_array::types::Int64Type;
+use arrow_array::{Array, RecordBatch};
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use parquet::file::reader::{FileReader, SerializedFileReader};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// What a complete input wrote, for the run summary.
+#[derive(Debug, Clone, Default)]
+pub struct Completed {
+    pub crawl: String,
+    pub status: String,
+    pub records: u64,
+    pub errors: u64,
+    /// Rows per table (the `inputs` row itself not counted).
+    pub rows: Vec<(&'static str, u64)>,
+    /// `errors` rows by kind, read from the input's `errors` part.
+    pub errors_by_kind: BTreeMap<String, u64>,
+}
+
+/// The `inputs` column that counts a table's rows.
+fn count_column(table: &str) -> String {
+    match table {
+        "errors" => "errors".to_string(),
+        t => format!("rows_{t}"),
+    }
+}
+
+/// The complete output of input `id` (read from `name`, `bytes` long), if an earlier run left one.
+pub fn completed(
+    out: &OutDir,
+    id: &str,
+    name: &str,
+    bytes: u64,
+    registry_version: &str,
+) -> Option<Completed> {
+    let parts = parts_of(out.root(), "inputs", id);
+    let [(crawl, inputs_part)] = parts.as_slice() else {
+        return None;
+    };
+    let batch = read_one(inputs_part)?;
+    if batch.num_rows() != 1 {
+        return None;
+    }
+    let text = |col: &str| -> Option<String> {
+        let c = batch.column_by_name(col)?;
+        let s = c.as_string_opt::<i32>()?;
+        (!s.is_null(0)).then(|| s.value(0).to_string())
+    };
+    let int = |col: &str| -> Option<u64> {
+        let c = batch.column_by_name(col)?;
+        let a = c.as_primitive_opt::<Int64Type>()?;
+        (!a.is_null(0)).then(|| a.value(0).max(0) as u64)
+    };
+    let status = text("status")?;
+    let same = text("path")? == name
+        && int("bytes")? == bytes
+        && text("tool_version")? == env!("CARGO_PKG_VERSION")
+        && text("schema_version")? == SCHEMA_VERSION
+        && text("registry_version")? == registry_version
+        && status != "failed";
+    if !same {
+        return None;
+    }
+    let mut done = Completed {
+        crawl: crawl.clone(),
+        status,
+        records: int("records")?,
+        errors: int("errors")?,
+        ..Completed::default()
+    };
+    for table in TABLE_NAMES {
+        let want = int(&count_column(table))?;
+        let found = parts_of(out.root(), table, id);
+        match found.as_slice() {
+            [] if want == 0 => {}
+            [(c, part)] if c == crawl && want > 0 && part_rows(part)? == want => {}
+            _ => return None,
+        }
+        done.rows.push((table, want));
+    }
+    if done.errors > 0 {
+        let part = out.part_path("errors", crawl, id);
+        let errors = read_all(&part)?;
+        for b in &errors {
+            let kinds = b.column_by_name("kind")?.as_string_opt::<i32>()?;
+            for k in kinds.iter().flatten() {
+                *done.errors_by_kind.entry(k.to_string()).or_default() += 1;
+            }
+        }
+    }
+    Some(done)
+}
+
+/// The parts of `table` for input `id`, under any `crawl=` folder: (crawl, path).
+fn parts_of(root: &Path, table: &str, id: &str) -> Vec<(String, PathBuf)> {
+    let name = format!("part-{id}.parquet");
+    let mut found = Vec::new();
+    let Ok(entries) = std::fs::read_dir(root.join(table)) else {
+        return found;
+    };
+    for e in entries.flatten() {
+        let dir = e.file_name().to_string_lossy().into_owned();
+        if let Some(crawl) = dir.strip_prefix("crawl=") {
+            let p = e.path().join(&name);
+            if p.is_file() {
+                found.push((crawl.to_string(), p));
+            }
+        }
+    }
+    found
+}
+
+/// Rows of a Parquet file, from its footer; `None` when the file is not readable Parquet.
+fn part_rows(path: &Path) -> Option<u64> {
+    let file = std::fs::File::open(path).ok()?;
+    let reader = SerializedFileReader::new(file).ok()?;
+    Some(reader.metadata().file_metadata().num_rows().max(0) as u64)
+}
+
+fn read_all(path: &Path) -> Option<Vec<RecordBatch>> {
+    let file = std::fs::File::open(path).ok()?;
+    let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+        .ok()?
+        .build()
+        .ok()?;
+    reader.collect::<Result<Vec<_>, _>>().ok()
+}
+
+fn read_one(path: &Path) -> Option<RecordBatch> {
+    let mut batches = read_all(path)?;
+    (batches.len() == 1).then(|| batches.remove(0))
+}
