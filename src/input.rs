@@ -67,11 +67,18 @@ pub fn archive_like_name(name: &str) -> bool {
 
 /// Expand the user's input arguments into a sorted, de-duplicated list of paths. Arguments that
 /// name nothing are returned as they are, so that the scan reports them as failed inputs.
-pub fn expand(args: &[String]) -> Result<Vec<PathBuf>> {
+///
+/// Remote URLs (`https://`, `http://`, `s3://`) are kept as they are. `prefix` is put before the
+/// relative entries of `@FILE` lists, to turn a crawl's manifest (`crawl-data/...` paths) into
+/// URLs (`--prefix https://data.commoncrawl.org/` or `s3://commoncrawl/`) or paths of a mounted
+/// copy.
+pub fn expand(args: &[String], prefix: Option<&str>) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for arg in args {
         if let Some(list) = arg.strip_prefix('@') {
-            out.extend(read_list(Path::new(list))?);
+            out.extend(read_list(Path::new(list), prefix)?);
+        } else if crate::remote::is_remote(arg) {
+            out.push(PathBuf::from(arg));
         } else {
             expand_path(arg, &mut out)?;
         }
@@ -114,7 +121,16 @@ fn expand_path(arg: &str, out: &mut Vec<PathBuf>) -> Result<()> {
     Ok(())
 }
 
-fn read_list(list: &Path) -> Result<Vec<PathBuf>> {
+/// `prefix` joined with a manifest entry, with exactly one `/` between them.
+pub fn with_prefix(prefix: &str, entry: &str) -> String {
+    format!(
+        "{}/{}",
+        prefix.trim_end_matches('/'),
+        entry.trim_start_matches('/')
+    )
+}
+
+fn read_list(list: &Path, prefix: Option<&str>) -> Result<Vec<PathBuf>> {
     let file = std::fs::File::open(list)
         .with_context(|| format!("cannot open input list {}", list.display()))?;
     let mut reader = BufReader::new(file);
@@ -130,6 +146,14 @@ fn read_list(list: &Path) -> Result<Vec<PathBuf>> {
         let line = line.with_context(|| format!("cannot read input list {}", list.display()))?;
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if crate::remote::is_remote(line) {
+            out.push(PathBuf::from(line));
+            continue;
+        }
+        if let Some(prefix) = prefix.filter(|_| !line.starts_with('/')) {
+            out.push(PathBuf::from(with_prefix(prefix, line)));
             continue;
         }
         let p = PathBuf::from(line);
@@ -250,6 +274,27 @@ pub fn plan_chunks(data: &[u8], container: Container, target: usize) -> Vec<(usi
     bounds.windows(2).map(|w| (w[0], w[1])).collect()
 }
 
+/// A place near the end of `data` (past its start) where a window of an input can be cut: the
+/// first confirmed gzip member start or plain record start in its last MiB, else in its second
+/// half, else anywhere. `None` when there is none (one member or record fills the window).
+pub fn late_cut(data: &[u8], container: Container) -> Option<usize> {
+    let len = data.len();
+    for from in [len.saturating_sub(1 << 20), len / 2, 1] {
+        if from == 0 || from >= len {
+            continue;
+        }
+        let found = match container {
+            Container::Gzip => gz::find_member(data, from, len, looks_like_record_start),
+            Container::Plain => find_plain_start(data, from, len),
+            _ => None,
+        };
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
+}
+
 /// A record start in a plain archive at or after `from`, confirmed by the length chain.
 fn find_plain_start(data: &[u8], from: usize, limit: usize) -> Option<usize> {
     let mut pos = from;
@@ -301,8 +346,11 @@ fn confirm_plain(data: &[u8], at: usize) -> bool {
 }
 
 /// Open a decompressing reader for containers read as streams.
-pub fn stream_reader(container: Container, file: std::fs::File) -> Result<Box<dyn Read + Send>> {
-    let r = BufReader::with_capacity(1 << 20, file);
+pub fn stream_reader(
+    container: Container,
+    source: impl Read + Send + 'static,
+) -> Result<Box<dyn Read + Send>> {
+    let r = BufReader::with_capacity(1 << 20, source);
     Ok(match container {
         Container::Plain | Container::Empty => Box::new(r),
         Container::Gzip => Box::new(flate2::read::MultiGzDecoder::new(r)),

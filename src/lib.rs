@@ -20,6 +20,7 @@ pub mod output;
 pub mod page_signals;
 pub mod reader;
 pub mod record;
+pub mod remote;
 pub mod resume;
 pub mod robots;
 pub mod robots_tables;

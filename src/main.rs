@@ -69,6 +69,11 @@ enum Command {
         /// exactly the tables of an uninterrupted one.
         #[arg(long)]
         resume: bool,
+        /// Put PREFIX before the relative entries of @FILE lists: a crawl's warc.paths.gz with
+        /// `--prefix https://data.commoncrawl.org/` or `--prefix s3://commoncrawl/` (or the
+        /// folder of a mounted copy).
+        #[arg(long, value_name = "PREFIX")]
+        prefix: Option<String>,
     },
     /// List the tracked agents of `agent_verdicts`, with category, operator and sources.
     Agents {
@@ -311,9 +316,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             summary: summary_file,
             fail_on_error,
             resume,
+            prefix,
         } => {
             let registry = load_registry(agents.as_deref())?;
-            let mut paths = input::expand(&inputs)?;
+            let mut paths = input::expand(&inputs, prefix.as_deref())?;
             if paths.is_empty() {
                 anyhow::bail!("no inputs found in {}", inputs.join(" "));
             }

@@ -517,7 +517,18 @@ pub struct ContainerStats {
 /// Read the records of a plain (uncompressed) archive in `data[start..end]`, borrowing them from
 /// `data`. `end` must be a record start or the end of `data`.
 pub fn read_plain(data: &[u8], start: usize, end: usize, sink: &mut dyn Sink) -> ContainerStats {
-    let mut framer = Framer::new(start as u64);
+    read_plain_at(data, start, end, 0, sink)
+}
+
+/// [`read_plain`] over a window of an input that starts at byte `base` of the input.
+pub fn read_plain_at(
+    data: &[u8],
+    start: usize,
+    end: usize,
+    base: u64,
+    sink: &mut dyn Sink,
+) -> ContainerStats {
+    let mut framer = Framer::new(base + start as u64);
     framer.feed(&data[start..end], None, true, sink);
     ContainerStats {
         decompressed_bytes: (end - start) as u64,
@@ -531,6 +542,19 @@ pub fn read_gzip_members(
     data: &[u8],
     start: usize,
     end: usize,
+    bufs: &mut ReadBuffers,
+    sink: &mut dyn Sink,
+) -> ContainerStats {
+    read_gzip_members_at(data, start, end, 0, bufs, sink)
+}
+
+/// [`read_gzip_members`] over a window of an input that starts at byte `base` of the input (a
+/// remote input is read window by window, cut at member starts); offsets are the input's.
+pub fn read_gzip_members_at(
+    data: &[u8],
+    start: usize,
+    end: usize,
+    base: u64,
     bufs: &mut ReadBuffers,
     sink: &mut dyn Sink,
 ) -> ContainerStats {
@@ -554,7 +578,7 @@ pub fn read_gzip_members(
                 Scope::Record,
                 kind,
                 format!("{} bytes that are not a gzip member", next - pos),
-                Some(pos as u64),
+                Some(base + pos as u64),
             ));
             framer.discontinuity(stream_pos, sink);
             pos = next;
@@ -572,7 +596,7 @@ pub fn read_gzip_members(
         };
         match result {
             MemberResult::Ok { consumed, written } => {
-                framer.feed(&bufs.out[..written], Some(pos as u64), false, sink);
+                framer.feed(&bufs.out[..written], Some(base + pos as u64), false, sink);
                 stream_pos += written as u64;
                 stats.decompressed_bytes += written as u64;
                 pos += consumed;
@@ -581,7 +605,7 @@ pub fn read_gzip_members(
                 // Stream the member: it is too large to inflate whole, or it is damaged and we
                 // salvage what precedes the damage.
                 stats.streamed_members += 1;
-                let mut first = Some(pos as u64);
+                let mut first = Some(base + pos as u64);
                 let r = bufs.stream.inflate(&data[pos..], |piece| {
                     framer.feed(piece, first.take(), false, sink);
                     true
@@ -595,7 +619,7 @@ pub fn read_gzip_members(
                                 Scope::Record,
                                 "gzip_checksum",
                                 "gzip member inflates but its CRC or length trailer does not match",
-                                Some(pos as u64),
+                                Some(base + pos as u64),
                             ));
                         }
                         pos += r.consumed;
@@ -608,7 +632,7 @@ pub fn read_gzip_members(
                                 "the input ends inside a gzip member ({} bytes inflated)",
                                 r.written
                             ),
-                            Some(pos as u64),
+                            Some(base + pos as u64),
                         ));
                         framer.discontinuity(stream_pos, sink);
                         pos = data.len();
@@ -621,7 +645,7 @@ pub fn read_gzip_members(
                                 "gzip member is corrupt after {} inflated bytes: {why}",
                                 r.written
                             ),
-                            Some(pos as u64),
+                            Some(base + pos as u64),
                         ));
                         framer.discontinuity(stream_pos, sink);
                         let from = pos + r.consumed.max(1);

@@ -16,6 +16,7 @@ use crate::extract::{ChunkOutput, ExtractBuffers, Extractor, RecordCounts};
 use crate::input::{self, Container};
 use crate::output::{OutDir, PartOutcome, PartWriter};
 use crate::reader::{self, ContainerStats, ReadBuffers, ReadError, Scope, Sink};
+use crate::remote;
 use crate::tables::{
     AcapFieldsBuilder, AgentVerdictsBuilder, AppDirectivesBuilder, ErrorRow, ErrorsBuilder,
     HostCountsBuilder, InputRow, InputsBuilder, PageSignalsBuilder, RobotsAgentsBuilder,
@@ -566,6 +567,9 @@ fn release(map: &memmap2::Mmap, (start, end): (usize, usize)) {
 /// Plan an input: read it inline when it is one chunk, else queue its chunks.
 fn plan(shared: &Shared<'_>, worker: &mut Worker, i: usize) -> Result<()> {
     let path = &shared.opts.inputs[i];
+    if let Some(url) = path.to_str().filter(|s| remote::is_remote(s)) {
+        return read_remote(shared, worker, i, url);
+    }
     let file = match std::fs::File::open(path) {
         Ok(f) => f,
         Err(e) => {
@@ -579,29 +583,8 @@ fn plan(shared: &Shared<'_>, worker: &mut Worker, i: usize) -> Result<()> {
         }
     };
     let bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
-    if shared.opts.resume {
-        let done = crate::resume::completed(
-            shared.out,
-            &shared.ids[i],
-            &shared.names[i],
-            bytes,
-            &shared.opts.registry.version,
-        );
-        if let Some(done) = done {
-            shared.bar.inc(bytes);
-            record_resumed(shared, &done);
-            return Ok(());
-        }
-    }
-    if bytes == 0 {
-        *lock(&shared.inputs[i]) = Some(InputState::new(0, Container::Empty, 1));
-        return deliver(
-            shared,
-            i,
-            0,
-            ChunkOutput::default(),
-            ContainerStats::default(),
-        );
+    if skip_or_empty(shared, i, bytes)? {
+        return Ok(());
     }
     // SAFETY: the map is read-only and private to this process. If another process truncates the
     // file while we read it, reads of the lost pages fault (SIGBUS); archives being scanned are
@@ -645,6 +628,156 @@ fn plan(shared: &Shared<'_>, worker: &mut Worker, i: usize) -> Result<()> {
     }
 }
 
+/// With `--resume`, skip an input an earlier run completed; finish an empty input. True when the
+/// input needs no reading.
+fn skip_or_empty(shared: &Shared<'_>, i: usize, bytes: u64) -> Result<bool> {
+    if shared.opts.resume {
+        let done = crate::resume::completed(
+            shared.out,
+            &shared.ids[i],
+            &shared.names[i],
+            bytes,
+            &shared.opts.registry.version,
+        );
+        if let Some(done) = done {
+            shared.bar.inc(bytes);
+            record_resumed(shared, &done);
+            return Ok(true);
+        }
+    }
+    if bytes == 0 {
+        *lock(&shared.inputs[i]) = Some(InputState::new(0, Container::Empty, 1));
+        deliver(
+            shared,
+            i,
+            0,
+            ChunkOutput::default(),
+            ContainerStats::default(),
+        )?;
+        return Ok(true);
+    }
+    Ok(false)
+}
+
+/// The first window of a remote input; it grows (to [`REMOTE_WINDOW_MAX`]) while no member or
+/// record start can be found in it.
+const REMOTE_WINDOW: usize = 32 << 20;
+const REMOTE_WINDOW_MAX: usize = 256 << 20;
+
+/// Read a remote input (`https://`, `s3://`) as it streams in. Per-record gzip and plain archives
+/// are read window by window, each cut at a confirmed member or record start and read by the same
+/// code as a mapped file's chunk, so rows (offsets included) equal a local copy's; other
+/// containers go through the decompressing stream, as local ones do.
+fn read_remote(shared: &Shared<'_>, worker: &mut Worker, i: usize, url: &str) -> Result<()> {
+    use std::io::Read;
+    let mut reader = match remote::RemoteReader::open(url) {
+        Ok(r) => r,
+        Err(e) => {
+            return fail_input(
+                shared,
+                i,
+                InputState::new(0, Container::Empty, 0),
+                "cannot_open",
+                &format!("{e:#}"),
+            )
+        }
+    };
+    let bytes = reader.size();
+    if skip_or_empty(shared, i, bytes)? {
+        return Ok(());
+    }
+    let mut window: Vec<u8> = Vec::with_capacity(REMOTE_WINDOW);
+    let mut eof = false;
+    let mut fill = |window: &mut Vec<u8>, want: usize, eof: &mut bool| -> std::io::Result<()> {
+        while window.len() < want && !*eof {
+            let have = window.len();
+            window.resize(want, 0);
+            let n = loop {
+                match reader.read(&mut window[have..]) {
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    r => break r,
+                }
+            };
+            let n = n.inspect_err(|_| window.truncate(have))?;
+            window.truncate(have + n);
+            *eof = n == 0;
+        }
+        Ok(())
+    };
+    let name = &shared.names[i];
+    let first = fill(&mut window, 16, &mut eof);
+    let container = input::sniff(&window[..window.len().min(16)]);
+    if let Err(e) = first {
+        return fail_input(
+            shared,
+            i,
+            InputState::new(bytes, container, 0),
+            "read_error",
+            &e.to_string(),
+        );
+    }
+    if !matches!(container, Container::Gzip | Container::Plain) {
+        let head = std::io::Cursor::new(std::mem::take(&mut window));
+        let stream = input::stream_reader(container, head.chain(reader));
+        return read_stream_input(shared, worker, i, container, stream, bytes);
+    }
+    *lock(&shared.inputs[i]) = Some(InputState::new(bytes, container, 1));
+    let mut ex = Extractor::new(name, &mut worker.extract, &shared.opts.registry);
+    let mut stats = ContainerStats::default();
+    let mut base = 0u64;
+    let mut want = REMOTE_WINDOW;
+    loop {
+        if let Err(e) = fill(&mut window, want, &mut eof) {
+            ex.error(ReadError::new(
+                Scope::Input,
+                "read_error",
+                e.to_string(),
+                Some(base + window.len() as u64),
+            ));
+            // Read what arrived; what is cut off is reported by the reader as truncated.
+            eof = true;
+        }
+        if window.is_empty() {
+            break;
+        }
+        let cut = if eof {
+            window.len()
+        } else {
+            match input::late_cut(&window, container) {
+                Some(at) => at,
+                None if want < REMOTE_WINDOW_MAX => {
+                    want = (want * 2).min(REMOTE_WINDOW_MAX);
+                    continue;
+                }
+                // One member or record larger than the largest window: read it as truncated.
+                None => window.len(),
+            }
+        };
+        let s = match container {
+            Container::Gzip => reader::read_gzip_members_at(
+                &window[..cut],
+                0,
+                cut,
+                base,
+                &mut worker.read,
+                &mut ex,
+            ),
+            _ => reader::read_plain_at(&window[..cut], 0, cut, base, &mut ex),
+        };
+        stats.members += s.members;
+        stats.streamed_members += s.streamed_members;
+        stats.decompressed_bytes += s.decompressed_bytes;
+        shared.bar.inc(cut as u64);
+        window.drain(..cut);
+        base += cut as u64;
+        want = REMOTE_WINDOW.max(window.len() + (1 << 20));
+        if eof && window.is_empty() {
+            break;
+        }
+    }
+    deliver(shared, i, 0, ex.into_output(), stats)
+}
+
 /// Read an input through a decompressing stream (bzip2, zstd, lz4, or a file that cannot be mapped).
 fn read_streamed(
     shared: &Shared<'_>,
@@ -661,6 +794,18 @@ fn read_streamed(
         .rewind()
         .map_err(anyhow::Error::from)
         .and_then(|_| input::stream_reader(container, file));
+    read_stream_input(shared, worker, i, container, reader, bytes)
+}
+
+/// Read the records of an input's decompressing stream.
+fn read_stream_input(
+    shared: &Shared<'_>,
+    worker: &mut Worker,
+    i: usize,
+    container: Container,
+    reader: Result<Box<dyn std::io::Read + Send>>,
+    bytes: u64,
+) -> Result<()> {
     let reader = match reader {
         Ok(r) => r,
         Err(e) => {

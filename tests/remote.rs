@@ -1,0 +1,270 @@
+//! Remote inputs: archives served by real servers on loopback (an HTTP file server with Range
+//! support that drops connections mid-file, and moto's S3-compatible server) give exactly the
+//! tables of the same files read locally.
+
+mod common;
+
+use common::{bin, repo, table_rows};
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const TABLES: &[&str] = &[
+    "robots_files",
+    "robots_agents",
+    "robots_rules",
+    "app_directives",
+    "acap_fields",
+    "agent_verdicts",
+    "page_signals",
+    "host_counts",
+    "errors",
+];
+/// Columns of `inputs` that differ between runs.
+const TIMING: &[&str] = &["started", "seconds", "chunks"];
+const MOTO: &str = "moto[server]==5.2.5";
+
+/// Kills the server when the test ends, however it ends.
+struct Server(Child);
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The sample archives, copied into a folder to serve; one is also served under a name that
+/// makes the HTTP server omit its ETag (so the resumption without ETag is exercised).
+fn served_copy(dir: &Path) -> PathBuf {
+    let root = dir.join("served");
+    std::fs::create_dir_all(&root).unwrap();
+    for e in std::fs::read_dir(repo().join("samples")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "tsv") {
+            continue;
+        }
+        std::fs::copy(&p, root.join(p.file_name().unwrap())).unwrap();
+    }
+    std::fs::copy(
+        repo().join("samples/real-robots.warc.gz"),
+        root.join("real-robots-noetag.warc.gz"),
+    )
+    .unwrap();
+    root
+}
+
+fn archives(root: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(root)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Rows of every table, with the input's location (`from`) rewritten as `to`.
+fn rows(out: &Path, from: &str, to: &str) -> Vec<(String, Vec<String>)> {
+    TABLES
+        .iter()
+        .map(|t| (t.to_string(), table_rows(out, t, &[])))
+        .chain([("inputs".to_string(), table_rows(out, "inputs", TIMING))])
+        .map(|(t, rows)| {
+            let mut rows: Vec<String> = rows.iter().map(|r| r.replace(from, to)).collect();
+            rows.sort();
+            (t, rows)
+        })
+        .collect()
+}
+
+fn assert_same(got: Vec<(String, Vec<String>)>, want: Vec<(String, Vec<String>)>) {
+    for ((t, g), (_, w)) in got.into_iter().zip(want) {
+        assert_eq!(g.len(), w.len(), "{t}: row count");
+        for (a, b) in g.iter().zip(&w) {
+            assert_eq!(a, b, "{t}");
+        }
+    }
+}
+
+fn scan_local(root: &Path, out: &Path) {
+    let st = bin()
+        .args(["scan", "--quiet"])
+        .arg(root)
+        .arg("--out")
+        .arg(out)
+        .status()
+        .unwrap();
+    assert_eq!(st.code(), Some(0));
+}
+
+fn wait_for_port(port: u16) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            Instant::now() < deadline,
+            "server on port {port} did not start"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn archives_over_http_with_dropped_connections_equal_local_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = served_copy(dir.path());
+    // Every file's first two GETs are cut off after 40% of their bytes.
+    let mut child = Command::new("python3")
+        .arg(repo().join("tests/servers/range_http.py"))
+        .arg(&root)
+        .args(["--drop", "2"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("python3");
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let _server = Server(child);
+    let port: u16 = line.trim().parse().expect("port");
+    let base = format!("http://127.0.0.1:{port}/");
+
+    let local = dir.path().join("local");
+    scan_local(&root, &local);
+    // The remote run reads a manifest of relative paths, as a crawl's warc.paths.gz lists them.
+    let manifest = dir.path().join("warc.paths");
+    std::fs::write(&manifest, archives(&root).join("\n") + "\n").unwrap();
+    let remote = dir.path().join("remote");
+    let out = bin()
+        .args(["scan", "--quiet", "--prefix", &base])
+        .arg(format!("@{}", manifest.display()))
+        .arg("--out")
+        .arg(&remote)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    // The server without ETag made repcensus resume the stream itself (with ETags, object_store
+    // resumes inside its own stream).
+    let resumed = stderr
+        .lines()
+        .filter(|l| l.contains("real-robots-noetag.warc.gz: ") && l.contains("; resuming"))
+        .count();
+    assert_eq!(
+        resumed, 2,
+        "two cut-off responses, two resumptions:\n{stderr}"
+    );
+    let local_prefix = format!("{}/", root.display());
+    assert_same(rows(&remote, &base, ""), rows(&local, &local_prefix, ""));
+}
+
+/// moto's S3 server, installed from PyPI into target/tools on first use.
+fn moto() -> PathBuf {
+    let tools = repo().join("target/tools/moto");
+    if !tools.join("moto").exists() {
+        let st = Command::new("python3")
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                "--target",
+            ])
+            .arg(&tools)
+            .arg(MOTO)
+            .status();
+        assert!(
+            matches!(st, Ok(s) if s.success()),
+            "could not install {MOTO} from PyPI; the S3 tests need it"
+        );
+    }
+    tools
+}
+
+#[test]
+fn archives_in_s3_equal_local_files() {
+    let tools = moto();
+    let dir = tempfile::tempdir().unwrap();
+    let root = served_copy(dir.path());
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = Command::new("python3")
+        .args([
+            "-m",
+            "moto.server",
+            "-H",
+            "127.0.0.1",
+            "-p",
+            &port.to_string(),
+        ])
+        .env("PYTHONPATH", &tools)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("moto");
+    let _server = Server(child);
+    wait_for_port(port);
+    let endpoint = format!("http://127.0.0.1:{port}");
+    let env = [
+        ("AWS_ACCESS_KEY_ID", "testing"),
+        ("AWS_SECRET_ACCESS_KEY", "testing"),
+        ("AWS_REGION", "us-east-1"),
+        ("AWS_ENDPOINT_URL", endpoint.as_str()),
+        ("AWS_ALLOW_HTTP", "true"),
+    ];
+    // Upload with boto3 (moto's own dependency) under a crawl-like key prefix.
+    let upload = format!(
+        "import boto3, os, sys\n\
+         s3 = boto3.client('s3', endpoint_url='{endpoint}')\n\
+         s3.create_bucket(Bucket='census')\n\
+         for n in sorted(os.listdir(sys.argv[1])):\n\
+         \x20   s3.upload_file(os.path.join(sys.argv[1], n), 'census', 'crawl-data/CC-TEST/' + n)\n"
+    );
+    let st = Command::new("python3")
+        .args(["-c", &upload])
+        .arg(&root)
+        .env("PYTHONPATH", &tools)
+        .envs(env)
+        .status()
+        .unwrap();
+    assert!(st.success(), "upload to moto failed");
+
+    let local = dir.path().join("local");
+    scan_local(&root, &local);
+    let remote = dir.path().join("remote");
+    let urls: Vec<String> = archives(&root)
+        .iter()
+        .map(|n| format!("s3://census/crawl-data/CC-TEST/{n}"))
+        .collect();
+    let out = bin()
+        .args(["scan", "--quiet"])
+        .args(&urls)
+        .arg("--out")
+        .arg(&remote)
+        .envs(env)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let local_prefix = format!("{}/", root.display());
+    assert_same(
+        rows(&remote, "s3://census/crawl-data/CC-TEST/", ""),
+        rows(&local, &local_prefix, ""),
+    );
+    // A missing object is a failed input (exit 1), not a crash.
+    let out = bin()
+        .args([
+            "scan",
+            "--quiet",
+            "s3://census/crawl-data/CC-TEST/missing.warc.gz",
+        ])
+        .arg("--out")
+        .arg(dir.path().join("missing"))
+        .envs(env)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+}

@@ -1,0 +1,97 @@
+"""A loopback HTTP file server for the remote-input tests: HEAD and GET with single byte ranges
+(`Range: bytes=N-` and `bytes=N-M`), Last-Modified, and an ETag unless the file name contains
+`noetag`. With `--drop N`, the first N GET responses for each file are cut off: the full
+Content-Length is announced, 40% of the bytes are sent, and the connection is closed, as a
+failing server or network would.
+
+Prints the port it listens on (127.0.0.1, chosen by the OS) as its first line of output.
+    python3 range_http.py ROOT [--drop N]
+"""
+import argparse
+import email.utils
+import hashlib
+import http.server
+import os
+import re
+import socket
+import sys
+import threading
+import urllib.parse
+
+ap = argparse.ArgumentParser()
+ap.add_argument("root")
+ap.add_argument("--drop", type=int, default=0)
+args = ap.parse_args()
+ROOT = os.path.abspath(args.root)
+gets = {}
+lock = threading.Lock()
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *a):
+        pass
+
+    def do_HEAD(self):
+        self.serve(head=True)
+
+    def do_GET(self):
+        self.serve(head=False)
+
+    def serve(self, head):
+        rel = urllib.parse.unquote(urllib.parse.urlsplit(self.path).path).lstrip("/")
+        path = os.path.abspath(os.path.join(ROOT, rel))
+        if not path.startswith(ROOT + os.sep) or not os.path.isfile(path):
+            self.send_response(404)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        size = os.path.getsize(path)
+        start, end, status = 0, size - 1, 200
+        rng = self.headers.get("Range")
+        if rng:
+            m = re.fullmatch(r"bytes=(\d+)-(\d*)", rng.strip())
+            if not m or int(m.group(1)) >= size:
+                self.send_response(416)
+                self.send_header("Content-Range", f"bytes */{size}")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            start = int(m.group(1))
+            end = min(int(m.group(2)), size - 1) if m.group(2) else size - 1
+            status = 206
+        st = os.stat(path)
+        self.send_response(status)
+        self.send_header("Content-Length", str(end - start + 1))
+        self.send_header("Accept-Ranges", "bytes")
+        self.send_header("Last-Modified", email.utils.formatdate(st.st_mtime, usegmt=True))
+        if "noetag" not in os.path.basename(path):
+            tag = hashlib.sha1(f"{path}:{size}:{st.st_mtime_ns}".encode()).hexdigest()
+            self.send_header("ETag", f'"{tag}"')
+        if status == 206:
+            self.send_header("Content-Range", f"bytes {start}-{end}/{size}")
+        self.end_headers()
+        if head:
+            return
+        with lock:
+            n = gets.get(path, 0)
+            gets[path] = n + 1
+        with open(path, "rb") as f:
+            f.seek(start)
+            body = f.read(end - start + 1)
+        if n < args.drop and len(body) > 1:
+            self.wfile.write(body[: max(1, len(body) * 2 // 5)])
+            self.wfile.flush()
+            self.close_connection = True
+            try:
+                self.connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            return
+        self.wfile.write(body)
+
+
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+print(server.server_address[1], flush=True)
+server.serve_forever()
