@@ -724,8 +724,13 @@ fn read_remote(shared: &Shared<'_>, worker: &mut Worker, i: usize, url: &str) ->
     *lock(&shared.inputs[i]) = Some(InputState::new(bytes, container, 1));
     let mut ex = Extractor::new(name, &mut worker.extract, &shared.opts.registry);
     let mut stats = ContainerStats::default();
+    // Testing only: a small first window (REPCENSUS_REMOTE_WINDOW) makes small archives cut too.
+    let first_window = std::env::var("REPCENSUS_REMOTE_WINDOW")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .map_or(REMOTE_WINDOW, |w| w.clamp(4096, REMOTE_WINDOW));
     let mut base = 0u64;
-    let mut want = REMOTE_WINDOW;
+    let mut want = first_window;
     loop {
         if let Err(e) = fill(&mut window, want, &mut eof) {
             ex.error(ReadError::new(
@@ -770,7 +775,7 @@ fn read_remote(shared: &Shared<'_>, worker: &mut Worker, i: usize, url: &str) ->
         shared.bar.inc(cut as u64);
         window.drain(..cut);
         base += cut as u64;
-        want = REMOTE_WINDOW.max(window.len() + (1 << 20));
+        want = first_window.max(window.len() + (1 << 20).min(first_window));
         if eof && window.is_empty() {
             break;
         }

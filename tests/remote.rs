@@ -139,6 +139,8 @@ fn archives_over_http_with_dropped_connections_equal_local_files() {
         .arg(format!("@{}", manifest.display()))
         .arg("--out")
         .arg(&remote)
+        // Windows of 64 KiB, so that the sample archives are cut into many windows too.
+        .env("REPCENSUS_REMOTE_WINDOW", "65536")
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
