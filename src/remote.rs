@@ -37,6 +37,21 @@ pub fn is_remote(s: &str) -> bool {
     l.starts_with("s3://") || l.starts_with("http://") || l.starts_with("https://")
 }
 
+/// An error and its causes on one line, each part once (object_store's messages repeat their
+/// sources).
+pub fn error_text(e: &anyhow::Error) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for cause in e.chain() {
+        for piece in cause.to_string().split(": ") {
+            let piece = piece.trim();
+            if !piece.is_empty() && !parts.iter().any(|p| p == piece) {
+                parts.push(piece.to_string());
+            }
+        }
+    }
+    parts.join(": ")
+}
+
 /// The runtime that drives object_store's async requests for the blocking readers.
 fn runtime() -> &'static tokio::runtime::Runtime {
     static RT: OnceLock<tokio::runtime::Runtime> = OnceLock::new();

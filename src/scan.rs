@@ -678,7 +678,7 @@ fn read_remote(shared: &Shared<'_>, worker: &mut Worker, i: usize, url: &str) ->
                 i,
                 InputState::new(0, Container::Empty, 0),
                 "cannot_open",
-                &format!("{e:#}"),
+                &remote::error_text(&e),
             )
         }
     };

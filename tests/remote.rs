@@ -161,26 +161,7 @@ fn archives_over_http_with_dropped_connections_equal_local_files() {
 
 /// moto's S3 server, installed from PyPI into target/tools on first use.
 fn moto() -> PathBuf {
-    let tools = repo().join("target/tools/moto");
-    if !tools.join("moto").exists() {
-        let st = Command::new("python3")
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "--quiet",
-                "--disable-pip-version-check",
-                "--target",
-            ])
-            .arg(&tools)
-            .arg(MOTO)
-            .status();
-        assert!(
-            matches!(st, Ok(s) if s.success()),
-            "could not install {MOTO} from PyPI; the S3 tests need it"
-        );
-    }
-    tools
+    common::python_tool("moto", &[MOTO], "moto")
 }
 
 #[test]

@@ -58,6 +58,33 @@ pub fn duckdb() -> &'static Path {
     })
 }
 
+/// A Python package from PyPI, installed with pip into `target/tools/<dir>` on first use (the
+/// tests fail, never skip, when it cannot be had); returns the folder, for PYTHONPATH.
+pub fn python_tool(dir: &str, specs: &[&str], probe: &str) -> PathBuf {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _guard = LOCK.lock().unwrap_or_else(|p| p.into_inner());
+    let tools = repo().join("target").join("tools").join(dir);
+    if !tools.join(probe).exists() {
+        let status = Command::new("python3")
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                "--target",
+            ])
+            .arg(&tools)
+            .args(specs)
+            .status();
+        assert!(
+            matches!(status, Ok(s) if s.success()) && tools.join(probe).exists(),
+            "could not install {specs:?} from PyPI; the tests need it"
+        );
+    }
+    tools
+}
+
 /// Run SQL with DuckDB in `dir`, returning CSV output (header included).
 pub fn duck(dir: &Path, sql: &str) -> String {
     let out = Command::new(duckdb())

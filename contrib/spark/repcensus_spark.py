@@ -1,0 +1,135 @@
+"""repcensus on Spark: a crawl's manifest in, the census tables out.
+
+Follows Common Crawl's cc-pyspark conventions: the job takes a manifest (a list of WARC paths,
+one per line, optionally gzipped, like a crawl's warc.paths.gz) and an output location, and
+spreads the manifest over `--num_input_partitions` Spark tasks. Each task runs
+`repcensus scan @MANIFEST --shard I/N --out OUT` on its executor, so
+
+* the part names are those of one whole run, and the union of the tasks' tables equals a
+  single-process run's (tested in local mode);
+* a task that fails or is re-attempted by Spark redoes only what it had not completed
+  (`--resume`), and never duplicates rows;
+* every task reports its outcome: exit code, its JSON run summary and the end of its log.
+
+The driver prints a per-task table, writes all outcomes as JSON to OUT/_spark/<app id>.json,
+and exits 1 when any task exited non-zero (each task's repcensus exit code is in the table:
+1 when some input could not be read, or had errors with --fail-on-error; 2 for usage or output
+errors).
+
+    spark-submit --files warc.paths.gz contrib/spark/repcensus_spark.py \\
+        warc.paths.gz /shared/census --num_input_partitions 400 \\
+        --prefix https://data.commoncrawl.org/
+
+The manifest is shipped to the executors with SparkContext.addFile, so it need only exist on the
+driver. OUT must be a folder every executor can write (a shared file system); the `repcensus`
+binary must be on the executors' PATH or given with --repcensus (e.g. shipped with --files).
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("input", help="manifest: WARC paths or URLs, one per line (may be gzipped)")
+    p.add_argument("output", help="output folder of the tables (shared by all executors)")
+    p.add_argument("--num_input_partitions", type=int, default=None,
+                   help="Spark tasks (shards) to split the manifest into "
+                        "(default: the default parallelism)")
+    p.add_argument("--prefix", default=None,
+                   help="put before the manifest's relative paths (repcensus scan --prefix)")
+    p.add_argument("--repcensus", default=os.environ.get("REPCENSUS", "repcensus"),
+                   help="the repcensus binary on the executors")
+    p.add_argument("--threads", type=int, default=1,
+                   help="threads per task (one per Spark core is the usual choice)")
+    p.add_argument("--crawl", default=None, help="crawl name (repcensus scan --crawl)")
+    p.add_argument("--master", default=None,
+                   help="Spark master, when not run by spark-submit (e.g. local[2])")
+    p.add_argument("--fail-on-error", action="store_true",
+                   help="count tasks whose inputs had errors rows as failed")
+    return p.parse_args(argv)
+
+
+def run_shard(index, total, manifest, args):
+    """Run one shard with repcensus; return its outcome as a dict (never raises)."""
+    started = time.time()
+    with tempfile.TemporaryDirectory(prefix="repcensus-spark-") as tmp:
+        summary = os.path.join(tmp, "summary.json")
+        cmd = [args.repcensus, "scan", "--quiet", "@" + manifest,
+               "--shard", f"{index}/{total}", "--resume",
+               "--out", args.output, "--threads", str(args.threads),
+               "--summary", summary]
+        if args.prefix:
+            cmd += ["--prefix", args.prefix]
+        if args.crawl:
+            cmd += ["--crawl", args.crawl]
+        if args.fail_on_error:
+            cmd.append("--fail-on-error")
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True)
+            code, log = proc.returncode, proc.stderr
+        except OSError as e:
+            code, log = 127, f"cannot run {args.repcensus}: {e}"
+        try:
+            with open(summary) as f:
+                summ = json.load(f)
+        except (OSError, ValueError):
+            summ = None
+    return {
+        "shard": index,
+        "shards": total,
+        "exit_code": code,
+        "seconds": round(time.time() - started, 3),
+        "summary": summ,
+        "log_tail": log[-4000:],
+    }
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    from pyspark import SparkFiles
+    from pyspark.sql import SparkSession
+
+    builder = SparkSession.builder.appName("repcensus")
+    if args.master:
+        builder = builder.master(args.master)
+    spark = builder.getOrCreate()
+    sc = spark.sparkContext
+    n = args.num_input_partitions or sc.defaultParallelism
+    manifest = os.path.abspath(args.input)
+    sc.addFile(manifest)
+    name = os.path.basename(manifest)
+
+    def task(i):
+        return run_shard(i, n, SparkFiles.get(name), args)
+
+    outcomes = sorted(sc.parallelize(range(n), n).map(task).collect(),
+                      key=lambda o: o["shard"])
+
+    failed = [o for o in outcomes if o["exit_code"] != 0]
+    print(f"{'shard':>7} {'exit':>4} {'inputs':>6} {'records':>9} {'errors':>6} {'seconds':>8}")
+    for o in outcomes:
+        s = o["summary"] or {}
+        print(f"{o['shard']:>3}/{n:<3} {o['exit_code']:>4} {s.get('inputs', '-'):>6} "
+              f"{s.get('records', '-'):>9} {s.get('errors', '-'):>6} {o['seconds']:>8}")
+    for o in failed:
+        print(f"shard {o['shard']}/{n} failed (exit {o['exit_code']}):\n{o['log_tail']}",
+              file=sys.stderr)
+    report_dir = os.path.join(args.output, "_spark")
+    os.makedirs(report_dir, exist_ok=True)
+    report = os.path.join(report_dir, f"{sc.applicationId}.json")
+    with open(report + ".tmp", "w") as f:
+        json.dump({"manifest": manifest, "shards": n, "tasks": outcomes}, f, indent=2)
+    os.replace(report + ".tmp", report)
+    print(f"{n - len(failed)} of {n} tasks succeeded; outcomes in {report}")
+    spark.stop()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,97 @@
+//! The PySpark driver of contrib/spark, run with Spark in local mode (pyspark from PyPI, Java on
+//! the machine) over the samples: its tables equal a single-process run's, and it reports every
+//! task's outcome.
+
+mod common;
+
+use common::{bin, python_tool, repo, table_rows};
+use std::process::Command;
+
+const PYSPARK: &[&str] = &["pyspark==4.3.0", "py4j==0.10.9.9"];
+const TABLES: &[&str] = &[
+    "robots_files",
+    "robots_agents",
+    "robots_rules",
+    "app_directives",
+    "acap_fields",
+    "agent_verdicts",
+    "page_signals",
+    "host_counts",
+    "errors",
+];
+const TIMING: &[&str] = &["started", "seconds", "chunks"];
+
+#[test]
+fn spark_local_mode_equals_a_single_process_run() {
+    let tools = python_tool("pyspark", PYSPARK, "pyspark");
+    let dir = tempfile::tempdir().unwrap();
+    // A manifest of relative paths, as a crawl's warc.paths.gz, resolved with --prefix.
+    let samples = repo().join("samples");
+    let mut names: Vec<String> = std::fs::read_dir(&samples)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.ends_with(".tsv"))
+        .collect();
+    names.sort();
+    let manifest = dir.path().join("warc.paths");
+    std::fs::write(&manifest, names.join("\n") + "\n").unwrap();
+    let prefix = samples.to_str().unwrap();
+
+    let single = dir.path().join("single");
+    let st = bin()
+        .args(["scan", "--quiet", "--prefix", prefix])
+        .arg(format!("@{}", manifest.display()))
+        .arg("--out")
+        .arg(&single)
+        .status()
+        .unwrap();
+    assert_eq!(st.code(), Some(0));
+
+    let spark = dir.path().join("spark");
+    let out = Command::new("python3")
+        .arg(repo().join("contrib/spark/repcensus_spark.py"))
+        .arg(&manifest)
+        .arg(&spark)
+        .args(["--master", "local[2]", "--num_input_partitions", "3"])
+        .args(["--prefix", prefix])
+        .args(["--repcensus", env!("CARGO_BIN_EXE_repcensus")])
+        .env("PYTHONPATH", &tools)
+        .env("PYSPARK_PYTHON", "python3")
+        .env("SPARK_LOCAL_IP", "127.0.0.1")
+        .output()
+        .expect("python3");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert!(stdout.contains("3 of 3 tasks succeeded"), "{stdout}");
+
+    for table in TABLES {
+        assert_eq!(
+            table_rows(&spark, table, &[]),
+            table_rows(&single, table, &[]),
+            "{table}"
+        );
+    }
+    assert_eq!(
+        table_rows(&spark, "inputs", TIMING),
+        table_rows(&single, "inputs", TIMING)
+    );
+    // The per-task report: three tasks, each with its run summary, adding up to every input.
+    let reports: Vec<_> = std::fs::read_dir(spark.join("_spark"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(reports.len(), 1, "{reports:?}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&reports[0]).unwrap()).unwrap();
+    let tasks = report["tasks"].as_array().unwrap();
+    assert_eq!(tasks.len(), 3);
+    let inputs: u64 = tasks
+        .iter()
+        .map(|t| {
+            assert_eq!(t["exit_code"], 0, "{t}");
+            t["summary"]["inputs"].as_u64().unwrap()
+        })
+        .sum();
+    assert_eq!(inputs as usize, names.len());
+}
