@@ -6,6 +6,10 @@
 //! renamed into place; the `inputs` part of an input is renamed last, so its presence says the
 //! input's other parts are complete. A killed run leaves at most its staging folder, which the
 //! next run removes when the process that made it is gone.
+//!
+//! An `s3://bucket/prefix` output folder is written the same way: parts are staged in a local
+//! temporary folder and, when complete, uploaded to their key (an S3 object appears whole, when its
+//! upload completes), the `inputs` part last; stale parts are deleted by key.
 
 use crate::tables::{TableBuilder, SCHEMA_VERSION};
 use anyhow::{Context, Result};
@@ -21,8 +25,18 @@ const STAGING: &str = ".staging";
 
 /// The output folder of a run.
 pub struct OutDir {
+    /// The folder (for an `s3://` output, the local folder the keys are mirrored from: only its
+    /// staging folder is written).
     root: PathBuf,
     staging: PathBuf,
+    remote: Option<RemoteOut>,
+}
+
+/// An object-store output: the store and the key prefix that stands for the folder.
+struct RemoteOut {
+    store: std::sync::Arc<dyn object_store::ObjectStore>,
+    prefix: object_store::path::Path,
+    url: String,
 }
 
 /// A part written to staging, waiting to be renamed into place.
@@ -34,6 +48,21 @@ pub struct StagedPart {
 impl OutDir {
     /// Create the output folder and this run's staging folder; clean up stale staging folders.
     pub fn create(root: &Path) -> Result<Self> {
+        if let Some(url) = root.to_str().filter(|u| crate::remote::is_remote(u)) {
+            anyhow::ensure!(
+                url.starts_with("s3://"),
+                "--out takes a folder or an s3:// prefix, not {url}"
+            );
+            let (store, prefix) = crate::remote::store_for(url)?;
+            let local = std::env::temp_dir().join(format!("repcensus-out-{}", std::process::id()));
+            let mut out = OutDir::create(&local)?;
+            out.remote = Some(RemoteOut {
+                store,
+                prefix,
+                url: url.trim_end_matches('/').to_string(),
+            });
+            return Ok(out);
+        }
         std::fs::create_dir_all(root)
             .with_context(|| format!("cannot create output folder {}", root.display()))?;
         let staging_root = root.join(STAGING);
@@ -47,6 +76,7 @@ impl OutDir {
         Ok(OutDir {
             root: root.to_path_buf(),
             staging,
+            remote: None,
         })
     }
 
@@ -103,6 +133,9 @@ impl OutDir {
     /// now have no rows, and those under another crawl folder (an earlier run under another crawl
     /// name), which would otherwise double the input's rows.
     pub fn commit(&self, parts: Vec<PartOutcome>) -> Result<()> {
+        if let Some(r) = &self.remote {
+            return self.commit_remote(r, parts);
+        }
         for part in parts {
             let final_path = match &part {
                 PartOutcome::Staged(p) => &p.final_path,
@@ -129,8 +162,67 @@ impl OutDir {
         Ok(())
     }
 
+    /// Is the output in an object store (`s3://`)?
+    pub fn is_remote(&self) -> bool {
+        self.remote.is_some()
+    }
+
+    /// The key of a local path under the root.
+    fn key(&self, r: &RemoteOut, path: &Path) -> Result<object_store::path::Path> {
+        let rel = path.strip_prefix(&self.root).unwrap_or(path);
+        let mut key = r.prefix.clone();
+        for part in rel.iter() {
+            key = key.clone().join(part.to_string_lossy().as_ref());
+        }
+        Ok(key)
+    }
+
+    /// Upload staged parts in order and delete stale ones (as `commit` does for a folder).
+    fn commit_remote(&self, r: &RemoteOut, parts: Vec<PartOutcome>) -> Result<()> {
+        for part in parts {
+            let final_path = match &part {
+                PartOutcome::Staged(p) => p.final_path.clone(),
+                PartOutcome::Empty(path) => path.clone(),
+            };
+            let key = self.key(r, &final_path)?;
+            self.delete_in_other_crawls(r, &final_path)?;
+            match part {
+                PartOutcome::Staged(p) => {
+                    upload(r, &p.staged, &key)?;
+                    let _ = std::fs::remove_file(&p.staged);
+                }
+                PartOutcome::Empty(_) => delete(r, &key)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// Delete the part named like `final_path` under the other `crawl=` prefixes of its table.
+    fn delete_in_other_crawls(&self, r: &RemoteOut, final_path: &Path) -> Result<()> {
+        let (Some(name), Some(crawl_dir)) = (final_path.file_name(), final_path.parent()) else {
+            return Ok(());
+        };
+        let Some(table_dir) = crawl_dir.parent() else {
+            return Ok(());
+        };
+        let own = self.key(r, crawl_dir)?;
+        for crawl in remote_crawls(r, &self.key(r, table_dir)?)? {
+            if crawl != own {
+                delete(r, &crawl.clone().join(name.to_string_lossy().as_ref()))?;
+            }
+        }
+        Ok(())
+    }
+
     /// Remove the parts of `table` for `input_id` under every `crawl=` folder.
     pub fn remove_parts(&self, table: &str, input_id: &str) -> Result<()> {
+        if let Some(r) = &self.remote {
+            let name = format!("part-{input_id}.parquet");
+            for crawl in remote_crawls(r, &self.key(r, &self.root.join(table))?)? {
+                delete(r, &crawl.clone().join(name.as_str()))?;
+            }
+            return Ok(());
+        }
         let Ok(entries) = std::fs::read_dir(self.root.join(table)) else {
             return Ok(());
         };
@@ -149,7 +241,77 @@ impl OutDir {
     pub fn close(&self) {
         let _ = std::fs::remove_dir_all(&self.staging);
         let _ = std::fs::remove_dir(self.root.join(STAGING));
+        if self.remote.is_some() {
+            let _ = std::fs::remove_dir(&self.root);
+        }
     }
+
+    /// Where the tables are, for messages: the folder or the `s3://` prefix.
+    pub fn location(&self) -> String {
+        match &self.remote {
+            Some(r) => r.url.clone(),
+            None => self.root.display().to_string(),
+        }
+    }
+}
+
+/// The `crawl=` prefixes under a table's prefix.
+fn remote_crawls(
+    r: &RemoteOut,
+    table: &object_store::path::Path,
+) -> Result<Vec<object_store::path::Path>> {
+    let listed = crate::remote::block_on(r.store.list_with_delimiter(Some(table)))
+        .with_context(|| format!("cannot list {}/{table}", r.url))?;
+    Ok(listed
+        .common_prefixes
+        .into_iter()
+        .filter(|p| p.filename().is_some_and(|f| f.starts_with("crawl=")))
+        .collect())
+}
+
+/// Delete an object; a missing one is no error.
+fn delete(r: &RemoteOut, key: &object_store::path::Path) -> Result<()> {
+    use object_store::ObjectStoreExt;
+    match crate::remote::block_on(r.store.delete(key)) {
+        Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
+        Err(e) => Err(anyhow::Error::new(e).context(format!("cannot delete {key}"))),
+    }
+}
+
+/// Upload a staged file to `key`: in one request when small, else as a multipart upload of
+/// 16 MiB parts read from the file as they go (memory stays bounded).
+fn upload(r: &RemoteOut, staged: &Path, key: &object_store::path::Path) -> Result<()> {
+    use object_store::ObjectStoreExt;
+    use std::io::Read;
+    const PART: usize = 16 << 20;
+    let len = std::fs::metadata(staged)?.len() as usize;
+    let what = || format!("cannot upload {key} to {}", r.url);
+    if len <= PART {
+        let bytes = std::fs::read(staged)?;
+        crate::remote::block_on(r.store.put(key, bytes.into())).with_context(what)?;
+        return Ok(());
+    }
+    let mut file = std::fs::File::open(staged)?;
+    crate::remote::block_on(async {
+        let upload = r.store.put_multipart(key).await?;
+        let mut w = object_store::WriteMultipart::new_with_chunk_size(upload, PART);
+        let mut buf = vec![0u8; PART];
+        loop {
+            let n = file
+                .read(&mut buf)
+                .map_err(|e| object_store::Error::Generic {
+                    store: "local",
+                    source: Box::new(e),
+                })?;
+            if n == 0 {
+                break;
+            }
+            w.wait_for_capacity(2).await?;
+            w.write(&buf[..n]);
+        }
+        w.finish().await.map(|_| ())
+    })
+    .with_context(what)
 }
 
 /// Remove the part of the same name as `final_path` from the sibling `crawl=` folders.

@@ -21,7 +21,8 @@ errors).
         --prefix https://data.commoncrawl.org/
 
 The manifest is shipped to the executors with SparkContext.addFile, so it need only exist on the
-driver. OUT must be a folder every executor can write (a shared file system); the `repcensus`
+driver. OUT must be a folder every executor can write (a shared file system) or an s3:// prefix
+(re-attempted tasks then redo their whole shard: --resume needs a folder); the `repcensus`
 binary must be on the executors' PATH or given with --repcensus (e.g. shipped with --files).
 """
 
@@ -61,9 +62,11 @@ def run_shard(index, total, manifest, args):
     with tempfile.TemporaryDirectory(prefix="repcensus-spark-") as tmp:
         summary = os.path.join(tmp, "summary.json")
         cmd = [args.repcensus, "scan", "--quiet", "@" + manifest,
-               "--shard", f"{index}/{total}", "--resume",
+               "--shard", f"{index}/{total}",
                "--out", args.output, "--threads", str(args.threads),
                "--summary", summary]
+        if not args.output.startswith("s3://"):
+            cmd.append("--resume")
         if args.prefix:
             cmd += ["--prefix", args.prefix]
         if args.crawl:
@@ -121,6 +124,8 @@ def main(argv=None):
         print(f"shard {o['shard']}/{n} failed (exit {o['exit_code']}):\n{o['log_tail']}",
               file=sys.stderr)
     report_dir = os.path.join(args.output, "_spark")
+    if args.output.startswith("s3://"):
+        report_dir = os.path.join(tempfile.gettempdir(), "repcensus-spark")
     os.makedirs(report_dir, exist_ok=True)
     report = os.path.join(report_dir, f"{sc.applicationId}.json")
     with open(report + ".tmp", "w") as f:
