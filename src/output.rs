@@ -255,6 +255,94 @@ impl OutDir {
     }
 }
 
+/// A committed part found in the output: a file, or an object's key.
+pub enum PartRef {
+    Local(PathBuf),
+    Remote(object_store::path::Path),
+}
+
+impl OutDir {
+    /// The committed parts of `table` for `input_id`, under any `crawl=` folder: (crawl, part).
+    pub fn find_parts(&self, table: &str, input_id: &str) -> Vec<(String, PartRef)> {
+        let name = format!("part-{input_id}.parquet");
+        let mut found = Vec::new();
+        if let Some(r) = &self.remote {
+            use object_store::ObjectStoreExt;
+            let Ok(table_key) = self.key(r, &self.root.join(table)) else {
+                return found;
+            };
+            for crawl in remote_crawls(r, &table_key).unwrap_or_default() {
+                let key = crawl.clone().join(name.as_str());
+                let dir = crawl.filename().unwrap_or_default().to_string();
+                if crate::remote::block_on(r.store.head(&key)).is_ok() {
+                    if let Some(c) = dir.strip_prefix("crawl=") {
+                        found.push((c.to_string(), PartRef::Remote(key)));
+                    }
+                }
+            }
+            return found;
+        }
+        let Ok(entries) = std::fs::read_dir(self.root.join(table)) else {
+            return found;
+        };
+        for e in entries.flatten() {
+            let dir = e.file_name().to_string_lossy().into_owned();
+            if let Some(crawl) = dir.strip_prefix("crawl=") {
+                let p = e.path().join(&name);
+                if p.is_file() {
+                    found.push((crawl.to_string(), PartRef::Local(p)));
+                }
+            }
+        }
+        found
+    }
+
+    /// The bytes of a (small) part.
+    pub fn read_part(&self, part: &PartRef) -> Option<bytes::Bytes> {
+        match (part, &self.remote) {
+            (PartRef::Local(p), _) => std::fs::read(p).ok().map(bytes::Bytes::from),
+            (PartRef::Remote(key), Some(r)) => {
+                use object_store::ObjectStoreExt;
+                crate::remote::block_on(async { r.store.get(key).await?.bytes().await }).ok()
+            }
+            _ => None,
+        }
+    }
+
+    /// Rows of a part, from its Parquet footer (only the footer is read); `None` when it is not
+    /// readable Parquet.
+    pub fn part_rows(&self, part: &PartRef) -> Option<u64> {
+        use parquet::file::reader::FileReader;
+        let rows = match (part, &self.remote) {
+            (PartRef::Local(p), _) => {
+                let file = std::fs::File::open(p).ok()?;
+                let reader = parquet::file::reader::SerializedFileReader::new(file).ok()?;
+                reader.metadata().file_metadata().num_rows()
+            }
+            (PartRef::Remote(key), Some(r)) => {
+                use object_store::ObjectStoreExt;
+                let store = &r.store;
+                let size = crate::remote::block_on(store.head(key)).ok()?.size;
+                let tail =
+                    crate::remote::block_on(store.get_range(key, size.checked_sub(8)?..size))
+                        .ok()?;
+                if &tail[4..8] != b"PAR1" {
+                    return None;
+                }
+                let len = u32::from_le_bytes(tail[..4].try_into().ok()?) as u64;
+                let from = size.checked_sub(8 + len)?;
+                let footer = crate::remote::block_on(store.get_range(key, from..size - 8)).ok()?;
+                parquet::file::metadata::ParquetMetaDataReader::decode_metadata(&footer)
+                    .ok()?
+                    .file_metadata()
+                    .num_rows()
+            }
+            _ => return None,
+        };
+        Some(rows.max(0) as u64)
+    }
+}
+
 /// The `crawl=` prefixes under a table's prefix.
 fn remote_crawls(
     r: &RemoteOut,

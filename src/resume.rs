@@ -6,7 +6,8 @@
 //! versions, a status other than `failed` (a failure may have been transient: it is retried),
 //! and, for every table, a part with exactly the row count the `inputs` row gives, or no part
 //! when it gives none. Anything else is redone; committing the redone input replaces or removes
-//! every part of it, so a resumed run never duplicates rows.
+//! every part of it, so a resumed run never duplicates rows. Parts are found and read through
+//! [`OutDir`], so an `s3://` output is checked the same way (only footers of large parts are read).
 
 use crate::output::OutDir;
 use crate::scan::TABLE_NAMES;
@@ -15,9 +16,7 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::Int64Type;
 use arrow_array::{Array, RecordBatch};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-use parquet::file::reader::{FileReader, SerializedFileReader};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 
 /// What a complete input wrote, for the run summary.
 #[derive(Debug, Clone, Default)]
@@ -48,11 +47,11 @@ pub fn completed(
     bytes: u64,
     registry_version: &str,
 ) -> Option<Completed> {
-    let parts = parts_of(out.root(), "inputs", id);
+    let parts = out.find_parts("inputs", id);
     let [(crawl, inputs_part)] = parts.as_slice() else {
         return None;
     };
-    let batch = read_one(inputs_part)?;
+    let batch = read_one(out.read_part(inputs_part)?)?;
     if batch.num_rows() != 1 {
         return None;
     }
@@ -83,19 +82,22 @@ pub fn completed(
         errors: int("errors")?,
         ..Completed::default()
     };
+    let mut errors_part = None;
     for table in TABLE_NAMES {
         let want = int(&count_column(table))?;
-        let found = parts_of(out.root(), table, id);
+        let mut found = out.find_parts(table, id);
         match found.as_slice() {
             [] if want == 0 => {}
-            [(c, part)] if c == crawl && want > 0 && part_rows(part)? == want => {}
+            [(c, part)] if c == crawl && want > 0 && out.part_rows(part)? == want => {}
             _ => return None,
+        }
+        if table == "errors" {
+            errors_part = found.pop().map(|(_, p)| p);
         }
         done.rows.push((table, want));
     }
-    if done.errors > 0 {
-        let part = out.part_path("errors", crawl, id);
-        let errors = read_all(&part)?;
+    if let Some(part) = errors_part {
+        let errors = read_all(out.read_part(&part)?)?;
         for b in &errors {
             let kinds = b.column_by_name("kind")?.as_string_opt::<i32>()?;
             for k in kinds.iter().flatten() {
@@ -106,42 +108,15 @@ pub fn completed(
     Some(done)
 }
 
-/// The parts of `table` for input `id`, under any `crawl=` folder: (crawl, path).
-fn parts_of(root: &Path, table: &str, id: &str) -> Vec<(String, PathBuf)> {
-    let name = format!("part-{id}.parquet");
-    let mut found = Vec::new();
-    let Ok(entries) = std::fs::read_dir(root.join(table)) else {
-        return found;
-    };
-    for e in entries.flatten() {
-        let dir = e.file_name().to_string_lossy().into_owned();
-        if let Some(crawl) = dir.strip_prefix("crawl=") {
-            let p = e.path().join(&name);
-            if p.is_file() {
-                found.push((crawl.to_string(), p));
-            }
-        }
-    }
-    found
-}
-
-/// Rows of a Parquet file, from its footer; `None` when the file is not readable Parquet.
-fn part_rows(path: &Path) -> Option<u64> {
-    let file = std::fs::File::open(path).ok()?;
-    let reader = SerializedFileReader::new(file).ok()?;
-    Some(reader.metadata().file_metadata().num_rows().max(0) as u64)
-}
-
-fn read_all(path: &Path) -> Option<Vec<RecordBatch>> {
-    let file = std::fs::File::open(path).ok()?;
-    let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+fn read_all(bytes: bytes::Bytes) -> Option<Vec<RecordBatch>> {
+    let reader = ParquetRecordBatchReaderBuilder::try_new(bytes)
         .ok()?
         .build()
         .ok()?;
     reader.collect::<Result<Vec<_>, _>>().ok()
 }
 
-fn read_one(path: &Path) -> Option<RecordBatch> {
-    let mut batches = read_all(path)?;
+fn read_one(bytes: bytes::Bytes) -> Option<RecordBatch> {
+    let mut batches = read_all(bytes)?;
     (batches.len() == 1).then(|| batches.remove(0))
 }

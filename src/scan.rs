@@ -383,10 +383,7 @@ fn plan_panicked(shared: &Shared<'_>, i: usize, detail: &str) -> Result<()> {
 pub fn scan(opts: &ScanOptions) -> Result<ScanSummary> {
     let started = Instant::now();
     let out = OutDir::create(&opts.out)?;
-    anyhow::ensure!(
-        !(opts.resume && out.is_remote()),
-        "--resume needs a local --out folder (an s3:// output is not checked for complete inputs yet)"
-    );
+
     let ids = match &opts.ids {
         Some(ids) if ids.len() == opts.inputs.len() => ids.clone(),
         _ => input::input_ids(&opts.inputs),

@@ -22,8 +22,8 @@ errors).
 
 The manifest is shipped to the executors with SparkContext.addFile, so it need only exist on the
 driver. OUT must be a folder every executor can write (a shared file system) or an s3:// prefix
-(re-attempted tasks then redo their whole shard: --resume needs a folder); the `repcensus`
-binary must be on the executors' PATH or given with --repcensus (e.g. shipped with --files).
+(the AWS_* settings then reach the executors through their environment); the `repcensus` binary
+must be on the executors' PATH or given with --repcensus (e.g. shipped with --files).
 """
 
 import argparse
@@ -65,8 +65,7 @@ def run_shard(index, total, manifest, args):
                "--shard", f"{index}/{total}",
                "--out", args.output, "--threads", str(args.threads),
                "--summary", summary]
-        if not args.output.startswith("s3://"):
-            cmd.append("--resume")
+        cmd.append("--resume")
         if args.prefix:
             cmd += ["--prefix", args.prefix]
         if args.crawl:
