@@ -663,8 +663,17 @@ pub fn read_gzip_members_at(
 
 /// Read the records of a stream (whole-file gzip through a reader, a file that could not be
 /// mapped, or another decompressor), with offsets in the decompressed stream.
-pub fn read_stream(mut reader: impl Read, sink: &mut dyn Sink) -> std::io::Result<ContainerStats> {
-    let mut framer = Framer::new(0);
+pub fn read_stream(reader: impl Read, sink: &mut dyn Sink) -> std::io::Result<ContainerStats> {
+    read_stream_at(reader, 0, sink)
+}
+
+/// [`read_stream`] of a stream whose first byte is at offset `base`.
+pub fn read_stream_at(
+    mut reader: impl Read,
+    base: u64,
+    sink: &mut dyn Sink,
+) -> std::io::Result<ContainerStats> {
+    let mut framer = Framer::new(base);
     let mut buf = vec![0u8; 1 << 20];
     let mut stats = ContainerStats::default();
     loop {

@@ -660,8 +660,8 @@ fn skip_or_empty(shared: &Shared<'_>, i: usize, bytes: u64) -> Result<bool> {
     Ok(false)
 }
 
-/// The first window of a remote input; it grows (to [`REMOTE_WINDOW_MAX`]) while no member or
-/// record start can be found in it.
+/// The first window of a remote input; it grows (to eight times this, at most
+/// [`REMOTE_WINDOW_MAX`]) while no member or record start can be found in it.
 const REMOTE_WINDOW: usize = 32 << 20;
 const REMOTE_WINDOW_MAX: usize = 256 << 20;
 
@@ -689,24 +689,8 @@ fn read_remote(shared: &Shared<'_>, worker: &mut Worker, i: usize, url: &str) ->
     }
     let mut window: Vec<u8> = Vec::with_capacity(REMOTE_WINDOW);
     let mut eof = false;
-    let mut fill = |window: &mut Vec<u8>, want: usize, eof: &mut bool| -> std::io::Result<()> {
-        while window.len() < want && !*eof {
-            let have = window.len();
-            window.resize(want, 0);
-            let n = loop {
-                match reader.read(&mut window[have..]) {
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                    r => break r,
-                }
-            };
-            let n = n.inspect_err(|_| window.truncate(have))?;
-            window.truncate(have + n);
-            *eof = n == 0;
-        }
-        Ok(())
-    };
     let name = &shared.names[i];
-    let first = fill(&mut window, 16, &mut eof);
+    let first = fill_window(&mut reader, &mut window, 16, &mut eof);
     let container = input::sniff(&window[..window.len().min(16)]);
     if let Err(e) = first {
         return fail_input(
@@ -730,10 +714,11 @@ fn read_remote(shared: &Shared<'_>, worker: &mut Worker, i: usize, url: &str) ->
         .ok()
         .and_then(|v| v.parse::<usize>().ok())
         .map_or(REMOTE_WINDOW, |w| w.clamp(4096, REMOTE_WINDOW));
+    let max_window = (first_window * 8).min(REMOTE_WINDOW_MAX);
     let mut base = 0u64;
     let mut want = first_window;
     loop {
-        if let Err(e) = fill(&mut window, want, &mut eof) {
+        if let Err(e) = fill_window(&mut reader, &mut window, want, &mut eof) {
             ex.error(ReadError::new(
                 Scope::Input,
                 "read_error",
@@ -751,12 +736,47 @@ fn read_remote(shared: &Shared<'_>, worker: &mut Worker, i: usize, url: &str) ->
         } else {
             match input::late_cut(&window, container) {
                 Some(at) => at,
-                None if want < REMOTE_WINDOW_MAX => {
-                    want = (want * 2).min(REMOTE_WINDOW_MAX);
+                None if want < max_window => {
+                    want = (want * 2).min(max_window);
                     continue;
                 }
-                // One member or record larger than the largest window: read it as truncated.
-                None => window.len(),
+                // One gzip member (a whole-file gzip) or record larger than the largest window:
+                // read the rest as a stream, as a local file's member too large to inflate whole
+                // is read (offsets past `base` are then positions in the decompressed stream).
+                None => {
+                    let rest = std::io::Cursor::new(std::mem::take(&mut window)).chain(reader);
+                    let read = match container {
+                        Container::Gzip => {
+                            stats.members += 1;
+                            reader::read_stream_at(
+                                flate2::read::MultiGzDecoder::new(std::io::BufReader::new(rest)),
+                                base,
+                                &mut ex,
+                            )
+                        }
+                        _ => reader::read_stream_at(rest, base, &mut ex),
+                    };
+                    match read {
+                        Ok(s) => {
+                            stats.decompressed_bytes += s.decompressed_bytes;
+                            // Counted as a local read counts it: streamed when too large to
+                            // inflate whole in the member buffer.
+                            if container == Container::Gzip
+                                && s.decompressed_bytes > reader::MEMBER_BUFFER_MAX as u64
+                            {
+                                stats.streamed_members += 1;
+                            }
+                        }
+                        Err(e) => ex.error(ReadError::new(
+                            Scope::Input,
+                            "read_error",
+                            e.to_string(),
+                            None,
+                        )),
+                    }
+                    shared.bar.inc(bytes.saturating_sub(base));
+                    break;
+                }
             }
         };
         let s = match container {
@@ -782,6 +802,30 @@ fn read_remote(shared: &Shared<'_>, worker: &mut Worker, i: usize, url: &str) ->
         }
     }
     deliver(shared, i, 0, ex.into_output(), stats)
+}
+
+/// Fill `window` from `reader` up to `want` bytes, or to the end (`eof`).
+fn fill_window(
+    reader: &mut remote::RemoteReader,
+    window: &mut Vec<u8>,
+    want: usize,
+    eof: &mut bool,
+) -> std::io::Result<()> {
+    use std::io::Read;
+    while window.len() < want && !*eof {
+        let have = window.len();
+        window.resize(want, 0);
+        let n = loop {
+            match reader.read(&mut window[have..]) {
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                r => break r,
+            }
+        };
+        let n = n.inspect_err(|_| window.truncate(have))?;
+        window.truncate(have + n);
+        *eof = n == 0;
+    }
+    Ok(())
 }
 
 /// Read an input through a decompressing stream (bzip2, zstd, lz4, or a file that cannot be mapped).

@@ -4,25 +4,12 @@
 
 mod common;
 
-use common::{bin, repo, table_rows};
+use common::{bin, read_summary, repo, table_rows, TABLES, TIMING};
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-const TABLES: &[&str] = &[
-    "robots_files",
-    "robots_agents",
-    "robots_rules",
-    "app_directives",
-    "acap_fields",
-    "agent_verdicts",
-    "page_signals",
-    "host_counts",
-    "errors",
-];
-/// Columns of `inputs` that differ between runs.
-const TIMING: &[&str] = &["started", "seconds", "chunks"];
 const MOTO: &str = "moto[server]==5.2.5";
 
 /// Kills the server when the test ends, however it ends.
@@ -51,6 +38,23 @@ fn served_copy(dir: &Path) -> PathBuf {
         root.join("real-robots-noetag.warc.gz"),
     )
     .unwrap();
+    // A whole-file gzip larger than the largest test window (8 x 64 KiB): read as a stream.
+    let mut plain = Vec::new();
+    std::io::Read::read_to_end(
+        &mut flate2::read::MultiGzDecoder::new(
+            std::fs::File::open(
+                repo().join("samples/oduwsdl_ipwb__IAH-20080430204825-00000-blackbook.warc.gz"),
+            )
+            .unwrap(),
+        ),
+        &mut plain,
+    )
+    .unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, &plain).unwrap();
+    let whole = gz.finish().unwrap();
+    assert!(whole.len() > 8 * 65536, "{} bytes", whole.len());
+    std::fs::write(root.join("blackbook-whole-file.warc.gz"), whole).unwrap();
     root
 }
 
@@ -290,8 +294,7 @@ fn archives_in_s3_equal_local_files() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let s: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
+    let s: serde_json::Value = read_summary(&summary);
     assert_eq!(
         s["inputs_resumed"].as_u64().unwrap() as usize,
         archives(&root).len()
