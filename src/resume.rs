@@ -21,8 +21,6 @@ use std::collections::BTreeMap;
 /// What a complete input wrote, for the run summary.
 #[derive(Debug, Clone, Default)]
 pub struct Completed {
-    pub crawl: String,
-    pub status: String,
     pub records: u64,
     pub errors: u64,
     /// Rows per table (the `inputs` row itself not counted).
@@ -76,8 +74,6 @@ pub fn completed(
         return None;
     }
     let mut done = Completed {
-        crawl: crawl.clone(),
-        status,
         records: int("records")?,
         errors: int("errors")?,
         ..Completed::default()

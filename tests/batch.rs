@@ -3,21 +3,7 @@
 
 mod common;
 
-use common::{repo, scan, table_rows};
-
-const TABLES: &[&str] = &[
-    "robots_files",
-    "robots_agents",
-    "robots_rules",
-    "app_directives",
-    "acap_fields",
-    "agent_verdicts",
-    "page_signals",
-    "host_counts",
-    "errors",
-];
-/// Columns of `inputs` that differ between runs.
-const TIMING: &[&str] = &["started", "seconds", "chunks"];
+use common::{assert_ok, read_summary, repo, scan, table_rows, TABLES, TIMING};
 
 #[test]
 fn three_shards_union_equals_the_full_run() {
@@ -93,8 +79,7 @@ fn summary_json_agrees_with_the_tables_and_fail_on_error_exits_one() {
         summary.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{err}");
-    let s: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
+    let s: serde_json::Value = read_summary(&summary);
     assert_eq!(s["inputs"], 23);
     assert_eq!(s["schema_version"], repcensus::tables::SCHEMA_VERSION);
     for table in TABLES.iter().chain(&["inputs"]) {
@@ -164,11 +149,7 @@ fn slurm_and_kubernetes_examples_add_up_to_the_full_run() {
             .env("REPCENSUS", bin)
             .output()
             .unwrap();
-        assert!(
-            st.status.success(),
-            "{}",
-            String::from_utf8_lossy(&st.stderr)
-        );
+        assert_ok(&st);
     }
     let k8s = dir.path().join("k8s");
     for index in 0..3 {
@@ -181,11 +162,7 @@ fn slurm_and_kubernetes_examples_add_up_to_the_full_run() {
             .env("REPCENSUS", bin)
             .output()
             .unwrap();
-        assert!(
-            st.status.success(),
-            "{}",
-            String::from_utf8_lossy(&st.stderr)
-        );
+        assert_ok(&st);
     }
     for out in [&slurm, &k8s] {
         for table in TABLES.iter().chain(&["inputs"]) {

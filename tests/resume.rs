@@ -3,23 +3,9 @@
 
 mod common;
 
-use common::{bin, repo, scan, table_rows, walk};
+use common::{bin, read_summary, repo, scan, table_rows, walk, TABLES, TIMING};
 use std::path::Path;
 use std::time::Duration;
-
-const TABLES: &[&str] = &[
-    "robots_files",
-    "robots_agents",
-    "robots_rules",
-    "app_directives",
-    "acap_fields",
-    "agent_verdicts",
-    "page_signals",
-    "host_counts",
-    "errors",
-];
-/// Columns of `inputs` that differ between runs.
-const TIMING: &[&str] = &["started", "seconds", "chunks"];
 
 fn assert_same_tables(got: &Path, want: &Path) {
     for table in TABLES {
@@ -118,15 +104,7 @@ fn killed_and_resumed_scans_end_with_the_uninterrupted_tables() {
         killed_mid_run >= 3,
         "seed {seed}: only {killed_mid_run} of 8 kills landed mid-run"
     );
-    let summary = dir.path().join("summary.json");
-    let (code, err) = scan(&[
-        samples,
-        "--resume",
-        "--out",
-        out.to_str().unwrap(),
-        "--summary",
-        summary.to_str().unwrap(),
-    ]);
+    let (code, err, s) = resume(samples, &out, dir.path());
     assert_eq!(code, 0, "seed {seed}: {err}");
     assert_no_partial_parts(&out);
     assert!(
@@ -136,11 +114,9 @@ fn killed_and_resumed_scans_end_with_the_uninterrupted_tables() {
     assert_same_tables(&out, &full);
     eprintln!(
         "seed {seed}: {killed_mid_run} of 8 kills mid-run; the last run found {} of 23 inputs complete",
-        s_resumed(&summary)
+        s["inputs_resumed"]
     );
     // The summary of the resumed run counts what the earlier runs completed.
-    let s: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
     for table in TABLES.iter().chain(&["inputs"]) {
         assert_eq!(
             s["rows"][table].as_u64().unwrap() as usize,
@@ -157,10 +133,23 @@ fn killed_and_resumed_scans_end_with_the_uninterrupted_tables() {
     assert_eq!(by_kind as usize, table_rows(&full, "errors", &[]).len());
 }
 
-fn s_resumed(summary: &Path) -> u64 {
-    let s: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(summary).unwrap()).unwrap();
-    s["inputs_resumed"].as_u64().unwrap()
+/// `scan --resume` of `inputs` into `out`; returns the exit code, stderr and the run summary.
+fn resume(inputs: &str, out: &Path, dir: &Path) -> (i32, String, serde_json::Value) {
+    let summary = dir.join("summary.json");
+    let (code, err) = scan(&[
+        inputs,
+        "--resume",
+        "--out",
+        out.to_str().unwrap(),
+        "--summary",
+        summary.to_str().unwrap(),
+    ]);
+    let s = if code == 0 {
+        read_summary(&summary)
+    } else {
+        serde_json::Value::Null
+    };
+    (code, err, s)
 }
 
 #[test]
@@ -195,34 +184,15 @@ fn resume_redoes_inputs_with_missing_or_damaged_parts_and_skips_the_rest() {
     let bytes = std::fs::read(cut).unwrap();
     std::fs::write(cut, &bytes[..bytes.len() / 2]).unwrap();
 
-    let summary = dir.path().join("summary.json");
-    let (code, err) = scan(&[
-        samples,
-        "--resume",
-        "--out",
-        out.to_str().unwrap(),
-        "--summary",
-        summary.to_str().unwrap(),
-    ]);
+    let (code, err, s) = resume(samples, &out, dir.path());
     assert_eq!(code, 0, "{err}");
-    let s: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
     assert_eq!(s["inputs"], 23);
     assert_eq!(s["inputs_resumed"], 20, "three inputs are redone");
     assert_same_tables(&out, &full);
 
     // A resumed run over a complete folder reads nothing and changes nothing.
-    let (code, err) = scan(&[
-        samples,
-        "--resume",
-        "--out",
-        out.to_str().unwrap(),
-        "--summary",
-        summary.to_str().unwrap(),
-    ]);
+    let (code, err, s) = resume(samples, &out, dir.path());
     assert_eq!(code, 0, "{err}");
-    let s: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
     assert_eq!(s["inputs_resumed"], 23);
     assert_eq!(s["bytes"], 0);
     assert_same_tables(&out, &full);

@@ -4,22 +4,10 @@
 
 mod common;
 
-use common::{bin, python_tool, repo, table_rows};
+use common::{bin, python_tool, repo, table_rows, TABLES, TIMING};
 use std::process::Command;
 
 const PYSPARK: &[&str] = &["pyspark==4.3.0", "py4j==0.10.9.9"];
-const TABLES: &[&str] = &[
-    "robots_files",
-    "robots_agents",
-    "robots_rules",
-    "app_directives",
-    "acap_fields",
-    "agent_verdicts",
-    "page_signals",
-    "host_counts",
-    "errors",
-];
-const TIMING: &[&str] = &["started", "seconds", "chunks"];
 
 #[test]
 fn spark_local_mode_equals_a_single_process_run() {

@@ -11,6 +11,37 @@ use std::sync::OnceLock;
 
 pub const DUCKDB_CLI_VERSION: &str = "1.5.6";
 
+/// The tables an input writes parts of, besides `inputs`.
+pub const TABLES: &[&str] = &[
+    "robots_files",
+    "robots_agents",
+    "robots_rules",
+    "app_directives",
+    "acap_fields",
+    "agent_verdicts",
+    "page_signals",
+    "host_counts",
+    "errors",
+];
+/// Columns of `inputs` that differ between runs.
+pub const TIMING: &[&str] = &["started", "seconds", "chunks"];
+
+/// A `--summary` JSON file.
+pub fn read_summary(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).expect("summary written"))
+        .expect("summary is JSON")
+}
+
+/// Assert a command exited 0, showing its stderr when not.
+pub fn assert_ok(out: &std::process::Output) {
+    assert!(
+        out.status.success(),
+        "{:?}: {}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
