@@ -24,6 +24,7 @@ pub mod remote;
 pub mod resume;
 pub mod robots;
 pub mod robots_tables;
+pub mod runs;
 pub mod scan;
 pub mod signals;
 pub mod tables;

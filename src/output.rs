@@ -14,10 +14,11 @@
 use crate::tables::{TableBuilder, SCHEMA_VERSION};
 use anyhow::{Context, Result};
 use arrow_array::RecordBatch;
-use parquet::arrow::ArrowWriter;
+use parquet::arrow::{add_encoded_arrow_schema_to_metadata, ArrowSchemaConverter, ArrowWriter};
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::metadata::KeyValue;
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::ColumnPath;
 use std::path::{Path, PathBuf};
 
@@ -101,8 +102,22 @@ impl OutDir {
             .join(format!("{}--{input_id}.parquet", B::NAME));
         let file = std::fs::File::create(&staged)
             .with_context(|| format!("cannot create {}", staged.display()))?;
-        let writer = ArrowWriter::try_new(file, B::schema(), Some(writer_properties::<B>()))
-            .with_context(|| format!("cannot write {}", staged.display()))?;
+        let props = writer_properties::<B>();
+        let writer = if B::RUNS {
+            let mut props = props;
+            add_encoded_arrow_schema_to_metadata(&B::schema(), &mut props);
+            let descr = ArrowSchemaConverter::new().convert(&B::schema())?;
+            Writer::Runs(SerializedFileWriter::new(
+                file,
+                descr.root_schema_ptr(),
+                std::sync::Arc::new(props),
+            )?)
+        } else {
+            Writer::Arrow(
+                ArrowWriter::try_new(file, B::schema(), Some(props))
+                    .with_context(|| format!("cannot write {}", staged.display()))?,
+            )
+        };
         Ok(PartWriter {
             writer,
             staged,
@@ -423,26 +438,51 @@ fn remove_in_other_crawls(final_path: &Path) {
 
 /// A part being written in staging.
 pub struct PartWriter {
-    writer: ArrowWriter<std::fs::File>,
+    writer: Writer,
     staged: PathBuf,
     final_path: PathBuf,
     rows: u64,
 }
 
+/// How a part is encoded: Arrow batches, or row groups a table writes itself from runs.
+enum Writer {
+    Arrow(ArrowWriter<std::fs::File>),
+    Runs(SerializedFileWriter<std::fs::File>),
+}
+
 impl PartWriter {
     /// Append a batch (encoded and compressed now; row groups are flushed as they fill).
     pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
+        let Writer::Arrow(writer) = &mut self.writer else {
+            anyhow::bail!(
+                "{}: a table written from runs takes no batches",
+                self.staged.display()
+            );
+        };
         self.rows += batch.num_rows() as u64;
-        self.writer
+        writer
             .write(batch)
             .with_context(|| format!("cannot write {}", self.staged.display()))?;
         // Keep little in memory: flush the open row group once it is large.
-        if self.writer.in_progress_size() > 64 << 20 {
-            self.writer
+        if writer.in_progress_size() > 64 << 20 {
+            writer
                 .flush()
                 .with_context(|| format!("cannot write {}", self.staged.display()))?;
         }
         Ok(())
+    }
+
+    /// The file writer of a table written from runs ([`crate::runs`]).
+    pub fn runs_writer(&mut self) -> Result<&mut SerializedFileWriter<std::fs::File>> {
+        match &mut self.writer {
+            Writer::Runs(w) => Ok(w),
+            Writer::Arrow(_) => anyhow::bail!("{} takes Arrow batches", self.staged.display()),
+        }
+    }
+
+    /// Count rows written through [`Self::runs_writer`].
+    pub fn add_rows(&mut self, n: u64) {
+        self.rows += n;
     }
 
     pub fn rows(&self) -> u64 {
@@ -451,9 +491,11 @@ impl PartWriter {
 
     /// Close the file; the part is then ready to be committed.
     pub fn finish(self) -> Result<PartOutcome> {
-        self.writer
-            .close()
-            .with_context(|| format!("cannot finish {}", self.staged.display()))?;
+        match self.writer {
+            Writer::Arrow(w) => w.close().map(|_| ()),
+            Writer::Runs(w) => w.close().map(|_| ()),
+        }
+        .with_context(|| format!("cannot finish {}", self.staged.display()))?;
         Ok(PartOutcome::Staged(StagedPart {
             staged: self.staged,
             final_path: self.final_path,

@@ -11,7 +11,8 @@ use crate::record::trim;
 use crate::signals::meta::{HeadScanner, MetaAttr, HEAD_SCAN_LIMIT};
 use crate::signals::{parse_header_value, parse_meta_content, ParsedValue};
 use crate::tables::{HostCountRow, HostCountsBuilder, PageSignalRow, PageSignalsBuilder};
-use std::collections::{HashMap, HashSet};
+use rustc_hash::FxHashMap;
+use std::collections::HashSet;
 
 /// The names a robots meta tag may have besides `robots`: the registry's product tokens and
 /// names, and the crawler names sites address that are not in it.
@@ -411,19 +412,33 @@ fn status_class(status: Option<i32>) -> usize {
 /// Per-host counts of one chunk or input.
 #[derive(Debug, Default)]
 pub struct HostCounts {
-    hosts: HashMap<String, [[Cell; 2]; 5]>,
+    /// Index of each host's cells. The cells live in a vector beside it: the map's entries
+    /// stay small, so growing it (one entry per host: every capture of a robots.txt archive is
+    /// a new host) moves little.
+    index: FxHashMap<Box<str>, u32>,
+    cells: Vec<(Box<str>, [[Cell; 2]; 5])>,
 }
 
 impl HostCounts {
     pub fn is_empty(&self) -> bool {
-        self.hosts.is_empty()
+        self.cells.is_empty()
+    }
+
+    fn cells_of(&mut self, host: &str) -> &mut [[Cell; 2]; 5] {
+        let i = match self.index.get(host) {
+            Some(&i) => i,
+            None => {
+                let i = self.cells.len() as u32;
+                self.index.insert(host.into(), i);
+                self.cells.push((host.into(), Default::default()));
+                i
+            }
+        };
+        &mut self.cells[i as usize].1
     }
 
     pub fn add(&mut self, host: &str, status: Option<i32>, html: bool, c: Carried) {
-        let cells = match self.hosts.get_mut(host) {
-            Some(c) => c,
-            None => self.hosts.entry(host.to_string()).or_default(),
-        };
+        let cells = self.cells_of(host);
         let cell = &mut cells[status_class(status)][usize::from(html)];
         cell.responses += 1;
         cell.with_meta += u64::from(c.meta);
@@ -434,8 +449,9 @@ impl HostCounts {
     }
 
     pub fn merge(&mut self, other: HostCounts) {
-        for (host, cells) in other.hosts {
-            let mine = self.hosts.entry(host).or_default();
+        self.index.reserve(other.cells.len());
+        for (host, cells) in other.cells {
+            let mine = self.cells_of(&host);
             for (m, o) in mine.iter_mut().zip(cells.iter()) {
                 m[0].add(&o[0]);
                 m[1].add(&o[1]);
@@ -445,8 +461,8 @@ impl HostCounts {
 
     /// Append the rows, hosts sorted.
     pub fn emit(&self, out: &mut HostCountsBuilder, warc_file: &str) {
-        let mut hosts: Vec<_> = self.hosts.iter().collect();
-        hosts.sort_by(|a, b| a.0.cmp(b.0));
+        let mut hosts: Vec<_> = self.cells.iter().collect();
+        hosts.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         for (host, cells) in hosts {
             let rd = if host.is_empty() || host.parse::<std::net::IpAddr>().is_ok() {
                 None
@@ -461,7 +477,7 @@ impl HostCounts {
                     let n = |v: u64| Some(v as i64);
                     out.append(&HostCountRow {
                         warc_file: Some(warc_file),
-                        host: (!host.is_empty()).then_some(host.as_str()),
+                        host: (!host.is_empty()).then_some(&**host),
                         registered_domain: rd.as_deref(),
                         status_class: Some(STATUS_CLASSES[class]),
                         html: Some(html == 1),

@@ -320,7 +320,7 @@ fn agents_of(r: &RobotsTxt<'_>, g: u32) -> Vec<String> {
 /// `app_directives` (provenance columns hold `name` and offset 0).
 pub fn file_json(body: &[u8], name: &str) -> serde_json::Value {
     use crate::extract::BodyFacts;
-    use crate::tables::{batch_to_json, RobotsFilesBuilder, TableBuilder};
+    use crate::tables::{batch_to_json, RobotsFilesBuilder};
     let parsed = RobotsTxt::parse(body);
     let facts = BodyFacts::of(body, body.len() as u64, false);
     let mut row = RobotsFileRow {

@@ -267,14 +267,10 @@ impl Writers {
         if b.is_empty() {
             return Ok(());
         }
-        let batch = b.finish(crawl);
         if self.parts[slot].is_none() {
             self.parts[slot] = Some(out.part_writer::<B>(crawl, id)?);
         }
-        self.parts[slot]
-            .as_mut()
-            .expect("opened above")
-            .write(&batch)
+        b.write_into(crawl, self.parts[slot].as_mut().expect("opened above"))
     }
 
     fn write_output(

@@ -16,6 +16,11 @@ use arrow_array::{ArrayRef, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
 use std::sync::Arc;
 
+use crate::agents::Agent;
+use crate::output::PartWriter;
+use crate::runs::{write_column, BoolCol, ColRef, DictCol, Scratch, StrCol, StrListCol};
+use anyhow::Result;
+
 /// Version of the table schemas, stored in every Parquet file's metadata as `repcensus.schema_version`.
 pub const SCHEMA_VERSION: &str = "5";
 
@@ -121,15 +126,20 @@ pub const CRAWL_COLUMN: &str = "crawl";
 /// What every table builder can do, for the writer.
 pub trait TableBuilder: Send {
     const NAME: &'static str;
+    /// Parts are written from runs by [`TableBuilder::write_into`] (see [`crate::runs`]), not as
+    /// Arrow batches.
+    const RUNS: bool = false;
     fn schema() -> SchemaRef;
     fn len(&self) -> usize;
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
     /// Columns that are high-cardinality (no Parquet dictionary).
-    fn plain_columns() -> &'static [&'static str];
-    /// Drain the rows into a batch, the `crawl` column first.
-    fn finish(&mut self, crawl: &str) -> RecordBatch;
+    fn plain_columns() -> &'static [&'static str] {
+        &[]
+    }
+    /// Write the rows into the table's part, the `crawl` column first, and start empty.
+    fn write_into(&mut self, crawl: &str, part: &mut PartWriter) -> Result<()>;
 }
 
 macro_rules! table {
@@ -155,6 +165,14 @@ macro_rules! table {
                 $(<$kind as Kind>::append(&mut self.$col, &row.$col);)*
                 self.rows += 1;
             }
+
+            /// Drain the rows into a batch, the `crawl` column first.
+            pub fn finish(&mut self, crawl: &str) -> RecordBatch {
+                let n = std::mem::take(&mut self.rows);
+                let mut cols: Vec<ArrayRef> = vec![Arc::new(StringArray::from(vec![crawl; n]))];
+                $(cols.push(<$kind as Kind>::finish(&mut self.$col));)*
+                RecordBatch::try_new(Self::schema(), cols).expect("table columns match their schema")
+            }
         }
 
         impl TableBuilder for $builder {
@@ -170,11 +188,8 @@ macro_rules! table {
             fn plain_columns() -> &'static [&'static str] {
                 &[$($plain),*]
             }
-            fn finish(&mut self, crawl: &str) -> RecordBatch {
-                let n = std::mem::take(&mut self.rows);
-                let mut cols: Vec<ArrayRef> = vec![Arc::new(StringArray::from(vec![crawl; n]))];
-                $(cols.push(<$kind as Kind>::finish(&mut self.$col));)*
-                RecordBatch::try_new(Self::schema(), cols).expect("table columns match their schema")
+            fn write_into(&mut self, crawl: &str, part: &mut PartWriter) -> Result<()> {
+                part.write(&self.finish(crawl))
             }
         }
     };
@@ -308,8 +323,10 @@ table! {
 }
 
 table! {
-    /// One row per robots.txt capture and tracked agent (see `repcensus agents`).
-    AgentVerdictsBuilder, AgentVerdictRow, "agent_verdicts",
+    /// One row per robots.txt capture and tracked agent (see `repcensus agents`). This Arrow form
+    /// defines the table's schema and is the reference the scan's writer,
+    /// [`AgentVerdictsBuilder`], is tested against.
+    AgentVerdictsArrow, AgentVerdictRow, "agent_verdicts",
     plain: [],
     {
         warc_file: Str,
@@ -338,6 +355,153 @@ table! {
         crawl_delay: F64,
         /// `directive=value` of the agent's App-Directives application for `/`.
         app_directives: StrList,
+    }
+}
+
+/// The `agent_verdicts` rows of the scan, kept as runs and written by [`crate::runs`]: a
+/// capture's rows share their provenance and most share one verdict, so appending them costs a
+/// few runs per capture, not a value per row and column. Same schema and rows as
+/// [`AgentVerdictsArrow`].
+#[derive(Default)]
+pub struct AgentVerdictsBuilder {
+    rows: usize,
+    crawl: StrCol,
+    warc_file: StrCol,
+    warc_offset: DictCol<i64>,
+    host: StrCol,
+    capture_time: DictCol<i64>,
+    http_status: DictCol<i32>,
+    fetch_outcome: StrCol,
+    agent: StrCol,
+    agent_category: StrCol,
+    operator: StrCol,
+    named: BoolCol,
+    named_exact: BoolCol,
+    verdict_source: StrCol,
+    root_allowed: BoolCol,
+    verdict: StrCol,
+    verdict_rfc9309: StrCol,
+    n_applicable_rules: DictCol<i32>,
+    crawl_delay: DictCol<f64>,
+    app_directives: StrListCol,
+    scratch: Scratch,
+}
+
+impl AgentVerdictsBuilder {
+    /// Append one row.
+    pub fn append(&mut self, r: &AgentVerdictRow<'_>) {
+        self.provenance(r, 1);
+        self.agent.push_str(r.agent, 1);
+        self.agent_category.push_str(r.agent_category, 1);
+        self.operator.push_str(r.operator, 1);
+        self.verdicts(r, 1);
+        self.rows += 1;
+    }
+
+    /// Append the rows of a capture, one per agent of `agents` in their order, with the
+    /// provenance columns of `r`; their verdict columns follow from [`Self::verdicts`], which
+    /// must be given exactly `agents.len()` rows.
+    pub fn capture(&mut self, r: &AgentVerdictRow<'_>, agents: &[Agent]) {
+        let n = agents.len() as u32;
+        self.provenance(r, n);
+        if !self.agent.has_block() {
+            let mut idx = Vec::with_capacity(agents.len());
+            for (col, field) in [
+                (
+                    &mut self.agent,
+                    (|a: &Agent| &a.name) as fn(&Agent) -> &String,
+                ),
+                (&mut self.agent_category, |a: &Agent| &a.category),
+                (&mut self.operator, |a: &Agent| &a.operator),
+            ] {
+                idx.clear();
+                idx.extend(agents.iter().map(|a| col.intern(&field(a).as_str().into())));
+                col.set_block(&idx);
+            }
+        }
+        for col in [
+            &mut self.agent,
+            &mut self.agent_category,
+            &mut self.operator,
+        ] {
+            col.push_blocks(1);
+        }
+        self.rows += n as usize;
+    }
+
+    fn provenance(&mut self, r: &AgentVerdictRow<'_>, n: u32) {
+        self.warc_file.push_str(r.warc_file, n);
+        self.warc_offset.push(r.warc_offset.as_ref(), n);
+        self.host.push_str(r.host, n);
+        self.capture_time.push(r.capture_time.as_ref(), n);
+        self.http_status.push(r.http_status.as_ref(), n);
+        self.fetch_outcome.push_str(r.fetch_outcome, n);
+    }
+
+    /// The verdict columns (`named` to `app_directives`) of `r` for the next `n` rows.
+    pub fn verdicts(&mut self, r: &AgentVerdictRow<'_>, n: u32) {
+        self.named.push(r.named, n);
+        self.named_exact.push(r.named_exact, n);
+        self.verdict_source.push_str(r.verdict_source, n);
+        self.root_allowed.push(r.root_allowed, n);
+        self.verdict.push_str(r.verdict, n);
+        self.verdict_rfc9309.push_str(r.verdict_rfc9309, n);
+        self.n_applicable_rules
+            .push(r.n_applicable_rules.as_ref(), n);
+        self.crawl_delay.push(r.crawl_delay.as_ref(), n);
+        self.app_directives.push(r.app_directives, n);
+    }
+}
+
+impl TableBuilder for AgentVerdictsBuilder {
+    const NAME: &'static str = AgentVerdictsArrow::NAME;
+    const RUNS: bool = true;
+    fn schema() -> SchemaRef {
+        AgentVerdictsArrow::schema()
+    }
+    fn len(&self) -> usize {
+        self.rows
+    }
+    /// One row group per call, each column one dictionary page and one data page.
+    fn write_into(&mut self, crawl: &str, part: &mut PartWriter) -> Result<()> {
+        let rows = std::mem::take(&mut self.rows) as u64;
+        self.crawl.push_str(Some(crawl), rows as u32);
+        let w = part.runs_writer()?;
+        let descrs = w.schema_descr().columns().to_vec();
+        let mut rg = w.next_row_group()?;
+        let s = &mut self.scratch;
+        let cols = [
+            ColRef::Str(&mut self.crawl),
+            ColRef::Str(&mut self.warc_file),
+            ColRef::I64(&mut self.warc_offset),
+            ColRef::Str(&mut self.host),
+            ColRef::I64(&mut self.capture_time),
+            ColRef::I32(&mut self.http_status),
+            ColRef::Str(&mut self.fetch_outcome),
+            ColRef::Str(&mut self.agent),
+            ColRef::Str(&mut self.agent_category),
+            ColRef::Str(&mut self.operator),
+            ColRef::Bool(&mut self.named),
+            ColRef::Bool(&mut self.named_exact),
+            ColRef::Str(&mut self.verdict_source),
+            ColRef::Bool(&mut self.root_allowed),
+            ColRef::Str(&mut self.verdict),
+            ColRef::Str(&mut self.verdict_rfc9309),
+            ColRef::I32(&mut self.n_applicable_rules),
+            ColRef::F64(&mut self.crawl_delay),
+            ColRef::StrList(&mut self.app_directives),
+        ];
+        assert_eq!(
+            cols.len(),
+            descrs.len(),
+            "agent_verdicts columns match the schema"
+        );
+        for (col, descr) in cols.into_iter().zip(&descrs) {
+            write_column(&mut rg, descr, col, rows, s)?;
+        }
+        rg.close()?;
+        part.add_rows(rows);
+        Ok(())
     }
 }
 
@@ -531,4 +695,143 @@ pub fn batch_to_json(batch: &RecordBatch) -> Vec<serde_json::Map<String, serde_j
         }
     }
     rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::output::OutDir;
+    use arrow_array::cast::AsArray;
+    use arrow_array::Array;
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+
+    fn agent(i: usize) -> Agent {
+        Agent {
+            name: format!("Bot{i}"),
+            token: format!("Bot{i}"),
+            category: ["ai_training", "search_engine", "seo"][i % 3].into(),
+            operator: ["a", "b"][i % 2].into(),
+            robots_txt: "unknown".into(),
+            robots_txt_source: None,
+            app: None,
+            purpose: None,
+            source: "test".into(),
+        }
+    }
+
+    /// Rows appended to the run writer, in row groups of both kinds of appends, read back with
+    /// the parquet crate's Arrow reader equal the same rows in the Arrow builder.
+    #[test]
+    fn run_writer_equals_arrow_builder() {
+        // 24 agents make a block of whole bit-packed groups, 21 do not.
+        for n in [21, 24] {
+            run_writer_equals_arrow_builder_with(n);
+        }
+    }
+
+    fn run_writer_equals_arrow_builder_with(n_agents: usize) {
+        let agents: Vec<Agent> = (0..n_agents).map(agent).collect();
+        let dir = tempfile::tempdir().unwrap();
+        let out = OutDir::create(dir.path()).unwrap();
+        let mut part = out.part_writer::<AgentVerdictsBuilder>("c", "x").unwrap();
+        let mut runs = AgentVerdictsBuilder::default();
+        let mut reference = AgentVerdictsArrow::default();
+        let mut seed = 7u64;
+        let mut rnd = |n: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        let verdicts = ["allowed", "full_block", "partial_block", "no_robots"];
+        let lists: [Option<&[&str]>; 4] = [None, Some(&[]), Some(&["a=1"]), Some(&["b=2", "a=1"])];
+        let mut expected = Vec::new();
+        for group in 0..4 {
+            for capture in 0..40u64 {
+                let files = ["f1.warc.gz", "f2.warc.gz"];
+                let hosts = [Some("a.example"), None, Some("b.example")];
+                let prov = AgentVerdictRow {
+                    warc_file: Some(files[(capture % 2) as usize]),
+                    warc_offset: Some((capture * 1000 + group) as i64),
+                    host: hosts[rnd(3) as usize],
+                    capture_time: (rnd(4) > 0).then_some(1_700_000_000_000_000 + capture as i64),
+                    http_status: [Some(200), Some(404), None][rnd(3) as usize],
+                    fetch_outcome: Some(["ok", "not_found"][rnd(2) as usize]),
+                    ..AgentVerdictRow::default()
+                };
+                let one_by_one = rnd(3) == 0;
+                if !one_by_one {
+                    runs.capture(&prov, &agents);
+                }
+                let mut i = 0;
+                while i < agents.len() {
+                    let n = (1 + rnd(12) as usize).min(agents.len() - i);
+                    let v = AgentVerdictRow {
+                        named: [None, Some(true), Some(false)][rnd(3) as usize],
+                        named_exact: [None, Some(true), Some(false)][rnd(3) as usize],
+                        verdict_source: [None, Some("wildcard"), Some("specific")][rnd(3) as usize],
+                        root_allowed: [None, Some(true), Some(false)][rnd(3) as usize],
+                        verdict: Some(verdicts[rnd(4) as usize]),
+                        verdict_rfc9309: Some(verdicts[rnd(4) as usize]),
+                        n_applicable_rules: [None, Some(0), Some(3)][rnd(3) as usize],
+                        crawl_delay: [None, Some(0.5), Some(10.0), Some(f64::NAN)][rnd(4) as usize],
+                        app_directives: lists[rnd(4) as usize],
+                        ..prov.clone()
+                    };
+                    if !one_by_one {
+                        runs.verdicts(&v, n as u32);
+                    }
+                    for a in &agents[i..i + n] {
+                        let row = AgentVerdictRow {
+                            agent: Some(&a.name),
+                            agent_category: Some(&a.category),
+                            operator: Some(&a.operator),
+                            ..v.clone()
+                        };
+                        if one_by_one {
+                            runs.append(&row);
+                        }
+                        reference.append(&row);
+                    }
+                    i += n;
+                }
+            }
+            runs.write_into("c", &mut part).unwrap();
+            expected.push(reference.finish("c"));
+        }
+        assert_eq!(part.rows(), 4 * 40 * n_agents as u64);
+        out.commit(vec![part.finish().unwrap()]).unwrap();
+        let file = std::fs::File::open(out.part_path("agent_verdicts", "c", "x")).unwrap();
+        let reader = ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
+        assert_eq!(reader.metadata().num_row_groups(), 4);
+        let got: Vec<RecordBatch> = reader
+            .with_batch_size(40 * n_agents)
+            .build()
+            .unwrap()
+            .map(|b| b.unwrap())
+            .collect();
+        assert_eq!(got.len(), expected.len());
+        for (g, e) in got.iter().zip(&expected) {
+            assert_eq!(g.schema().fields(), e.schema().fields());
+            for (i, f) in e.schema().fields().iter().enumerate() {
+                // NaN != NaN in array equality: compare the float column's bits.
+                if f.name() == "crawl_delay" {
+                    let bits = |a: &ArrayRef| {
+                        let a = a.as_primitive::<arrow_array::types::Float64Type>();
+                        (0..a.len())
+                            .map(|j| a.is_valid(j).then(|| a.value(j).to_bits()))
+                            .collect::<Vec<_>>()
+                    };
+                    assert_eq!(bits(g.column(i)), bits(e.column(i)));
+                } else {
+                    assert_eq!(
+                        g.column(i).to_data(),
+                        e.column(i).to_data(),
+                        "column {}",
+                        f.name()
+                    );
+                }
+            }
+        }
+    }
 }

@@ -108,6 +108,12 @@ pub struct Verdicts {
     exhausted: bool,
     /// Indexes of the user-agent lines of the file being emitted.
     ua_lines: Vec<usize>,
+    /// The registry's agents by lower-cased product token, for the registry they were built
+    /// from (its address and size), and which agents the file being emitted names.
+    by_token: rustc_hash::FxHashMap<Vec<u8>, Vec<usize>>,
+    by_token_of: (usize, usize),
+    named: Vec<bool>,
+    token: Vec<u8>,
 }
 
 /// Fill `buf` with the probe paths of a rule's pattern (see the module doc), separated by
@@ -253,64 +259,86 @@ impl Verdicts {
             fetch_outcome: file.fetch_outcome,
             ..AgentVerdictRow::default()
         };
+        out.capture(&row, &registry.agents);
         let Some(robots) = robots else {
-            let v = unparsed(outcome);
-            for a in &registry.agents {
-                push(out, &row, a, &v);
-            }
+            push(out, &unparsed(outcome), registry.agents.len() as u32);
             return false;
         };
         // The user-agent lines; an agent none of them names (and without a purpose or
-        // application) gets the same verdict as every other such agent: compute it once.
+        // application) gets the same verdict as every other such agent: compute it once, and
+        // append it as one run for each stretch of such agents.
         let mut ua_lines = std::mem::take(&mut self.ua_lines);
         ua_lines.clear();
         ua_lines.extend((0..robots.lines.len()).filter(|&i| robots.lines[i].key == Key::UserAgent));
         let value = |i: usize| robots.lines[i].value(robots.body);
+        self.mark_named(registry, ua_lines.iter().map(|&i| product_token(value(i))));
         let mut shared: Option<AgentVerdict> = None;
+        let mut run = 0u32;
         let mut undetermined = false;
-        for a in &registry.agents {
-            let is_named = ua_lines
-                .iter()
-                .any(|&i| product_token(value(i)).eq_ignore_ascii_case(a.token.as_bytes()));
-            let exact = is_named
-                && ua_lines.iter().any(|&i| {
-                    agent_name(value(i)).eq_ignore_ascii_case(agent_name(a.name.as_bytes()))
-                });
-            let v = if is_named || a.purpose.is_some() || a.app.is_some() {
+        for (k, a) in registry.agents.iter().enumerate() {
+            let is_named = self.named[k];
+            if is_named || a.purpose.is_some() || a.app.is_some() {
+                if let (Some(v), true) = (&shared, run > 0) {
+                    push(out, v, std::mem::take(&mut run));
+                }
+                let exact = is_named
+                    && ua_lines.iter().any(|&i| {
+                        agent_name(value(i)).eq_ignore_ascii_case(agent_name(a.name.as_bytes()))
+                    });
                 let mut v = self.parsed(robots, a, is_named);
                 v.named_exact = Some(exact);
-                push(out, &row, a, &v);
-                v.verdict
+                undetermined |= v.verdict == "undetermined";
+                push(out, &v, 1);
             } else {
-                let v = shared.get_or_insert_with(|| {
+                if shared.is_none() {
                     let mut v = self.parsed(robots, a, false);
                     v.named_exact = Some(false);
-                    v
-                });
-                push(out, &row, a, v);
-                v.verdict
-            };
-            undetermined |= v == "undetermined";
+                    undetermined |= v.verdict == "undetermined";
+                    shared = Some(v);
+                }
+                run += 1;
+            }
+        }
+        if let (Some(v), true) = (&shared, run > 0) {
+            push(out, v, run);
         }
         self.ua_lines = ua_lines;
         undetermined
     }
 }
 
-fn push<'a>(
-    out: &mut AgentVerdictsBuilder,
-    row: &AgentVerdictRow<'a>,
-    a: &'a Agent,
-    v: &AgentVerdict,
-) {
+impl Verdicts {
+    /// Set `self.named[k]` for the registry agents whose product token (ignoring case) is one
+    /// of `tokens`.
+    fn mark_named<'b>(&mut self, registry: &Registry, tokens: impl Iterator<Item = &'b [u8]>) {
+        let key = (registry.agents.as_ptr() as usize, registry.agents.len());
+        if self.by_token_of != key {
+            self.by_token.clear();
+            for (k, a) in registry.agents.iter().enumerate() {
+                let t = a.token.to_ascii_lowercase().into_bytes();
+                self.by_token.entry(t).or_default().push(k);
+            }
+            self.by_token_of = key;
+        }
+        self.named.clear();
+        self.named.resize(registry.agents.len(), false);
+        for t in tokens {
+            self.token.clear();
+            self.token.extend(t.iter().map(u8::to_ascii_lowercase));
+            for &k in self.by_token.get(&self.token).into_iter().flatten() {
+                self.named[k] = true;
+            }
+        }
+    }
+}
+
+/// Append the verdict columns of `v` for the next `n` rows.
+fn push(out: &mut AgentVerdictsBuilder, v: &AgentVerdict, n: u32) {
     let apps: Option<Vec<&str>> = v
         .app_directives
         .as_ref()
         .map(|d| d.iter().map(String::as_str).collect());
     let r = AgentVerdictRow {
-        agent: Some(&a.name),
-        agent_category: Some(&a.category),
-        operator: Some(&a.operator),
         named: v.named,
         named_exact: v.named_exact,
         verdict_source: v.source.map(Source::as_str),
@@ -320,9 +348,9 @@ fn push<'a>(
         n_applicable_rules: v.n_rules,
         crawl_delay: v.crawl_delay,
         app_directives: apps.as_deref(),
-        ..row.clone()
+        ..AgentVerdictRow::default()
     };
-    out.append(&r);
+    out.verdicts(&r, n);
 }
 
 #[cfg(test)]
