@@ -485,6 +485,7 @@ fn worker_loop(shared: &Shared<'_>) {
                 container,
             } => {
                 let name = &shared.names[input];
+                populate(&map, range);
                 let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     read_chunk(shared, &map, container, range, name, &mut worker)
                 }));
@@ -536,6 +537,16 @@ fn read_chunk(
         _ => reader::read_plain(data, start, end, &mut ex),
     };
     (ex.into_output(), stats)
+}
+
+/// Map a chunk's pages into this process in one call before reading it (`MADV_POPULATE_READ`,
+/// Linux 5.14+), instead of taking a page fault every few pages as the reading reaches them;
+/// only a hint, without effect where unsupported.
+fn populate(map: &memmap2::Mmap, (start, end): (usize, usize)) {
+    #[cfg(target_os = "linux")]
+    let _ = map.advise_range(memmap2::Advice::PopulateRead, start, end - start);
+    #[cfg(not(target_os = "linux"))]
+    let _ = (map, start, end);
 }
 
 /// Drop the pages of a finished chunk from this process's resident set, so that memory follows the
@@ -599,6 +610,7 @@ fn plan(shared: &Shared<'_>, worker: &mut Worker, i: usize) -> Result<()> {
             let chunks = input::plan_chunks(&map, container, target);
             *lock(&shared.inputs[i]) = Some(InputState::new(bytes, container, chunks.len()));
             if chunks.len() == 1 {
+                populate(&map, chunks[0]);
                 let (output, stats) =
                     read_chunk(shared, &map, container, chunks[0], &shared.names[i], worker);
                 shared.bar.inc(bytes);
