@@ -30,7 +30,7 @@ use parquet::file::statistics::Statistics;
 use parquet::file::writer::{SerializedPageWriter, SerializedRowGroupWriter, TrackedWrite};
 use parquet::schema::types::ColumnDescPtr;
 use rustc_hash::FxHashMap as HashMap;
-use std::io::Write;
+use std::fs::File;
 
 /// The run index that stands for NULL values.
 const NULL: u32 = u32::MAX;
@@ -221,8 +221,8 @@ fn compress(page: &[u8]) -> Result<Bytes> {
 
 /// Serialize a column chunk's pages with the parquet crate's page writer and splice the chunk
 /// into the row group.
-fn append_chunk<W: Write + Send>(
-    rg: &mut SerializedRowGroupWriter<'_, W>,
+fn append_chunk(
+    rg: &mut SerializedRowGroupWriter<'_, File>,
     descr: &ColumnDescPtr,
     pages: ChunkPages<'_>,
     rows: u64,
@@ -426,13 +426,23 @@ impl<V: DictValue> Default for DictCol<V> {
 impl<V: DictValue + PartialEq> DictCol<V> {
     /// Append `n` rows of `v` (NULL for `None`).
     pub fn push(&mut self, v: Option<&V>, n: u32) {
+        self.push_as(v, n, V::clone);
+    }
+
+    /// Append `n` rows of `v`, which `own` turns into a dictionary value only when it is not the
+    /// last value pushed (so a repeated value costs one comparison).
+    fn push_as<Q: ?Sized + PartialEq>(&mut self, v: Option<&Q>, n: u32, own: impl FnOnce(&Q) -> V)
+    where
+        V: std::borrow::Borrow<Q>,
+    {
         let i = match v {
             None => NULL,
             Some(v) => match &self.last {
-                Some((last, i)) if last == v => *i,
+                Some((last, i)) if last.borrow() == v => *i,
                 _ => {
-                    let i = self.dict.intern(v);
-                    self.last = Some((v.clone(), i));
+                    let owned = own(v);
+                    let i = self.dict.intern(&owned);
+                    self.last = Some((owned, i));
                     i
                 }
             },
@@ -494,11 +504,12 @@ impl<V: DictValue + PartialEq> DictCol<V> {
         }
         h.finish();
     }
+}
 
-    /// Write the column chunk and start the next row group empty.
-    fn write<W: Write + Send>(
+impl<V: DictValue + PartialEq> RunColumn for DictCol<V> {
+    fn write(
         &mut self,
-        rg: &mut SerializedRowGroupWriter<'_, W>,
+        rg: &mut SerializedRowGroupWriter<'_, File>,
         descr: &ColumnDescPtr,
         rows: u64,
         s: &mut Scratch,
@@ -545,19 +556,7 @@ pub type StrCol = DictCol<Box<str>>;
 impl StrCol {
     /// Append `n` rows of `v`, allocating only when `v` differs from the last value.
     pub fn push_str(&mut self, v: Option<&str>, n: u32) {
-        let i = match v {
-            None => NULL,
-            Some(v) => match &self.last {
-                Some((last, i)) if **last == *v => *i,
-                _ => {
-                    let b: Box<str> = v.into();
-                    let i = self.dict.intern(&b);
-                    self.last = Some((b, i));
-                    i
-                }
-            },
-        };
-        self.runs.push(i, n);
+        self.push_as(v, n, |s: &str| s.into());
     }
 }
 
@@ -579,10 +578,12 @@ impl BoolCol {
         };
         self.runs.push(i, n);
     }
+}
 
-    fn write<W: Write + Send>(
+impl RunColumn for BoolCol {
+    fn write(
         &mut self,
-        rg: &mut SerializedRowGroupWriter<'_, W>,
+        rg: &mut SerializedRowGroupWriter<'_, File>,
         descr: &ColumnDescPtr,
         rows: u64,
         s: &mut Scratch,
@@ -649,10 +650,12 @@ impl StrListCol {
             }
         }
     }
+}
 
-    fn write<W: Write + Send>(
+impl RunColumn for StrListCol {
+    fn write(
         &mut self,
-        rg: &mut SerializedRowGroupWriter<'_, W>,
+        rg: &mut SerializedRowGroupWriter<'_, File>,
         descr: &ColumnDescPtr,
         rows: u64,
         s: &mut Scratch,
@@ -699,32 +702,16 @@ impl StrListCol {
     }
 }
 
-/// Columns that can be written by [`write_column`].
-pub enum ColRef<'a> {
-    Str(&'a mut StrCol),
-    I32(&'a mut DictCol<i32>),
-    I64(&'a mut DictCol<i64>),
-    F64(&'a mut DictCol<f64>),
-    Bool(&'a mut BoolCol),
-    StrList(&'a mut StrListCol),
-}
-
-/// Write one column chunk of a row group of `rows` rows, and empty the column.
-pub fn write_column<W: Write + Send>(
-    rg: &mut SerializedRowGroupWriter<'_, W>,
-    descr: &ColumnDescPtr,
-    col: ColRef<'_>,
-    rows: u64,
-    s: &mut Scratch,
-) -> Result<()> {
-    match col {
-        ColRef::Str(c) => c.write(rg, descr, rows, s),
-        ColRef::I32(c) => c.write(rg, descr, rows, s),
-        ColRef::I64(c) => c.write(rg, descr, rows, s),
-        ColRef::F64(c) => c.write(rg, descr, rows, s),
-        ColRef::Bool(c) => c.write(rg, descr, rows, s),
-        ColRef::StrList(c) => c.write(rg, descr, rows, s),
-    }
+/// A column of a table written from runs.
+pub trait RunColumn {
+    /// Write the column's chunk of a row group of `rows` rows, and start the next one empty.
+    fn write(
+        &mut self,
+        rg: &mut SerializedRowGroupWriter<'_, File>,
+        descr: &ColumnDescPtr,
+        rows: u64,
+        s: &mut Scratch,
+    ) -> Result<()>;
 }
 
 #[cfg(test)]

@@ -580,15 +580,7 @@ fn plan(shared: &Shared<'_>, worker: &mut Worker, i: usize) -> Result<()> {
     }
     let file = match std::fs::File::open(path) {
         Ok(f) => f,
-        Err(e) => {
-            return fail_input(
-                shared,
-                i,
-                InputState::new(0, Container::Empty, 0),
-                "cannot_open",
-                &e.to_string(),
-            )
-        }
+        Err(e) => return fail_open(shared, i, &e.to_string()),
     };
     let bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
     if skip_or_empty(shared, i, bytes)? {
@@ -681,15 +673,7 @@ fn read_remote(shared: &Shared<'_>, worker: &mut Worker, i: usize, url: &str) ->
     use std::io::Read;
     let mut reader = match remote::RemoteReader::open(url) {
         Ok(r) => r,
-        Err(e) => {
-            return fail_input(
-                shared,
-                i,
-                InputState::new(0, Container::Empty, 0),
-                "cannot_open",
-                &remote::error_text(&e),
-            )
-        }
+        Err(e) => return fail_open(shared, i, &remote::error_text(&e)),
     };
     let bytes = reader.size();
     if skip_or_empty(shared, i, bytes)? {
@@ -895,6 +879,12 @@ fn read_stream_input(
 }
 
 /// Record an input that could not be read at all.
+/// An input that could not be opened.
+fn fail_open(shared: &Shared<'_>, i: usize, detail: &str) -> Result<()> {
+    let state = InputState::new(0, Container::Empty, 0);
+    fail_input(shared, i, state, "cannot_open", detail)
+}
+
 fn fail_input(
     shared: &Shared<'_>,
     i: usize,

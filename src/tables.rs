@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use crate::agents::Agent;
 use crate::output::PartWriter;
-use crate::runs::{write_column, BoolCol, ColRef, DictCol, Scratch, StrCol, StrListCol};
+use crate::runs::{BoolCol, DictCol, RunColumn, Scratch, StrCol, StrListCol};
 use anyhow::Result;
 
 /// Version of the table schemas, stored in every Parquet file's metadata as `repcensus.schema_version`.
@@ -470,26 +470,26 @@ impl TableBuilder for AgentVerdictsBuilder {
         let descrs = w.schema_descr().columns().to_vec();
         let mut rg = w.next_row_group()?;
         let s = &mut self.scratch;
-        let cols = [
-            ColRef::Str(&mut self.crawl),
-            ColRef::Str(&mut self.warc_file),
-            ColRef::I64(&mut self.warc_offset),
-            ColRef::Str(&mut self.host),
-            ColRef::I64(&mut self.capture_time),
-            ColRef::I32(&mut self.http_status),
-            ColRef::Str(&mut self.fetch_outcome),
-            ColRef::Str(&mut self.agent),
-            ColRef::Str(&mut self.agent_category),
-            ColRef::Str(&mut self.operator),
-            ColRef::Bool(&mut self.named),
-            ColRef::Bool(&mut self.named_exact),
-            ColRef::Str(&mut self.verdict_source),
-            ColRef::Bool(&mut self.root_allowed),
-            ColRef::Str(&mut self.verdict),
-            ColRef::Str(&mut self.verdict_rfc9309),
-            ColRef::I32(&mut self.n_applicable_rules),
-            ColRef::F64(&mut self.crawl_delay),
-            ColRef::StrList(&mut self.app_directives),
+        let cols: [&mut dyn RunColumn; 19] = [
+            &mut self.crawl,
+            &mut self.warc_file,
+            &mut self.warc_offset,
+            &mut self.host,
+            &mut self.capture_time,
+            &mut self.http_status,
+            &mut self.fetch_outcome,
+            &mut self.agent,
+            &mut self.agent_category,
+            &mut self.operator,
+            &mut self.named,
+            &mut self.named_exact,
+            &mut self.verdict_source,
+            &mut self.root_allowed,
+            &mut self.verdict,
+            &mut self.verdict_rfc9309,
+            &mut self.n_applicable_rules,
+            &mut self.crawl_delay,
+            &mut self.app_directives,
         ];
         assert_eq!(
             cols.len(),
@@ -497,7 +497,7 @@ impl TableBuilder for AgentVerdictsBuilder {
             "agent_verdicts columns match the schema"
         );
         for (col, descr) in cols.into_iter().zip(&descrs) {
-            write_column(&mut rg, descr, col, rows, s)?;
+            col.write(&mut rg, descr, rows, s)?;
         }
         rg.close()?;
         part.add_rows(rows);

@@ -164,6 +164,24 @@ fn archives_over_http_with_dropped_connections_equal_local_files() {
 }
 
 /// moto's S3 server, installed from PyPI into target/tools on first use.
+/// Run a Python script with one argument and the test tools on its path; it must succeed.
+fn python<'a>(
+    script: &str,
+    arg: &Path,
+    tools: &Path,
+    env: impl IntoIterator<Item = (&'a str, &'a str)>,
+    what: &str,
+) {
+    let st = Command::new("python3")
+        .args(["-c", script])
+        .arg(arg)
+        .env("PYTHONPATH", tools)
+        .envs(env)
+        .status()
+        .unwrap();
+    assert!(st.success(), "{what} failed");
+}
+
 fn moto() -> PathBuf {
     common::python_tool("moto", &[MOTO], "moto")
 }
@@ -210,14 +228,7 @@ fn archives_in_s3_equal_local_files() {
          for n in sorted(os.listdir(sys.argv[1])):\n\
          \x20   s3.upload_file(os.path.join(sys.argv[1], n), 'census', 'crawl-data/CC-TEST/' + n)\n"
     );
-    let st = Command::new("python3")
-        .args(["-c", &upload])
-        .arg(&root)
-        .env("PYTHONPATH", &tools)
-        .envs(env)
-        .status()
-        .unwrap();
-    assert!(st.success(), "upload to moto failed");
+    python(&upload, &root, &tools, env, "upload to moto");
 
     let local = dir.path().join("local");
     scan_local(&root, &local);
@@ -263,14 +274,7 @@ fn archives_in_s3_equal_local_files() {
          \x20   os.makedirs(os.path.dirname(p), exist_ok=True)\n\
          \x20   s3.download_file('census', o['Key'], p)\n"
     );
-    let st = Command::new("python3")
-        .args(["-c", &download])
-        .arg(&downloaded)
-        .env("PYTHONPATH", &tools)
-        .envs(env)
-        .status()
-        .unwrap();
-    assert!(st.success(), "download from moto failed");
+    python(&download, &downloaded, &tools, env, "download from moto");
     assert_same(rows(&downloaded, "", ""), rows(&local, "", ""));
     let staged: Vec<_> = common::walk(&downloaded)
         .into_iter()
