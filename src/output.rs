@@ -472,6 +472,15 @@ impl PartWriter {
         Ok(())
     }
 
+    /// End the open row group (Arrow parts; a table written from runs ends one per write).
+    pub fn flush(&mut self) -> Result<()> {
+        if let Writer::Arrow(w) = &mut self.writer {
+            w.flush()
+                .with_context(|| format!("cannot write {}", self.staged.display()))?;
+        }
+        Ok(())
+    }
+
     /// The file writer of a table written from runs ([`crate::runs`]).
     pub fn runs_writer(&mut self) -> Result<&mut SerializedFileWriter<std::fs::File>> {
         match &mut self.writer {
@@ -528,7 +537,7 @@ fn writer_properties<B: TableBuilder>() -> WriterProperties {
             ),
         ]));
     for col in B::plain_columns() {
-        props = props.set_column_dictionary_enabled(ColumnPath::from(*col), false);
+        props = props.set_column_dictionary_enabled(ColumnPath::from(col), false);
     }
     props.build()
 }

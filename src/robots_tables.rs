@@ -7,16 +7,18 @@ use crate::robots::lex::flag;
 use crate::robots::parse::{agent_name, is_wildcard_agent, product_token, NO_GROUP};
 use crate::robots::{Key, Line, RobotsTxt};
 use crate::tables::{
-    AcapFieldRow, AcapFieldsBuilder, AppDirectiveRow, AppDirectivesBuilder, RobotsAgentRow,
-    RobotsAgentsBuilder, RobotsFileRow, RobotsRuleRow, RobotsRulesBuilder,
+    AcapFieldRow, AcapFieldsBuilder, AppDirectiveRow, AppDirectivesBuilder, AppendRow,
+    RobotsAgentRow, RobotsAgentsArrow, RobotsAgentsBuilder, RobotsFileRow, RobotsRuleRow,
+    RobotsRulesArrow, RobotsRulesBuilder,
 };
 use std::borrow::Cow;
 
-/// The row builders a parsed file feeds.
+/// The row builders a parsed file feeds: the scan's (written from runs) by default, or the
+/// Arrow builders of the same tables (`explain`, and the tests of the run writer).
 #[derive(Default)]
-pub struct RobotsLineTables {
-    pub agents: RobotsAgentsBuilder,
-    pub rules: RobotsRulesBuilder,
+pub struct RobotsLineTables<A = RobotsAgentsBuilder, R = RobotsRulesBuilder> {
+    pub agents: A,
+    pub rules: R,
     pub app_directives: AppDirectivesBuilder,
     pub acap: AcapFieldsBuilder,
 }
@@ -155,7 +157,15 @@ pub(crate) fn leading_number(v: &str) -> Option<f64> {
 }
 
 /// Emit the line rows of a parsed file.
-pub fn emit(out: &mut RobotsLineTables, p: &Provenance<'_>, r: &RobotsTxt<'_>, sc: &mut Scratch) {
+pub fn emit<A, R>(
+    out: &mut RobotsLineTables<A, R>,
+    p: &Provenance<'_>,
+    r: &RobotsTxt<'_>,
+    sc: &mut Scratch,
+) where
+    A: for<'x> AppendRow<RobotsAgentRow<'x>>,
+    R: for<'x> AppendRow<RobotsRuleRow<'x>>,
+{
     let body = r.body;
     let mut group_agents: Option<(u32, Vec<String>)> = None;
     for (i, l) in r.lines.iter().enumerate() {
@@ -182,7 +192,7 @@ pub fn emit(out: &mut RobotsLineTables, p: &Provenance<'_>, r: &RobotsTxt<'_>, s
                 sc.b.push_str(&text(product_token(value)));
                 sc.b.make_ascii_lowercase();
             }
-            out.agents.append(&RobotsAgentRow {
+            out.agents.append_row(&RobotsAgentRow {
                 warc_file: Some(p.warc_file),
                 warc_offset: Some(p.warc_offset),
                 host: p.host,
@@ -259,7 +269,7 @@ pub fn emit(out: &mut RobotsLineTables, p: &Provenance<'_>, r: &RobotsTxt<'_>, s
             Key::Invalid => {}
             _ => row.value = Some(&value_raw),
         }
-        out.rules.append(&row);
+        out.rules.append_row(&row);
         if l.key == Key::AppDirectives {
             let agents = match &group_agents {
                 Some((gi, a)) if *gi == g => a,
@@ -337,7 +347,7 @@ pub fn file_json(body: &[u8], name: &str) -> serde_json::Value {
     fill_acap_summary(&mut row, acap.as_ref());
     let mut files = RobotsFilesBuilder::default();
     files.append(&row);
-    let mut t = RobotsLineTables::default();
+    let mut t = RobotsLineTables::<RobotsAgentsArrow, RobotsRulesArrow>::default();
     let p = Provenance {
         warc_file: name,
         warc_offset: 0,
@@ -381,7 +391,7 @@ mod tests {
     fn rows_of_a_small_file() {
         let body = b"Sitemap: /s.xml\nUser-agent: Googlebot/2.1\nUser-Agent-Purpose: ai-training\nCrawl-delay: 10\nDisalow /x*\nApp-Directive: /n/ search;snippets=?0, other\nContent-Signal: search=yes, ai-train=no\ngarbage\n";
         let r = RobotsTxt::parse(body);
-        let mut t = RobotsLineTables::default();
+        let mut t = RobotsLineTables::<RobotsAgentsArrow, RobotsRulesArrow>::default();
         let p = Provenance {
             warc_file: "f",
             warc_offset: 0,

@@ -26,7 +26,7 @@ use parquet::column::page::{CompressedPage, Page, PageWriteSpec, PageWriter};
 use parquet::column::writer::ColumnCloseResult;
 use parquet::data_type::ByteArray;
 use parquet::file::metadata::ColumnChunkMetaData;
-use parquet::file::statistics::Statistics;
+use parquet::file::statistics::{Statistics, ValueStatistics};
 use parquet::file::writer::{SerializedPageWriter, SerializedRowGroupWriter, TrackedWrite};
 use parquet::schema::types::ColumnDescPtr;
 use rustc_hash::FxHashMap as HashMap;
@@ -257,6 +257,8 @@ fn append_chunk(
     let mut encodings = vec![Encoding::RLE];
     if pages.dict.is_some() {
         encodings.extend([Encoding::PLAIN, Encoding::RLE_DICTIONARY]);
+    } else if pages.value_encoding != Encoding::RLE {
+        encodings.push(pages.value_encoding);
     }
     let mut meta = ColumnChunkMetaData::builder(descr.clone())
         .set_compression(Compression::ZSTD(ZstdLevel::try_new(ZSTD_LEVEL)?))
@@ -313,8 +315,11 @@ pub trait DictValue: Clone {
     type Key: std::hash::Hash + Eq;
     fn key(&self) -> Self::Key;
     fn plain(&self, out: &mut Vec<u8>);
-    /// Chunk statistics from the dictionary's entries and the null count.
-    fn statistics(dict: &[Self], nulls: u64) -> Option<Statistics>;
+    /// Chunk statistics from the dictionary's entries and the counts of NULL and NaN values.
+    fn statistics(dict: &[Self], nulls: u64, nans: u64) -> Option<Statistics>;
+    fn is_nan(&self) -> bool {
+        false
+    }
 }
 
 impl DictValue for Box<str> {
@@ -326,20 +331,81 @@ impl DictValue for Box<str> {
         out.extend_from_slice(&(self.len() as u32).to_le_bytes());
         out.extend_from_slice(self.as_bytes());
     }
-    fn statistics(dict: &[Self], nulls: u64) -> Option<Statistics> {
-        let ba = |s: &Self| ByteArray::from(s.as_bytes().to_vec());
-        Some(Statistics::byte_array(
-            dict.iter().min().map(ba),
-            dict.iter().max().map(ba),
-            None,
-            Some(nulls),
-            false,
-        ))
+    fn statistics(dict: &[Self], nulls: u64, _nans: u64) -> Option<Statistics> {
+        let min = dict.iter().min().map(|s| s.as_bytes());
+        let max = dict.iter().max().map(|s| s.as_bytes());
+        Some(string_statistics(min, max, nulls))
     }
 }
 
+/// Statistics values are cut at this many bytes, as the parquet crate's writer does by default
+/// (`DEFAULT_STATISTICS_TRUNCATE_LENGTH`).
+const STATISTICS_TRUNCATE: usize = 64;
+
+/// Chunk statistics of a UTF-8 column, min and max cut as the parquet crate cuts them: the min
+/// to a prefix, the max to a prefix whose last character is incremented (still an upper bound),
+/// each marked inexact when cut.
+fn string_statistics(min: Option<&[u8]>, max: Option<&[u8]>, nulls: u64) -> Statistics {
+    let cut_min = min.map(|m| match truncate_utf8(m, STATISTICS_TRUNCATE) {
+        Some(t) => (t, false),
+        None => (m.to_vec(), true),
+    });
+    let cut_max = max.map(
+        |m| match truncate_and_increment_utf8(m, STATISTICS_TRUNCATE) {
+            Some(t) => (t, false),
+            None => (m.to_vec(), true),
+        },
+    );
+    let exact = (
+        cut_min.as_ref().is_none_or(|m| m.1),
+        cut_max.as_ref().is_none_or(|m| m.1),
+    );
+    Statistics::ByteArray(
+        ValueStatistics::new(
+            cut_min.map(|m| ByteArray::from(m.0)),
+            cut_max.map(|m| ByteArray::from(m.0)),
+            None,
+            Some(nulls),
+            false,
+        )
+        .with_min_is_exact(exact.0)
+        .with_max_is_exact(exact.1),
+    )
+}
+
+/// A prefix of at most `len` bytes ending on a character boundary, when `v` is longer.
+fn truncate_utf8(v: &[u8], len: usize) -> Option<Vec<u8>> {
+    if v.len() <= len {
+        return None;
+    }
+    let s = std::str::from_utf8(v).ok()?;
+    let split = (1..=len).rfind(|&i| s.is_char_boundary(i))?;
+    Some(v[..split].to_vec())
+}
+
+/// A prefix of at most `len` bytes with its last incrementable character incremented (an upper
+/// bound of `v`), when `v` is longer.
+fn truncate_and_increment_utf8(v: &[u8], len: usize) -> Option<Vec<u8>> {
+    if v.len() <= len {
+        return None;
+    }
+    let s = std::str::from_utf8(v).ok()?;
+    let split = (len.saturating_sub(3)..=len).rfind(|&i| s.is_char_boundary(i))?;
+    let s = s.get(..split)?;
+    for (i, c) in s.char_indices().rev() {
+        if let Some(next) = char::from_u32(c as u32 + 1) {
+            if next.len_utf8() == c.len_utf8() {
+                let mut out = s.as_bytes()[..i + c.len_utf8()].to_vec();
+                next.encode_utf8(&mut out[i..]);
+                return Some(out);
+            }
+        }
+    }
+    None
+}
+
 macro_rules! num_value {
-    ($t:ty, $key:ty, $bits:expr, $stat:ident) => {
+    ($t:ty, $key:ty, $bits:expr, $stat:ident, $nan:expr) => {
         impl DictValue for $t {
             type Key = $key;
             fn key(&self) -> $key {
@@ -348,18 +414,29 @@ macro_rules! num_value {
             fn plain(&self, out: &mut Vec<u8>) {
                 out.extend_from_slice(&self.to_le_bytes());
             }
-            fn statistics(dict: &[Self], nulls: u64) -> Option<Statistics> {
+            fn statistics(dict: &[Self], nulls: u64, nans: u64) -> Option<Statistics> {
                 let ordered = dict.iter().copied().filter(|v| v == v);
                 let min = ordered.clone().reduce(|a, b| if b < a { b } else { a });
                 let max = ordered.reduce(|a, b| if b > a { b } else { a });
-                Some(Statistics::$stat(min, max, None, Some(nulls), false))
+                let s = ValueStatistics::new(min, max, None, Some(nulls), false);
+                // The parquet crate's writer counts NaNs of floating-point columns.
+                Some(Statistics::$stat(if $nan {
+                    s.with_nan_count(Some(nans))
+                } else {
+                    s
+                }))
+            }
+            fn is_nan(&self) -> bool {
+                #[allow(clippy::eq_op)]
+                let nan = self != self;
+                nan
             }
         }
     };
 }
-num_value!(i32, i32, |v| v, int32);
-num_value!(i64, i64, |v| v, int64);
-num_value!(f64, u64, f64::to_bits, double);
+num_value!(i32, i32, |v| v, Int32, false);
+num_value!(i64, i64, |v| v, Int64, false);
+num_value!(f64, u64, f64::to_bits, Double, true);
 
 /// A dictionary: entries in index order and their index.
 struct Dict<V: DictValue> {
@@ -401,8 +478,8 @@ impl<V: DictValue> Dict<V> {
 pub struct DictCol<V: DictValue> {
     dict: Dict<V>,
     runs: Runs,
-    /// The last value pushed and its index, so that repeating it costs no lookup.
-    last: Option<(V, u32)>,
+    /// The dictionary index of the last value pushed, so that repeating it costs no lookup.
+    last: Option<u32>,
     /// A block of runs pushed as a unit ([`DictCol::set_block`]), its number of values and its
     /// indexes.
     block: Vec<(u32, u32)>,
@@ -426,23 +503,26 @@ impl<V: DictValue> Default for DictCol<V> {
 impl<V: DictValue + PartialEq> DictCol<V> {
     /// Append `n` rows of `v` (NULL for `None`).
     pub fn push(&mut self, v: Option<&V>, n: u32) {
-        self.push_as(v, n, V::clone);
+        self.push_by(v, n, |d, v| d.intern(v));
     }
 
-    /// Append `n` rows of `v`, which `own` turns into a dictionary value only when it is not the
-    /// last value pushed (so a repeated value costs one comparison).
-    fn push_as<Q: ?Sized + PartialEq>(&mut self, v: Option<&Q>, n: u32, own: impl FnOnce(&Q) -> V)
-    where
+    /// Append `n` rows of `v`: a repeat of the last value costs one comparison, any other value
+    /// the dictionary index that `intern` gives it.
+    fn push_by<Q: ?Sized + PartialEq>(
+        &mut self,
+        v: Option<&Q>,
+        n: u32,
+        intern: impl FnOnce(&mut Dict<V>, &Q) -> u32,
+    ) where
         V: std::borrow::Borrow<Q>,
     {
         let i = match v {
             None => NULL,
-            Some(v) => match &self.last {
-                Some((last, i)) if last.borrow() == v => *i,
+            Some(v) => match self.last {
+                Some(i) if self.dict.values[i as usize].borrow() == v => i,
                 _ => {
-                    let owned = own(v);
-                    let i = self.dict.intern(&owned);
-                    self.last = Some((owned, i));
+                    let i = intern(&mut self.dict, v);
+                    self.last = Some(i);
                     i
                 }
             },
@@ -534,12 +614,32 @@ impl<V: DictValue + PartialEq> RunColumn for DictCol<V> {
             num_values,
             value_encoding: Encoding::RLE_DICTIONARY,
         };
+        let nans = self
+            .runs
+            .0
+            .iter()
+            .filter(|&&(v, _)| v < BLOCK && self.dict.values[v as usize].is_nan())
+            .map(|r| u64::from(r.1))
+            .sum::<u64>()
+            + self
+                .runs
+                .0
+                .iter()
+                .filter(|r| r.0 == BLOCK)
+                .map(|r| {
+                    let in_block = self.block_indexes.iter();
+                    u64::from(r.1)
+                        * in_block
+                            .filter(|&&i| self.dict.values[i as usize].is_nan())
+                            .count() as u64
+                })
+                .sum::<u64>();
         append_chunk(
             rg,
             descr,
             pages,
             rows,
-            V::statistics(&self.dict.values, nulls),
+            V::statistics(&self.dict.values, nulls, nans),
         )?;
         self.dict.clear();
         self.runs.clear();
@@ -554,9 +654,12 @@ impl<V: DictValue + PartialEq> RunColumn for DictCol<V> {
 pub type StrCol = DictCol<Box<str>>;
 
 impl StrCol {
-    /// Append `n` rows of `v`, allocating only when `v` differs from the last value.
+    /// Append `n` rows of `v`, allocating only for a value new to the dictionary.
     pub fn push_str(&mut self, v: Option<&str>, n: u32) {
-        self.push_as(v, n, |s: &str| s.into());
+        self.push_by(v, n, |d, s: &str| match d.index.get(s) {
+            Some(&i) => i,
+            None => d.intern(&s.into()),
+        });
     }
 }
 
@@ -618,6 +721,81 @@ impl RunColumn for BoolCol {
     }
 }
 
+/// A nullable string column of mostly distinct values (robots.txt lines, URLs): PLAIN-encoded,
+/// no dictionary, definition levels as runs.
+#[derive(Default)]
+pub struct TextCol {
+    /// The PLAIN encoding of the non-NULL values (length, then bytes).
+    data: Vec<u8>,
+    defs: Runs,
+    /// Where the least and the greatest value so far are in `data` (start, end).
+    min: Option<(usize, usize)>,
+    max: Option<(usize, usize)>,
+}
+
+impl TextCol {
+    /// Append `n` rows of `v` (NULL for `None`).
+    pub fn push_str(&mut self, v: Option<&str>, n: u32) {
+        let Some(v) = v else {
+            self.defs.push(0, n);
+            return;
+        };
+        self.defs.push(1, n);
+        for _ in 0..n {
+            self.data.extend_from_slice(&(v.len() as u32).to_le_bytes());
+            let at = (self.data.len(), self.data.len() + v.len());
+            self.data.extend_from_slice(v.as_bytes());
+            let b = v.as_bytes();
+            if self.min.is_none_or(|(s, e)| b < &self.data[s..e]) {
+                self.min = Some(at);
+            }
+            if self.max.is_none_or(|(s, e)| b > &self.data[s..e]) {
+                self.max = Some(at);
+            }
+        }
+    }
+}
+
+impl RunColumn for TextCol {
+    fn write(
+        &mut self,
+        rg: &mut SerializedRowGroupWriter<'_, File>,
+        descr: &ColumnDescPtr,
+        rows: u64,
+        s: &mut Scratch,
+    ) -> Result<()> {
+        let num_values = self.defs.0.iter().map(|r| r.1).sum::<u32>();
+        check_rows(descr, u64::from(num_values), rows)?;
+        s.page.clear();
+        if descr.max_def_level() > 0 {
+            levels(self.defs.0.iter().copied(), 1, &mut s.page, &mut s.lits);
+        }
+        s.page.extend_from_slice(&self.data);
+        let range = |r: Option<(usize, usize)>| r.map(|(a, b)| &self.data[a..b]);
+        let stats = string_statistics(
+            range(self.min),
+            range(self.max),
+            self.defs
+                .0
+                .iter()
+                .filter(|r| r.0 == 0)
+                .map(|r| u64::from(r.1))
+                .sum(),
+        );
+        let pages = ChunkPages {
+            dict: None,
+            data: &s.page,
+            num_values,
+            value_encoding: Encoding::PLAIN,
+        };
+        append_chunk(rg, descr, pages, rows, Some(stats))?;
+        self.data.clear();
+        self.defs.clear();
+        (self.min, self.max) = (None, None);
+        Ok(())
+    }
+}
+
 /// A nullable list of strings (non-null items): levels as runs, items dictionary-encoded.
 #[derive(Default)]
 pub struct StrListCol {
@@ -663,7 +841,8 @@ impl RunColumn for StrListCol {
         assert_eq!(
             (descr.max_def_level(), descr.max_rep_level()),
             (3, 1),
-            "app_directives is a nullable list of strings"
+            "{} is a nullable list of strings",
+            descr.path()
         );
         s.page.clear();
         levels(self.reps.0.iter().copied(), 1, &mut s.page, &mut s.lits);
@@ -700,6 +879,30 @@ impl RunColumn for StrListCol {
         self.reps.clear();
         Ok(())
     }
+}
+
+/// Write one row group of `rows` rows from `cols`, in the order of the part's schema.
+pub fn write_row_group(
+    part: &mut crate::output::PartWriter,
+    cols: &mut [&mut dyn RunColumn],
+    rows: u64,
+    s: &mut Scratch,
+) -> Result<()> {
+    let w = part.runs_writer()?;
+    let descrs = w.schema_descr().columns().to_vec();
+    anyhow::ensure!(
+        cols.len() == descrs.len(),
+        "{} columns for a schema of {}",
+        cols.len(),
+        descrs.len()
+    );
+    let mut rg = w.next_row_group()?;
+    for (col, descr) in cols.iter_mut().zip(&descrs) {
+        col.write(&mut rg, descr, rows, s)?;
+    }
+    rg.close()?;
+    part.add_rows(rows);
+    Ok(())
 }
 
 /// A column of a table written from runs.

@@ -18,23 +18,33 @@ use std::sync::Arc;
 
 use crate::agents::Agent;
 use crate::output::PartWriter;
-use crate::runs::{BoolCol, DictCol, RunColumn, Scratch, StrCol, StrListCol};
+use crate::runs::{
+    write_row_group, BoolCol, DictCol, RunColumn, Scratch, StrCol, StrListCol, TextCol,
+};
 use anyhow::Result;
 
 /// Version of the table schemas, stored in every Parquet file's metadata as `repcensus.schema_version`.
 pub const SCHEMA_VERSION: &str = "5";
 
-/// A column kind: its Arrow type, the borrowed value a row holds and the builder that takes it.
+/// A column kind: its Arrow type, the borrowed value a row holds, the Arrow builder that takes it
+/// and the column of a table written from runs ([`crate::runs`]) that takes it.
 pub trait Kind {
     type Value<'a>;
     type Builder: Default;
+    type RunCol: RunColumn + Default + Send;
+    /// Written without a Parquet dictionary (mostly distinct values).
+    const PLAIN: bool = false;
     fn data_type() -> DataType;
     fn append(b: &mut Self::Builder, v: &Self::Value<'_>);
     fn finish(b: &mut Self::Builder) -> ArrayRef;
+    /// Append `n` rows of `v` to a run column.
+    fn push(c: &mut Self::RunCol, v: &Self::Value<'_>, n: u32);
 }
 
-/// UTF-8 string (dictionary-encoded in Parquet when repetitive).
+/// UTF-8 string, dictionary-encoded in Parquet (values that repeat: names, enums, hosts).
 pub struct Str;
+/// UTF-8 string of mostly distinct values (URLs, line values), PLAIN-encoded in Parquet.
+pub struct Text;
 /// 64-bit integer.
 pub struct I64;
 /// 32-bit integer.
@@ -48,25 +58,37 @@ pub struct Ts;
 /// List of UTF-8 strings.
 pub struct StrList;
 
-impl Kind for Str {
-    type Value<'a> = Option<&'a str>;
-    type Builder = StringBuilder;
-    fn data_type() -> DataType {
-        DataType::Utf8
-    }
-    fn append(b: &mut StringBuilder, v: &Option<&str>) {
-        b.append_option(*v)
-    }
-    fn finish(b: &mut StringBuilder) -> ArrayRef {
-        Arc::new(b.finish())
-    }
+macro_rules! str_kind {
+    ($kind:ident, $run_col:ty, $plain:expr) => {
+        impl Kind for $kind {
+            type Value<'a> = Option<&'a str>;
+            type Builder = StringBuilder;
+            type RunCol = $run_col;
+            const PLAIN: bool = $plain;
+            fn data_type() -> DataType {
+                DataType::Utf8
+            }
+            fn append(b: &mut StringBuilder, v: &Option<&str>) {
+                b.append_option(*v)
+            }
+            fn finish(b: &mut StringBuilder) -> ArrayRef {
+                Arc::new(b.finish())
+            }
+            fn push(c: &mut $run_col, v: &Option<&str>, n: u32) {
+                c.push_str(*v, n)
+            }
+        }
+    };
 }
+str_kind!(Str, StrCol, false);
+str_kind!(Text, TextCol, true);
 
 macro_rules! prim_kind {
     ($kind:ident, $t:ty, $builder:ty, $dt:expr) => {
         impl Kind for $kind {
             type Value<'a> = Option<$t>;
             type Builder = $builder;
+            type RunCol = DictCol<$t>;
             fn data_type() -> DataType {
                 $dt
             }
@@ -76,17 +98,38 @@ macro_rules! prim_kind {
             fn finish(b: &mut $builder) -> ArrayRef {
                 Arc::new(b.finish())
             }
+            fn push(c: &mut DictCol<$t>, v: &Option<$t>, n: u32) {
+                c.push(v.as_ref(), n)
+            }
         }
     };
 }
 prim_kind!(I64, i64, Int64Builder, DataType::Int64);
 prim_kind!(I32, i32, Int32Builder, DataType::Int32);
-prim_kind!(Bool, bool, BooleanBuilder, DataType::Boolean);
 prim_kind!(F64, f64, Float64Builder, DataType::Float64);
+
+impl Kind for Bool {
+    type Value<'a> = Option<bool>;
+    type Builder = BooleanBuilder;
+    type RunCol = BoolCol;
+    fn data_type() -> DataType {
+        DataType::Boolean
+    }
+    fn append(b: &mut BooleanBuilder, v: &Option<bool>) {
+        b.append_option(*v)
+    }
+    fn finish(b: &mut BooleanBuilder) -> ArrayRef {
+        Arc::new(b.finish())
+    }
+    fn push(c: &mut BoolCol, v: &Option<bool>, n: u32) {
+        c.push(*v, n)
+    }
+}
 
 impl Kind for Ts {
     type Value<'a> = Option<i64>;
     type Builder = TimestampMicrosecondBuilder;
+    type RunCol = DictCol<i64>;
     fn data_type() -> DataType {
         DataType::Timestamp(TimeUnit::Microsecond, Some("UTC".into()))
     }
@@ -96,11 +139,18 @@ impl Kind for Ts {
     fn finish(b: &mut TimestampMicrosecondBuilder) -> ArrayRef {
         Arc::new(b.finish().with_timezone("UTC"))
     }
+    fn push(c: &mut DictCol<i64>, v: &Option<i64>, n: u32) {
+        c.push(v.as_ref(), n)
+    }
 }
 
 impl Kind for StrList {
     type Value<'a> = Option<&'a [&'a str]>;
     type Builder = ListBuilder<StringBuilder>;
+    type RunCol = StrListCol;
+    fn push(c: &mut StrListCol, v: &Option<&[&str]>, n: u32) {
+        c.push(*v, n)
+    }
     fn data_type() -> DataType {
         DataType::List(Arc::new(Field::new("item", DataType::Utf8, true)))
     }
@@ -135,17 +185,82 @@ pub trait TableBuilder: Send {
         self.len() == 0
     }
     /// Columns that are high-cardinality (no Parquet dictionary).
-    fn plain_columns() -> &'static [&'static str] {
-        &[]
+    fn plain_columns() -> Vec<&'static str> {
+        Vec::new()
     }
     /// Write the rows into the table's part, the `crawl` column first, and start empty.
     fn write_into(&mut self, crawl: &str, part: &mut PartWriter) -> Result<()>;
 }
 
+/// A builder that takes rows of type `R`: a table's Arrow builder and its run builder alike.
+pub trait AppendRow<R> {
+    fn append_row(&mut self, row: &R);
+}
+
 macro_rules! table {
+    // A table written from runs (see `crate::runs`): `$builder` is the scan's, `$arrow` the same
+    // rows through Arrow, kept as the reference the run writer is tested against.
     (
         $(#[$doc:meta])*
-        $builder:ident, $row:ident, $name:literal, plain: [$($plain:literal),*],
+        $builder:ident, $row:ident, $name:literal, arrow: $arrow:ident,
+        { $($(#[$cdoc:meta])* $col:ident : $kind:ident),* $(,)? }
+    ) => {
+        table! {
+            $(#[$doc])*
+            $arrow, $row, $name,
+            { $($(#[$cdoc])* $col: $kind),* }
+        }
+
+        $(#[$doc])*
+        #[derive(Default)]
+        pub struct $builder {
+            rows: usize,
+            crawl: StrCol,
+            $($col: <$kind as Kind>::RunCol,)*
+            scratch: Scratch,
+        }
+
+        impl $builder {
+            pub fn append(&mut self, row: &$row<'_>) {
+                $(<$kind as Kind>::push(&mut self.$col, &row.$col, 1);)*
+                self.rows += 1;
+            }
+        }
+
+        impl<'a> AppendRow<$row<'a>> for $builder {
+            fn append_row(&mut self, row: &$row<'a>) {
+                self.append(row)
+            }
+        }
+
+        impl TableBuilder for $builder {
+            const NAME: &'static str = $name;
+            const RUNS: bool = true;
+            fn schema() -> SchemaRef {
+                $arrow::schema()
+            }
+            fn len(&self) -> usize {
+                self.rows
+            }
+            fn plain_columns() -> Vec<&'static str> {
+                $arrow::plain_columns()
+            }
+            /// One row group per call.
+            fn write_into(&mut self, crawl: &str, part: &mut PartWriter) -> Result<()> {
+                let rows = std::mem::take(&mut self.rows);
+                self.crawl.push_str(Some(crawl), rows as u32);
+                write_row_group(
+                    part,
+                    &mut [&mut self.crawl, $(&mut self.$col),*],
+                    rows as u64,
+                    &mut self.scratch,
+                )
+            }
+        }
+    };
+    (
+        $(#[$doc:meta])*
+        $builder:ident, $row:ident, $name:literal,
         { $($(#[$cdoc:meta])* $col:ident : $kind:ident),* $(,)? }
     ) => {
         $(#[$doc])*
@@ -175,6 +290,12 @@ macro_rules! table {
             }
         }
 
+        impl<'a> AppendRow<$row<'a>> for $builder {
+            fn append_row(&mut self, row: &$row<'a>) {
+                self.append(row)
+            }
+        }
+
         impl TableBuilder for $builder {
             const NAME: &'static str = $name;
             fn schema() -> SchemaRef {
@@ -185,8 +306,11 @@ macro_rules! table {
             fn len(&self) -> usize {
                 self.rows
             }
-            fn plain_columns() -> &'static [&'static str] {
-                &[$($plain),*]
+            fn plain_columns() -> Vec<&'static str> {
+                [$((stringify!($col), <$kind as Kind>::PLAIN)),*]
+                    .into_iter()
+                    .filter_map(|(c, plain)| plain.then_some(c))
+                    .collect()
             }
             fn write_into(&mut self, crawl: &str, part: &mut PartWriter) -> Result<()> {
                 part.write(&self.finish(crawl))
@@ -198,27 +322,26 @@ macro_rules! table {
 table! {
     /// One row per capture of a `/robots.txt` URL, whatever its status.
     RobotsFilesBuilder, RobotsFileRow, "robots_files",
-    plain: ["warc_record_id", "url", "body_digest", "redirect_location"],
     {
         warc_file: Str,
         warc_offset: I64,
-        warc_record_id: Str,
+        warc_record_id: Text,
         /// `response`, `resource` or `revisit`.
         warc_type: Str,
-        url: Str,
+        url: Text,
         host: Str,
         registered_domain: Str,
         capture_time: Ts,
         http_status: I32,
         fetch_outcome: Str,
-        redirect_location: Str,
+        redirect_location: Text,
         content_type: Str,
         content_encoding: Str,
         transfer_encoding: Str,
         body_bytes: I64,
         truncated: Bool,
         warc_truncated: Str,
-        body_digest: Str,
+        body_digest: Text,
         has_bom: Bool,
         line_endings: Str,
         valid_utf8: Bool,
@@ -251,7 +374,6 @@ table! {
 table! {
     /// One row per ACAP field (`ACAP-*` line, `##ACAP version=` comment).
     AcapFieldsBuilder, AcapFieldRow, "acap_fields",
-    plain: ["value_raw"],
     {
         warc_file: Str,
         warc_offset: I64,
@@ -270,14 +392,13 @@ table! {
         resource_kind: Str,
         qualifiers: StrList,
         problems: StrList,
-        value_raw: Str,
+        value_raw: Text,
     }
 }
 
 table! {
     /// One row per agent line (`User-agent` or `User-Agent-Purpose`) of a parsed robots.txt.
-    RobotsAgentsBuilder, RobotsAgentRow, "robots_agents",
-    plain: [],
+    RobotsAgentsBuilder, RobotsAgentRow, "robots_agents", arrow: RobotsAgentsArrow,
     {
         warc_file: Str,
         warc_offset: I64,
@@ -298,8 +419,7 @@ table! {
 
 table! {
     /// One row per non-blank line of a parsed robots.txt that is not an agent line.
-    RobotsRulesBuilder, RobotsRuleRow, "robots_rules",
-    plain: ["value_raw", "value"],
+    RobotsRulesBuilder, RobotsRuleRow, "robots_rules", arrow: RobotsRulesArrow,
     {
         warc_file: Str,
         warc_offset: I64,
@@ -310,8 +430,8 @@ table! {
         key_raw: Str,
         key_form: Str,
         separator: Str,
-        value_raw: Str,
-        value: Str,
+        value_raw: Text,
+        value: Text,
         path_pattern: Str,
         value_number: F64,
         has_wildcard: Bool,
@@ -327,7 +447,6 @@ table! {
     /// defines the table's schema and is the reference the scan's writer,
     /// [`AgentVerdictsBuilder`], is tested against.
     AgentVerdictsArrow, AgentVerdictRow, "agent_verdicts",
-    plain: [],
     {
         warc_file: Str,
         warc_offset: I64,
@@ -466,49 +585,38 @@ impl TableBuilder for AgentVerdictsBuilder {
     fn write_into(&mut self, crawl: &str, part: &mut PartWriter) -> Result<()> {
         let rows = std::mem::take(&mut self.rows) as u64;
         self.crawl.push_str(Some(crawl), rows as u32);
-        let w = part.runs_writer()?;
-        let descrs = w.schema_descr().columns().to_vec();
-        let mut rg = w.next_row_group()?;
-        let s = &mut self.scratch;
-        let cols: [&mut dyn RunColumn; 19] = [
-            &mut self.crawl,
-            &mut self.warc_file,
-            &mut self.warc_offset,
-            &mut self.host,
-            &mut self.capture_time,
-            &mut self.http_status,
-            &mut self.fetch_outcome,
-            &mut self.agent,
-            &mut self.agent_category,
-            &mut self.operator,
-            &mut self.named,
-            &mut self.named_exact,
-            &mut self.verdict_source,
-            &mut self.root_allowed,
-            &mut self.verdict,
-            &mut self.verdict_rfc9309,
-            &mut self.n_applicable_rules,
-            &mut self.crawl_delay,
-            &mut self.app_directives,
-        ];
-        assert_eq!(
-            cols.len(),
-            descrs.len(),
-            "agent_verdicts columns match the schema"
-        );
-        for (col, descr) in cols.into_iter().zip(&descrs) {
-            col.write(&mut rg, descr, rows, s)?;
-        }
-        rg.close()?;
-        part.add_rows(rows);
-        Ok(())
+        write_row_group(
+            part,
+            &mut [
+                &mut self.crawl,
+                &mut self.warc_file,
+                &mut self.warc_offset,
+                &mut self.host,
+                &mut self.capture_time,
+                &mut self.http_status,
+                &mut self.fetch_outcome,
+                &mut self.agent,
+                &mut self.agent_category,
+                &mut self.operator,
+                &mut self.named,
+                &mut self.named_exact,
+                &mut self.verdict_source,
+                &mut self.root_allowed,
+                &mut self.verdict,
+                &mut self.verdict_rfc9309,
+                &mut self.n_applicable_rules,
+                &mut self.crawl_delay,
+                &mut self.app_directives,
+            ],
+            rows,
+            &mut self.scratch,
+        )
     }
 }
 
 table! {
     /// One row per application directive of an `App-Directives` line.
     AppDirectivesBuilder, AppDirectiveRow, "app_directives",
-    plain: ["value_raw"],
     {
         warc_file: Str,
         warc_offset: I64,
@@ -525,7 +633,7 @@ table! {
         key_form: Str,
         syntax_valid: Bool,
         problem: Str,
-        value_raw: Str,
+        value_raw: Text,
     }
 }
 
@@ -533,11 +641,10 @@ table! {
     /// One row per directive of a robots header (`X-Robots-Tag`, `Robots-Tag`), robots meta tag
     /// or TDM Reservation Protocol header / meta tag of a response.
     PageSignalsBuilder, PageSignalRow, "page_signals",
-    plain: ["url", "raw_value", "directive_raw"],
     {
         warc_file: Str,
         warc_offset: I64,
-        url: Str,
+        url: Text,
         host: Str,
         registered_domain: Str,
         capture_time: Ts,
@@ -558,7 +665,7 @@ table! {
         /// The directive's value (`max-snippet` 50, `unavailable_after` date, TDM value).
         directive_value: Str,
         /// The directive as written.
-        directive_raw: Str,
+        directive_raw: Text,
         /// `sfv`, `sfv_lenient`, `legacy`, `invalid`, `tdmrep`.
         syntax: Str,
         /// Meta tags: found before the head ended. NULL for headers.
@@ -566,7 +673,7 @@ table! {
         /// The value was longer than 8 KiB; only its start was parsed.
         value_truncated: Bool,
         /// The whole value (cut at 8 KiB).
-        raw_value: Str,
+        raw_value: Text,
     }
 }
 
@@ -574,7 +681,6 @@ table! {
     /// Per input, host, status class and HTML-or-not: how many responses, and how many carried
     /// each kind of signal. The denominators of "share of pages".
     HostCountsBuilder, HostCountRow, "host_counts",
-    plain: [],
     {
         warc_file: Str,
         host: Str,
@@ -600,11 +706,10 @@ table! {
 table! {
     /// One row per problem found while reading.
     ErrorsBuilder, ErrorRow, "errors",
-    plain: ["detail"],
     {
         scope: Str,
         kind: Str,
-        detail: Str,
+        detail: Text,
         warc_file: Str,
         warc_offset: I64,
         warc_record_id: Str,
@@ -615,7 +720,6 @@ table! {
 table! {
     /// One row per input.
     InputsBuilder, InputRow, "inputs",
-    plain: [],
     {
         path: Str,
         input_id: Str,
