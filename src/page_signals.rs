@@ -10,7 +10,7 @@ use crate::http::{BodyDecoder, HttpHead};
 use crate::record::trim;
 use crate::signals::meta::{HeadScanner, MetaAttr, HEAD_SCAN_LIMIT};
 use crate::signals::{parse_header_value, parse_meta_content, ParsedValue};
-use crate::tables::{HostCountRow, HostCountsBuilder, PageSignalRow, PageSignalsBuilder};
+use crate::tables::{AppendRow, HostCountRow, PageSignalRow, PageSignalsBuilder, TableBuilder};
 use rustc_hash::FxHashMap;
 use std::collections::HashSet;
 
@@ -412,29 +412,51 @@ fn status_class(status: Option<i32>) -> usize {
 /// Per-host counts of one chunk or input.
 #[derive(Debug, Default)]
 pub struct HostCounts {
-    /// Index of each host's cells. The cells live in a vector beside it: the map's entries
+    /// Index of each host's entry. The entries live in a vector beside it: the map's entries
     /// stay small, so growing it (one entry per host: every capture of a robots.txt archive is
     /// a new host) moves little.
     index: FxHashMap<Box<str>, u32>,
-    cells: Vec<(Box<str>, [[Cell; 2]; 5])>,
+    hosts: Vec<HostEntry>,
+}
+
+#[derive(Debug)]
+struct HostEntry {
+    host: Box<str>,
+    /// Found when a chunk first sees the host (in the workers, not when the input ends).
+    registered_domain: Option<Box<str>>,
+    cells: [[Cell; 2]; 5],
+}
+
+/// The registered domain of a host key (none for an IP address or no host).
+fn registered_domain(host: &str) -> Option<Box<str>> {
+    if host.is_empty() || host.parse::<std::net::IpAddr>().is_ok() {
+        return None;
+    }
+    psl::domain_str(host).map(|d| d.to_ascii_lowercase().into())
 }
 
 impl HostCounts {
     pub fn is_empty(&self) -> bool {
-        self.cells.is_empty()
+        self.hosts.is_empty()
     }
 
     fn cells_of(&mut self, host: &str) -> &mut [[Cell; 2]; 5] {
         let i = match self.index.get(host) {
             Some(&i) => i,
-            None => {
-                let i = self.cells.len() as u32;
-                self.index.insert(host.into(), i);
-                self.cells.push((host.into(), Default::default()));
-                i
-            }
+            None => self.insert(host.into(), registered_domain(host)),
         };
-        &mut self.cells[i as usize].1
+        &mut self.hosts[i as usize].cells
+    }
+
+    fn insert(&mut self, host: Box<str>, registered_domain: Option<Box<str>>) -> u32 {
+        let i = self.hosts.len() as u32;
+        self.index.insert(host.clone(), i);
+        self.hosts.push(HostEntry {
+            host,
+            registered_domain,
+            cells: Default::default(),
+        });
+        i
     }
 
     pub fn add(&mut self, host: &str, status: Option<i32>, html: bool, c: Carried) {
@@ -449,33 +471,68 @@ impl HostCounts {
     }
 
     pub fn merge(&mut self, other: HostCounts) {
-        self.index.reserve(other.cells.len());
-        for (host, cells) in other.cells {
-            let mine = self.cells_of(&host);
-            for (m, o) in mine.iter_mut().zip(cells.iter()) {
+        self.index.reserve(other.hosts.len());
+        for e in other.hosts {
+            let i = match self.index.get(&*e.host) {
+                Some(&i) => i,
+                None => self.insert(e.host, e.registered_domain),
+            };
+            let mine = &mut self.hosts[i as usize].cells;
+            for (m, o) in mine.iter_mut().zip(e.cells.iter()) {
                 m[0].add(&o[0]);
                 m[1].add(&o[1]);
             }
         }
     }
 
-    /// Append the rows, hosts sorted.
-    pub fn emit(&self, out: &mut HostCountsBuilder, warc_file: &str) {
-        let mut hosts: Vec<_> = self.cells.iter().collect();
-        hosts.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        for (host, cells) in hosts {
-            let rd = if host.is_empty() || host.parse::<std::net::IpAddr>().is_ok() {
-                None
-            } else {
-                psl::domain_str(host).map(str::to_ascii_lowercase)
-            };
+    /// The hosts' rows, hosts sorted, handed to `out` in batches of up to 2^20 rows (`flush`
+    /// takes each full batch; the caller writes the last).
+    pub fn emit<B, E>(
+        &self,
+        out: &mut B,
+        warc_file: &str,
+        mut flush: impl FnMut(&mut B) -> Result<(), E>,
+    ) -> Result<(), E>
+    where
+        B: TableBuilder + for<'x> AppendRow<HostCountRow<'x>>,
+    {
+        // Sort by the first 16 bytes (kept in the sort key) before comparing whole names:
+        // comparing the scattered strings themselves was most of the sort's time.
+        let prefix = |h: &str| {
+            let mut k = [0u8; 16];
+            let n = h.len().min(16);
+            k[..n].copy_from_slice(&h.as_bytes()[..n]);
+            u128::from_be_bytes(k)
+        };
+        let mut order: Vec<(u128, u32)> = self
+            .hosts
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (prefix(&e.host), i as u32))
+            .collect();
+        order.sort_unstable_by(|a, b| {
+            a.0.cmp(&b.0).then_with(|| {
+                self.hosts[a.1 as usize]
+                    .host
+                    .cmp(&self.hosts[b.1 as usize].host)
+            })
+        });
+        for &(_, i) in &order {
+            let HostEntry {
+                host,
+                registered_domain: rd,
+                cells,
+            } = &self.hosts[i as usize];
+            if out.len() >= 1 << 20 {
+                flush(out)?;
+            }
             for (class, pair) in cells.iter().enumerate() {
                 for (html, cell) in pair.iter().enumerate() {
                     if cell.responses == 0 {
                         continue;
                     }
                     let n = |v: u64| Some(v as i64);
-                    out.append(&HostCountRow {
+                    out.append_row(&HostCountRow {
                         warc_file: Some(warc_file),
                         host: (!host.is_empty()).then_some(&**host),
                         registered_domain: rd.as_deref(),
@@ -491,5 +548,6 @@ impl HostCounts {
                 }
             }
         }
+        Ok(())
     }
 }

@@ -21,6 +21,7 @@
 
 use anyhow::{Context, Result};
 use bytes::Bytes;
+use hashbrown::HashTable;
 use parquet::basic::{Compression, Encoding, ZstdLevel};
 use parquet::column::page::{CompressedPage, Page, PageWriteSpec, PageWriter};
 use parquet::column::writer::ColumnCloseResult;
@@ -29,8 +30,9 @@ use parquet::file::metadata::ColumnChunkMetaData;
 use parquet::file::statistics::{Statistics, ValueStatistics};
 use parquet::file::writer::{SerializedPageWriter, SerializedRowGroupWriter, TrackedWrite};
 use parquet::schema::types::ColumnDescPtr;
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::FxBuildHasher;
 use std::fs::File;
+use std::hash::BuildHasher;
 
 /// The run index that stands for NULL values.
 const NULL: u32 = u32::MAX;
@@ -311,9 +313,13 @@ fn null_count(runs: &Runs) -> u64 {
 
 /// A dictionary value type (strings, integers, floats).
 pub trait DictValue: Clone {
-    /// The dictionary key (floats by their bits).
-    type Key: std::hash::Hash + Eq;
-    fn key(&self) -> Self::Key;
+    /// The dictionary key (floats by their bits, strings borrowed).
+    type Key<'a>: std::hash::Hash + Eq + Copy
+    where
+        Self: 'a;
+    fn key(&self) -> Self::Key<'_>;
+    /// Whether two keys are equal (of values that may live apart).
+    fn same(a: Self::Key<'_>, b: Self::Key<'_>) -> bool;
     fn plain(&self, out: &mut Vec<u8>);
     /// Chunk statistics from the dictionary's entries and the counts of NULL and NaN values.
     fn statistics(dict: &[Self], nulls: u64, nans: u64) -> Option<Statistics>;
@@ -323,9 +329,12 @@ pub trait DictValue: Clone {
 }
 
 impl DictValue for Box<str> {
-    type Key = Box<str>;
-    fn key(&self) -> Box<str> {
-        self.clone()
+    type Key<'a> = &'a str;
+    fn key(&self) -> &str {
+        self
+    }
+    fn same(a: &str, b: &str) -> bool {
+        a == b
     }
     fn plain(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(&(self.len() as u32).to_le_bytes());
@@ -407,9 +416,12 @@ fn truncate_and_increment_utf8(v: &[u8], len: usize) -> Option<Vec<u8>> {
 macro_rules! num_value {
     ($t:ty, $key:ty, $bits:expr, $stat:ident, $nan:expr) => {
         impl DictValue for $t {
-            type Key = $key;
+            type Key<'a> = $key;
             fn key(&self) -> $key {
                 $bits(*self)
+            }
+            fn same(a: $key, b: $key) -> bool {
+                a == b
             }
             fn plain(&self, out: &mut Vec<u8>) {
                 out.extend_from_slice(&self.to_le_bytes());
@@ -436,31 +448,49 @@ macro_rules! num_value {
 }
 num_value!(i32, i32, |v| v, Int32, false);
 num_value!(i64, i64, |v| v, Int64, false);
+// A float's key is its bits (so NaN is an entry like any other).
 num_value!(f64, u64, f64::to_bits, Double, true);
 
-/// A dictionary: entries in index order and their index.
+/// A dictionary: entries in index order, and a table of their indexes by the hash of their key
+/// (each entry stored once; a string new to it costs one allocation).
 struct Dict<V: DictValue> {
     values: Vec<V>,
-    index: HashMap<V::Key, u32>,
+    index: HashTable<u32>,
 }
 
 impl<V: DictValue> Default for Dict<V> {
     fn default() -> Self {
         Self {
             values: Vec::new(),
-            index: HashMap::default(),
+            index: HashTable::new(),
         }
     }
 }
 
+fn hash_of<K: std::hash::Hash + ?Sized>(k: &K) -> u64 {
+    FxBuildHasher.hash_one(k)
+}
+
 impl<V: DictValue> Dict<V> {
-    fn intern(&mut self, v: &V) -> u32 {
-        let next = self.values.len() as u32;
-        let i = *self.index.entry(v.key()).or_insert(next);
-        if i == next {
-            self.values.push(v.clone());
+    /// The index of the entry whose key is `k`, adding `make()` when there is none.
+    fn intern_by(&mut self, k: V::Key<'_>, make: impl FnOnce() -> V) -> u32 {
+        let h = hash_of(&k);
+        let values = &self.values;
+        if let Some(&i) = self
+            .index
+            .find(h, |&i| V::same(values[i as usize].key(), k))
+        {
+            return i;
         }
+        let i = self.values.len() as u32;
+        self.values.push(make());
+        let values = &self.values;
+        self.index
+            .insert_unique(h, i, |&j| hash_of(&values[j as usize].key()));
         i
+    }
+    fn intern(&mut self, v: &V) -> u32 {
+        self.intern_by(v.key(), || v.clone())
     }
     fn clear(&mut self) {
         self.values.clear();
@@ -656,10 +686,7 @@ pub type StrCol = DictCol<Box<str>>;
 impl StrCol {
     /// Append `n` rows of `v`, allocating only for a value new to the dictionary.
     pub fn push_str(&mut self, v: Option<&str>, n: u32) {
-        self.push_by(v, n, |d, s: &str| match d.index.get(s) {
-            Some(&i) => i,
-            None => d.intern(&s.into()),
-        });
+        self.push_by(v, n, |d, s: &str| d.intern_by(s, || s.into()));
     }
 }
 

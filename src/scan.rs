@@ -1006,7 +1006,10 @@ fn finalize(
         .writers
         .put(shared.out, &crawl, id, T_ERRORS, &mut extra_errors)?;
     let mut hosts = HostCountsBuilder::default();
-    state.writers.hosts.emit(&mut hosts, name);
+    let host_counts = std::mem::take(&mut state.writers.hosts);
+    host_counts.emit(&mut hosts, name, |b| {
+        state.writers.put(shared.out, &crawl, id, T_HOSTS, b)
+    })?;
     state
         .writers
         .put(shared.out, &crawl, id, T_HOSTS, &mut hosts)?;

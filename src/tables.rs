@@ -680,7 +680,7 @@ table! {
 table! {
     /// Per input, host, status class and HTML-or-not: how many responses, and how many carried
     /// each kind of signal. The denominators of "share of pages".
-    HostCountsBuilder, HostCountRow, "host_counts",
+    HostCountsBuilder, HostCountRow, "host_counts", arrow: HostCountsArrow,
     {
         warc_file: Str,
         host: Str,

@@ -1,7 +1,7 @@
 //! Tables written from runs (`repcensus::runs`) against the same rows through `ArrowWriter`: the
-//! `robots_agents` and `robots_rules` rows of the 519 real robots.txt files in the samples, in
-//! several row groups, must read back identical and carry the same column-chunk statistics
-//! (min and max cut at 64 bytes, null counts).
+//! `robots_agents` and `robots_rules` rows of the 519 real robots.txt files in the samples, and
+//! `host_counts` rows of many hosts, in several row groups, must read back identical and carry
+//! the same column-chunk statistics (min and max cut at 64 bytes, null counts).
 
 mod common;
 
@@ -10,10 +10,12 @@ use common::corpus::real_robots;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use repcensus::output::{OutDir, PartWriter};
+use repcensus::page_signals::{Carried, HostCounts};
 use repcensus::robots::RobotsTxt;
 use repcensus::robots_tables::{emit, Provenance, RobotsLineTables, Scratch};
 use repcensus::tables::{
-    RobotsAgentsArrow, RobotsAgentsBuilder, RobotsRulesArrow, RobotsRulesBuilder, TableBuilder,
+    HostCountsArrow, HostCountsBuilder, RobotsAgentsArrow, RobotsAgentsBuilder, RobotsRulesArrow,
+    RobotsRulesBuilder, TableBuilder,
 };
 use std::path::Path;
 
@@ -30,20 +32,21 @@ fn read(path: &Path) -> (Vec<RecordBatch>, SerializedFileReader<std::fs::File>) 
 }
 
 /// The two parts of `table` hold the same rows in the same row groups, with the same statistics.
-fn same_part(runs: &OutDir, arrow: &OutDir, table: &str) {
+fn same_part(runs: &OutDir, arrow: &OutDir, table: &str, row_groups: usize) {
     let (got, got_meta) = read(&runs.part_path(table, "c", "x"));
     let (want, want_meta) = read(&arrow.part_path(table, "c", "x"));
     // Batches of up to 2^20 rows span row groups: one batch each here.
     assert_eq!((got.len(), want.len()), (1, 1), "{table}");
     let (got, want) = (&got[0], &want[0]);
     assert!(want.num_rows() > 1000, "{table}: {} rows", want.num_rows());
+    assert_eq!(got.num_rows(), want.num_rows(), "{table}");
     assert_eq!(got.schema(), want.schema(), "{table}");
     for (i, f) in want.schema().fields().iter().enumerate() {
         assert_eq!(got.column(i), want.column(i), "{table}.{}", f.name());
     }
     let (g, w) = (got_meta.metadata(), want_meta.metadata());
     assert_eq!(g.num_row_groups(), w.num_row_groups(), "{table}");
-    assert!(w.num_row_groups() > 1);
+    assert_eq!(w.num_row_groups(), row_groups, "{table}");
     for rg in 0..w.num_row_groups() {
         let (gr, wr) = (g.row_group(rg), w.row_group(rg));
         assert_eq!(gr.num_rows(), wr.num_rows());
@@ -105,6 +108,70 @@ fn robots_line_tables_equal_their_arrow_form() {
     let [a, b, c, d] = parts.map(|p| p.finish().unwrap());
     runs_out.commit(vec![a, b]).unwrap();
     arrow_out.commit(vec![c, d]).unwrap();
-    same_part(&runs_out, &arrow_out, "robots_agents");
-    same_part(&runs_out, &arrow_out, "robots_rules");
+    same_part(&runs_out, &arrow_out, "robots_agents", 4);
+    same_part(&runs_out, &arrow_out, "robots_rules", 4);
+}
+
+/// Per-host counts of up to 30,000 hosts (names, IP addresses, no host, long and non-ASCII names,
+/// all status classes), merged from three chunks and emitted as one row group (a row group holds
+/// up to 2^20 rows).
+#[test]
+fn host_counts_equal_their_arrow_form() {
+    let mut chunks: Vec<HostCounts> = (0..3).map(|_| HostCounts::default()).collect();
+    let mut seed = 11u64;
+    let mut rnd = |n: u64| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) % n
+    };
+    let long = "x".repeat(70);
+    for k in 0..60_000u64 {
+        let h = rnd(30_000);
+        let host = match h % 10 {
+            0 => format!("10.0.{}.{}", h / 256 % 256, h % 256),
+            1 if h < 20 => String::new(),
+            2 => format!("www.{long}{h}.example.co.uk"),
+            3 => format!("bücher{h}.example.de"),
+            _ => format!("www.site{h}.example.com"),
+        };
+        let status = [Some(200), Some(301), Some(404), Some(503), None][rnd(5) as usize];
+        let c = Carried {
+            meta: rnd(3) == 0,
+            header: rnd(4) == 0,
+            robots_tag: rnd(9) == 0,
+            tdm: rnd(20) == 0,
+            signals: 0,
+        };
+        chunks[(k % 3) as usize].add(&host, status, rnd(2) == 0, c);
+    }
+    let mut merged = HostCounts::default();
+    for c in chunks {
+        merged.merge(c);
+    }
+    let (runs_dir, arrow_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let runs_out = OutDir::create(runs_dir.path()).unwrap();
+    let arrow_out = OutDir::create(arrow_dir.path()).unwrap();
+    let mut runs_part = runs_out.part_writer::<HostCountsBuilder>("c", "x").unwrap();
+    let mut arrow_part = arrow_out.part_writer::<HostCountsArrow>("c", "x").unwrap();
+    let mut runs = HostCountsBuilder::default();
+    let mut n = 0;
+    merged
+        .emit(&mut runs, "f.warc.gz", |b| {
+            n += 1;
+            b.write_into("c", &mut runs_part)
+        })
+        .unwrap();
+    runs.write_into("c", &mut runs_part).unwrap();
+    assert_eq!(n, 0, "fewer than 2^20 rows make one row group");
+    let mut arrow = HostCountsArrow::default();
+    merged
+        .emit(&mut arrow, "f.warc.gz", |_| Ok::<(), anyhow::Error>(()))
+        .unwrap();
+    arrow.write_into("c", &mut arrow_part).unwrap();
+    runs_out.commit(vec![runs_part.finish().unwrap()]).unwrap();
+    arrow_out
+        .commit(vec![arrow_part.finish().unwrap()])
+        .unwrap();
+    same_part(&runs_out, &arrow_out, "host_counts", 1);
 }
