@@ -218,6 +218,13 @@ struct ChunkPages<'a> {
 }
 
 fn compress(page: &[u8]) -> Result<Bytes> {
+    // Page headers hold sizes as i32: a chunk's rows that big (a decompression bomb's lines)
+    // fail the input rather than write a corrupt file.
+    anyhow::ensure!(
+        page.len() <= i32::MAX as usize,
+        "a column page of {} bytes is over Parquet's 2 GiB limit",
+        page.len()
+    );
     Ok(Bytes::from(zstd::bulk::compress(page, ZSTD_LEVEL)?))
 }
 
@@ -718,12 +725,6 @@ impl RunColumn for BoolCol {
         rows: u64,
         s: &mut Scratch,
     ) -> Result<()> {
-        s.page.clear();
-        levels(def_level_runs(&self.runs.0, 0), 1, &mut s.page, &mut s.lits);
-        let values = self.runs.0.iter().copied().filter(|r| r.0 != NULL);
-        levels(values, 1, &mut s.page, &mut s.lits);
-        let num_values = self.runs.0.iter().map(|r| r.1).sum::<u32>();
-        check_rows(descr, u64::from(num_values), rows)?;
         let min = if self.seen[0] {
             Some(false)
         } else {
@@ -735,17 +736,42 @@ impl RunColumn for BoolCol {
             self.seen[0].then_some(false)
         };
         let stats = Statistics::boolean(min, max, None, Some(null_count(&self.runs)), false);
-        let pages = ChunkPages {
-            dict: None,
-            data: &s.page,
-            num_values,
-            value_encoding: Encoding::RLE,
-        };
-        append_chunk(rg, descr, pages, rows, Some(stats))?;
+        let values = self.runs.0.iter().copied().filter(|r| r.0 != NULL);
+        let encode = |page: &mut Vec<u8>, lits: &mut Vec<u32>| levels(values, 1, page, lits);
+        append_undictionaried(rg, descr, rows, s, &self.runs, Encoding::RLE, encode, stats)?;
         self.runs.clear();
         self.seen = [false; 2];
         Ok(())
     }
+}
+
+/// Write a column chunk without a dictionary: definition levels from `runs` (NULL runs are the
+/// NULLs), then the values `encode` appends to the page, encoded as `encoding`.
+#[allow(clippy::too_many_arguments)]
+fn append_undictionaried(
+    rg: &mut SerializedRowGroupWriter<'_, File>,
+    descr: &ColumnDescPtr,
+    rows: u64,
+    s: &mut Scratch,
+    runs: &Runs,
+    encoding: Encoding,
+    encode: impl FnOnce(&mut Vec<u8>, &mut Vec<u32>),
+    stats: Statistics,
+) -> Result<()> {
+    let num_values = runs.0.iter().map(|r| u64::from(r.1)).sum::<u64>();
+    check_rows(descr, num_values, rows)?;
+    s.page.clear();
+    if descr.max_def_level() > 0 {
+        levels(def_level_runs(&runs.0, 0), 1, &mut s.page, &mut s.lits);
+    }
+    encode(&mut s.page, &mut s.lits);
+    let pages = ChunkPages {
+        dict: None,
+        data: &s.page,
+        num_values: num_values as u32,
+        value_encoding: encoding,
+    };
+    append_chunk(rg, descr, pages, rows, Some(stats))
 }
 
 /// A nullable string column of mostly distinct values (robots.txt lines, URLs): PLAIN-encoded,
@@ -754,6 +780,7 @@ impl RunColumn for BoolCol {
 pub struct TextCol {
     /// The PLAIN encoding of the non-NULL values (length, then bytes).
     data: Vec<u8>,
+    /// Runs of NULL and of 1 (a value).
     defs: Runs,
     /// Where the least and the greatest value so far are in `data` (start, end).
     min: Option<(usize, usize)>,
@@ -764,7 +791,7 @@ impl TextCol {
     /// Append `n` rows of `v` (NULL for `None`).
     pub fn push_str(&mut self, v: Option<&str>, n: u32) {
         let Some(v) = v else {
-            self.defs.push(0, n);
+            self.defs.push(NULL, n);
             return;
         };
         self.defs.push(1, n);
@@ -791,31 +818,19 @@ impl RunColumn for TextCol {
         rows: u64,
         s: &mut Scratch,
     ) -> Result<()> {
-        let num_values = self.defs.0.iter().map(|r| r.1).sum::<u32>();
-        check_rows(descr, u64::from(num_values), rows)?;
-        s.page.clear();
-        if descr.max_def_level() > 0 {
-            levels(self.defs.0.iter().copied(), 1, &mut s.page, &mut s.lits);
-        }
-        s.page.extend_from_slice(&self.data);
         let range = |r: Option<(usize, usize)>| r.map(|(a, b)| &self.data[a..b]);
-        let stats = string_statistics(
-            range(self.min),
-            range(self.max),
-            self.defs
-                .0
-                .iter()
-                .filter(|r| r.0 == 0)
-                .map(|r| u64::from(r.1))
-                .sum(),
-        );
-        let pages = ChunkPages {
-            dict: None,
-            data: &s.page,
-            num_values,
-            value_encoding: Encoding::PLAIN,
-        };
-        append_chunk(rg, descr, pages, rows, Some(stats))?;
+        let stats = string_statistics(range(self.min), range(self.max), null_count(&self.defs));
+        let encode = |page: &mut Vec<u8>, _: &mut Vec<u32>| page.extend_from_slice(&self.data);
+        append_undictionaried(
+            rg,
+            descr,
+            rows,
+            s,
+            &self.defs,
+            Encoding::PLAIN,
+            encode,
+            stats,
+        )?;
         self.data.clear();
         self.defs.clear();
         (self.min, self.max) = (None, None);

@@ -443,10 +443,8 @@ table! {
 }
 
 table! {
-    /// One row per robots.txt capture and tracked agent (see `repcensus agents`). This Arrow form
-    /// defines the table's schema and is the reference the scan's writer,
-    /// [`AgentVerdictsBuilder`], is tested against.
-    AgentVerdictsArrow, AgentVerdictRow, "agent_verdicts",
+    /// One row per robots.txt capture and tracked agent (see `repcensus agents`).
+    AgentVerdictsBuilder, AgentVerdictRow, "agent_verdicts", arrow: AgentVerdictsArrow,
     {
         warc_file: Str,
         warc_offset: I64,
@@ -477,46 +475,9 @@ table! {
     }
 }
 
-/// The `agent_verdicts` rows of the scan, kept as runs and written by [`crate::runs`]: a
-/// capture's rows share their provenance and most share one verdict, so appending them costs a
-/// few runs per capture, not a value per row and column. Same schema and rows as
-/// [`AgentVerdictsArrow`].
-#[derive(Default)]
-pub struct AgentVerdictsBuilder {
-    rows: usize,
-    crawl: StrCol,
-    warc_file: StrCol,
-    warc_offset: DictCol<i64>,
-    host: StrCol,
-    capture_time: DictCol<i64>,
-    http_status: DictCol<i32>,
-    fetch_outcome: StrCol,
-    agent: StrCol,
-    agent_category: StrCol,
-    operator: StrCol,
-    named: BoolCol,
-    named_exact: BoolCol,
-    verdict_source: StrCol,
-    root_allowed: BoolCol,
-    verdict: StrCol,
-    verdict_rfc9309: StrCol,
-    n_applicable_rules: DictCol<i32>,
-    crawl_delay: DictCol<f64>,
-    app_directives: StrListCol,
-    scratch: Scratch,
-}
-
+/// The scan appends a capture's rows as runs: its rows share their provenance and most share one
+/// verdict, so appending them costs a few runs per capture, not a value per row and column.
 impl AgentVerdictsBuilder {
-    /// Append one row.
-    pub fn append(&mut self, r: &AgentVerdictRow<'_>) {
-        self.provenance(r, 1);
-        self.agent.push_str(r.agent, 1);
-        self.agent_category.push_str(r.agent_category, 1);
-        self.operator.push_str(r.operator, 1);
-        self.verdicts(r, 1);
-        self.rows += 1;
-    }
-
     /// Append the rows of a capture, one per agent of `agents` in their order, with the
     /// provenance columns of `r`; their verdict columns follow from [`Self::verdicts`], which
     /// must be given exactly `agents.len()` rows.
@@ -569,48 +530,6 @@ impl AgentVerdictsBuilder {
             .push(r.n_applicable_rules.as_ref(), n);
         self.crawl_delay.push(r.crawl_delay.as_ref(), n);
         self.app_directives.push(r.app_directives, n);
-    }
-}
-
-impl TableBuilder for AgentVerdictsBuilder {
-    const NAME: &'static str = AgentVerdictsArrow::NAME;
-    const RUNS: bool = true;
-    fn schema() -> SchemaRef {
-        AgentVerdictsArrow::schema()
-    }
-    fn len(&self) -> usize {
-        self.rows
-    }
-    /// One row group per call, each column one dictionary page and one data page.
-    fn write_into(&mut self, crawl: &str, part: &mut PartWriter) -> Result<()> {
-        let rows = std::mem::take(&mut self.rows) as u64;
-        self.crawl.push_str(Some(crawl), rows as u32);
-        write_row_group(
-            part,
-            &mut [
-                &mut self.crawl,
-                &mut self.warc_file,
-                &mut self.warc_offset,
-                &mut self.host,
-                &mut self.capture_time,
-                &mut self.http_status,
-                &mut self.fetch_outcome,
-                &mut self.agent,
-                &mut self.agent_category,
-                &mut self.operator,
-                &mut self.named,
-                &mut self.named_exact,
-                &mut self.verdict_source,
-                &mut self.root_allowed,
-                &mut self.verdict,
-                &mut self.verdict_rfc9309,
-                &mut self.n_applicable_rules,
-                &mut self.crawl_delay,
-                &mut self.app_directives,
-            ],
-            rows,
-            &mut self.scratch,
-        )
     }
 }
 
