@@ -11,7 +11,7 @@ use crate::record::trim;
 use crate::signals::meta::{HeadScanner, MetaAttr, HEAD_SCAN_LIMIT};
 use crate::signals::{parse_header_value, parse_meta_content, ParsedValue};
 use crate::tables::{AppendRow, HostCountRow, PageSignalRow, PageSignalsBuilder, TableBuilder};
-use rustc_hash::FxHashMap;
+use hashbrown::HashTable;
 use std::collections::HashSet;
 
 /// The names a robots meta tag may have besides `robots`: the registry's product tokens and
@@ -412,10 +412,10 @@ fn status_class(status: Option<i32>) -> usize {
 /// Per-host counts of one chunk or input.
 #[derive(Debug, Default)]
 pub struct HostCounts {
-    /// Index of each host's entry. The entries live in a vector beside it: the map's entries
-    /// stay small, so growing it (one entry per host: every capture of a robots.txt archive is
-    /// a new host) moves little.
-    index: FxHashMap<Box<str>, u32>,
+    /// Index of each host's entry by the hash of its name. The entries (and the names, stored
+    /// once) live in a vector beside it: the table's entries stay small, so growing it (one
+    /// entry per host: every capture of a robots.txt archive is a new host) moves little.
+    index: HashTable<u32>,
     hosts: Vec<HostEntry>,
 }
 
@@ -425,6 +425,11 @@ struct HostEntry {
     /// Found when a chunk first sees the host (in the workers, not when the input ends).
     registered_domain: Option<Box<str>>,
     cells: [[Cell; 2]; 5],
+}
+
+fn host_hash(host: &str) -> u64 {
+    use std::hash::BuildHasher;
+    rustc_hash::FxBuildHasher.hash_one(host)
 }
 
 /// The registered domain of a host key (none for an IP address or no host).
@@ -440,22 +445,31 @@ impl HostCounts {
         self.hosts.is_empty()
     }
 
+    fn find(&self, host: &str, hash: u64) -> Option<u32> {
+        let hosts = &self.hosts;
+        let i = self.index.find(hash, |&i| &*hosts[i as usize].host == host);
+        i.copied()
+    }
+
     fn cells_of(&mut self, host: &str) -> &mut [[Cell; 2]; 5] {
-        let i = match self.index.get(host) {
-            Some(&i) => i,
-            None => self.insert(host.into(), registered_domain(host)),
+        let h = host_hash(host);
+        let i = match self.find(host, h) {
+            Some(i) => i,
+            None => self.insert(host.into(), registered_domain(host), h),
         };
         &mut self.hosts[i as usize].cells
     }
 
-    fn insert(&mut self, host: Box<str>, registered_domain: Option<Box<str>>) -> u32 {
+    fn insert(&mut self, host: Box<str>, registered_domain: Option<Box<str>>, hash: u64) -> u32 {
         let i = self.hosts.len() as u32;
-        self.index.insert(host.clone(), i);
         self.hosts.push(HostEntry {
             host,
             registered_domain,
             cells: Default::default(),
         });
+        let hosts = &self.hosts;
+        self.index
+            .insert_unique(hash, i, |&j| host_hash(&hosts[j as usize].host));
         i
     }
 
@@ -471,11 +485,11 @@ impl HostCounts {
     }
 
     pub fn merge(&mut self, other: HostCounts) {
-        self.index.reserve(other.hosts.len());
         for e in other.hosts {
-            let i = match self.index.get(&*e.host) {
-                Some(&i) => i,
-                None => self.insert(e.host, e.registered_domain),
+            let h = host_hash(&e.host);
+            let i = match self.find(&e.host, h) {
+                Some(i) => i,
+                None => self.insert(e.host, e.registered_domain, h),
             };
             let mine = &mut self.hosts[i as usize].cells;
             for (m, o) in mine.iter_mut().zip(e.cells.iter()) {
