@@ -8,10 +8,11 @@
 use crate::agents::Registry;
 use crate::http::{self, BodyDecoder, HttpHead};
 use crate::page_signals::{self, HostCounts, MetaNames, PageCtx, SignalBuffers};
-use crate::reader::{ReadError, Record, Scope, Sink};
+use crate::reader::{Need, ReadError, Record, Scope, Sink};
 use crate::record::{self, strip_angle, trim, unfold};
 use crate::robots::RobotsTxt;
 use crate::robots_tables::{self, Provenance, RobotsLineTables, Scratch};
+use crate::signals::meta::HEAD_SCAN_LIMIT;
 use crate::tables::{
     AgentVerdictsBuilder, ErrorRow, ErrorsBuilder, PageSignalsBuilder, RobotsFileRow,
     RobotsFilesBuilder,
@@ -111,6 +112,33 @@ pub struct ExtractBuffers {
     signals: SignalBuffers,
     /// Built from the registry on first use.
     meta_names: Option<MetaNames>,
+    /// The head scan [`Sink::block_needed`] ran on a block prefix, for [`Sink::record`] of the
+    /// same block to reuse.
+    prescan: Option<Prescan>,
+}
+
+/// A head scan done while deciding how much of a block to read: the body it scanned (by
+/// address and length of the block prefix) and whether some meta tag may be a signal.
+struct Prescan {
+    block: (usize, usize),
+    candidates: bool,
+}
+
+impl Prescan {
+    fn key(block: &[u8]) -> (usize, usize) {
+        (block.as_ptr() as usize, block.len())
+    }
+}
+
+/// How far past the likely end of a head a body prefix must reach before it is scanned: the
+/// window in which later meta tags are still collected, and some slack.
+const HEAD_HINT_MARGIN: usize = crate::signals::meta::AFTER_HEAD_WINDOW + 2048;
+
+/// Whether a raw target URI may parse to a robots.txt URL ([`is_robots_url`]): the URL parser
+/// drops tabs and line breaks but decodes nothing in the path, so `robots` must stand in it.
+fn may_be_robots_url(uri: &[u8]) -> bool {
+    memchr::memmem::find(uri, b"robots").is_some()
+        || memchr::memchr3(b'\t', b'\n', b'\r', uri).is_some()
 }
 
 /// The sink that turns records into rows for one chunk.
@@ -373,6 +401,7 @@ impl Extractor<'_> {
         uri: &str,
         parsed: Option<&url::Url>,
         robots_capture: bool,
+        prescan: Option<Prescan>,
     ) {
         let Some(h) = http::parse_response(rec.block) else {
             return;
@@ -394,7 +423,10 @@ impl Extractor<'_> {
         if html {
             let (body, problem) = page_signals::html_prefix(&mut self.bufs.body, &h, rec.block);
             body_problem = problem;
-            meta_candidates = page_signals::scan_head(&mut self.bufs.signals, names, body);
+            meta_candidates = match prescan {
+                Some(p) if p.block == Prescan::key(rec.block) => p.candidates,
+                _ => page_signals::scan_head(&mut self.bufs.signals, names, body),
+            };
         }
         let mut carried = page_signals::Carried::default();
         if has_header || meta_candidates {
@@ -693,6 +725,7 @@ fn host_of(u: &url::Url) -> Option<std::borrow::Cow<'_, str>> {
 
 impl Sink for Extractor<'_> {
     fn record(&mut self, rec: &Record<'_>) {
+        let prescan = self.bufs.prescan.take();
         let ty = self.count(rec);
         match ty {
             RecordType::Warcinfo => self.warcinfo(rec),
@@ -706,7 +739,7 @@ impl Sink for Extractor<'_> {
                     self.robots_capture(rec, ty, &uri, p);
                 }
                 if ty == RecordType::Response {
-                    self.page(rec, &uri, parsed.as_ref(), robots.is_some());
+                    self.page(rec, &uri, parsed.as_ref(), robots.is_some(), prescan);
                 }
             }
             _ => {}
@@ -715,6 +748,80 @@ impl Sink for Extractor<'_> {
 
     fn error(&mut self, err: ReadError) {
         self.push_error(err.scope, err.kind, &err.detail, err.offset, None, None);
+    }
+
+    /// What [`Sink::record`] reads of a block: of a `warcinfo` record and of robots.txt
+    /// captures, all; of other `resource` and `revisit` records and of requests, metadata and
+    /// the rest, nothing (they are only counted); of a response, its HTTP head, and of an HTML
+    /// response whose body is neither chunked nor content-encoded, as far as the head scan went
+    /// ([`crate::signals::meta::HeadScanner::reached_end`]; the scan is kept for `record`).
+    fn block_needed(&mut self, head: &record::Head<'_>, prefix: &[u8]) -> Need {
+        self.bufs.prescan = None;
+        let ty = RecordType::from_bytes(&unfold(head.warc_type));
+        match ty {
+            RecordType::Warcinfo => return Need::All,
+            RecordType::Response | RecordType::Resource | RecordType::Revisit => {}
+            _ => return Need::Enough,
+        }
+        if may_be_robots_url(strip_angle(&unfold(head.target_uri))) {
+            return Need::All;
+        }
+        if ty != RecordType::Response {
+            return Need::Enough;
+        }
+        let Some(h) = http::parse_response(prefix) else {
+            // Not an HTTP response, unless the prefix is all line breaks so far.
+            let breaks = prefix
+                .iter()
+                .take_while(|b| matches!(b, b'\r' | b'\n'))
+                .count();
+            return if breaks + 5 <= prefix.len() {
+                Need::Enough
+            } else {
+                Need::More(0)
+            };
+        };
+        if h.incomplete {
+            return Need::More(0);
+        }
+        if h.fields().any(|(n, _)| {
+            n.eq_ignore_ascii_case(b"transfer-encoding")
+                || n.eq_ignore_ascii_case(b"content-encoding")
+        }) {
+            return Need::All;
+        }
+        let html = h
+            .header("content-type")
+            .map(page_signals::media_type_bytes)
+            .is_some_and(page_signals::is_html);
+        if !html {
+            return Need::Enough;
+        }
+        let body = &prefix[h.body_offset.min(prefix.len())..];
+        // Scanning is slower than inflating: scan once the head's end is likely within reach.
+        if body.len() <= HEAD_SCAN_LIMIT {
+            match page_signals::head_end_hint(body) {
+                None => return Need::More(0),
+                Some(at) if at + HEAD_HINT_MARGIN > body.len() => {
+                    return Need::More(h.body_offset + at + HEAD_HINT_MARGIN)
+                }
+                Some(_) => {}
+            }
+        }
+        let names = self
+            .bufs
+            .meta_names
+            .get_or_insert_with(|| MetaNames::new(self.registry));
+        let candidates = page_signals::scan_head(&mut self.bufs.signals, names, body);
+        if page_signals::head_scan_reached_end(&self.bufs.signals) && body.len() <= HEAD_SCAN_LIMIT
+        {
+            return Need::More(0);
+        }
+        self.bufs.prescan = Some(Prescan {
+            block: Prescan::key(prefix),
+            candidates,
+        });
+        Need::Enough
     }
 }
 

@@ -234,6 +234,66 @@ impl StreamInflater {
     }
 }
 
+/// Progress of [`StreamInflater::prefix_to`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PrefixStep {
+    /// The output holds the target number of bytes and the member goes on; `consumed` compressed
+    /// bytes of the deflate data were taken (the inflater may hold a few of them unused).
+    More { consumed: usize },
+    /// The member's deflate data ended within the target.
+    Finished,
+    /// Corrupt deflate data, or the input ended inside the member.
+    Failed,
+}
+
+impl StreamInflater {
+    /// Begin inflating the member at the start of `data` a piece at a time with
+    /// [`Self::prefix_to`]; returns the length of its gzip header, `None` when there is none.
+    pub fn prefix_begin(&mut self, data: &[u8]) -> Option<usize> {
+        let header = member_header_len(data)?;
+        self.inflate.reset(false);
+        Some(header)
+    }
+
+    /// Inflate more of the member begun by [`Self::prefix_begin`] until `out` holds `target`
+    /// bytes. `deflate` is the member's data after its header, the same slice at every call.
+    pub fn prefix_to(&mut self, deflate: &[u8], out: &mut Vec<u8>, target: usize) -> PrefixStep {
+        let mut filled = out.len();
+        if filled >= target {
+            return PrefixStep::More {
+                consumed: self.inflate.total_in() as usize,
+            };
+        }
+        out.resize(target, 0);
+        let step = loop {
+            let in_before = self.inflate.total_in() as usize;
+            let out_before = self.inflate.total_out();
+            let status = self.inflate.decompress(
+                &deflate[in_before.min(deflate.len())..],
+                &mut out[filled..],
+                FlushDecompress::None,
+            );
+            let produced = (self.inflate.total_out() - out_before) as usize;
+            filled += produced;
+            match status {
+                Ok(Status::StreamEnd) => break PrefixStep::Finished,
+                Ok(_) if filled == target => {
+                    break PrefixStep::More {
+                        consumed: self.inflate.total_in() as usize,
+                    }
+                }
+                Ok(_) if produced == 0 && self.inflate.total_in() as usize == in_before => {
+                    break PrefixStep::Failed
+                }
+                Ok(_) => {}
+                Err(_) => break PrefixStep::Failed,
+            }
+        };
+        out.truncate(filled);
+        step
+    }
+}
+
 /// True when a gzip member starts at `data[0]` and its first inflated bytes satisfy `accept`
 /// (for example "starts with `WARC/`"). Inflates at most a few KiB, whatever the member's size.
 pub fn confirm_member(data: &[u8], accept: impl Fn(&[u8]) -> bool) -> bool {
@@ -266,6 +326,40 @@ pub fn confirm_member(data: &[u8], accept: impl Fn(&[u8]) -> bool) -> bool {
         }
     }
     filled > 0 && accept(&out[..filled])
+}
+
+/// Where a member ends, found without inflating the rest of it. The member holds `size`
+/// uncompressed bytes (known from the record it holds), so its 8-byte trailer ends with `size`
+/// (ISIZE, little-endian) and the next member's header follows: the first place at or after
+/// `from` where those seven bytes stand, at most at `limit` (a member start or the end of
+/// `data`). A gzip header before that place that inflates to bytes `accept` takes is a member
+/// the search must not skip: then, and when nothing is found, `None` (inflate the member).
+pub fn find_member_end(
+    data: &[u8],
+    from: usize,
+    limit: usize,
+    size: u32,
+    accept: impl Fn(&[u8]) -> bool,
+) -> Option<usize> {
+    let trailer = size.to_le_bytes();
+    let limit = limit.min(data.len());
+    let hay_end = (limit + GZIP_MAGIC.len()).min(data.len());
+    let ends_here = |at: usize| at >= from + 4 && data[at - 4..at] == trailer;
+    let mut at = from;
+    while at < hay_end {
+        let Some(hit) = memchr::memmem::find(&data[at..hay_end], &GZIP_MAGIC) else {
+            break;
+        };
+        let h = at + hit;
+        if ends_here(h) && member_header_len(&data[h..]).is_some() {
+            return Some(h);
+        }
+        if confirm_member(&data[h..], &accept) {
+            return None;
+        }
+        at = h + 1;
+    }
+    (limit == data.len() && ends_here(limit)).then_some(limit)
 }
 
 /// The first position at or after `from` (and before `limit`) where a member starts whose first
@@ -316,6 +410,80 @@ mod tests {
         assert_eq!(member_header_len(&named), Some(10 + 2 + 3 + 7 + 3));
         assert_eq!(member_header_len(b"\x1f\x8b\x08\xff000000"), None);
         assert_eq!(member_header_len(b"WARC/1.0"), None);
+    }
+
+    #[test]
+    fn member_end_found_from_the_trailer_without_inflating() {
+        let first = b"WARC/1.0 first ".repeat(500);
+        let second = b"WARC/1.0 second".to_vec();
+        let mut data = gz(&first);
+        let end1 = data.len();
+        data.extend(gz(&second));
+        let warc = |d: &[u8]| d.starts_with(b"WARC/");
+        let size = first.len() as u32;
+        // From the member start or from part way in: the next member's start.
+        assert_eq!(
+            find_member_end(&data, 10, data.len(), size, warc),
+            Some(end1)
+        );
+        assert_eq!(
+            find_member_end(&data, end1 - 20, data.len(), size, warc),
+            Some(end1)
+        );
+        // The last member ends at the end of the data.
+        let s2 = second.len() as u32;
+        assert_eq!(
+            find_member_end(&data, end1 + 10, data.len(), s2, warc),
+            Some(data.len())
+        );
+        // A wrong size finds nothing, and never skips the real member that follows.
+        assert_eq!(find_member_end(&data, 10, data.len(), size + 1, warc), None);
+        assert_eq!(find_member_end(&data, 10, data.len(), s2, warc), None);
+        // Not past the limit.
+        assert_eq!(find_member_end(&data, 10, end1 - 1, size, warc), None);
+        // Three members, the middle one the same size as the first: the search from the first
+        // with a size that does not fit it stops at the real member between.
+        let mut three = gz(b"WARC/1.0 a");
+        let a_end = three.len();
+        three.extend(gz(b"WARC/1.0 bb"));
+        three.extend(gz(b"WARC/1.0 a"));
+        assert_eq!(
+            find_member_end(&three, 10, three.len(), 10, warc),
+            Some(a_end)
+        );
+        assert_eq!(find_member_end(&three, 10, three.len(), 11, warc), None);
+    }
+
+    #[test]
+    fn prefix_inflates_the_start_of_a_member() {
+        let text: Vec<u8> = (0..200_000u32)
+            .flat_map(|i| (i % 251).to_le_bytes())
+            .collect();
+        let data = gz(&text);
+        let mut inf = StreamInflater::new();
+        let header = inf.prefix_begin(&data).unwrap();
+        let mut out = Vec::new();
+        let mut target = 1000;
+        while target < text.len() {
+            match inf.prefix_to(&data[header..], &mut out, target) {
+                PrefixStep::More { consumed } => {
+                    assert!(consumed < data.len());
+                    assert_eq!(out, text[..target]);
+                }
+                other => panic!("{other:?} at {target}"),
+            }
+            target *= 3;
+        }
+        assert_eq!(
+            inf.prefix_to(&data[header..], &mut out, text.len() + 10),
+            PrefixStep::Finished
+        );
+        assert_eq!(out, text);
+        // A truncated member fails.
+        let cut = &data[header..data.len() / 2];
+        inf.prefix_begin(&data).unwrap();
+        out.clear();
+        assert_eq!(inf.prefix_to(cut, &mut out, text.len()), PrefixStep::Failed);
     }
 
     #[test]

@@ -69,6 +69,11 @@ enum Command {
         /// exactly the tables of an uninterrupted one.
         #[arg(long)]
         resume: bool,
+        /// Inflate every gzip member whole and check its CRC. By default a large member that
+        /// holds one page is inflated only as far as the tables need (its HTTP head, and an HTML
+        /// page's head); the rest is skipped unread.
+        #[arg(long)]
+        inflate_all: bool,
         /// Put PREFIX before the relative entries of @FILE lists: a crawl's warc.paths.gz with
         /// `--prefix https://data.commoncrawl.org/` or `--prefix s3://commoncrawl/` (or the
         /// folder of a mounted copy).
@@ -317,6 +322,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             fail_on_error,
             resume,
             prefix,
+            inflate_all,
         } => {
             let registry = load_registry(agents.as_deref())?;
             let mut paths = input::expand(&inputs, prefix.as_deref())?;
@@ -342,6 +348,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 registry,
                 ids,
                 resume,
+                inflate_all,
                 panic_on_input: std::env::var("REPCENSUS_PANIC_ON_INPUT").ok(),
             };
             let summary = scan::scan(&opts)?;

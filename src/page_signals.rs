@@ -302,6 +302,36 @@ pub fn head_limit_hit(bufs: &SignalBuffers) -> bool {
     bufs.scanner.limit_hit
 }
 
+/// Where the head of an HTML page probably ends, by a glance at the bytes (no tokenizing): the
+/// first `</head`, or start tag that cannot stand in a head, whatever its context. Only a
+/// hint of how much of a page to read before scanning it; `None` when there is none.
+pub fn head_end_hint(body: &[u8]) -> Option<usize> {
+    memchr::memchr_iter(b'<', body).find(|&i| {
+        let rest = &body[i + 1..];
+        if rest.len() >= 5 && rest[..5].eq_ignore_ascii_case(b"/head") {
+            return true;
+        }
+        let name_len = rest
+            .iter()
+            .take(16)
+            .take_while(|b| b.is_ascii_alphanumeric())
+            .count();
+        if name_len == 0 || !rest[0].is_ascii_alphabetic() {
+            return false;
+        }
+        let mut name = [0u8; 16];
+        name[..name_len].copy_from_slice(&rest[..name_len]);
+        name.make_ascii_lowercase();
+        !crate::signals::meta::is_head_tag(&name[..name_len])
+    })
+}
+
+/// Whether the last head scan came to the end of the bytes it was given (see
+/// [`HeadScanner::reached_end`]).
+pub fn head_scan_reached_end(bufs: &SignalBuffers) -> bool {
+    bufs.scanner.reached_end
+}
+
 /// The meta tags of the head [`scan_head`] scanned, as rows.
 pub fn meta_tags(
     out: &mut PageSignalsBuilder,

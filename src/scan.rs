@@ -57,6 +57,9 @@ pub struct ScanOptions {
     pub ids: Option<Vec<String>>,
     /// Skip inputs whose parts an earlier run into the same folder completed (`--resume`).
     pub resume: bool,
+    /// Inflate every gzip member whole (`--inflate-all`), instead of stopping early where the
+    /// extractors need only the start of a member ([`crate::reader::Sink::block_needed`]).
+    pub inflate_all: bool,
     /// Testing only: panic while reading the input whose path ends with this, to exercise the
     /// recovery from internal errors (set by `REPCENSUS_PANIC_ON_INPUT`).
     #[doc(hidden)]
@@ -170,6 +173,8 @@ impl InputState {
         self.stats.members += stats.members;
         self.stats.streamed_members += stats.streamed_members;
         self.stats.decompressed_bytes += stats.decompressed_bytes;
+        self.stats.early_stopped_members += stats.early_stopped_members;
+        self.stats.skipped_bytes += stats.skipped_bytes;
         self.done += 1;
         self.pending.push(output);
         let last = self.done >= self.chunks;
@@ -327,9 +332,11 @@ struct Worker {
 }
 
 impl Worker {
-    fn new() -> Self {
+    fn new(opts: &ScanOptions) -> Self {
+        let mut read = ReadBuffers::new();
+        read.early_stop = !opts.inflate_all;
         Worker {
-            read: ReadBuffers::new(),
+            read,
             extract: ExtractBuffers::default(),
         }
     }
@@ -448,7 +455,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 fn worker_loop(shared: &Shared<'_>) {
-    let mut worker = Worker::new();
+    let mut worker = Worker::new(shared.opts);
     loop {
         let task = {
             let mut q = lock(&shared.queue);
@@ -473,7 +480,7 @@ fn worker_loop(shared: &Shared<'_>) {
                 }));
                 run.unwrap_or_else(|panic| {
                     // The worker's buffers may be half-updated: start afresh.
-                    worker = Worker::new();
+                    worker = Worker::new(shared.opts);
                     plan_panicked(shared, i, &panic_message(&panic))
                 })
             }
@@ -490,7 +497,7 @@ fn worker_loop(shared: &Shared<'_>) {
                     read_chunk(shared, &map, container, range, name, &mut worker)
                 }));
                 let (output, stats) = run.unwrap_or_else(|panic| {
-                    worker = Worker::new();
+                    worker = Worker::new(shared.opts);
                     (
                         internal_error(name, &panic_message(&panic)),
                         ContainerStats::default(),
@@ -785,6 +792,8 @@ fn read_remote(shared: &Shared<'_>, worker: &mut Worker, i: usize, url: &str) ->
         stats.members += s.members;
         stats.streamed_members += s.streamed_members;
         stats.decompressed_bytes += s.decompressed_bytes;
+        stats.early_stopped_members += s.early_stopped_members;
+        stats.skipped_bytes += s.skipped_bytes;
         shared.bar.inc(cut as u64);
         window.drain(..cut);
         base += cut as u64;
@@ -1038,7 +1047,10 @@ fn finalize(
         gzip_members: (state.container == Container::Gzip).then_some(state.stats.members as i64),
         gzip_streamed_members: (state.container == Container::Gzip)
             .then_some(state.stats.streamed_members as i64),
+        gzip_early_stopped_members: (state.container == Container::Gzip)
+            .then_some(state.stats.early_stopped_members as i64),
         decompressed_bytes: Some(state.stats.decompressed_bytes as i64),
+        skipped_bytes: Some(state.stats.skipped_bytes as i64),
         chunks: Some(state.chunks as i32),
         rows_robots_files: Some(robots_rows as i64),
         rows_robots_agents: rows(T_AGENTS),

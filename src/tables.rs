@@ -24,7 +24,7 @@ use crate::runs::{
 use anyhow::Result;
 
 /// Version of the table schemas, stored in every Parquet file's metadata as `repcensus.schema_version`.
-pub const SCHEMA_VERSION: &str = "5";
+pub const SCHEMA_VERSION: &str = "6";
 
 /// A column kind: its Arrow type, the borrowed value a row holds, the Arrow builder that takes it
 /// and the column of a table written from runs ([`crate::runs`]) that takes it.
@@ -661,7 +661,11 @@ table! {
         gzip_members: I64,
         /// Members inflated by streaming: too large for the member buffer, or damaged.
         gzip_streamed_members: I64,
+        /// Members inflated only as far as the tables needed (the rest skipped unread).
+        gzip_early_stopped_members: I64,
         decompressed_bytes: I64,
+        /// Of `decompressed_bytes`, those skipped without inflating them.
+        skipped_bytes: I64,
         chunks: I32,
         rows_robots_files: I64,
         rows_robots_agents: I64,

@@ -20,7 +20,9 @@
 //! tokenizer (one per page); it offers no way to reuse them across inputs.
 
 use html5gum::emitters::callback::{CallbackEmitter, CallbackEvent};
-use html5gum::{Emitter, ForwardingEmitter, Span, Tokenizer};
+use html5gum::{Emitter, ForwardingEmitter, Readable, Reader, Span, StringReader, Tokenizer};
+use std::cell::Cell;
+use std::convert::Infallible;
 use std::ops::Range;
 
 /// The most bytes of a page scanned for its head: 1 MiB.
@@ -62,6 +64,56 @@ impl<E: Emitter> ForwardingEmitter for Quiet<E> {
     }
 }
 
+/// html5gum's slice reader, noting when the tokenizer comes to the end of its input: reads its
+/// last byte, reads past it, or compares a string that would run past it. Until then the
+/// tokenizer has seen only bytes that any longer input with the same start also has, and it
+/// is deterministic, so such an input gives the same events.
+struct EdgeReader<'a> {
+    inner: StringReader<'a>,
+    left: usize,
+    reached_end: &'a Cell<bool>,
+}
+
+impl Reader for EdgeReader<'_> {
+    type Error = Infallible;
+
+    #[inline(always)]
+    fn read_byte(&mut self) -> Result<Option<u8>, Infallible> {
+        let b = self.inner.read_byte()?;
+        self.left = self.left.saturating_sub(1);
+        if self.left == 0 {
+            self.reached_end.set(true);
+        }
+        Ok(b)
+    }
+
+    #[inline(always)]
+    fn try_read_string(&mut self, s: &[u8], case_sensitive: bool) -> Result<bool, Infallible> {
+        if s.len() >= self.left {
+            self.reached_end.set(true);
+        }
+        let matched = self.inner.try_read_string(s, case_sensitive)?;
+        if matched {
+            self.left -= s.len();
+        }
+        Ok(matched)
+    }
+
+    #[inline(always)]
+    fn read_until<'b>(
+        &'b mut self,
+        needle: &[u8],
+        char_buf: &'b mut [u8; 4],
+    ) -> Result<Option<&'b [u8]>, Infallible> {
+        let chunk = self.inner.read_until(needle, char_buf)?;
+        self.left -= chunk.map_or(0, <[u8]>::len);
+        if self.left == 0 {
+            self.reached_end.set(true);
+        }
+        Ok(chunk)
+    }
+}
+
 /// Reusable head scanner.
 #[derive(Debug, Default)]
 pub struct HeadScanner {
@@ -71,6 +123,10 @@ pub struct HeadScanner {
     pub head_closed: bool,
     /// The page was longer than [`HEAD_SCAN_LIMIT`] and its head did not end before it.
     pub limit_hit: bool,
+    /// The scan came to the end of what it scanned (the page, or its first
+    /// [`HEAD_SCAN_LIMIT`] bytes). When it did not, every page that starts with the bytes
+    /// scanned gives the same tags and `head_closed`: a reader may stop there.
+    pub reached_end: bool,
 }
 
 #[derive(Default)]
@@ -88,6 +144,8 @@ struct State {
     head_end: Option<usize>,
     /// The window after the head holds a `<meta` (else scanning stops where the head ends).
     window_has_meta: bool,
+    /// A window looked at ran to the end of the input.
+    window_cut: bool,
 }
 
 /// Whether `<meta` (any case) starts within [`AFTER_HEAD_WINDOW`] bytes after `from`: tokenizing
@@ -100,8 +158,8 @@ fn window_has_meta(input: &[u8], from: usize) -> bool {
     })
 }
 
-/// Tags that may stand in a head without ending it.
-fn head_tag(name: &[u8]) -> bool {
+/// Tags that may stand in a head without ending it (lower-case names).
+pub fn is_head_tag(name: &[u8]) -> bool {
     matches!(
         name,
         b"html"
@@ -136,6 +194,7 @@ impl HeadScanner {
         self.head_closed = false;
         self.limit_hit = false;
         let input = &html[..html.len().min(HEAD_SCAN_LIMIT)];
+        let reached_end = Cell::new(input.is_empty());
         let mut st = State::default();
         let arena = &mut self.arena;
         let tags = &mut self.tags;
@@ -150,9 +209,10 @@ impl HeadScanner {
                     if name == b"template" {
                         st.template_depth += 1;
                     }
-                    if st.head_end.is_none() && (name == b"body" || !head_tag(name)) {
+                    if st.head_end.is_none() && (name == b"body" || !is_head_tag(name)) {
                         st.head_end = Some(span.start);
                         st.window_has_meta = window_has_meta(input, span.start);
+                        st.window_cut |= span.start + AFTER_HEAD_WINDOW >= input.len();
                         if !st.window_has_meta {
                             return Some(());
                         }
@@ -226,6 +286,7 @@ impl HeadScanner {
                     } else if name == b"head" && st.head_end.is_none() {
                         st.head_end = Some(span.start);
                         st.window_has_meta = window_has_meta(input, span.start);
+                        st.window_cut |= span.start + AFTER_HEAD_WINDOW >= input.len();
                         if !st.window_has_meta {
                             return Some(());
                         }
@@ -237,9 +298,15 @@ impl HeadScanner {
         };
         let mut emitter = CallbackEmitter::new(callback);
         emitter.naively_switch_states(true);
-        let tok = Tokenizer::new_with_emitter(input, Quiet(emitter));
+        let reader = EdgeReader {
+            inner: input.to_reader(),
+            left: input.len(),
+            reached_end: &reached_end,
+        };
+        let tok = Tokenizer::new_with_emitter(reader, Quiet(emitter));
         // The callback yields a token only to say "past the window: stop".
         for _stop in tok.take(1) {}
+        self.reached_end = reached_end.get() || st.window_cut;
         self.head_closed = st.head_end.is_some();
         self.limit_hit = !self.head_closed && html.len() > HEAD_SCAN_LIMIT;
     }
@@ -339,6 +406,47 @@ mod tests {
             scan(b"<meta name=robots content=\"\"><meta name=robots>"),
             vec![tag("robots", "", true), ("robots".into(), None, true)]
         );
+    }
+
+    /// A scan of a prefix that did not reach the prefix's end gives what the whole page gives:
+    /// the promise an early-stopping reader relies on. Every cut of some tricky pages.
+    #[test]
+    fn scan_of_a_prefix_that_stops_early_equals_the_whole() {
+        let filler = "<p>text</p>".repeat(300);
+        let pages = [
+            format!("<html><head><meta name=robots content=a></head><body>{filler}"),
+            format!("<head><script>var s = '</head><body>';</script><meta name=robots content=late></head>{filler}"),
+            format!("<head><meta name=robots content=a></head><meta name=googlebot content=b><p>{filler}<meta name=robots content=c>"),
+            format!("<head><title>x &amp; y</title><!-- </head> --><meta name=robots content=\"noindex\"><div>{filler}"),
+            format!("<head><meta name=robots content='unclosed>{filler}"),
+            format!("<head><style>{}</style><meta name=robots content=after-style><body>{filler}", "a{b:c}".repeat(400)),
+            format!("<HEAD><META NAME=ROBOTS CONTENT=NOAI><BODY>{filler}"),
+            format!("{filler}<meta name=robots content=late>"),
+        ];
+        let mut stopped_early = 0;
+        for page in &pages {
+            let page = page.as_bytes();
+            let mut whole = HeadScanner::new();
+            whole.scan(page);
+            for cut in 0..page.len() {
+                let mut part = HeadScanner::new();
+                part.scan(&page[..cut]);
+                if part.reached_end {
+                    continue;
+                }
+                stopped_early += 1;
+                assert_eq!(
+                    part.tags,
+                    whole.tags,
+                    "cut {cut} of {:?}",
+                    String::from_utf8_lossy(&page[..80])
+                );
+                assert_eq!(part.arena, whole.arena, "cut {cut}");
+                assert_eq!(part.head_closed, whole.head_closed, "cut {cut}");
+                assert_eq!(part.limit_hit, whole.limit_hit, "cut {cut}");
+            }
+        }
+        assert!(stopped_early > 10_000, "{stopped_early}");
     }
 
     #[test]
