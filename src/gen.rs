@@ -16,6 +16,8 @@ use std::io::{self, Write};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GenKind {
     Pages,
+    /// HTML pages sized like Common Crawl's: see [`cc_html_page`].
+    CcPages,
     Robots,
 }
 
@@ -247,6 +249,94 @@ fn html_page(rng: &mut Rng, host: &str) -> String {
     s
 }
 
+/// A page sized like the Common Crawl pages of samples/ (the 37 HTML responses of
+/// `allenai_dolma__sample-*`, CC-MAIN): pages of 6 KB to 200 KB (median about 25 KB, mean about
+/// 45 KB), heads of under 1 KB to 50 KB (median about 2.5 KB: inline styles, scripts and JSON-LD),
+/// markup as repetitive as real pages' (gzip takes them to about a quarter). [`html_page`] makes
+/// smaller pages (19 KB, heads of 0.5 KB), where per-record costs weigh more.
+fn cc_html_page(rng: &mut Rng, host: &str) -> String {
+    let size = match rng.below(100) {
+        0..=29 => 6_000 + rng.below(9_000),
+        30..=59 => 15_000 + rng.below(15_000),
+        60..=84 => 30_000 + rng.below(30_000),
+        _ => 60_000 + rng.below(140_000),
+    } as usize;
+    let head_size = match rng.below(100) {
+        0..=49 => 600 + rng.below(2_400),
+        50..=79 => 3_000 + rng.below(9_000),
+        _ => 15_000 + rng.below(37_000),
+    } as usize;
+    let mut s = String::with_capacity(size + head_size + 1024);
+    s.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>");
+    words(rng, 6, &mut s);
+    s.push_str("</title>\n");
+    match rng.below(10) {
+        0 => s.push_str("<meta name=\"robots\" content=\"index, follow, max-image-preview:large\">\n"),
+        1 => s.push_str("<meta name=\"robots\" content=\"noindex, nofollow\">\n"),
+        2 => s.push_str("<meta name=\"googlebot\" content=\"noarchive\"><meta name=\"robots\" content=\"noai, noimageai\">\n"),
+        _ => {}
+    }
+    s.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
+    s.push_str(&format!(
+        "<link rel=\"canonical\" href=\"https://{host}/\">\n"
+    ));
+    while s.len() < head_size {
+        match rng.below(4) {
+            0 => s.push_str(&format!(
+                "<link rel=\"stylesheet\" href=\"https://{host}/wp-content/themes/{}/style.css?ver={}\" type=\"text/css\" media=\"all\">\n",
+                rng.pick(WORDS),
+                rng.below(100)
+            )),
+            1 => {
+                s.push_str("<style>");
+                for _ in 0..10 {
+                    s.push_str(&format!(
+                        ".{}-{}{{margin:{}px;padding:0 {}px;color:#{:06x};font-family:Helvetica,Arial,sans-serif}}\n",
+                        rng.pick(WORDS),
+                        rng.pick(WORDS),
+                        rng.below(40),
+                        rng.below(20),
+                        rng.below(1 << 24)
+                    ));
+                }
+                s.push_str("</style>\n");
+            }
+            2 => {
+                s.push_str("<script type=\"application/ld+json\">{\"@context\":\"https://schema.org\",\"@type\":\"WebPage\",\"name\":\"");
+                words(rng, 5, &mut s);
+                s.push_str(&format!("\",\"url\":\"https://{host}/\",\"datePublished\":\"2025-0{}-1{}\"}}</script>\n", 1 + rng.below(9), rng.below(10)));
+            }
+            _ => s.push_str(&format!(
+                "<script>window.dataLayer=window.dataLayer||[];function gtag(){{dataLayer.push(arguments)}}gtag('config','G-{:08X}');</script>\n",
+                rng.below(1 << 32)
+            )),
+        }
+    }
+    s.push_str("</head>\n<body class=\"home page-template-default\">\n<nav><ul>\n");
+    for _ in 0..5 + rng.below(20) {
+        let w = rng.pick(WORDS);
+        s.push_str(&format!(
+            "<li class=\"menu-item\"><a href=\"https://{host}/{w}/\">{w}</a></li>\n"
+        ));
+    }
+    s.push_str("</ul></nav>\n<main>\n");
+    let body_end = s.len() + size.saturating_sub(head_size);
+    while s.len() < body_end {
+        s.push_str("<div class=\"entry-content\"><p>");
+        let n = 20 + rng.below(80) as usize;
+        words(rng, n, &mut s);
+        s.push_str(&format!(
+            "</p>\n<a href=\"https://{host}/{}/{}\" class=\"more-link\">",
+            rng.pick(WORDS),
+            rng.below(100_000)
+        ));
+        words(rng, 3, &mut s);
+        s.push_str("</a></div>\n");
+    }
+    s.push_str("</main>\n<footer><p>&copy; 2025</p></footer>\n</body></html>\n");
+    s
+}
+
 fn robots_body(rng: &mut Rng) -> Vec<u8> {
     let mut s = String::new();
     if rng.below(20) == 0 {
@@ -351,9 +441,13 @@ pub fn generate(opts: &GenOptions, out: &mut impl Write) -> io::Result<GenStats>
             rng.below(60)
         );
         let (uri, http) = match opts.kind {
-            GenKind::Pages => {
+            GenKind::Pages | GenKind::CcPages => {
                 let uri = format!("https://{host}/{}/{}.html", rng.pick(WORDS), n);
-                let body = html_page(&mut rng, &host);
+                let body = if opts.kind == GenKind::Pages {
+                    html_page(&mut rng, &host)
+                } else {
+                    cc_html_page(&mut rng, &host)
+                };
                 let xrt = match rng.below(20) {
                     0 => "X-Robots-Tag: noindex\r\n",
                     1 => "X-Robots-Tag: googlebot: nosnippet\r\n",
@@ -463,5 +557,40 @@ mod tests {
         assert_eq!(a, b);
         assert!(sa.robots_captures > 10);
         assert_eq!(sa.records, 1 + 3 * sa.captures);
+    }
+
+    /// Common-Crawl-sized pages: sizes and heads in the ranges the doc comment promises, and
+    /// gzip takes them to about a quarter.
+    #[test]
+    fn cc_pages_are_sized_like_common_crawl() {
+        let mut rng = Rng(3);
+        let pages: Vec<String> = (0..400)
+            .map(|_| cc_html_page(&mut rng, "www.a.example"))
+            .collect();
+        let mut sizes: Vec<usize> = pages.iter().map(String::len).collect();
+        let mut heads: Vec<usize> = pages.iter().map(|p| p.find("</head>").unwrap()).collect();
+        sizes.sort_unstable();
+        heads.sort_unstable();
+        let median = |v: &[usize]| v[v.len() / 2];
+        assert!(
+            (15_000..40_000).contains(&median(&sizes)),
+            "{}",
+            median(&sizes)
+        );
+        assert!(
+            (1_500..5_000).contains(&median(&heads)),
+            "{}",
+            median(&heads)
+        );
+        assert!(sizes[0] >= 6_000 && *sizes.last().unwrap() <= 210_000);
+        assert!(*heads.last().unwrap() > 30_000);
+        let all = pages.concat();
+        let gz = {
+            let mut e = GzEncoder::new(Vec::new(), Compression::default());
+            e.write_all(all.as_bytes()).unwrap();
+            e.finish().unwrap()
+        };
+        let ratio = all.len() as f64 / gz.len() as f64;
+        assert!((3.5..6.0).contains(&ratio), "{ratio}");
     }
 }

@@ -150,7 +150,10 @@ enum AgentsFormat {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum KindArg {
+    /// HTML pages of about 19 KB.
     Pages,
+    /// HTML pages sized like Common Crawl's (6-200 KB, heads up to 50 KB).
+    CcPages,
     Robots,
 }
 
@@ -380,6 +383,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let opts = GenOptions {
                 kind: match kind {
                     KindArg::Pages => GenKind::Pages,
+                    KindArg::CcPages => GenKind::CcPages,
                     KindArg::Robots => GenKind::Robots,
                 },
                 layout: match layout {
