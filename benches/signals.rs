@@ -7,8 +7,9 @@
 //! * `header_values`: parsing the 69 real robots header values of tests/data.
 //! * `pages_extract`: the whole extractor (framing, inflating, headers, head scan, rows) over a
 //!   generated 32 MB per-record-gzip pages archive; compare with `records/pages_gzip_per_record_frame`.
-//! * `early_stop/real` and `inflate_all/real`: the whole extractor over the real archive of
-//!   samples/ with the most large pages, stopping early inside large members or not.
+//! * `early_stop/{real,cc_pages}` and `inflate_all/{real,cc_pages}`: the whole extractor over the
+//!   real archive of samples/ with the most large pages and over generated Common-Crawl-sized
+//!   pages, stopping early inside large members or not.
 //!
 //! Each iteration asserts what it found, so a broken change cannot look fast.
 //!
@@ -146,32 +147,50 @@ fn bench(c: &mut Criterion) {
             assert_eq!(*expected.get_or_insert(rows), rows);
         })
     });
-    // Stopping early inside large members, against inflating every member whole, on the real
+    // Stopping early inside large members, against inflating every member whole: on the real
     // archive of samples/ with the most large pages (the 2008 blackbook crawl: HTML pages and
-    // images, 2.5 MB compressed, 11 MB inflated). The same rows either way.
+    // images, 2.5 MB compressed, 11 MB inflated), and on 64 MB of Common-Crawl-sized generated
+    // pages. The same rows either way.
     let real = std::fs::read(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("samples/oduwsdl_ipwb__IAH-20080430204825-00000-blackbook.warc.gz"),
     )
     .unwrap();
-    g.throughput(Throughput::Bytes(real.len() as u64));
-    let mut expected = None;
-    for (name, early) in [("early_stop/real", true), ("inflate_all/real", false)] {
-        g.bench_function(name, |b| {
-            bufs.early_stop = early;
-            b.iter(|| {
-                let mut ex = Extractor::new("bench.warc.gz", &mut ebufs, &registry);
-                let stats = read_gzip_members(&real, 0, real.len(), &mut bufs, &mut ex);
-                assert_eq!(stats.early_stopped_members > 0, early);
-                let out = ex.into_output();
-                let rows = (
-                    out.page_signals.len(),
-                    out.host_counts.is_empty(),
-                    out.counts.total,
-                );
-                assert_eq!(*expected.get_or_insert(rows), rows);
-            })
-        });
+    let mut cc = Vec::new();
+    generate(
+        &GenOptions {
+            kind: GenKind::CcPages,
+            layout: Layout::GzipPerRecord,
+            target_bytes: 64 << 20,
+            seed: 9,
+        },
+        &mut cc,
+    )
+    .unwrap();
+    for (input, which) in [(&real, "real"), (&cc, "cc_pages")] {
+        g.throughput(Throughput::Bytes(input.len() as u64));
+        let mut expected = None;
+        for early in [true, false] {
+            let name = format!(
+                "{}/{which}",
+                if early { "early_stop" } else { "inflate_all" }
+            );
+            g.bench_function(name, |b| {
+                bufs.early_stop = early;
+                b.iter(|| {
+                    let mut ex = Extractor::new("bench.warc.gz", &mut ebufs, &registry);
+                    let stats = read_gzip_members(input, 0, input.len(), &mut bufs, &mut ex);
+                    assert_eq!(stats.early_stopped_members > 0, early);
+                    let out = ex.into_output();
+                    let rows = (
+                        out.page_signals.len(),
+                        out.host_counts.is_empty(),
+                        out.counts.total,
+                    );
+                    assert_eq!(*expected.get_or_insert(rows), rows);
+                })
+            });
+        }
     }
     bufs.early_stop = true;
     g.finish();
