@@ -409,8 +409,7 @@ impl Extractor<'_> {
         let host = parsed.and_then(host_of);
         let host_key = host.as_deref().unwrap_or("");
         let status = h.status.map(i32::from);
-        let ct_raw = h.header("content-type").map(page_signals::media_type_bytes);
-        let html = ct_raw.is_some_and(page_signals::is_html);
+        let (ct_raw, html) = page_signals::response_media_type(&h);
         let has_header = h
             .fields()
             .any(|(n, _)| page_signals::signal_header(n).is_some());
@@ -790,11 +789,7 @@ impl Sink for Extractor<'_> {
         }) {
             return Need::All;
         }
-        let html = h
-            .header("content-type")
-            .map(page_signals::media_type_bytes)
-            .is_some_and(page_signals::is_html);
-        if !html {
+        if !page_signals::response_media_type(&h).1 {
             return Need::Enough;
         }
         let body = &prefix[h.body_offset.min(prefix.len())..];

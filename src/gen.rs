@@ -218,6 +218,26 @@ fn words(rng: &mut Rng, n: usize, out: &mut String) {
     }
 }
 
+/// A paragraph of 20-99 words and a link of 3: `open`, the words, `</p>`, the link with
+/// `link_attrs`, `close`.
+fn paragraph(
+    rng: &mut Rng,
+    host: &str,
+    (open, link_attrs, close): (&str, &str, &str),
+    s: &mut String,
+) {
+    s.push_str(open);
+    let n = 20 + rng.below(80) as usize;
+    words(rng, n, s);
+    s.push_str(&format!(
+        "</p>\n<a href=\"https://{host}/{}/{}\"{link_attrs}>",
+        rng.pick(WORDS),
+        rng.below(100_000)
+    ));
+    words(rng, 3, s);
+    s.push_str(close);
+}
+
 fn html_page(rng: &mut Rng, host: &str) -> String {
     let mut s = String::with_capacity(32 * 1024);
     s.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>");
@@ -234,16 +254,7 @@ fn html_page(rng: &mut Rng, host: &str) -> String {
     s.push_str(&format!("<link rel=\"canonical\" href=\"https://{host}/\"><style>body{{font-family:sans-serif}}</style></head>\n<body>\n"));
     let paragraphs = 10 + rng.below(60) as usize;
     for _ in 0..paragraphs {
-        s.push_str("<p>");
-        let n = 20 + rng.below(80) as usize;
-        words(rng, n, &mut s);
-        s.push_str(&format!(
-            "</p>\n<a href=\"https://{host}/{}/{}\">",
-            rng.pick(WORDS),
-            rng.below(100_000)
-        ));
-        words(rng, 3, &mut s);
-        s.push_str("</a>\n");
+        paragraph(rng, host, ("<p>", "", "</a>\n"), &mut s);
     }
     s.push_str("</body></html>\n");
     s
@@ -322,16 +333,16 @@ fn cc_html_page(rng: &mut Rng, host: &str) -> String {
     s.push_str("</ul></nav>\n<main>\n");
     let body_end = s.len() + size.saturating_sub(head_size);
     while s.len() < body_end {
-        s.push_str("<div class=\"entry-content\"><p>");
-        let n = 20 + rng.below(80) as usize;
-        words(rng, n, &mut s);
-        s.push_str(&format!(
-            "</p>\n<a href=\"https://{host}/{}/{}\" class=\"more-link\">",
-            rng.pick(WORDS),
-            rng.below(100_000)
-        ));
-        words(rng, 3, &mut s);
-        s.push_str("</a></div>\n");
+        paragraph(
+            rng,
+            host,
+            (
+                "<div class=\"entry-content\"><p>",
+                " class=\"more-link\"",
+                "</a></div>\n",
+            ),
+            &mut s,
+        );
     }
     s.push_str("</main>\n<footer><p>&copy; 2025</p></footer>\n</body></html>\n");
     s

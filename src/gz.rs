@@ -242,7 +242,9 @@ pub enum PrefixStep {
     More { consumed: usize },
     /// The member's deflate data ended within the target.
     Finished,
-    /// Corrupt deflate data, or the input ended inside the member.
+    /// The input ended inside the member.
+    Truncated,
+    /// Corrupt deflate data.
     Failed,
 }
 
@@ -258,39 +260,49 @@ impl StreamInflater {
     /// Inflate more of the member begun by [`Self::prefix_begin`] until `out` holds `target`
     /// bytes. `deflate` is the member's data after its header, the same slice at every call.
     pub fn prefix_to(&mut self, deflate: &[u8], out: &mut Vec<u8>, target: usize) -> PrefixStep {
-        let mut filled = out.len();
+        let filled = out.len();
         if filled >= target {
             return PrefixStep::More {
                 consumed: self.inflate.total_in() as usize,
             };
         }
         out.resize(target, 0);
-        let step = loop {
-            let in_before = self.inflate.total_in() as usize;
-            let out_before = self.inflate.total_out();
-            let status = self.inflate.decompress(
-                &deflate[in_before.min(deflate.len())..],
-                &mut out[filled..],
-                FlushDecompress::None,
-            );
-            let produced = (self.inflate.total_out() - out_before) as usize;
-            filled += produced;
-            match status {
-                Ok(Status::StreamEnd) => break PrefixStep::Finished,
-                Ok(_) if filled == target => {
-                    break PrefixStep::More {
-                        consumed: self.inflate.total_in() as usize,
-                    }
-                }
-                Ok(_) if produced == 0 && self.inflate.total_in() as usize == in_before => {
-                    break PrefixStep::Failed
-                }
-                Ok(_) => {}
-                Err(_) => break PrefixStep::Failed,
-            }
-        };
+        let (filled, step) = fill(&mut self.inflate, deflate, out, filled);
         out.truncate(filled);
         step
+    }
+}
+
+/// Inflate from `deflate` (the same slice at every call on `inflate`) into `out[filled..]`
+/// until it is full; returns how far `out` is filled and how the step ended.
+fn fill(
+    inflate: &mut Decompress,
+    deflate: &[u8],
+    out: &mut [u8],
+    mut filled: usize,
+) -> (usize, PrefixStep) {
+    loop {
+        let in_before = inflate.total_in() as usize;
+        let out_before = inflate.total_out();
+        let status = inflate.decompress(
+            &deflate[in_before.min(deflate.len())..],
+            &mut out[filled..],
+            FlushDecompress::None,
+        );
+        let produced = (inflate.total_out() - out_before) as usize;
+        filled += produced;
+        let step = match status {
+            Ok(Status::StreamEnd) => PrefixStep::Finished,
+            Ok(_) if filled == out.len() => PrefixStep::More {
+                consumed: inflate.total_in() as usize,
+            },
+            Ok(_) if produced == 0 && inflate.total_in() as usize == in_before => {
+                PrefixStep::Truncated
+            }
+            Ok(_) => continue,
+            Err(_) => PrefixStep::Failed,
+        };
+        return (filled, step);
     }
 }
 
@@ -300,32 +312,9 @@ pub fn confirm_member(data: &[u8], accept: impl Fn(&[u8]) -> bool) -> bool {
     let Some(header) = member_header_len(data) else {
         return false;
     };
-    let mut inflate = Decompress::new(false);
     let mut out = [0u8; 512];
-    let mut filled = 0usize;
-    let body = &data[header..];
-    while filled < out.len() {
-        let before_in = inflate.total_in() as usize;
-        let before_out = inflate.total_out();
-        let res = inflate.decompress(
-            &body[before_in..],
-            &mut out[filled..],
-            FlushDecompress::None,
-        );
-        filled += (inflate.total_out() - before_out) as usize;
-        match res {
-            Ok(Status::StreamEnd) => break,
-            Ok(_)
-                if inflate.total_in() as usize == before_in
-                    && inflate.total_out() == before_out =>
-            {
-                break
-            }
-            Ok(_) => {}
-            Err(_) => return false,
-        }
-    }
-    filled > 0 && accept(&out[..filled])
+    let (filled, step) = fill(&mut Decompress::new(false), &data[header..], &mut out, 0);
+    step != PrefixStep::Failed && filled > 0 && accept(&out[..filled])
 }
 
 /// Where a member ends, found without inflating the rest of it. The member holds `size`
@@ -479,11 +468,14 @@ mod tests {
             PrefixStep::Finished
         );
         assert_eq!(out, text);
-        // A truncated member fails.
+        // A truncated member says so.
         let cut = &data[header..data.len() / 2];
         inf.prefix_begin(&data).unwrap();
         out.clear();
-        assert_eq!(inf.prefix_to(cut, &mut out, text.len()), PrefixStep::Failed);
+        assert_eq!(
+            inf.prefix_to(cut, &mut out, text.len()),
+            PrefixStep::Truncated
+        );
     }
 
     #[test]

@@ -277,6 +277,12 @@ pub fn is_html(media_type: &[u8]) -> bool {
         || media_type.eq_ignore_ascii_case(b"application/xhtml+xml")
 }
 
+/// The media type of a response (its Content-Type without parameters), and whether it is HTML.
+pub fn response_media_type<'h>(h: &HttpHead<'h>) -> (Option<&'h [u8]>, bool) {
+    let media = h.header("content-type").map(media_type_bytes);
+    (media, media.is_some_and(is_html))
+}
+
 /// The media type of a Content-Type value, borrowed: parameters dropped, trimmed.
 pub fn media_type_bytes(v: &[u8]) -> &[u8] {
     trim(v.split(|&b| b == b';').next().unwrap_or_default())

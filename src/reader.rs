@@ -787,9 +787,10 @@ fn read_member_prefix(
                     let rest = (size - out.len() as u64) as usize;
                     let from = pos + header + consumed.saturating_sub(16);
                     let limit = end.min(from + 64 + rest + rest / 8192);
+                    // No gzip header stands before `guess_end`: the search starts there.
                     let next = gz::find_member_end(
                         data,
-                        from,
+                        from.max(guess_end.saturating_sub(4)),
                         limit,
                         size as u32,
                         looks_like_record_start,
