@@ -14,8 +14,8 @@ use crate::robots::RobotsTxt;
 use crate::robots_tables::{self, Provenance, RobotsLineTables, Scratch};
 use crate::signals::meta::HEAD_SCAN_LIMIT;
 use crate::tables::{
-    AgentVerdictsBuilder, ErrorRow, ErrorsBuilder, PageSignalsBuilder, RobotsFileRow,
-    RobotsFilesBuilder,
+    AcapFieldsBuilder, AgentVerdictsBuilder, ErrorRow, ErrorsBuilder, PageSignalsBuilder,
+    RobotsFileRow, RobotsFilesBuilder, TableBuilder, TableSelection,
 };
 use crate::verdicts::Verdicts;
 use sha2::{Digest, Sha256};
@@ -147,6 +147,7 @@ pub struct Extractor<'w> {
     bufs: &'w mut ExtractBuffers,
     warc_file: &'w str,
     registry: &'w Registry,
+    tables: TableSelection,
 }
 
 impl<'w> Extractor<'w> {
@@ -156,7 +157,14 @@ impl<'w> Extractor<'w> {
             bufs,
             warc_file,
             registry,
+            tables: TableSelection::all(),
         }
+    }
+
+    /// Produce only what `tables` need (by default, every table).
+    pub fn with_tables(mut self, tables: TableSelection) -> Self {
+        self.tables = tables;
+        self
     }
 
     pub fn into_output(self) -> ChunkOutput {
@@ -341,31 +349,44 @@ impl<'w> Extractor<'w> {
                 warc_offset: rec.offset as i64,
                 host: row.host,
             };
-            robots_tables::emit(
-                &mut self.out.robots_lines,
-                &prov,
-                &parsed,
-                &mut self.bufs.scratch,
-            );
+            if self.tables.robots_lines() {
+                robots_tables::emit(
+                    &mut self.out.robots_lines,
+                    &prov,
+                    &parsed,
+                    &mut self.bufs.scratch,
+                );
+            }
             let acap = robots_tables::acap_of(&parsed);
-            if let Some(a) = &acap {
+            if let Some(a) = acap
+                .as_ref()
+                .filter(|_| self.tables.has(AcapFieldsBuilder::NAME))
+            {
                 robots_tables::emit_acap(&mut self.out.robots_lines.acap, &prov, &parsed, a);
             }
             robots_tables::fill_acap_summary(&mut row, acap.as_ref());
-            if self.bufs.verdicts.emit(
-                &mut self.out.agent_verdicts,
-                self.registry,
-                &row,
-                Some(&parsed),
-            ) {
+            if self.tables.has(AgentVerdictsBuilder::NAME)
+                && self.bufs.verdicts.emit(
+                    &mut self.out.agent_verdicts,
+                    self.registry,
+                    &row,
+                    Some(&parsed),
+                )
+            {
                 undetermined = true;
             }
-            self.out.robots_files.append(&row);
+            if self.tables.has(RobotsFilesBuilder::NAME) {
+                self.out.robots_files.append(&row);
+            }
         } else {
-            self.bufs
-                .verdicts
-                .emit(&mut self.out.agent_verdicts, self.registry, &row, None);
-            self.out.robots_files.append(&row);
+            if self.tables.has(AgentVerdictsBuilder::NAME) {
+                self.bufs
+                    .verdicts
+                    .emit(&mut self.out.agent_verdicts, self.registry, &row, None);
+            }
+            if self.tables.has(RobotsFilesBuilder::NAME) {
+                self.out.robots_files.append(&row);
+            }
         }
         if undetermined {
             self.push_error(
@@ -729,16 +750,21 @@ impl Sink for Extractor<'_> {
         match ty {
             RecordType::Warcinfo => self.warcinfo(rec),
             RecordType::Response | RecordType::Resource | RecordType::Revisit => {
+                let pages = ty == RecordType::Response && self.tables.pages();
+                if !pages && !self.tables.robots() {
+                    return;
+                }
                 let uri_raw = unfold(rec.head.target_uri);
                 // Borrowed unless the URI is not UTF-8.
                 let uri = String::from_utf8_lossy(strip_angle(&uri_raw));
                 let parsed = url::Url::parse(&uri).ok();
                 let robots = parsed.as_ref().filter(|p| is_robots_url(p));
-                if let Some(p) = robots {
+                if let Some(p) = robots.filter(|_| self.tables.robots()) {
                     self.robots_capture(rec, ty, &uri, p);
                 }
-                if ty == RecordType::Response {
-                    self.page(rec, &uri, parsed.as_ref(), robots.is_some(), prescan);
+                if pages {
+                    let read_as_robots = robots.is_some() && self.tables.robots();
+                    self.page(rec, &uri, parsed.as_ref(), read_as_robots, prescan);
                 }
             }
             _ => {}
@@ -762,10 +788,10 @@ impl Sink for Extractor<'_> {
             RecordType::Response | RecordType::Resource | RecordType::Revisit => {}
             _ => return Need::Enough,
         }
-        if may_be_robots_url(strip_angle(&unfold(head.target_uri))) {
+        if self.tables.robots() && may_be_robots_url(strip_angle(&unfold(head.target_uri))) {
             return Need::All;
         }
-        if ty != RecordType::Response {
+        if ty != RecordType::Response || !self.tables.pages() {
             return Need::Enough;
         }
         let Some(h) = http::parse_response(prefix) else {

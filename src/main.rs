@@ -74,6 +74,12 @@ enum Command {
         /// page's head); the rest is skipped unread.
         #[arg(long)]
         inflate_all: bool,
+        /// Write only these tables (comma-separated; `errors` and `inputs` are always written).
+        /// Work that only other tables need is skipped: without `agent_verdicts` no verdicts are
+        /// computed, without `page_signals` and `host_counts` no HTML head is scanned. Parts of
+        /// tables not written are left as they are.
+        #[arg(long, value_name = "TABLE,...", value_delimiter = ',')]
+        tables: Option<Vec<String>>,
         /// Put PREFIX before the relative entries of @FILE lists: a crawl's warc.paths.gz with
         /// `--prefix https://data.commoncrawl.org/` or `--prefix s3://commoncrawl/` (or the
         /// folder of a mounted copy).
@@ -326,7 +332,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             resume,
             prefix,
             inflate_all,
+            tables,
         } => {
+            let tables = match &tables {
+                Some(names) => repcensus::tables::TableSelection::parse(names)
+                    .map_err(|e| anyhow::anyhow!("--tables: {e}"))?,
+                None => repcensus::tables::TableSelection::all(),
+            };
             let registry = load_registry(agents.as_deref())?;
             let mut paths = input::expand(&inputs, prefix.as_deref())?;
             if paths.is_empty() {
@@ -352,6 +364,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 ids,
                 resume,
                 inflate_all,
+                tables,
                 panic_on_input: std::env::var("REPCENSUS_PANIC_ON_INPUT").ok(),
             };
             let summary = scan::scan(&opts)?;

@@ -4,14 +4,15 @@
 //! one was removed, so its presence says the input's other parts are this run's) and that part
 //! agrees with what would be written now: the same path and size, tool, schema and registry
 //! versions, a status other than `failed` (a failure may have been transient: it is retried),
-//! and, for every table, a part with exactly the row count the `inputs` row gives, or no part
-//! when it gives none. Anything else is redone; committing the redone input replaces or removes
+//! and, for every table the run writes (`--tables`), a part with exactly the row count the
+//! `inputs` row gives, or no part when it gives 0; a NULL count (the earlier run did not write
+//! that table) makes the input incomplete. Tables the run does not write are not looked at. Anything else is redone; committing the redone input replaces or removes
 //! every part of it, so a resumed run never duplicates rows. Parts are found and read through
 //! [`OutDir`], so an `s3://` output is checked the same way (only footers of large parts are read).
 
 use crate::output::OutDir;
 use crate::scan::TABLE_NAMES;
-use crate::tables::SCHEMA_VERSION;
+use crate::tables::{TableSelection, SCHEMA_VERSION};
 use arrow_array::cast::AsArray;
 use arrow_array::types::Int64Type;
 use arrow_array::{Array, RecordBatch};
@@ -44,6 +45,7 @@ pub fn completed(
     name: &str,
     bytes: u64,
     registry_version: &str,
+    tables: TableSelection,
 ) -> Option<Completed> {
     let parts = out.find_parts("inputs", id);
     let [(crawl, inputs_part)] = parts.as_slice() else {
@@ -79,7 +81,7 @@ pub fn completed(
         ..Completed::default()
     };
     let mut errors_part = None;
-    for table in TABLE_NAMES {
+    for table in TABLE_NAMES.into_iter().filter(|t| tables.has(t)) {
         let want = int(&count_column(table))?;
         let mut found = out.find_parts(table, id);
         match found.as_slice() {

@@ -20,7 +20,7 @@ use crate::remote;
 use crate::tables::{
     AcapFieldsBuilder, AgentVerdictsBuilder, AppDirectivesBuilder, ErrorRow, ErrorsBuilder,
     HostCountsBuilder, InputRow, InputsBuilder, PageSignalsBuilder, RobotsAgentsBuilder,
-    RobotsFilesBuilder, RobotsRulesBuilder, TableBuilder, SCHEMA_VERSION,
+    RobotsFilesBuilder, RobotsRulesBuilder, TableBuilder, TableSelection, SCHEMA_VERSION,
 };
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -60,6 +60,8 @@ pub struct ScanOptions {
     /// Inflate every gzip member whole (`--inflate-all`), instead of stopping early where the
     /// extractors need only the start of a member ([`crate::reader::Sink::block_needed`]).
     pub inflate_all: bool,
+    /// The tables to write (`--tables`); work only unselected tables need is not done.
+    pub tables: TableSelection,
     /// Testing only: panic while reading the input whose path ends with this, to exercise the
     /// recovery from internal errors (set by `REPCENSUS_PANIC_ON_INPUT`).
     #[doc(hidden)]
@@ -129,7 +131,7 @@ struct InputState {
 }
 
 impl InputState {
-    fn new(bytes: u64, container: Container, chunks: usize) -> Self {
+    fn new(bytes: u64, container: Container, chunks: usize, tables: TableSelection) -> Self {
         InputState {
             started: Instant::now(),
             started_wall: now_micros(),
@@ -140,7 +142,10 @@ impl InputState {
             hints: vec![None; chunks],
             crawl: None,
             pending: Vec::new(),
-            writers: Writers::default(),
+            writers: Writers {
+                tables,
+                ..Writers::default()
+            },
             counts: RecordCounts::default(),
             n_errors: 0,
             error_kinds: Default::default(),
@@ -255,6 +260,8 @@ pub(crate) const TABLE_NAMES: [&str; 9] = [
 /// The parts of one input, opened when their first row arrives.
 #[derive(Default)]
 struct Writers {
+    /// The tables written; the others' builders are dropped and their parts left alone.
+    tables: TableSelection,
     parts: [Option<PartWriter>; 9],
     /// `host_counts` of the chunks written so far, merged (written when the input ends).
     hosts: crate::page_signals::HostCounts,
@@ -269,7 +276,7 @@ impl Writers {
         slot: usize,
         b: &mut B,
     ) -> Result<()> {
-        if b.is_empty() {
+        if b.is_empty() || !self.tables.has(B::NAME) {
             return Ok(());
         }
         if self.parts[slot].is_none() {
@@ -296,14 +303,21 @@ impl Writers {
         self.put(out, crawl, id, T_ERRORS, &mut o.errors)
     }
 
-    fn rows(&self, slot: usize) -> u64 {
-        self.parts[slot].as_ref().map_or(0, PartWriter::rows)
+    /// Rows written to the table in `slot`; `None` when the table is not selected.
+    fn rows(&self, slot: usize) -> Option<u64> {
+        self.tables
+            .has(TABLE_NAMES[slot])
+            .then(|| self.parts[slot].as_ref().map_or(0, PartWriter::rows))
     }
 
-    /// Close every part; tables without rows give `Empty` (stale parts are removed on commit).
+    /// Close every part; selected tables without rows give `Empty` (stale parts are removed on
+    /// commit), tables not selected nothing (their parts stay as they are).
     fn finish(self, out: &OutDir, crawl: &str, id: &str) -> Result<Vec<PartOutcome>> {
         let mut parts = Vec::new();
         for (slot, w) in self.parts.into_iter().enumerate() {
+            if !self.tables.has(TABLE_NAMES[slot]) {
+                continue;
+            }
             parts.push(match w {
                 Some(w) => w.finish()?,
                 None => PartOutcome::Empty(out.part_path(TABLE_NAMES[slot], crawl, id)),
@@ -375,7 +389,7 @@ fn plan_panicked(shared: &Shared<'_>, i: usize, detail: &str) -> Result<()> {
         None => fail_input(
             shared,
             i,
-            InputState::new(0, Container::Empty, 0),
+            InputState::new(0, Container::Empty, 0, shared.opts.tables),
             "internal_error",
             detail,
         ),
@@ -538,7 +552,8 @@ fn read_chunk(
     {
         panic!("fault injected for {warc_file}");
     }
-    let mut ex = Extractor::new(warc_file, &mut worker.extract, &shared.opts.registry);
+    let mut ex = Extractor::new(warc_file, &mut worker.extract, &shared.opts.registry)
+        .with_tables(shared.opts.tables);
     let stats = match container {
         Container::Gzip => reader::read_gzip_members(data, start, end, &mut worker.read, &mut ex),
         _ => reader::read_plain(data, start, end, &mut ex),
@@ -607,7 +622,12 @@ fn plan(shared: &Shared<'_>, worker: &mut Worker, i: usize) -> Result<()> {
         Container::Plain | Container::Gzip => {
             let target = chunk_target(map.len(), shared.opts.threads, shared.opts.chunk_size);
             let chunks = input::plan_chunks(&map, container, target);
-            *lock(&shared.inputs[i]) = Some(InputState::new(bytes, container, chunks.len()));
+            *lock(&shared.inputs[i]) = Some(InputState::new(
+                bytes,
+                container,
+                chunks.len(),
+                shared.opts.tables,
+            ));
             if chunks.len() == 1 {
                 populate(&map, chunks[0]);
                 let (output, stats) =
@@ -646,6 +666,7 @@ fn skip_or_empty(shared: &Shared<'_>, i: usize, bytes: u64) -> Result<bool> {
             &shared.names[i],
             bytes,
             &shared.opts.registry.version,
+            shared.opts.tables,
         );
         if let Some(done) = done {
             shared.bar.inc(bytes);
@@ -654,7 +675,8 @@ fn skip_or_empty(shared: &Shared<'_>, i: usize, bytes: u64) -> Result<bool> {
         }
     }
     if bytes == 0 {
-        *lock(&shared.inputs[i]) = Some(InputState::new(0, Container::Empty, 1));
+        *lock(&shared.inputs[i]) =
+            Some(InputState::new(0, Container::Empty, 1, shared.opts.tables));
         deliver(
             shared,
             i,
@@ -695,7 +717,7 @@ fn read_remote(shared: &Shared<'_>, worker: &mut Worker, i: usize, url: &str) ->
         return fail_input(
             shared,
             i,
-            InputState::new(bytes, container, 0),
+            InputState::new(bytes, container, 0, shared.opts.tables),
             "read_error",
             &e.to_string(),
         );
@@ -705,8 +727,9 @@ fn read_remote(shared: &Shared<'_>, worker: &mut Worker, i: usize, url: &str) ->
         let stream = input::stream_reader(container, head.chain(reader));
         return read_stream_input(shared, worker, i, container, stream, bytes);
     }
-    *lock(&shared.inputs[i]) = Some(InputState::new(bytes, container, 1));
-    let mut ex = Extractor::new(name, &mut worker.extract, &shared.opts.registry);
+    *lock(&shared.inputs[i]) = Some(InputState::new(bytes, container, 1, shared.opts.tables));
+    let mut ex = Extractor::new(name, &mut worker.extract, &shared.opts.registry)
+        .with_tables(shared.opts.tables);
     let mut stats = ContainerStats::default();
     // Testing only: a small first window (REPCENSUS_REMOTE_WINDOW) makes small archives cut too.
     let first_window = std::env::var("REPCENSUS_REMOTE_WINDOW")
@@ -863,14 +886,15 @@ fn read_stream_input(
             return fail_input(
                 shared,
                 i,
-                InputState::new(bytes, container, 0),
+                InputState::new(bytes, container, 0, shared.opts.tables),
                 "unsupported_container",
                 &e.to_string(),
             );
         }
     };
-    *lock(&shared.inputs[i]) = Some(InputState::new(bytes, container, 1));
-    let mut ex = Extractor::new(&shared.names[i], &mut worker.extract, &shared.opts.registry);
+    *lock(&shared.inputs[i]) = Some(InputState::new(bytes, container, 1, shared.opts.tables));
+    let mut ex = Extractor::new(&shared.names[i], &mut worker.extract, &shared.opts.registry)
+        .with_tables(shared.opts.tables);
     let stats = match reader::read_stream(reader, &mut ex) {
         Ok(s) => s,
         Err(e) => {
@@ -890,7 +914,7 @@ fn read_stream_input(
 /// Record an input that could not be read at all.
 /// An input that could not be opened.
 fn fail_open(shared: &Shared<'_>, i: usize, detail: &str) -> Result<()> {
-    let state = InputState::new(0, Container::Empty, 0);
+    let state = InputState::new(0, Container::Empty, 0, shared.opts.tables);
     fail_input(shared, i, state, "cannot_open", detail)
 }
 
@@ -911,7 +935,7 @@ fn fail_input(
     });
     out.n_errors = 1;
     out.error_kinds.insert(kind.to_string(), 1);
-    let mut state = InputState::new(state.bytes, state.container, 1);
+    let mut state = InputState::new(state.bytes, state.container, 1, shared.opts.tables);
     state.accept(shared, i, 0, out, ContainerStats::default())?;
     finalize(shared, i, state, Some(detail.to_string()))
 }
@@ -1014,16 +1038,18 @@ fn finalize(
     state
         .writers
         .put(shared.out, &crawl, id, T_ERRORS, &mut extra_errors)?;
-    let mut hosts = HostCountsBuilder::default();
-    let host_counts = std::mem::take(&mut state.writers.hosts);
-    host_counts.emit(&mut hosts, name, |b| {
-        state.writers.put(shared.out, &crawl, id, T_HOSTS, b)
-    })?;
-    state
-        .writers
-        .put(shared.out, &crawl, id, T_HOSTS, &mut hosts)?;
+    if shared.opts.tables.has(HostCountsBuilder::NAME) {
+        let mut hosts = HostCountsBuilder::default();
+        let host_counts = std::mem::take(&mut state.writers.hosts);
+        host_counts.emit(&mut hosts, name, |b| {
+            state.writers.put(shared.out, &crawl, id, T_HOSTS, b)
+        })?;
+        state
+            .writers
+            .put(shared.out, &crawl, id, T_HOSTS, &mut hosts)?;
+    }
     let robots_rows = state.writers.rows(T_ROBOTS);
-    let rows = |slot| Some(state.writers.rows(slot) as i64);
+    let rows = |slot| state.writers.rows(slot).map(|n| n as i64);
 
     let mut inputs = InputsBuilder::default();
     inputs.append(&InputRow {
@@ -1052,7 +1078,7 @@ fn finalize(
         decompressed_bytes: Some(state.stats.decompressed_bytes as i64),
         skipped_bytes: Some(state.stats.skipped_bytes as i64),
         chunks: Some(state.chunks as i32),
-        rows_robots_files: Some(robots_rows as i64),
+        rows_robots_files: rows(T_ROBOTS),
         rows_robots_agents: rows(T_AGENTS),
         rows_robots_rules: rows(T_RULES),
         rows_app_directives: rows(T_APP),
@@ -1069,7 +1095,7 @@ fn finalize(
     });
     let inputs_batch = inputs.finish(&crawl);
 
-    let state_rows: Vec<u64> = (0..TABLE_NAMES.len())
+    let state_rows: Vec<Option<u64>> = (0..TABLE_NAMES.len())
         .map(|slot| state.writers.rows(slot))
         .collect();
     let mut parts = std::mem::take(&mut state.writers).finish(shared.out, &crawl, id)?;
@@ -1088,7 +1114,7 @@ fn finalize(
     let table_rows: Vec<(&str, u64)> = TABLE_NAMES
         .iter()
         .enumerate()
-        .map(|(slot, name)| (*name, state_rows[slot]))
+        .filter_map(|(slot, name)| Some((*name, state_rows[slot]?)))
         .collect();
     let mut s = lock(&shared.summary);
     for (name, n) in table_rows {
@@ -1099,7 +1125,7 @@ fn finalize(
         *s.errors_by_kind.entry(k.clone()).or_default() += n;
     }
     s.records += counts.total;
-    s.robots_captures += robots_rows;
+    s.robots_captures += robots_rows.unwrap_or(0);
     s.errors += n_errors;
     s.bytes += state.bytes;
     if let Some(why) = failure {

@@ -862,3 +862,134 @@ mod tests {
         }
     }
 }
+
+/// The tables a scan writes (`scan --tables`). `errors` and `inputs` are always written: they say
+/// what happened to each input. Work that only unselected tables need is not done (no head scan
+/// without `page_signals` and `host_counts`, no verdicts without `agent_verdicts`, no robots.txt
+/// parsing without any robots table), so errors that only that work finds are not reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TableSelection(u16);
+
+impl TableSelection {
+    /// Every table a scan can write, in the order of [`Self::names`].
+    pub const NAMES: [&'static str; 10] = [
+        RobotsFilesBuilder::NAME,
+        RobotsAgentsBuilder::NAME,
+        RobotsRulesBuilder::NAME,
+        AppDirectivesBuilder::NAME,
+        AcapFieldsBuilder::NAME,
+        AgentVerdictsBuilder::NAME,
+        PageSignalsBuilder::NAME,
+        HostCountsBuilder::NAME,
+        ErrorsBuilder::NAME,
+        InputsBuilder::NAME,
+    ];
+    const ALWAYS: [&'static str; 2] = [ErrorsBuilder::NAME, InputsBuilder::NAME];
+    const ROBOTS: [&'static str; 6] = [
+        RobotsFilesBuilder::NAME,
+        RobotsAgentsBuilder::NAME,
+        RobotsRulesBuilder::NAME,
+        AppDirectivesBuilder::NAME,
+        AcapFieldsBuilder::NAME,
+        AgentVerdictsBuilder::NAME,
+    ];
+
+    /// Every table (the default).
+    pub fn all() -> Self {
+        TableSelection((1 << Self::NAMES.len()) - 1)
+    }
+
+    /// The named tables, plus `errors` and `inputs`. Names are table names as in
+    /// [`Self::NAMES`]; an unknown name is an error that lists the known ones.
+    pub fn parse<S: AsRef<str>>(names: &[S]) -> Result<Self, String> {
+        let mut bits = 0u16;
+        for n in names.iter().map(|n| n.as_ref().trim()) {
+            match Self::NAMES.iter().position(|t| *t == n) {
+                Some(i) => bits |= 1 << i,
+                None => {
+                    return Err(format!(
+                        "unknown table `{n}` (tables: {})",
+                        Self::NAMES.join(", ")
+                    ))
+                }
+            }
+        }
+        let mut s = TableSelection(bits);
+        for t in Self::ALWAYS {
+            s.0 |= s.bit(t);
+        }
+        Ok(s)
+    }
+
+    fn bit(self, table: &str) -> u16 {
+        Self::NAMES
+            .iter()
+            .position(|t| *t == table)
+            .map_or(0, |i| 1 << i)
+    }
+
+    /// Whether `table` (a table name) is written.
+    pub fn has(self, table: &str) -> bool {
+        self.0 & self.bit(table) != 0
+    }
+
+    /// Whether every table of `self` is in `other`.
+    pub fn within(self, other: TableSelection) -> bool {
+        self.0 & !other.0 == 0
+    }
+
+    /// Whether some table that comes from robots.txt captures is written.
+    pub fn robots(self) -> bool {
+        Self::ROBOTS.iter().any(|t| self.has(t))
+    }
+
+    /// Whether `robots_agents`, `robots_rules` or `app_directives` is written (their rows come
+    /// from one pass over a file's lines).
+    pub fn robots_lines(self) -> bool {
+        self.has(RobotsAgentsBuilder::NAME)
+            || self.has(RobotsRulesBuilder::NAME)
+            || self.has(AppDirectivesBuilder::NAME)
+    }
+
+    /// Whether `page_signals` or `host_counts` is written (both need every response's headers
+    /// and HTML head).
+    pub fn pages(self) -> bool {
+        self.has(PageSignalsBuilder::NAME) || self.has(HostCountsBuilder::NAME)
+    }
+
+    /// The selected tables' names, in [`Self::NAMES`] order.
+    pub fn names(self) -> impl Iterator<Item = &'static str> {
+        Self::NAMES.into_iter().filter(move |t| self.has(t))
+    }
+}
+
+impl Default for TableSelection {
+    fn default() -> Self {
+        Self::all()
+    }
+}
+
+#[cfg(test)]
+mod selection_tests {
+    use super::TableSelection;
+
+    #[test]
+    fn parse_adds_errors_and_inputs() {
+        let s = TableSelection::parse(&["robots_files"]).unwrap();
+        assert_eq!(
+            s.names().collect::<Vec<_>>(),
+            ["robots_files", "errors", "inputs"]
+        );
+        assert!(s.robots() && !s.robots_lines() && !s.pages());
+        let p = TableSelection::parse(&["host_counts"]).unwrap();
+        assert!(p.pages() && !p.robots());
+        assert!(s.within(TableSelection::all()));
+        assert!(!TableSelection::all().within(s));
+        assert_eq!(
+            TableSelection::parse(&TableSelection::NAMES).unwrap(),
+            TableSelection::all()
+        );
+        let e = TableSelection::parse(&["robots_file"]).unwrap_err();
+        assert!(e.contains("unknown table `robots_file`") && e.contains("host_counts"));
+    }
+}
