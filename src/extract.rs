@@ -751,10 +751,12 @@ impl Sink for Extractor<'_> {
             RecordType::Warcinfo => self.warcinfo(rec),
             RecordType::Response | RecordType::Resource | RecordType::Revisit => {
                 let pages = ty == RecordType::Response && self.tables.pages();
-                if !pages && !self.tables.robots() {
+                let uri_raw = unfold(rec.head.target_uri);
+                // Without page tables only robots.txt captures matter: most URIs are ruled out
+                // without parsing them.
+                if !pages && !(self.tables.robots() && may_be_robots_url(strip_angle(&uri_raw))) {
                     return;
                 }
-                let uri_raw = unfold(rec.head.target_uri);
                 // Borrowed unless the URI is not UTF-8.
                 let uri = String::from_utf8_lossy(strip_angle(&uri_raw));
                 let parsed = url::Url::parse(&uri).ok();
