@@ -754,7 +754,8 @@ impl Sink for Extractor<'_> {
                 let uri_raw = unfold(rec.head.target_uri);
                 // Without page tables only robots.txt captures matter: most URIs are ruled out
                 // without parsing them.
-                if !pages && !(self.tables.robots() && may_be_robots_url(strip_angle(&uri_raw))) {
+                let maybe_robots = self.tables.robots() && may_be_robots_url(strip_angle(&uri_raw));
+                if !pages && !maybe_robots {
                     return;
                 }
                 // Borrowed unless the URI is not UTF-8.
