@@ -14,8 +14,8 @@ use crate::robots::RobotsTxt;
 use crate::robots_tables::{self, Provenance, RobotsLineTables, Scratch};
 use crate::signals::meta::HEAD_SCAN_LIMIT;
 use crate::tables::{
-    AcapFieldsBuilder, AgentVerdictsBuilder, ErrorRow, ErrorsBuilder, PageSignalsBuilder,
-    RobotsFileRow, RobotsFilesBuilder, TableBuilder, TableSelection,
+    AgentVerdictsBuilder, ErrorRow, ErrorsBuilder, PageSignalsBuilder, RobotsFileRow,
+    RobotsFilesBuilder, TableSelection, T_ACAP, T_ROBOTS, T_VERDICTS,
 };
 use crate::verdicts::Verdicts;
 use sha2::{Digest, Sha256};
@@ -358,14 +358,11 @@ impl<'w> Extractor<'w> {
                 );
             }
             let acap = robots_tables::acap_of(&parsed);
-            if let Some(a) = acap
-                .as_ref()
-                .filter(|_| self.tables.has(AcapFieldsBuilder::NAME))
-            {
+            if let Some(a) = acap.as_ref().filter(|_| self.tables.writes(T_ACAP)) {
                 robots_tables::emit_acap(&mut self.out.robots_lines.acap, &prov, &parsed, a);
             }
             robots_tables::fill_acap_summary(&mut row, acap.as_ref());
-            if self.tables.has(AgentVerdictsBuilder::NAME)
+            if self.tables.writes(T_VERDICTS)
                 && self.bufs.verdicts.emit(
                     &mut self.out.agent_verdicts,
                     self.registry,
@@ -375,16 +372,16 @@ impl<'w> Extractor<'w> {
             {
                 undetermined = true;
             }
-            if self.tables.has(RobotsFilesBuilder::NAME) {
+            if self.tables.writes(T_ROBOTS) {
                 self.out.robots_files.append(&row);
             }
         } else {
-            if self.tables.has(AgentVerdictsBuilder::NAME) {
+            if self.tables.writes(T_VERDICTS) {
                 self.bufs
                     .verdicts
                     .emit(&mut self.out.agent_verdicts, self.registry, &row, None);
             }
-            if self.tables.has(RobotsFilesBuilder::NAME) {
+            if self.tables.writes(T_ROBOTS) {
                 self.out.robots_files.append(&row);
             }
         }

@@ -11,8 +11,7 @@
 //! [`OutDir`], so an `s3://` output is checked the same way (only footers of large parts are read).
 
 use crate::output::OutDir;
-use crate::scan::TABLE_NAMES;
-use crate::tables::{TableSelection, SCHEMA_VERSION};
+use crate::tables::{TableSelection, SCHEMA_VERSION, TABLE_NAMES};
 use arrow_array::cast::AsArray;
 use arrow_array::types::Int64Type;
 use arrow_array::{Array, RecordBatch};
@@ -81,7 +80,11 @@ pub fn completed(
         ..Completed::default()
     };
     let mut errors_part = None;
-    for table in TABLE_NAMES.into_iter().filter(|t| tables.has(t)) {
+    for (_, table) in TABLE_NAMES
+        .into_iter()
+        .enumerate()
+        .filter(|&(slot, _)| tables.writes(slot))
+    {
         let want = int(&count_column(table))?;
         let mut found = out.find_parts(table, id);
         match found.as_slice() {

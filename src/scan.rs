@@ -18,9 +18,9 @@ use crate::output::{OutDir, PartOutcome, PartWriter};
 use crate::reader::{self, ContainerStats, ReadBuffers, ReadError, Scope, Sink};
 use crate::remote;
 use crate::tables::{
-    AcapFieldsBuilder, AgentVerdictsBuilder, AppDirectivesBuilder, ErrorRow, ErrorsBuilder,
-    HostCountsBuilder, InputRow, InputsBuilder, PageSignalsBuilder, RobotsAgentsBuilder,
-    RobotsFilesBuilder, RobotsRulesBuilder, TableBuilder, TableSelection, SCHEMA_VERSION,
+    ErrorRow, ErrorsBuilder, HostCountsBuilder, InputRow, InputsBuilder, RobotsFilesBuilder,
+    TableBuilder, TableSelection, SCHEMA_VERSION, TABLE_NAMES, T_ACAP, T_AGENTS, T_APP, T_ERRORS,
+    T_HOSTS, T_ROBOTS, T_RULES, T_SIGNALS, T_VERDICTS,
 };
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -234,29 +234,6 @@ mod crawl_tests {
     }
 }
 
-/// Table slots of [`Writers`].
-const T_ROBOTS: usize = 0;
-const T_AGENTS: usize = 1;
-const T_RULES: usize = 2;
-const T_APP: usize = 3;
-const T_ACAP: usize = 4;
-const T_VERDICTS: usize = 5;
-const T_ERRORS: usize = 6;
-const T_SIGNALS: usize = 7;
-const T_HOSTS: usize = 8;
-/// The tables an input writes parts of, besides `inputs`, by slot.
-pub(crate) const TABLE_NAMES: [&str; 9] = [
-    RobotsFilesBuilder::NAME,
-    RobotsAgentsBuilder::NAME,
-    RobotsRulesBuilder::NAME,
-    AppDirectivesBuilder::NAME,
-    AcapFieldsBuilder::NAME,
-    AgentVerdictsBuilder::NAME,
-    ErrorsBuilder::NAME,
-    PageSignalsBuilder::NAME,
-    HostCountsBuilder::NAME,
-];
-
 /// The parts of one input, opened when their first row arrives.
 #[derive(Default)]
 struct Writers {
@@ -276,7 +253,7 @@ impl Writers {
         slot: usize,
         b: &mut B,
     ) -> Result<()> {
-        if b.is_empty() || !self.tables.has(B::NAME) {
+        if b.is_empty() || !self.tables.writes(slot) {
             return Ok(());
         }
         if self.parts[slot].is_none() {
@@ -306,7 +283,7 @@ impl Writers {
     /// Rows written to the table in `slot`; `None` when the table is not selected.
     fn rows(&self, slot: usize) -> Option<u64> {
         self.tables
-            .has(TABLE_NAMES[slot])
+            .writes(slot)
             .then(|| self.parts[slot].as_ref().map_or(0, PartWriter::rows))
     }
 
@@ -315,7 +292,7 @@ impl Writers {
     fn finish(self, out: &OutDir, crawl: &str, id: &str) -> Result<Vec<PartOutcome>> {
         let mut parts = Vec::new();
         for (slot, w) in self.parts.into_iter().enumerate() {
-            if !self.tables.has(TABLE_NAMES[slot]) {
+            if !self.tables.writes(slot) {
                 continue;
             }
             parts.push(match w {
@@ -1038,7 +1015,7 @@ fn finalize(
     state
         .writers
         .put(shared.out, &crawl, id, T_ERRORS, &mut extra_errors)?;
-    if shared.opts.tables.has(HostCountsBuilder::NAME) {
+    if shared.opts.tables.writes(T_HOSTS) {
         let mut hosts = HostCountsBuilder::default();
         let host_counts = std::mem::take(&mut state.writers.hosts);
         host_counts.emit(&mut hosts, name, |b| {

@@ -863,74 +863,74 @@ mod tests {
     }
 }
 
-/// The tables a scan writes (`scan --tables`). `errors` and `inputs` are always written: they say
-/// what happened to each input. Work that only unselected tables need is not done (no head scan
-/// without `page_signals` and `host_counts`, no verdicts without `agent_verdicts`, no robots.txt
-/// parsing without any robots table), so errors that only that work finds are not reported.
+/// Slots of the tables an input writes parts of besides `inputs`: indexes into [`TABLE_NAMES`]
+/// and bits of a [`TableSelection`].
+pub const T_ROBOTS: usize = 0;
+pub const T_AGENTS: usize = 1;
+pub const T_RULES: usize = 2;
+pub const T_APP: usize = 3;
+pub const T_ACAP: usize = 4;
+pub const T_VERDICTS: usize = 5;
+pub const T_ERRORS: usize = 6;
+pub const T_SIGNALS: usize = 7;
+pub const T_HOSTS: usize = 8;
+/// The tables an input writes parts of besides `inputs`, by slot.
+pub const TABLE_NAMES: [&str; 9] = [
+    RobotsFilesBuilder::NAME,
+    RobotsAgentsBuilder::NAME,
+    RobotsRulesBuilder::NAME,
+    AppDirectivesBuilder::NAME,
+    AcapFieldsBuilder::NAME,
+    AgentVerdictsBuilder::NAME,
+    ErrorsBuilder::NAME,
+    PageSignalsBuilder::NAME,
+    HostCountsBuilder::NAME,
+];
+
+/// The tables a scan writes (`scan --tables`), one bit per slot of [`TABLE_NAMES`]. `errors` and
+/// `inputs` are always written: they say what happened to each input. Work that only unselected
+/// tables need is not done (no head scan without `page_signals` and `host_counts`, no verdicts
+/// without `agent_verdicts`, no robots.txt parsing without any robots table), so errors that
+/// only that work finds are not reported.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TableSelection(u16);
 
 impl TableSelection {
-    /// Every table a scan can write, in the order of [`Self::names`].
-    pub const NAMES: [&'static str; 10] = [
-        RobotsFilesBuilder::NAME,
-        RobotsAgentsBuilder::NAME,
-        RobotsRulesBuilder::NAME,
-        AppDirectivesBuilder::NAME,
-        AcapFieldsBuilder::NAME,
-        AgentVerdictsBuilder::NAME,
-        PageSignalsBuilder::NAME,
-        HostCountsBuilder::NAME,
-        ErrorsBuilder::NAME,
-        InputsBuilder::NAME,
-    ];
-    const ALWAYS: [&'static str; 2] = [ErrorsBuilder::NAME, InputsBuilder::NAME];
-    const ROBOTS: [&'static str; 6] = [
-        RobotsFilesBuilder::NAME,
-        RobotsAgentsBuilder::NAME,
-        RobotsRulesBuilder::NAME,
-        AppDirectivesBuilder::NAME,
-        AcapFieldsBuilder::NAME,
-        AgentVerdictsBuilder::NAME,
-    ];
+    /// Tables that come from robots.txt captures (slots `T_ROBOTS..=T_VERDICTS`).
+    const ROBOTS: u16 = (1 << (T_VERDICTS + 1)) - 1;
+    const LINES: u16 = 1 << T_AGENTS | 1 << T_RULES | 1 << T_APP;
+    const PAGES: u16 = 1 << T_SIGNALS | 1 << T_HOSTS;
 
     /// Every table (the default).
     pub fn all() -> Self {
-        TableSelection((1 << Self::NAMES.len()) - 1)
+        TableSelection((1 << TABLE_NAMES.len()) - 1)
     }
 
-    /// The named tables, plus `errors` and `inputs`. Names are table names as in
-    /// [`Self::NAMES`]; an unknown name is an error that lists the known ones.
+    /// The named tables, plus `errors` and `inputs`; empty names are ignored. An unknown name
+    /// is an error that lists the known ones.
     pub fn parse<S: AsRef<str>>(names: &[S]) -> Result<Self, String> {
-        let mut bits = 0u16;
+        let mut bits = 1 << T_ERRORS;
         for n in names.iter().map(|n| n.as_ref().trim()) {
-            match Self::NAMES.iter().position(|t| *t == n) {
-                Some(i) => bits |= 1 << i,
+            if n.is_empty() || n == InputsBuilder::NAME {
+                continue;
+            }
+            match TABLE_NAMES.iter().position(|t| *t == n) {
+                Some(slot) => bits |= 1 << slot,
                 None => {
                     return Err(format!(
-                        "unknown table `{n}` (tables: {})",
-                        Self::NAMES.join(", ")
+                        "unknown table `{n}` (tables: {}, {})",
+                        TABLE_NAMES.join(", "),
+                        InputsBuilder::NAME
                     ))
                 }
             }
         }
-        let mut s = TableSelection(bits);
-        for t in Self::ALWAYS {
-            s.0 |= s.bit(t);
-        }
-        Ok(s)
+        Ok(TableSelection(bits))
     }
 
-    fn bit(self, table: &str) -> u16 {
-        Self::NAMES
-            .iter()
-            .position(|t| *t == table)
-            .map_or(0, |i| 1 << i)
-    }
-
-    /// Whether `table` (a table name) is written.
-    pub fn has(self, table: &str) -> bool {
-        self.0 & self.bit(table) != 0
+    /// Whether the table in `slot` (`T_ROBOTS`, ...) is written.
+    pub fn writes(self, slot: usize) -> bool {
+        self.0 & (1 << slot) != 0
     }
 
     /// Whether every table of `self` is in `other`.
@@ -940,26 +940,27 @@ impl TableSelection {
 
     /// Whether some table that comes from robots.txt captures is written.
     pub fn robots(self) -> bool {
-        Self::ROBOTS.iter().any(|t| self.has(t))
+        self.0 & Self::ROBOTS != 0
     }
 
     /// Whether `robots_agents`, `robots_rules` or `app_directives` is written (their rows come
     /// from one pass over a file's lines).
     pub fn robots_lines(self) -> bool {
-        self.has(RobotsAgentsBuilder::NAME)
-            || self.has(RobotsRulesBuilder::NAME)
-            || self.has(AppDirectivesBuilder::NAME)
+        self.0 & Self::LINES != 0
     }
 
     /// Whether `page_signals` or `host_counts` is written (both need every response's headers
     /// and HTML head).
     pub fn pages(self) -> bool {
-        self.has(PageSignalsBuilder::NAME) || self.has(HostCountsBuilder::NAME)
+        self.0 & Self::PAGES != 0
     }
 
-    /// The selected tables' names, in [`Self::NAMES`] order.
+    /// The selected tables' names, in slot order, then `inputs`.
     pub fn names(self) -> impl Iterator<Item = &'static str> {
-        Self::NAMES.into_iter().filter(move |t| self.has(t))
+        (0..TABLE_NAMES.len())
+            .filter(move |&slot| self.writes(slot))
+            .map(|slot| TABLE_NAMES[slot])
+            .chain([InputsBuilder::NAME])
     }
 }
 
@@ -975,10 +976,17 @@ mod selection_tests {
 
     #[test]
     fn parse_adds_errors_and_inputs() {
-        let s = TableSelection::parse(&["robots_files"]).unwrap();
+        let s = TableSelection::parse(&["robots_files", ""]).unwrap();
         assert_eq!(
             s.names().collect::<Vec<_>>(),
             ["robots_files", "errors", "inputs"]
+        );
+        assert_eq!(
+            TableSelection::parse(&["inputs"])
+                .unwrap()
+                .names()
+                .collect::<Vec<_>>(),
+            ["errors", "inputs"]
         );
         assert!(s.robots() && !s.robots_lines() && !s.pages());
         let p = TableSelection::parse(&["host_counts"]).unwrap();
@@ -986,10 +994,10 @@ mod selection_tests {
         assert!(s.within(TableSelection::all()));
         assert!(!TableSelection::all().within(s));
         assert_eq!(
-            TableSelection::parse(&TableSelection::NAMES).unwrap(),
+            TableSelection::parse(&super::TABLE_NAMES).unwrap(),
             TableSelection::all()
         );
         let e = TableSelection::parse(&["robots_file"]).unwrap_err();
-        assert!(e.contains("unknown table `robots_file`") && e.contains("host_counts"));
+        assert!(e.contains("unknown table `robots_file`") && e.contains("host_counts, inputs"));
     }
 }
