@@ -15,7 +15,7 @@ use crate::robots_tables::{self, Provenance, RobotsLineTables, Scratch};
 use crate::signals::meta::HEAD_SCAN_LIMIT;
 use crate::tables::{
     AgentVerdictsBuilder, ErrorRow, ErrorsBuilder, PageSignalsBuilder, RobotsFileRow,
-    RobotsFilesBuilder, TableSelection, T_ACAP, T_ROBOTS, T_VERDICTS,
+    RobotsFilesBuilder, TableSelection, T_ACAP, T_HOSTS, T_ROBOTS, T_VERDICTS,
 };
 use crate::verdicts::Verdicts;
 use sha2::{Digest, Sha256};
@@ -481,7 +481,9 @@ impl Extractor<'_> {
                 carried.tdm |= m.tdm;
             }
         }
-        self.out.host_counts.add(host_key, status, html, carried);
+        if self.tables.writes(T_HOSTS) {
+            self.out.host_counts.add(host_key, status, html, carried);
+        }
         if html && page_signals::head_limit_hit(&self.bufs.signals) {
             self.push_error(
                 Scope::Body,

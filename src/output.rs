@@ -81,6 +81,11 @@ impl OutDir {
         })
     }
 
+    /// A scratch file of this run (in its staging folder, removed with it).
+    pub fn scratch_path(&self, name: &str) -> PathBuf {
+        self.staging.join(name)
+    }
+
     pub fn root(&self) -> &Path {
         &self.root
     }

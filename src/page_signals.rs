@@ -535,17 +535,12 @@ impl HostCounts {
         }
     }
 
-    /// The hosts' rows, hosts sorted, handed to `out` in batches of up to 2^20 rows (`flush`
-    /// takes each full batch; the caller writes the last).
-    pub fn emit<B, E>(
-        &self,
-        out: &mut B,
-        warc_file: &str,
-        mut flush: impl FnMut(&mut B) -> Result<(), E>,
-    ) -> Result<(), E>
-    where
-        B: TableBuilder + for<'x> AppendRow<HostCountRow<'x>>,
-    {
+    pub fn len(&self) -> usize {
+        self.hosts.len()
+    }
+
+    /// The entries' indexes, hosts sorted (by their bytes).
+    fn sorted(&self) -> Vec<u32> {
         // Sort by the first 16 bytes (kept in the sort key) before comparing whole names:
         // comparing the scattered strings themselves was most of the sort's time.
         let prefix = |h: &str| {
@@ -567,37 +562,397 @@ impl HostCounts {
                     .cmp(&self.hosts[b.1 as usize].host)
             })
         });
-        for &(_, i) in &order {
-            let HostEntry {
-                host,
-                registered_domain: rd,
-                cells,
-            } = &self.hosts[i as usize];
-            if out.len() >= 1 << 20 {
-                flush(out)?;
-            }
-            for (class, pair) in cells.iter().enumerate() {
-                for (html, cell) in pair.iter().enumerate() {
-                    if cell.responses == 0 {
-                        continue;
-                    }
-                    let n = |v: u64| Some(v as i64);
-                    out.append_row(&HostCountRow {
-                        warc_file: Some(warc_file),
-                        host: (!host.is_empty()).then_some(&**host),
-                        registered_domain: rd.as_deref(),
-                        status_class: Some(STATUS_CLASSES[class]),
-                        html: Some(html == 1),
-                        responses: n(cell.responses),
-                        with_meta: n(cell.with_meta),
-                        with_header: n(cell.with_header),
-                        with_both: n(cell.with_both),
-                        with_robots_tag: n(cell.with_robots_tag),
-                        with_tdm: n(cell.with_tdm),
-                    });
-                }
-            }
+        order.into_iter().map(|(_, i)| i).collect()
+    }
+
+    /// The hosts' rows, hosts sorted, handed to `out` in batches of up to 2^20 rows (`flush`
+    /// takes each full batch; the caller writes the last).
+    pub fn emit<B, E>(
+        &self,
+        out: &mut B,
+        warc_file: &str,
+        mut flush: impl FnMut(&mut B) -> Result<(), E>,
+    ) -> Result<(), E>
+    where
+        B: TableBuilder + for<'x> AppendRow<HostCountRow<'x>>,
+    {
+        for i in self.sorted() {
+            let e = &self.hosts[i as usize];
+            append_host_rows(
+                out,
+                warc_file,
+                &e.host,
+                e.registered_domain.as_deref(),
+                &e.cells,
+                &mut flush,
+            )?;
         }
         Ok(())
+    }
+
+    /// Write the entries, hosts sorted, as a run ([`HostTotals`]) and forget them.
+    fn spill(&mut self, w: &mut impl std::io::Write) -> std::io::Result<()> {
+        for i in self.sorted() {
+            let e = &self.hosts[i as usize];
+            write_run_entry(w, &e.host, e.registered_domain.as_deref(), &e.cells)?;
+        }
+        *self = HostCounts::default();
+        Ok(())
+    }
+}
+
+/// Append the rows of one host (one per cell with responses), flushing full batches first.
+fn append_host_rows<B, E>(
+    out: &mut B,
+    warc_file: &str,
+    host: &str,
+    rd: Option<&str>,
+    cells: &[[Cell; 2]; 5],
+    flush: &mut impl FnMut(&mut B) -> Result<(), E>,
+) -> Result<(), E>
+where
+    B: TableBuilder + for<'x> AppendRow<HostCountRow<'x>>,
+{
+    if out.len() >= 1 << 20 {
+        flush(out)?;
+    }
+    for (class, pair) in cells.iter().enumerate() {
+        for (html, cell) in pair.iter().enumerate() {
+            if cell.responses == 0 {
+                continue;
+            }
+            let n = |v: u64| Some(v as i64);
+            out.append_row(&HostCountRow {
+                warc_file: Some(warc_file),
+                host: (!host.is_empty()).then_some(host),
+                registered_domain: rd,
+                status_class: Some(STATUS_CLASSES[class]),
+                html: Some(html == 1),
+                responses: n(cell.responses),
+                with_meta: n(cell.with_meta),
+                with_header: n(cell.with_header),
+                with_both: n(cell.with_both),
+                with_robots_tag: n(cell.with_robots_tag),
+                with_tdm: n(cell.with_tdm),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Hosts held in memory per input before they are spilled to a run on disk. An entry takes
+/// about 600 bytes, so this keeps an input's counts near 80 MB however many hosts it has (every
+/// capture of a robots.txt archive is a new host: 820k in a 1 GiB one).
+pub const HOST_SPILL_DEFAULT: usize = 1 << 17;
+
+/// The per-host counts of one input: merged from its chunks in memory, and once they hold more
+/// than `spill_at` hosts, written out as sorted runs (scratch files) and merged back when the
+/// input ends. The rows are the same, in the same order, with or without runs.
+pub struct HostTotals {
+    mem: HostCounts,
+    runs: Vec<std::path::PathBuf>,
+    spill_at: usize,
+}
+
+impl Default for HostTotals {
+    fn default() -> Self {
+        HostTotals::new(HOST_SPILL_DEFAULT)
+    }
+}
+
+impl HostTotals {
+    pub fn new(spill_at: usize) -> Self {
+        HostTotals {
+            mem: HostCounts::default(),
+            runs: Vec::new(),
+            spill_at: spill_at.max(1),
+        }
+    }
+
+    /// Runs written so far.
+    pub fn runs(&self) -> usize {
+        self.runs.len()
+    }
+
+    /// Add a chunk's counts; past the limit, spill to a new run at `scratch(n)` (n: the run's
+    /// number).
+    pub fn merge(
+        &mut self,
+        chunk: HostCounts,
+        scratch: impl FnOnce(usize) -> std::path::PathBuf,
+    ) -> std::io::Result<()> {
+        self.mem.merge(chunk);
+        if self.mem.len() > self.spill_at {
+            self.spill(scratch(self.runs.len()))?;
+        }
+        Ok(())
+    }
+
+    fn spill(&mut self, path: std::path::PathBuf) -> std::io::Result<()> {
+        let file = std::fs::File::create(&path)?;
+        // Recorded before writing, so a failed run is still removed.
+        self.runs.push(path);
+        let mut w = std::io::BufWriter::with_capacity(1 << 16, file);
+        self.mem.spill(&mut w)?;
+        std::io::Write::flush(&mut w)
+    }
+
+    /// The rows of every host, hosts sorted, as [`HostCounts::emit`] gives them; the runs are
+    /// merged (equal hosts summed) and removed.
+    pub fn emit<B, E>(
+        mut self,
+        out: &mut B,
+        warc_file: &str,
+        scratch: impl FnOnce(usize) -> std::path::PathBuf,
+        mut flush: impl FnMut(&mut B) -> Result<(), E>,
+    ) -> Result<(), E>
+    where
+        B: TableBuilder + for<'x> AppendRow<HostCountRow<'x>>,
+        E: From<std::io::Error>,
+    {
+        if self.runs.is_empty() {
+            return self.mem.emit(out, warc_file, flush);
+        }
+        if !self.mem.is_empty() {
+            self.spill(scratch(self.runs.len()))?;
+        }
+        let mut readers = Vec::with_capacity(self.runs.len());
+        for path in &self.runs {
+            let mut r = RunReader {
+                r: std::io::BufReader::with_capacity(1 << 16, std::fs::File::open(path)?),
+                entry: RunEntry::default(),
+            };
+            if r.next()? {
+                readers.push(r);
+            }
+        }
+        // Min-heap of the runs by their current host (then run number: equal hosts are summed).
+        let mut heap: std::collections::BinaryHeap<std::cmp::Reverse<(Box<str>, usize)>> = readers
+            .iter()
+            .enumerate()
+            .map(|(i, r)| std::cmp::Reverse((r.entry.host.clone().into(), i)))
+            .collect();
+        let mut cur = RunEntry::default();
+        let mut have = false;
+        while let Some(std::cmp::Reverse((host, i))) = heap.pop() {
+            let r = &mut readers[i];
+            if have && *cur.host == *host {
+                for (m, o) in cur.cells.iter_mut().zip(r.entry.cells.iter()) {
+                    m[0].add(&o[0]);
+                    m[1].add(&o[1]);
+                }
+            } else {
+                if have {
+                    append_host_rows(
+                        out,
+                        warc_file,
+                        &cur.host,
+                        cur.rd.as_deref(),
+                        &cur.cells,
+                        &mut flush,
+                    )?;
+                }
+                std::mem::swap(&mut cur, &mut r.entry);
+                have = true;
+            }
+            if r.next()? {
+                heap.push(std::cmp::Reverse((r.entry.host.clone().into(), i)));
+            }
+        }
+        if have {
+            append_host_rows(
+                out,
+                warc_file,
+                &cur.host,
+                cur.rd.as_deref(),
+                &cur.cells,
+                &mut flush,
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for HostTotals {
+    fn drop(&mut self) {
+        for path in &self.runs {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+/// One host of a run: the host, its registered domain, then a bit per non-empty cell and those
+/// cells' six counts (lengths and counts little-endian; a scratch format, read back only here).
+fn write_run_entry(
+    w: &mut impl std::io::Write,
+    host: &str,
+    rd: Option<&str>,
+    cells: &[[Cell; 2]; 5],
+) -> std::io::Result<()> {
+    w.write_all(&(host.len() as u32).to_le_bytes())?;
+    w.write_all(host.as_bytes())?;
+    match rd {
+        Some(rd) => {
+            w.write_all(&(rd.len() as u32).to_le_bytes())?;
+            w.write_all(rd.as_bytes())?;
+        }
+        None => w.write_all(&u32::MAX.to_le_bytes())?,
+    }
+    let cells = cells.as_flattened();
+    let mask = cells
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| **c != Cell::default())
+        .fold(0u16, |m, (i, _)| m | 1 << i);
+    w.write_all(&mask.to_le_bytes())?;
+    for c in cells.iter().filter(|c| **c != Cell::default()) {
+        for v in [
+            c.responses,
+            c.with_meta,
+            c.with_header,
+            c.with_both,
+            c.with_robots_tag,
+            c.with_tdm,
+        ] {
+            w.write_all(&v.to_le_bytes())?;
+        }
+    }
+    Ok(())
+}
+
+#[derive(Default)]
+struct RunEntry {
+    host: String,
+    rd: Option<String>,
+    cells: [[Cell; 2]; 5],
+}
+
+struct RunReader {
+    r: std::io::BufReader<std::fs::File>,
+    entry: RunEntry,
+}
+
+impl RunReader {
+    /// Read the next entry into `entry`; false at the end of the run.
+    fn next(&mut self) -> std::io::Result<bool> {
+        use std::io::{Error, ErrorKind, Read};
+        let mut len = [0u8; 4];
+        match self.r.read_exact(&mut len) {
+            Err(e) if e.kind() == ErrorKind::UnexpectedEof => return Ok(false),
+            r => r?,
+        }
+        let string = |n: u32, r: &mut std::io::BufReader<std::fs::File>| {
+            let mut b = vec![0u8; n as usize];
+            r.read_exact(&mut b)?;
+            String::from_utf8(b).map_err(|e| Error::new(ErrorKind::InvalidData, e))
+        };
+        self.entry.host = string(u32::from_le_bytes(len), &mut self.r)?;
+        self.r.read_exact(&mut len)?;
+        let n = u32::from_le_bytes(len);
+        self.entry.rd = if n == u32::MAX {
+            None
+        } else {
+            Some(string(n, &mut self.r)?)
+        };
+        let mut mask = [0u8; 2];
+        self.r.read_exact(&mut mask)?;
+        let mask = u16::from_le_bytes(mask);
+        let mut v = [0u8; 8];
+        let mut next = |r: &mut std::io::BufReader<std::fs::File>| -> std::io::Result<u64> {
+            r.read_exact(&mut v)?;
+            Ok(u64::from_le_bytes(v))
+        };
+        for (i, c) in self.entry.cells.as_flattened_mut().iter_mut().enumerate() {
+            *c = if mask & 1 << i != 0 {
+                Cell {
+                    responses: next(&mut self.r)?,
+                    with_meta: next(&mut self.r)?,
+                    with_header: next(&mut self.r)?,
+                    with_both: next(&mut self.r)?,
+                    with_robots_tag: next(&mut self.r)?,
+                    with_tdm: next(&mut self.r)?,
+                }
+            } else {
+                Cell::default()
+            };
+        }
+        Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tables::HostCountsArrow;
+
+    /// Chunks of counts with hosts repeated across chunks (and some in none but one).
+    fn chunks() -> Vec<HostCounts> {
+        let hosts = [
+            "example.com",
+            "www.example.com",
+            "a.example.org",
+            "",
+            "192.0.2.1",
+            "b.example.co.uk",
+            "example.com.",
+            "z",
+            "www.example.com.au",
+            "a-very-long-host-name-past-sixteen-bytes.example",
+            "a-very-long-host-name-past-sixteen-bytes.example.net",
+        ];
+        (0..7)
+            .map(|c| {
+                let mut hc = HostCounts::default();
+                for (i, h) in hosts.iter().enumerate() {
+                    if (i + c) % 3 == 0 {
+                        continue;
+                    }
+                    let status = [Some(200), Some(404), None, Some(301), Some(503)][(i * c) % 5];
+                    let carried = Carried {
+                        meta: (i + c) % 2 == 0,
+                        header: i % 3 == 1,
+                        robots_tag: c == 2,
+                        tdm: i == 4,
+                        signals: 0,
+                    };
+                    hc.add(h, status, (i + c) % 4 != 0, carried);
+                }
+                hc
+            })
+            .collect()
+    }
+
+    fn no_flush(_: &mut HostCountsArrow) -> Result<(), std::io::Error> {
+        Ok(())
+    }
+
+    #[test]
+    fn spilled_runs_give_the_rows_of_memory() {
+        let mut all = HostCounts::default();
+        for c in chunks() {
+            all.merge(c);
+        }
+        let mut want = HostCountsArrow::default();
+        all.emit(&mut want, "f.warc.gz", no_flush).unwrap();
+        let want = want.finish("c");
+        assert!(want.num_rows() > 20);
+
+        let dir = std::env::temp_dir().join(format!("repcensus-hosts-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for spill_at in [1, 2, 5, 100] {
+            let mut totals = HostTotals::new(spill_at);
+            let path = |n: usize| dir.join(format!("s{spill_at}-{n}.run"));
+            for c in chunks() {
+                totals.merge(c, path).unwrap();
+            }
+            let runs = totals.runs();
+            assert_eq!(runs > 0, spill_at < 11, "spill_at {spill_at}: {runs} runs");
+            let mut got = HostCountsArrow::default();
+            totals.emit(&mut got, "f.warc.gz", path, no_flush).unwrap();
+            assert_eq!(got.finish("c"), want, "spill_at {spill_at}");
+        }
+        // The runs are removed once emitted.
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+        std::fs::remove_dir(&dir).unwrap();
     }
 }

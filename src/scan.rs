@@ -22,7 +22,7 @@ use crate::tables::{
     TableBuilder, TableSelection, SCHEMA_VERSION, TABLE_NAMES, T_ACAP, T_AGENTS, T_APP, T_ERRORS,
     T_HOSTS, T_ROBOTS, T_RULES, T_SIGNALS, T_VERDICTS,
 };
-use anyhow::Result;
+use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -144,7 +144,8 @@ impl InputState {
             pending: Vec::new(),
             writers: Writers {
                 tables,
-                ..Writers::default()
+                parts: Default::default(),
+                hosts: crate::page_signals::HostTotals::new(host_spill_limit()),
             },
             counts: RecordCounts::default(),
             n_errors: 0,
@@ -234,14 +235,27 @@ mod crawl_tests {
     }
 }
 
+/// Hosts an input keeps in memory before spilling `host_counts` to a run. Testing only: set by
+/// `REPCENSUS_HOST_SPILL`, so small samples exercise the runs.
+fn host_spill_limit() -> usize {
+    static LIMIT: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *LIMIT.get_or_init(|| {
+        std::env::var("REPCENSUS_HOST_SPILL")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(crate::page_signals::HOST_SPILL_DEFAULT)
+    })
+}
+
 /// The parts of one input, opened when their first row arrives.
 #[derive(Default)]
 struct Writers {
     /// The tables written; the others' builders are dropped and their parts left alone.
     tables: TableSelection,
     parts: [Option<PartWriter>; 9],
-    /// `host_counts` of the chunks written so far, merged (written when the input ends).
-    hosts: crate::page_signals::HostCounts,
+    /// `host_counts` of the chunks written so far, merged (written when the input ends;
+    /// spilled to scratch runs past a limit, so memory stays bounded).
+    hosts: crate::page_signals::HostTotals,
 }
 
 impl Writers {
@@ -276,7 +290,14 @@ impl Writers {
         self.put(out, crawl, id, T_ACAP, &mut o.robots_lines.acap)?;
         self.put(out, crawl, id, T_VERDICTS, &mut o.agent_verdicts)?;
         self.put(out, crawl, id, T_SIGNALS, &mut o.page_signals)?;
-        self.hosts.merge(std::mem::take(&mut o.host_counts));
+        let hosts = std::mem::take(&mut o.host_counts);
+        if self.tables.writes(T_HOSTS) && !hosts.is_empty() {
+            self.hosts
+                .merge(hosts, |n| {
+                    out.scratch_path(&format!("hosts--{id}--{n}.run"))
+                })
+                .context("cannot write a host_counts run")?;
+        }
         self.put(out, crawl, id, T_ERRORS, &mut o.errors)
     }
 
@@ -1018,9 +1039,12 @@ fn finalize(
     if shared.opts.tables.writes(T_HOSTS) {
         let mut hosts = HostCountsBuilder::default();
         let host_counts = std::mem::take(&mut state.writers.hosts);
-        host_counts.emit(&mut hosts, name, |b| {
-            state.writers.put(shared.out, &crawl, id, T_HOSTS, b)
-        })?;
+        host_counts.emit(
+            &mut hosts,
+            name,
+            |n| shared.out.scratch_path(&format!("hosts--{id}--{n}.run")),
+            |b| state.writers.put(shared.out, &crawl, id, T_HOSTS, b),
+        )?;
         state
             .writers
             .put(shared.out, &crawl, id, T_HOSTS, &mut hosts)?;

@@ -353,3 +353,41 @@ fn scan_of_samples_finds_every_head_meta_tag_and_no_fake_one() {
         "kind,url\nhead_scan_limit,http://huge-head.signal-case.invalid/a.html\n"
     );
 }
+
+/// `host_counts` spilled to scratch runs (here after 3 hosts; by default after 2^17) and merged
+/// back is row for row, in order, what the counts held in memory give; no scratch file is left.
+#[test]
+fn host_counts_spilled_to_runs_equal_the_counts_kept_in_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, spill: Option<&str>| {
+        let out = dir.path().join(name);
+        let mut cmd = common::bin();
+        cmd.args(["scan", "--quiet", "--tables", "host_counts,page_signals", "--out"])
+            .arg(&out)
+            .arg(repo().join("samples"));
+        if let Some(s) = spill {
+            cmd.env("REPCENSUS_HOST_SPILL", s);
+        }
+        common::assert_ok(&cmd.output().unwrap());
+        out
+    };
+    let memory = run("memory", None);
+    let spilled = run("spilled", Some("3"));
+    // Several inputs have more hosts than that, so they were spilled (and some twice or more).
+    let big = duck(
+        &memory,
+        "select count(*) from (select warc_file from 'host_counts/*/*.parquet' \
+         group by all having count(distinct host) > 6)",
+    );
+    let big: usize = big.lines().nth(1).unwrap().parse().unwrap();
+    assert!(big >= 3, "{big} inputs with more than 6 hosts");
+    let order = "select * exclude (crawl) from 'host_counts/*/*.parquet'";
+    assert_eq!(duck(&memory, order), duck(&spilled, order));
+    let mut m = common::table_rows(&memory, "host_counts", &[]);
+    let mut s = common::table_rows(&spilled, "host_counts", &[]);
+    m.sort();
+    s.sort();
+    assert!(m.len() > 1000);
+    assert_eq!(m, s);
+    assert!(!spilled.join(".staging").exists());
+}
