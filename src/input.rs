@@ -169,7 +169,6 @@ fn read_list(list: &Path, prefix: Option<&str>) -> Result<Vec<PathBuf>> {
 /// A stable identifier for an input: its file name made safe for part names, with a hash of the
 /// full path appended when two inputs of a run share a name.
 pub fn input_ids(paths: &[PathBuf]) -> Vec<String> {
-    use sha2::{Digest, Sha256};
     let base: Vec<String> = paths
         .iter()
         .map(|p| {
@@ -188,7 +187,8 @@ pub fn input_ids(paths: &[PathBuf]) -> Vec<String> {
         .zip(paths)
         .map(|(b, p)| {
             if counts[&b] > 1 {
-                let h = Sha256::digest(p.to_string_lossy().as_bytes());
+                let h = ring::digest::digest(&ring::digest::SHA256, p.to_string_lossy().as_bytes());
+                let h = h.as_ref();
                 format!("{b}-{:02x}{:02x}{:02x}{:02x}", h[0], h[1], h[2], h[3])
             } else {
                 b

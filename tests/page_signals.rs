@@ -362,9 +362,15 @@ fn host_counts_spilled_to_runs_equal_the_counts_kept_in_memory() {
     let run = |name: &str, spill: Option<&str>| {
         let out = dir.path().join(name);
         let mut cmd = common::bin();
-        cmd.args(["scan", "--quiet", "--tables", "host_counts,page_signals", "--out"])
-            .arg(&out)
-            .arg(repo().join("samples"));
+        cmd.args([
+            "scan",
+            "--quiet",
+            "--tables",
+            "host_counts,page_signals",
+            "--out",
+        ])
+        .arg(&out)
+        .arg(repo().join("samples"));
         if let Some(s) = spill {
             cmd.env("REPCENSUS_HOST_SPILL", s);
         }
