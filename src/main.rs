@@ -57,7 +57,7 @@ enum Command {
         #[arg(long, value_name = "I/N")]
         shard: Option<String>,
         /// Write a machine-readable run summary (JSON: inputs, records, rows per table, errors by
-        /// kind, seconds, throughput) to FILE.
+        /// kind, seconds, throughput, peak memory) to FILE.
         #[arg(long, value_name = "FILE")]
         summary: Option<PathBuf>,
         /// Exit 1 also when any input had errors rows (by default only when an input could not

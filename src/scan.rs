@@ -85,6 +85,9 @@ pub struct ScanSummary {
     pub rows: std::collections::BTreeMap<String, u64>,
     pub bytes: u64,
     pub seconds: f64,
+    /// The process's peak resident memory so far (Linux `VmHWM`: mapped archive pages included;
+    /// `None` where it cannot be read).
+    pub peak_rss_bytes: Option<u64>,
     /// Inputs that could not be read, with the reason.
     pub failures: Vec<(PathBuf, String)>,
 }
@@ -459,7 +462,23 @@ pub fn scan(opts: &ScanOptions) -> Result<ScanSummary> {
     }
     let mut summary = lock(&shared.summary).clone();
     summary.seconds = started.elapsed().as_secs_f64();
+    summary.peak_rss_bytes = peak_rss_bytes();
     Ok(summary)
+}
+
+/// This process's peak resident set size (`VmHWM` in /proc/self/status; Linux only). Unlike the
+/// `ru_maxrss` a parent gets from `wait4`, it does not include the memory of the process that
+/// spawned this one.
+pub fn peak_rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line["VmHWM:".len()..]
+        .trim()
+        .strip_suffix("kB")?
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kb * 1024)
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -1187,6 +1206,7 @@ impl ScanSummary {
             "bytes": self.bytes,
             "seconds": self.seconds,
             "mb_per_second": if self.seconds > 0.0 { mb / self.seconds } else { 0.0 },
+            "peak_rss_bytes": self.peak_rss_bytes,
             "failures": self.failures.iter().map(|(p, why)| serde_json::json!({
                 "path": p.to_string_lossy(),
                 "error": why,
@@ -1206,6 +1226,9 @@ impl ScanSummary {
             "inputs        {} ({} failed, {} with errors)\nrecords       {}\nrobots.txt    {} captures\nerrors        {}\nread          {:.1} MB in {:.2} s ({:.1} MB/s)\n",
             self.inputs, self.inputs_failed, self.inputs_with_errors, self.records, self.robots_captures, self.errors, mb, self.seconds, rate
         );
+        if let Some(b) = self.peak_rss_bytes {
+            s.push_str(&format!("memory        {:.0} MB at peak\n", b as f64 / 1e6));
+        }
         if self.inputs_resumed > 0 {
             s.push_str(&format!(
                 "resumed       {} inputs complete from an earlier run (counted above)\n",

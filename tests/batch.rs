@@ -99,6 +99,11 @@ fn summary_json_agrees_with_the_tables_and_fail_on_error_exits_one() {
     assert_eq!(by_kind as usize, table_rows(&out, "errors", &[]).len());
     assert!(s["records"].as_u64().unwrap() > 6000);
     assert!(s["seconds"].as_f64().unwrap() > 0.0);
+    // The scan's own peak memory (Linux VmHWM): more than its binary, far less than 1 GB here.
+    if cfg!(target_os = "linux") {
+        let peak = s["peak_rss_bytes"].as_u64().unwrap();
+        assert!((1 << 20..1 << 30).contains(&peak), "{peak}");
+    }
     // The samples have errors rows (broken on purpose), so --fail-on-error exits 1.
     let (code, err) = scan(&[
         samples.to_str().unwrap(),
