@@ -423,13 +423,36 @@ pub struct Cell {
 }
 
 impl Cell {
-    fn add(&mut self, o: &Cell) {
-        self.responses += o.responses;
-        self.with_meta += o.with_meta;
-        self.with_header += o.with_header;
-        self.with_both += o.with_both;
-        self.with_robots_tag += o.with_robots_tag;
-        self.with_tdm += o.with_tdm;
+    /// The six counts, in column order (the scratch runs store them so).
+    fn counts(&self) -> [u64; 6] {
+        [
+            self.responses,
+            self.with_meta,
+            self.with_header,
+            self.with_both,
+            self.with_robots_tag,
+            self.with_tdm,
+        ]
+    }
+
+    fn from_counts(c: [u64; 6]) -> Cell {
+        let [responses, with_meta, with_header, with_both, with_robots_tag, with_tdm] = c;
+        Cell {
+            responses,
+            with_meta,
+            with_header,
+            with_both,
+            with_robots_tag,
+            with_tdm,
+        }
+    }
+}
+
+/// Add a host's cells to another's.
+fn add_cells(mine: &mut [[Cell; 2]; 5], other: &[[Cell; 2]; 5]) {
+    for (m, o) in mine.as_flattened_mut().iter_mut().zip(other.as_flattened()) {
+        let (a, b) = (m.counts(), o.counts());
+        *m = Cell::from_counts(std::array::from_fn(|i| a[i] + b[i]));
     }
 }
 
@@ -527,11 +550,7 @@ impl HostCounts {
                 Some(i) => i,
                 None => self.insert(e.host, e.registered_domain, h),
             };
-            let mine = &mut self.hosts[i as usize].cells;
-            for (m, o) in mine.iter_mut().zip(e.cells.iter()) {
-                m[0].add(&o[0]);
-                m[1].add(&o[1]);
-            }
+            add_cells(&mut self.hosts[i as usize].cells, &e.cells);
         }
     }
 
@@ -727,47 +746,43 @@ impl HostTotals {
             }
         }
         // Min-heap of the runs by their current host (then run number: equal hosts are summed).
-        let mut heap: std::collections::BinaryHeap<std::cmp::Reverse<(Box<str>, usize)>> = readers
-            .iter()
+        // The host moves into the heap and back out into the entry: no copy per host.
+        let mut heap: std::collections::BinaryHeap<std::cmp::Reverse<(String, usize)>> = readers
+            .iter_mut()
             .enumerate()
-            .map(|(i, r)| std::cmp::Reverse((r.entry.host.clone().into(), i)))
+            .map(|(i, r)| std::cmp::Reverse((std::mem::take(&mut r.entry.host), i)))
             .collect();
-        let mut cur = RunEntry::default();
-        let mut have = false;
-        while let Some(std::cmp::Reverse((host, i))) = heap.pop() {
-            let r = &mut readers[i];
-            if have && *cur.host == *host {
-                for (m, o) in cur.cells.iter_mut().zip(r.entry.cells.iter()) {
-                    m[0].add(&o[0]);
-                    m[1].add(&o[1]);
-                }
-            } else {
-                if have {
-                    append_host_rows(
-                        out,
-                        warc_file,
-                        &cur.host,
-                        cur.rd.as_deref(),
-                        &cur.cells,
-                        &mut flush,
-                    )?;
-                }
-                std::mem::swap(&mut cur, &mut r.entry);
-                have = true;
-            }
-            if r.next()? {
-                heap.push(std::cmp::Reverse((r.entry.host.clone().into(), i)));
-            }
-        }
-        if have {
+        let mut put = |e: &RunEntry| {
             append_host_rows(
                 out,
                 warc_file,
-                &cur.host,
-                cur.rd.as_deref(),
-                &cur.cells,
+                &e.host,
+                e.rd.as_deref(),
+                &e.cells,
                 &mut flush,
-            )?;
+            )
+        };
+        let mut cur: Option<RunEntry> = None;
+        while let Some(std::cmp::Reverse((host, i))) = heap.pop() {
+            let r = &mut readers[i];
+            match &mut cur {
+                Some(c) if c.host == host => add_cells(&mut c.cells, &r.entry.cells),
+                _ => {
+                    if let Some(done) = cur.take() {
+                        put(&done)?;
+                    }
+                    cur = Some(RunEntry {
+                        host,
+                        ..std::mem::take(&mut r.entry)
+                    });
+                }
+            }
+            if r.next()? {
+                heap.push(std::cmp::Reverse((std::mem::take(&mut r.entry.host), i)));
+            }
+        }
+        if let Some(done) = cur {
+            put(&done)?;
         }
         Ok(())
     }
@@ -806,14 +821,7 @@ fn write_run_entry(
         .fold(0u16, |m, (i, _)| m | 1 << i);
     w.write_all(&mask.to_le_bytes())?;
     for c in cells.iter().filter(|c| **c != Cell::default()) {
-        for v in [
-            c.responses,
-            c.with_meta,
-            c.with_header,
-            c.with_both,
-            c.with_robots_tag,
-            c.with_tdm,
-        ] {
+        for v in c.counts() {
             w.write_all(&v.to_le_bytes())?;
         }
     }
@@ -863,18 +871,13 @@ impl RunReader {
             Ok(u64::from_le_bytes(v))
         };
         for (i, c) in self.entry.cells.as_flattened_mut().iter_mut().enumerate() {
-            *c = if mask & 1 << i != 0 {
-                Cell {
-                    responses: next(&mut self.r)?,
-                    with_meta: next(&mut self.r)?,
-                    with_header: next(&mut self.r)?,
-                    with_both: next(&mut self.r)?,
-                    with_robots_tag: next(&mut self.r)?,
-                    with_tdm: next(&mut self.r)?,
+            let mut counts = [0u64; 6];
+            if mask & 1 << i != 0 {
+                for v in &mut counts {
+                    *v = next(&mut self.r)?;
                 }
-            } else {
-                Cell::default()
-            };
+            }
+            *c = Cell::from_counts(counts);
         }
         Ok(true)
     }

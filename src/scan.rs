@@ -250,6 +250,11 @@ fn host_spill_limit() -> usize {
     })
 }
 
+/// The scratch file of an input's `n`th `host_counts` run.
+fn host_run_path(out: &OutDir, id: &str, n: usize) -> std::path::PathBuf {
+    out.scratch_path(&format!("hosts--{id}--{n}.run"))
+}
+
 /// The parts of one input, opened when their first row arrives.
 #[derive(Default)]
 struct Writers {
@@ -1061,7 +1066,7 @@ fn finalize(
         host_counts.emit(
             &mut hosts,
             name,
-            |n| shared.out.scratch_path(&format!("hosts--{id}--{n}.run")),
+            |n| host_run_path(shared.out, id, n),
             |b| state.writers.put(shared.out, &crawl, id, T_HOSTS, b),
         )?;
         state
