@@ -10,7 +10,9 @@
 //! threads as the scan; it is measured with libdeflate (the scan's inflater) and with flate2's
 //! zlib-rs backend. Besides the default scan it runs `scan --tables robots_files` (the engine of
 //! issue 2 with only the capture table, no verdicts, line tables or head scans) and, for the page
-//! kinds, `scan --inflate-all`. Three rounds each run every measurement once; the best of each
+//! kinds, `scan --inflate-all`; and `scan --tables errors`, which writes only `errors` and
+//! `inputs`: the reader alone (framing, inflating, WARC heads, records counted by type), the part
+//! of the scan every table pays before any table's own work. Three rounds each run every measurement once; the best of each
 //! is printed.
 
 use repcensus::gen::{generate, GenKind, GenOptions, Layout};
@@ -183,8 +185,8 @@ fn main() {
         "build the binary with the bench profile"
     );
     println!("threads: {threads}; uncompressed size per archive: {size} bytes");
-    println!("| archive | compressed MB | floor libdeflate s (MB/s) | floor flate2/zlib-rs s (MB/s) | scan s (MB/s) | scan / libdeflate floor | peak RSS MB | scan --tables robots_files s | its ratio | its peak RSS MB | scan --inflate-all s | its ratio |");
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("| archive | compressed MB | floor libdeflate s (MB/s) | floor flate2/zlib-rs s (MB/s) | scan s (MB/s) | scan / libdeflate floor | peak RSS MB | scan --tables robots_files s | its ratio | its peak RSS MB | scan --inflate-all s | its ratio | scan --tables errors (reading only) s | its ratio |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     let kinds =
         std::env::var("REPCENSUS_BENCH_KINDS").unwrap_or_else(|_| "pages,cc-pages,robots".into());
     for (name, kind) in [
@@ -209,6 +211,7 @@ fn main() {
         let mut sc = (f64::MAX, 0);
         let mut st = (f64::MAX, 0);
         let mut sa = (f64::MAX, 0);
+        let mut sr = (f64::MAX, 0);
         let keep = |best: &mut (f64, u64), r: (f64, u64)| {
             if r.0 < best.0 {
                 *best = r;
@@ -227,6 +230,10 @@ fn main() {
             if kind != GenKind::Robots {
                 keep(&mut sa, run_scan(&bin, &path, threads, &["--inflate-all"]));
             }
+            keep(
+                &mut sr,
+                run_scan(&bin, &path, threads, &["--tables", "errors"]),
+            );
         }
         assert_eq!(fl.1, ff.1, "both floors inflate the same bytes");
         let (fl, ff, rss) = (fl.0, ff.0, sc.1);
@@ -236,7 +243,7 @@ fn main() {
             format!("{:.2} | {:.2} |", sa.0, fl / sa.0)
         };
         println!(
-            "| {name} | {mb:.0} | {fl:.2} ({:.0}) | {ff:.2} ({:.0}) | {:.2} ({:.0}) | {:.2} | {:.0} | {:.2} | {:.2} | {:.0} | {all}",
+            "| {name} | {mb:.0} | {fl:.2} ({:.0}) | {ff:.2} ({:.0}) | {:.2} ({:.0}) | {:.2} | {:.0} | {:.2} | {:.2} | {:.0} | {all} {:.2} | {:.2} |",
             mb / fl,
             mb / ff,
             sc.0,
@@ -246,6 +253,8 @@ fn main() {
             st.0,
             fl / st.0,
             st.1 as f64 / 1024.0,
+            sr.0,
+            fl / sr.0,
         );
     }
 }

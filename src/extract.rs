@@ -136,8 +136,10 @@ const HEAD_HINT_MARGIN: usize = crate::signals::meta::AFTER_HEAD_WINDOW + 2048;
 /// Whether a raw target URI may parse to a robots.txt URL ([`is_robots_url`]): the URL parser
 /// drops tabs and line breaks but decodes nothing in the path, so `robots` must stand in it.
 fn may_be_robots_url(uri: &[u8]) -> bool {
-    memchr::memmem::find(uri, b"robots").is_some()
-        || memchr::memchr3(b'\t', b'\n', b'\r', uri).is_some()
+    // Built once: `memmem::find` builds a searcher per call, and this runs for every record.
+    static ROBOTS: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"robots"));
+    ROBOTS.find(uri).is_some() || memchr::memchr3(b'\t', b'\n', b'\r', uri).is_some()
 }
 
 /// The sink that turns records into rows for one chunk.

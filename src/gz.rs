@@ -18,6 +18,15 @@ use flate2::{Decompress, FlushDecompress, Status};
 /// The first bytes of every gzip member: magic and the deflate method.
 pub const GZIP_MAGIC: [u8; 3] = [0x1f, 0x8b, 0x08];
 
+/// The offset of the first [`GZIP_MAGIC`] in `hay`. The searcher is built once: `memmem::find`
+/// builds one per call, and this is called once per member (for every member of a robots.txt
+/// archive, a few hundred bytes each, building it cost about as much as the search).
+pub fn find_magic(hay: &[u8]) -> Option<usize> {
+    static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(&GZIP_MAGIC));
+    FINDER.find(hay)
+}
+
 const FHCRC: u8 = 0x02;
 const FEXTRA: u8 = 0x04;
 const FNAME: u8 = 0x08;
@@ -336,7 +345,7 @@ pub fn find_member_end(
     let ends_here = |at: usize| at >= from + 4 && data[at - 4..at] == trailer;
     let mut at = from;
     while at < hay_end {
-        let Some(hit) = memchr::memmem::find(&data[at..hay_end], &GZIP_MAGIC) else {
+        let Some(hit) = find_magic(&data[at..hay_end]) else {
             break;
         };
         let h = at + hit;
@@ -363,7 +372,7 @@ pub fn find_member(
     let limit = limit.min(data.len());
     let mut pos = from;
     while pos < limit {
-        let hit = memchr::memmem::find(&data[pos..limit], &GZIP_MAGIC)?;
+        let hit = find_magic(&data[pos..limit])?;
         let at = pos + hit;
         if confirm_member(&data[at..], &accept) {
             return Some(at);

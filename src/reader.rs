@@ -747,8 +747,7 @@ fn read_member_prefix(
 ) -> Option<(usize, usize)> {
     // The size in the trailer before the next gzip header (or the end) is this member's when
     // that header is the next member's: a guess, only used to leave small members alone.
-    let guess_end = memchr::memmem::find(data.get(pos + 3..end)?, &gz::GZIP_MAGIC)
-        .map_or(end, |at| pos + 3 + at);
+    let guess_end = gz::find_magic(data.get(pos + 3..end)?).map_or(end, |at| pos + 3 + at);
     let guess = data.get(guess_end.checked_sub(4)?..guess_end)?;
     let mut size_guess = u32::from_le_bytes(guess.try_into().ok()?) as usize;
     if size_guess < EARLY_STOP_MIN as usize {
