@@ -580,10 +580,7 @@ impl<'a> BodyFacts<'a> {
             }
         }
         let sample = &b[..b.len().min(1024)];
-        let control = sample
-            .iter()
-            .filter(|&&c| c < 0x20 && !matches!(c, b'\t' | b'\n' | b'\r' | 0x0c))
-            .count();
+        let control = count_control(sample);
         if control * 10 > sample.len() {
             return "not_robots_binary";
         }
@@ -611,6 +608,21 @@ impl<'a> BodyFacts<'a> {
         }
         hex
     }
+}
+
+/// Control bytes other than tab, LF, CR and form feed. Branch-free over blocks of bytes, so that
+/// it vectorises: the filter-and-count it replaces ran a byte at a time (2.4% of a robots.txt
+/// scan).
+fn count_control(b: &[u8]) -> usize {
+    b.chunks(255)
+        .map(|block| {
+            let n: u8 = block
+                .iter()
+                .map(|&c| u8::from(c < 0x20) & !u8::from(matches!(c, b'\t' | b'\n' | b'\r' | 0x0c)))
+                .fold(0u8, |a, x| a + x);
+            usize::from(n)
+        })
+        .sum()
 }
 
 /// Valid UTF-8 except for a sequence cut by the end of the buffer.
@@ -873,6 +885,22 @@ mod tests {
         );
         assert_eq!(status_outcome(Some(503)), "server_error");
         assert_eq!(status_outcome(Some(410)), "not_found");
+    }
+
+    #[test]
+    fn control_count_is_the_plain_count() {
+        let plain = |b: &[u8]| {
+            b.iter()
+                .filter(|&&c| c < 0x20 && !matches!(c, b'\t' | b'\n' | b'\r' | 0x0c))
+                .count()
+        };
+        let all: Vec<u8> = (0..=255u8).cycle().take(1024).collect();
+        let zeros = vec![0u8; 1024];
+        for b in [&all[..], &zeros[..]] {
+            for len in [0, 1, 31, 254, 255, 256, 510, 511, 1024] {
+                assert_eq!(count_control(&b[..len]), plain(&b[..len]), "{len}");
+            }
+        }
     }
 
     #[test]
