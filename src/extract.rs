@@ -619,7 +619,7 @@ fn count_control(b: &[u8]) -> usize {
             let n: u8 = block
                 .iter()
                 .map(|&c| u8::from(c < 0x20) & !u8::from(matches!(c, b'\t' | b'\n' | b'\r' | 0x0c)))
-                .fold(0u8, |a, x| a + x);
+                .sum();
             usize::from(n)
         })
         .sum()
