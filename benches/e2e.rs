@@ -12,8 +12,8 @@
 //! issue 2 with only the capture table, no verdicts, line tables or head scans) and, for the page
 //! kinds, `scan --inflate-all`; and `scan --tables errors`, which writes only `errors` and
 //! `inputs`: the reader alone (framing, inflating, WARC heads, records counted by type), the part
-//! of the scan every table pays before any table's own work. Three rounds each run every measurement once; the best of each
-//! is printed.
+//! of the scan every table pays before any table's own work. Three rounds each run every
+//! measurement once; the best of each is printed.
 
 use repcensus::gen::{generate, GenKind, GenOptions, Layout};
 use repcensus::gz::{MemberInflater, MemberResult};

@@ -611,8 +611,8 @@ impl<'a> BodyFacts<'a> {
 }
 
 /// Control bytes other than tab, LF, CR and form feed. Branch-free over blocks of bytes, so that
-/// it vectorises: the filter-and-count it replaces ran a byte at a time (2.4% of a robots.txt
-/// scan).
+/// it vectorises: the filter-and-count it replaces ran a byte at a time (`outcome_2xx` fell from
+/// 1.4% to 0.5% of a robots.txt scan's instructions).
 fn count_control(b: &[u8]) -> usize {
     b.chunks(255)
         .map(|block| {
