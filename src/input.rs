@@ -350,15 +350,60 @@ pub fn stream_reader(
     container: Container,
     source: impl Read + Send + 'static,
 ) -> Result<Box<dyn Read + Send>> {
-    let r = BufReader::with_capacity(1 << 20, source);
+    let r = BufReader::with_capacity(1 << 20, crate::reader::MarkSource(source));
     Ok(match container {
         Container::Plain | Container::Empty => Box::new(r),
         Container::Gzip => Box::new(flate2::read::MultiGzDecoder::new(r)),
-        Container::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(r)?),
+        Container::Zstd => Box::new(SmallReads(zstd::stream::read::Decoder::with_buffer(r)?)),
         Container::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(r)),
-        Container::Lz4 => Box::new(lz4_flex::frame::FrameDecoder::new(r)),
+        Container::Lz4 => Box::new(Lz4Frames(lz4_flex::frame::FrameDecoder::new(SeesEnd {
+            inner: r,
+            ended: false,
+        }))),
         Container::Xz => bail!("xz-compressed archives are not supported"),
     })
+}
+
+/// The zstd crate's reader hands zstd the caller's whole output buffer, and when a block is
+/// corrupt the output of that call is lost with the error: reads of at most one zstd block
+/// (128 KiB) keep everything decoded before the damaged block.
+struct SmallReads<R>(R);
+
+impl<R: Read> Read for SmallReads<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = buf.len().min(128 << 10);
+        self.0.read(&mut buf[..n])
+    }
+}
+
+/// A reader that remembers whether its source has ended.
+struct SeesEnd<R> {
+    inner: R,
+    ended: bool,
+}
+
+impl<R: Read> Read for SeesEnd<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.ended |= n == 0 && !buf.is_empty();
+        Ok(n)
+    }
+}
+
+/// lz4_flex's `FrameDecoder` reports the end of the stream at the end of each frame; files made
+/// by concatenating frames (`cat a.lz4 b.lz4`, as the lz4 tool itself accepts) are read on to
+/// the end of the source.
+struct Lz4Frames<R: Read>(lz4_flex::frame::FrameDecoder<SeesEnd<R>>);
+
+impl<R: Read> Read for Lz4Frames<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        loop {
+            let n = self.0.read(buf)?;
+            if n > 0 || buf.is_empty() || self.0.get_ref().ended {
+                return Ok(n);
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -112,13 +112,62 @@ pub trait Sink {
 enum Step {
     /// Bytes consumed without a record (inter-record white space).
     Skip(usize),
-    /// Bytes that are not a record; `kind` is the reason.
+    /// Bytes that are not a record.
     Garbage(usize),
     /// A record was emitted; so many bytes consumed, so many more of its block to skip.
     Emitted { consumed: usize, skip: u64 },
     /// More input is needed to decide.
     NeedMore,
 }
+
+/// Why the bytes in hand end, for a record they cut short.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ending {
+    /// More bytes may follow.
+    Open,
+    /// The input (or the readable part of a damaged gzip member) ends.
+    Input,
+    /// A gzip member ends and the next one starts a record: a record in progress ends with its
+    /// member, whatever its header declared.
+    Member,
+}
+
+impl Ending {
+    fn is_end(self) -> bool {
+        self != Ending::Open
+    }
+
+    fn what(self) -> &'static str {
+        match self {
+            Ending::Member => "its gzip member",
+            _ => "the input",
+        }
+    }
+}
+
+/// A gzip member the framer was fed: where it starts in the decompressed stream and in the file,
+/// and how many records started in it (the first takes the member's offset).
+#[derive(Debug, Clone, Copy)]
+struct Member {
+    stream_start: u64,
+    offset: u64,
+    records: u32,
+}
+
+/// How far the search for a record start inside a pending record's block got (positions relative
+/// to the record's start, at stream position `at`), so that a window growing piece by piece is
+/// searched once.
+#[derive(Debug, Default, Clone, Copy)]
+struct Probe {
+    at: u64,
+    searched: usize,
+    found: Option<usize>,
+}
+
+/// A record whose declared end lies beyond the first [`KEEP_BLOCK`] bytes but which has a record
+/// start inside those bytes is held until its declared end arrives, to tell a large record from a
+/// wrong length, up to this many bytes; past that the block is cut at the record start inside it.
+const VERIFY_WINDOW: usize = 64 << 20;
 
 /// The push parser that turns bytes into records. See the module documentation.
 pub struct Framer {
@@ -128,10 +177,12 @@ pub struct Framer {
     pos: u64,
     /// Bytes of an oversized block still to be skipped.
     skip: u64,
-    /// Compressed offset of the gzip member that started most recently and has not yet given
-    /// its offset to a record.
-    fresh_member: Option<u64>,
+    /// The offset and declared block length of the record being skipped.
+    skipping: (u64, u64),
+    /// The gzip members whose bytes are in the window or being fed (oldest first).
+    members: std::collections::VecDeque<Member>,
     garbage: Option<(u64, u64)>,
+    probe: Probe,
 }
 
 impl Framer {
@@ -142,8 +193,10 @@ impl Framer {
             window: Vec::new(),
             pos,
             skip: 0,
-            fresh_member: None,
+            skipping: (0, 0),
+            members: Default::default(),
             garbage: None,
+            probe: Probe::default(),
         }
     }
 
@@ -154,9 +207,21 @@ impl Framer {
 
     /// Feed the next piece of the stream. `member` is the compressed offset of the gzip member
     /// this piece starts, if it starts one. `eof` says no more bytes follow.
+    ///
+    /// A member that starts with a record start ends whatever record the previous members left
+    /// open (a per-record `.warc.gz` holds one record per member, so a Content-Length that runs
+    /// past its member is wrong); a member that does not (a record split over members, as
+    /// block-gzip writers do) continues it.
     pub fn feed(&mut self, mut data: &[u8], member: Option<u64>, eof: bool, sink: &mut dyn Sink) {
-        if let Some(off) = member {
-            self.fresh_member = Some(off);
+        if let Some(offset) = member {
+            if self.pending() && self.starts_record(data) {
+                self.end_at_member(sink);
+            }
+            self.members.push_back(Member {
+                stream_start: self.pos + self.window.len() as u64,
+                offset,
+                records: 0,
+            });
         }
         if self.skip > 0 {
             let n = (self.skip.min(data.len() as u64)) as usize;
@@ -164,19 +229,119 @@ impl Framer {
             self.pos += n as u64;
             data = &data[n..];
         }
+        let ending = if eof { Ending::Input } else { Ending::Open };
         if self.window.is_empty() {
-            let used = self.run(data, eof, sink);
+            let used = self.run(data, ending, sink);
             self.window.extend_from_slice(&data[used..]);
         } else {
             self.window.extend_from_slice(data);
             let window = std::mem::take(&mut self.window);
-            let used = self.run(&window, eof, sink);
+            let used = self.run(&window, ending, sink);
             self.window = window;
             self.window.drain(..used);
         }
         if eof {
-            self.flush_garbage(sink);
+            self.end_of_input(sink);
         }
+        self.forget_members();
+    }
+
+    /// Whether a record or garbage is in progress.
+    fn pending(&self) -> bool {
+        !self.window.is_empty() || self.skip > 0
+    }
+
+    /// Does `data` (after white space) start a record?
+    fn starts_record(&self, data: &[u8]) -> bool {
+        let ws = data.iter().take_while(|b| is_space(**b)).count();
+        let rest = &data[ws..];
+        match self.dialect {
+            Some(Dialect::Warc) => record::is_warc_start(rest),
+            Some(Dialect::Arc) => starts_like_arc(rest),
+            None => looks_like_record_start(rest),
+        }
+    }
+
+    /// The gzip member that held the pending record ended and the next one starts a record: end
+    /// the pending record (or the skip of a large one) there.
+    fn end_at_member(&mut self, sink: &mut dyn Sink) {
+        if self.skip > 0 {
+            let (offset, declared) = self.skipping;
+            sink.error(ReadError::new(
+                Scope::Record,
+                "bad_content_length",
+                format!(
+                    "Content-Length {declared} runs {} bytes past the record's gzip member, and the next member starts a record: the record ends with its member",
+                    self.skip
+                ),
+                Some(offset),
+            ));
+            self.skip = 0;
+        }
+        if !self.window.is_empty() {
+            let window = std::mem::take(&mut self.window);
+            let used = self.run(&window, Ending::Member, sink);
+            debug_assert_eq!(used, window.len());
+            self.window = window;
+            self.window.clear();
+        }
+        self.flush_garbage(sink);
+    }
+
+    /// The input ended: report a large record it cut short, and pending garbage.
+    fn end_of_input(&mut self, sink: &mut dyn Sink) {
+        if self.skip > 0 {
+            let (offset, declared) = self.skipping;
+            sink.error(ReadError::new(
+                Scope::Record,
+                "truncated_record",
+                format!(
+                    "block declares {declared} bytes; the input ends {} bytes short of them",
+                    self.skip
+                ),
+                Some(offset),
+            ));
+            self.pos += self.skip;
+            self.skip = 0;
+        }
+        self.flush_garbage(sink);
+    }
+
+    /// Drop the members wholly behind the read position.
+    fn forget_members(&mut self) {
+        while self.members.len() > 1 && self.members[1].stream_start <= self.pos {
+            self.members.pop_front();
+        }
+    }
+
+    /// The member that holds stream position `p`.
+    fn member_at(&self, p: u64) -> Option<usize> {
+        self.members.iter().rposition(|m| m.stream_start <= p)
+    }
+
+    /// The offset of a record starting at stream position `p`: its member's when it is the first
+    /// record to start in that member, else the position in the stream.
+    fn record_offset(&self, p: u64) -> u64 {
+        match self.member_at(p) {
+            Some(i) if self.members[i].records == 0 => self.members[i].offset,
+            _ => p,
+        }
+    }
+
+    /// The offset of a problem at stream position `p`: its member's while the member holds at
+    /// most one record (a per-record `.warc.gz`), else the position in the stream.
+    fn error_offset(&self, p: u64) -> u64 {
+        match self.member_at(p) {
+            Some(i) if self.members[i].records <= 1 => self.members[i].offset,
+            _ => p,
+        }
+    }
+
+    fn emit(&mut self, rec: &Record<'_>, sink: &mut dyn Sink) {
+        if let Some(i) = self.member_at(self.pos) {
+            self.members[i].records += 1;
+        }
+        sink.record(rec);
     }
 
     /// Whether nothing is buffered or pending, so a gzip member that holds one whole record can
@@ -192,7 +357,7 @@ impl Framer {
     fn passed_record(&mut self, len: u64) {
         self.dialect = Some(Dialect::Warc);
         self.pos += len;
-        self.fresh_member = None;
+        self.members.clear();
     }
 
     /// No more input: whatever is buffered is a truncated record or garbage.
@@ -206,11 +371,12 @@ impl Framer {
         self.finish(sink);
         self.window.clear();
         self.skip = 0;
+        self.members.clear();
         self.pos = pos;
     }
 
     /// Consume as many records from `buf` as possible; returns the bytes consumed.
-    fn run(&mut self, buf: &[u8], eof: bool, sink: &mut dyn Sink) -> usize {
+    fn run(&mut self, buf: &[u8], ending: Ending, sink: &mut dyn Sink) -> usize {
         let mut used = 0;
         while used < buf.len() {
             if self.skip > 0 {
@@ -220,7 +386,7 @@ impl Framer {
                 used += n;
                 continue;
             }
-            match self.step(&buf[used..], eof, sink) {
+            match self.step(&buf[used..], ending, sink) {
                 Step::Skip(n) => {
                     used += n;
                     self.pos += n as u64;
@@ -228,7 +394,7 @@ impl Framer {
                 Step::Garbage(n) => {
                     match &mut self.garbage {
                         Some((_, len)) => *len += n as u64,
-                        None => self.garbage = Some((self.pos, n as u64)),
+                        None => self.garbage = Some((self.error_offset(self.pos), n as u64)),
                     }
                     used += n;
                     self.pos += n as u64;
@@ -255,11 +421,10 @@ impl Framer {
         }
     }
 
-    fn step(&mut self, buf: &[u8], eof: bool, sink: &mut dyn Sink) -> Step {
-        let ws = buf
-            .iter()
-            .take_while(|b| matches!(b, b'\r' | b'\n' | b' ' | b'\t'))
-            .count();
+    /// One record (or run of white space or garbage) at the start of `buf`.
+    fn step(&mut self, buf: &[u8], ending: Ending, sink: &mut dyn Sink) -> Step {
+        let eof = ending.is_end();
+        let ws = buf.iter().take_while(|b| is_space(**b)).count();
         if ws > 0 {
             return Step::Skip(ws);
         }
@@ -289,12 +454,11 @@ impl Framer {
                     Some(len) => len,
                     None if eof && buf.len() < record::MAX_HEADER => {
                         // The input ends inside the header: keep what there is as the header.
-                        let what = "the input ends inside a record header";
                         sink.error(ReadError::new(
                             Scope::Record,
                             "truncated_header",
-                            what,
-                            Some(self.pos),
+                            format!("{} ends inside a record header", ending.what()),
+                            Some(self.error_offset(self.pos)),
                         ));
                         buf.len()
                     }
@@ -304,12 +468,23 @@ impl Framer {
                             Scope::Record,
                             "bad_header",
                             what,
-                            Some(self.pos),
+                            Some(self.error_offset(self.pos)),
                         ));
                         return self.garbage_after(buf, 5, eof, dialect);
                     }
                     None => return Step::NeedMore,
                 };
+                // A header holds no record start: one inside means this header's end was lost
+                // and it ran into the next record's.
+                if let Some(at) = next_plausible_start(&buf[..len], 5, Dialect::Warc) {
+                    sink.error(ReadError::new(
+                        Scope::Record,
+                        "bad_header",
+                        "the header runs into the next record (its end is missing)",
+                        Some(self.error_offset(self.pos)),
+                    ));
+                    return Step::Garbage(at);
+                }
                 record::parse_warc_head(buf, len)
             }
             Dialect::Arc => match record::parse_arc_head(buf) {
@@ -324,110 +499,255 @@ impl Framer {
         };
         self.dialect = Some(dialect);
         self.flush_garbage(sink);
-        let offset = self.fresh_member.take().unwrap_or(self.pos);
-        let Some(block_len) = head.content_length else {
-            // No usable length: the block runs to the next record start (or the end of input).
-            let end = match next_start(buf, head.len.saturating_sub(1), Some(dialect)) {
-                Some(at) => at,
-                None if eof => buf.len(),
-                None if buf.len() - head.len >= KEEP_BLOCK => buf.len(),
-                None => {
-                    self.fresh_member =
-                        self.fresh_member.or((offset != self.pos).then_some(offset));
-                    return Step::NeedMore;
-                }
-            };
-            let value = head
-                .field("Content-Length")
-                .map(|v| String::from_utf8_lossy(v).into_owned());
-            let detail = match value {
-                Some(v) => format!(
-                    "Content-Length {v:?} is not a number; block taken up to the next record"
-                ),
-                None => "no Content-Length; block taken up to the next record".to_string(),
-            };
-            sink.error(ReadError::new(
-                Scope::Record,
-                "bad_content_length",
-                detail,
-                Some(offset),
-            ));
-            let block_end = end.max(head.len).min(head.len + KEEP_BLOCK);
-            let rec = Record {
-                block: &buf[head.len..block_end],
-                block_len: (end.max(head.len) - head.len) as u64,
-                block_truncated: end > block_end,
-                offset,
-                head,
-            };
-            sink.record(&rec);
-            return Step::Emitted {
-                consumed: end.max(block_end),
-                skip: 0,
-            };
+        match head.content_length {
+            Some(block_len) => self.step_declared(buf, head, block_len, ending, sink),
+            None => self.step_undeclared(buf, head, ending, sink),
+        }
+    }
+
+    /// A record without a usable length: the block runs to the next record start (or the end).
+    fn step_undeclared(
+        &mut self,
+        buf: &[u8],
+        head: Head<'_>,
+        ending: Ending,
+        sink: &mut dyn Sink,
+    ) -> Step {
+        let offset = self.record_offset(self.pos);
+        let end = match next_start(buf, head.len.saturating_sub(1), self.dialect) {
+            Some(at) => at,
+            None if ending.is_end() => buf.len(),
+            None if buf.len() - head.len >= KEEP_BLOCK => buf.len(),
+            None => return Step::NeedMore,
         };
-        let avail = buf.len() - head.len;
-        if let Some(end) = overshoot(buf, head.len, block_len, eof, dialect) {
-            sink.error(ReadError::new(
-                Scope::Record,
-                "bad_content_length",
-                format!(
-                    "Content-Length {block_len} runs into the next record; block cut at {} bytes",
-                    end - head.len
-                ),
-                Some(offset),
-            ));
+        let value = head
+            .field("Content-Length")
+            .map(|v| String::from_utf8_lossy(v).into_owned());
+        let detail = match value {
+            Some(v) => {
+                format!("Content-Length {v:?} is not a number; block taken up to the next record")
+            }
+            None => "no Content-Length; block taken up to the next record".to_string(),
+        };
+        sink.error(ReadError::new(
+            Scope::Record,
+            "bad_content_length",
+            detail,
+            Some(offset),
+        ));
+        let block_end = end.max(head.len).min(head.len + KEEP_BLOCK);
+        let rec = Record {
+            block: &buf[head.len..block_end],
+            block_len: (end.max(head.len) - head.len) as u64,
+            block_truncated: end > block_end,
+            offset,
+            head,
+        };
+        self.emit(&rec, sink);
+        Step::Emitted {
+            consumed: end.max(block_end),
+            skip: 0,
+        }
+    }
+
+    /// A record with a declared block length. The length is trusted when a record start (or the
+    /// end) follows the declared end; when something else does, or the input or member ends
+    /// before it, the block is cut where the first record start inside it stands, if any.
+    fn step_declared(
+        &mut self,
+        buf: &[u8],
+        head: Head<'_>,
+        block_len: u64,
+        ending: Ending,
+        sink: &mut dyn Sink,
+    ) -> Step {
+        let offset = self.record_offset(self.pos);
+        let dialect = self.dialect.unwrap_or(Dialect::Warc);
+        let head_len = head.len;
+        let avail = buf.len() - head_len;
+        let declared_end = usize::try_from(block_len)
+            .ok()
+            .and_then(|n| n.checked_add(head_len))
+            .filter(|&e| e <= buf.len());
+        if let Some(end) = declared_end {
+            match after_block(&buf[end..], ending, dialect, !self.members.is_empty()) {
+                After::Unknown => return Step::NeedMore,
+                // A record start inside the block is known by its whole header: wait for enough
+                // of what follows (this is a damaged record; the copy costs nothing that counts).
+                After::Other if !ending.is_end() && buf.len() - end < 64 * 1024 => {
+                    return Step::NeedMore
+                }
+                After::Other => {
+                    if let Some(at) = self.start_inside(buf, head_len, end, dialect) {
+                        let why = format!(
+                            "Content-Length {block_len} runs into the next record; block cut at {} bytes",
+                            block_cut(buf, head_len, at) - head_len
+                        );
+                        return self.emit_cut(buf, head, at, offset, why, sink);
+                    }
+                }
+                // Without gzip members to confirm the framing, a length that spans a whole
+                // record (damage took as many bytes from this record as the next one holds)
+                // shows as a complete WARC header inside the block.
+                After::Start if self.members.is_empty() && dialect == Dialect::Warc => {
+                    if let Some(at) = self.start_inside(buf, head_len, end, dialect) {
+                        let why = format!(
+                            "Content-Length {block_len} spans the record that starts {} bytes into the block; block cut there",
+                            at - head_len
+                        );
+                        return self.emit_cut(buf, head, at, offset, why, sink);
+                    }
+                }
+                After::Start => {}
+            }
+            let keep = (block_len as usize).min(KEEP_BLOCK);
             let rec = Record {
-                block: &buf[head.len..end],
-                block_len: (end - head.len) as u64,
-                block_truncated: false,
+                block: &buf[head_len..head_len + keep],
+                block_len,
+                block_truncated: block_len as usize > KEEP_BLOCK,
                 offset,
                 head,
             };
-            sink.record(&rec);
+            self.emit(&rec, sink);
             return Step::Emitted {
                 consumed: end,
                 skip: 0,
             };
         }
-        let (block_end, truncated, skip) = if avail as u64 >= block_len {
-            let keep = (block_len as usize).min(KEEP_BLOCK);
-            (
-                head.len + keep,
-                block_len as usize > KEEP_BLOCK,
-                block_len - keep as u64,
-            )
-        } else if avail >= KEEP_BLOCK {
-            (head.len + KEEP_BLOCK, true, block_len - KEEP_BLOCK as u64)
-        } else if eof {
-            sink.error(ReadError::new(
-                Scope::Record,
-                "truncated_record",
-                format!("block declares {block_len} bytes, {avail} present"),
-                Some(offset),
-            ));
-            (buf.len(), true, 0)
-        } else {
-            if self.fresh_member.is_none() {
-                // Give the offset back: the record will be tried again with more bytes.
-                self.fresh_member = (offset != self.pos).then_some(offset);
-            }
+        // The declared end is not in hand.
+        if !ending.is_end() && avail < KEEP_BLOCK {
             return Step::NeedMore;
-        };
+        }
+        let inside = self.start_inside(buf, head_len, buf.len(), dialect);
+        if !ending.is_end() && inside.is_some() && buf.len() < VERIFY_WINDOW {
+            return Step::NeedMore;
+        }
+        if let Some(at) = inside {
+            let why = if ending.is_end() {
+                format!(
+                    "Content-Length {block_len} runs past the end of {} ({avail} bytes follow the header); block cut where the next record starts",
+                    ending.what()
+                )
+            } else {
+                format!(
+                    "Content-Length {block_len}: no record start follows within {} MiB, and one stands inside the block; block cut there",
+                    VERIFY_WINDOW >> 20
+                )
+            };
+            return self.emit_cut(buf, head, at, offset, why, sink);
+        }
+        if ending.is_end() {
+            let (kind, detail) = match ending {
+                Ending::Member => (
+                    "bad_content_length",
+                    format!("block declares {block_len} bytes, its gzip member ends after {avail} and the next member starts a record: the record ends with its member"),
+                ),
+                _ => (
+                    "truncated_record",
+                    format!("block declares {block_len} bytes, {avail} present"),
+                ),
+            };
+            sink.error(ReadError::new(Scope::Record, kind, detail, Some(offset)));
+            let rec = if ending == Ending::Member {
+                // The record ends with its member: its block is what precedes the separator.
+                let cut = block_cut(buf, head_len, buf.len());
+                Record {
+                    block: &buf[head_len..cut.min(head_len + KEEP_BLOCK)],
+                    block_len: (cut - head_len) as u64,
+                    block_truncated: cut - head_len > KEEP_BLOCK,
+                    offset,
+                    head,
+                }
+            } else {
+                Record {
+                    block: &buf[head_len..],
+                    block_len,
+                    block_truncated: true,
+                    offset,
+                    head,
+                }
+            };
+            self.emit(&rec, sink);
+            return Step::Emitted {
+                consumed: buf.len(),
+                skip: 0,
+            };
+        }
+        // A large block: keep its first KEEP_BLOCK bytes and skip the rest as it streams by.
         let rec = Record {
-            block: &buf[head.len..block_end],
+            block: &buf[head_len..head_len + KEEP_BLOCK],
             block_len,
-            block_truncated: truncated,
+            block_truncated: true,
             offset,
             head,
         };
-        sink.record(&rec);
-        // Skip what of the block was not kept but is present in this buffer.
-        let present_rest = ((buf.len() - block_end) as u64).min(skip) as usize;
+        self.emit(&rec, sink);
+        let skip = block_len - KEEP_BLOCK as u64;
+        let present_rest = ((buf.len() - head_len - KEEP_BLOCK) as u64).min(skip) as usize;
+        self.skipping = (offset, block_len);
         Step::Emitted {
-            consumed: block_end + present_rest,
+            consumed: head_len + KEEP_BLOCK + present_rest,
             skip: skip - present_rest as u64,
         }
+    }
+
+    /// Emit a record whose block is cut before the record start at `at`, with an error.
+    fn emit_cut(
+        &mut self,
+        buf: &[u8],
+        head: Head<'_>,
+        at: usize,
+        offset: u64,
+        why: String,
+        sink: &mut dyn Sink,
+    ) -> Step {
+        let head_len = head.len;
+        sink.error(ReadError::new(
+            Scope::Record,
+            "bad_content_length",
+            why,
+            Some(offset),
+        ));
+        let cut = block_cut(buf, head_len, at);
+        let keep = (cut - head_len).min(KEEP_BLOCK);
+        let rec = Record {
+            block: &buf[head_len..head_len + keep],
+            block_len: (cut - head_len) as u64,
+            block_truncated: cut - head_len > KEEP_BLOCK,
+            offset,
+            head,
+        };
+        self.emit(&rec, sink);
+        Step::Emitted {
+            consumed: at,
+            skip: 0,
+        }
+    }
+
+    /// The first record start inside the block of the record at `buf[0]` (after its header of
+    /// `head_len` bytes), before `limit`. Remembered per record, so a growing window is searched
+    /// once.
+    fn start_inside(
+        &mut self,
+        buf: &[u8],
+        head_len: usize,
+        limit: usize,
+        dialect: Dialect,
+    ) -> Option<usize> {
+        if self.probe.at != self.pos || self.probe.searched < head_len.saturating_sub(1) {
+            self.probe = Probe {
+                at: self.pos,
+                searched: head_len.saturating_sub(1),
+                found: None,
+            };
+        }
+        if self.probe.found.is_none() && self.probe.searched < buf.len() {
+            self.probe.found = next_plausible_start(buf, self.probe.searched, dialect);
+            // A start (a WARC header, an ARC line) may be cut at the end of what is in hand:
+            // look at the tail again next time.
+            self.probe.searched = buf.len().saturating_sub(64 * 1024).max(self.probe.searched);
+        }
+        self.probe.found.filter(|&at| at < limit)
     }
 
     /// Not a record start: everything up to the next plausible record start is garbage.
@@ -452,45 +772,78 @@ impl Framer {
     }
 }
 
-/// A Content-Length that runs a little past the end of its record into the next one: when the
-/// declared end is not followed by a record start, look for a record start at a line start in the
-/// last KiB of the block, and return where the block really ends.
-fn overshoot(
-    buf: &[u8],
-    head_len: usize,
-    block_len: u64,
-    eof: bool,
-    dialect: Dialect,
-) -> Option<usize> {
-    let end = head_len.checked_add(usize::try_from(block_len).ok()?)?;
-    if end > buf.len() || block_len > KEEP_BLOCK as u64 {
-        return None;
-    }
-    let after = &buf[end..];
-    let ws = after
-        .iter()
-        .take_while(|b| matches!(b, b'\r' | b'\n' | b' ' | b'\t'))
-        .count();
-    let rest = &after[ws..];
-    let starts = match dialect {
-        Dialect::Warc => record::is_warc_start(rest),
-        Dialect::Arc => record::parse_arc_head(rest).is_some(),
-    };
-    if rest.is_empty() || starts || (!eof && rest.len() < 64) {
-        return None;
-    }
-    let from = end.saturating_sub(1024).max(head_len);
-    let at = next_start(&buf[..end], from, Some(dialect))?;
-    // The block ends before the blank line that precedes the next record.
-    let mut cut = at;
-    while cut > head_len && matches!(buf[cut - 1], b'\r' | b'\n') {
-        cut -= 1;
-    }
-    (cut < end).then_some(cut)
+fn is_space(b: u8) -> bool {
+    matches!(b, b'\r' | b'\n' | b' ' | b'\t')
 }
 
-/// The next position at or after `from` where a line starts that looks like a record start.
+/// What follows a record's declared end.
+enum After {
+    /// A record start, or nothing more (the end of the input or of the piece).
+    Start,
+    /// Something else: the declared length is wrong.
+    Other,
+    /// Too little to tell, and more may come.
+    Unknown,
+}
+
+/// `in_member`: the bytes come from a gzip member, whose end (and whether the next member starts
+/// a record) judges a record that ends with the piece.
+fn after_block(after: &[u8], ending: Ending, dialect: Dialect, in_member: bool) -> After {
+    let ws = after.iter().take_while(|b| is_space(**b)).count();
+    let rest = &after[ws..];
+    if rest.is_empty() {
+        return if ending.is_end() || in_member {
+            After::Start
+        } else {
+            After::Unknown
+        };
+    }
+    match dialect {
+        Dialect::Warc if record::is_warc_start(rest) => After::Start,
+        Dialect::Warc
+            if !ending.is_end()
+                && rest.len() < 5
+                && b"WARC/"[..rest.len()].eq_ignore_ascii_case(rest) =>
+        {
+            After::Unknown
+        }
+        Dialect::Arc if record::parse_arc_head(rest).is_some() => After::Start,
+        Dialect::Arc
+            if !ending.is_end()
+                && memchr::memchr(b'\n', rest).is_none()
+                && rest.len() < 64 * 1024 =>
+        {
+            After::Unknown
+        }
+        _ => After::Other,
+    }
+}
+
+/// Where a block that ends at `at` (a record start, or the end of a gzip member) really ends:
+/// before the record separator (`\r\n\r\n` after a WARC block, or the LF-only `\n\n`;
+/// `\n` after an ARC block), so that the block equals the one a right length gives.
+fn block_cut(buf: &[u8], head_len: usize, at: usize) -> usize {
+    let block = &buf[head_len..at];
+    let sep = [&b"\r\n\r\n"[..], b"\n\n", b"\r\n", b"\n"]
+        .into_iter()
+        .find(|s| block.ends_with(s))
+        .map_or(0, <[u8]>::len);
+    at - sep
+}
+
+/// The next position after `from` where a record starts: a line that looks like a record start
+/// or, for WARC, a `WARC/` version line that lost the line break before it (damage ate the end of
+/// the record before) when a whole WARC header follows it.
 fn next_start(buf: &[u8], from: usize, dialect: Option<Dialect>) -> Option<usize> {
+    let lines = next_line_start(buf, from, dialect);
+    if dialect == Some(Dialect::Arc) {
+        return lines;
+    }
+    let limit = lines.unwrap_or(buf.len());
+    next_inline_warc(buf, from, limit).or(lines)
+}
+
+fn next_line_start(buf: &[u8], from: usize, dialect: Option<Dialect>) -> Option<usize> {
     let mut pos = from.min(buf.len());
     loop {
         let nl = pos + memchr::memchr(b'\n', &buf[pos..])?;
@@ -505,6 +858,52 @@ fn next_start(buf: &[u8], from: usize, dialect: Option<Dialect>) -> Option<usize
         }
         pos = nl + 1;
     }
+}
+
+/// A `WARC/` that does not start a line, after `from` and before `limit`, followed by a complete
+/// header with a `WARC-Type` or `WARC-Record-ID` field.
+fn next_inline_warc(buf: &[u8], from: usize, limit: usize) -> Option<usize> {
+    static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"ARC/"));
+    let mut pos = from + 2;
+    while pos < limit {
+        let at = pos + FINDER.find(&buf[pos..limit.min(buf.len())])? - 1;
+        pos = at + 2;
+        if buf[at - 1] == b'\n' || !matches!(buf[at], b'W' | b'w') {
+            continue;
+        }
+        if is_whole_warc_head(&buf[at..]) {
+            return Some(at);
+        }
+    }
+    None
+}
+
+/// Like [`next_start`], for a record start inside a block whose declared length is doubted: a
+/// WARC version line must have a digit after `WARC/`, so that text that merely mentions WARC
+/// does not cut a block.
+fn next_plausible_start(buf: &[u8], from: usize, dialect: Dialect) -> Option<usize> {
+    let mut pos = from;
+    loop {
+        let at = next_start(buf, pos, Some(dialect))?;
+        if dialect == Dialect::Arc || is_whole_warc_head(&buf[at..]) {
+            return Some(at);
+        }
+        pos = at;
+    }
+}
+
+/// `WARC/` and a version digit, then a complete header (within 64 KiB) with a `WARC-Type` or
+/// `WARC-Record-ID` field.
+fn is_whole_warc_head(rest: &[u8]) -> bool {
+    if !record::is_warc_start(rest) || !rest.get(5).is_some_and(u8::is_ascii_digit) {
+        return false;
+    }
+    let Some(len) = record::header_end(&rest[..rest.len().min(64 * 1024)]) else {
+        return false;
+    };
+    let head = record::parse_warc_head(rest, len);
+    !head.warc_type.is_empty() || !head.record_id.is_empty()
 }
 
 /// Does `data` begin like an archive record (used to confirm gzip member starts)?
@@ -615,9 +1014,21 @@ pub fn read_gzip_members_at(
     if bufs.out.len() < MEMBER_BUFFER_START {
         bufs.out.resize(MEMBER_BUFFER_START, 0);
     }
+    // The start of the member read last: a damaged member's inflater may have run past the
+    // start of the next member, so the search for it begins just after this one's start.
+    let mut last_start: Option<usize> = None;
     while pos < end {
         if gz::member_header_len(&data[pos..]).is_none() {
-            let next = gz::find_member(data, pos + 1, end, looks_like_record_start).unwrap_or(end);
+            let from = last_start.map_or(pos + 1, |s| (s + 1).min(pos + 1));
+            let next = gz::find_member(data, from, end, looks_like_record_start).unwrap_or(end);
+            if next < pos {
+                // The member before ran into this one (its trailer was cut short or damaged,
+                // which its own error row says): go back to where this one starts.
+                framer.discontinuity(stream_pos, sink);
+                last_start = None;
+                pos = next;
+                continue;
+            }
             let trailing_zeros = next == data.len() && data[pos..].iter().all(|&b| b == 0);
             let kind = if trailing_zeros {
                 "trailing_padding"
@@ -635,6 +1046,7 @@ pub fn read_gzip_members_at(
             continue;
         }
         stats.members += 1;
+        last_start = Some(pos);
         if bufs.early_stop && framer.between_records() {
             if let Some(next) = read_member_prefix(data, pos, end, base, bufs, &mut stats, sink) {
                 framer.passed_record((next.1) as u64);
@@ -683,17 +1095,32 @@ pub fn read_gzip_members_at(
                         pos += r.consumed;
                     }
                     StreamEnd::Truncated => {
-                        sink.error(ReadError::new(
-                            Scope::Record,
-                            "truncated_gzip",
-                            format!(
+                        // The inflater ran to the end of the data: either the input ends
+                        // inside this member, or the member was cut short and the members
+                        // after it were taken for its deflate data.
+                        let next = gz::find_member(data, pos + 1, end, looks_like_record_start);
+                        let detail = match next {
+                            Some(_) => format!(
+                                "gzip member is cut short: a later member starts inside what it would span ({} bytes inflated)",
+                                r.written
+                            ),
+                            None => format!(
                                 "the input ends inside a gzip member ({} bytes inflated)",
                                 r.written
                             ),
+                        };
+                        sink.error(ReadError::new(
+                            Scope::Record,
+                            if next.is_some() {
+                                "corrupt_gzip"
+                            } else {
+                                "truncated_gzip"
+                            },
+                            detail,
                             Some(base + pos as u64),
                         ));
                         framer.discontinuity(stream_pos, sink);
-                        pos = data.len();
+                        pos = next.unwrap_or(end);
                     }
                     StreamEnd::Corrupt(why) => {
                         sink.error(ReadError::new(
@@ -706,8 +1133,9 @@ pub fn read_gzip_members_at(
                             Some(base + pos as u64),
                         ));
                         framer.discontinuity(stream_pos, sink);
-                        let from = pos + r.consumed.max(1);
-                        pos = gz::find_member(data, from, end, looks_like_record_start)
+                        // From just after this member's start: the inflater may have read past
+                        // the next member's start before it saw the damage.
+                        pos = gz::find_member(data, pos + 1, end, looks_like_record_start)
                             .unwrap_or(end);
                     }
                     StreamEnd::Stopped => pos += r.consumed.max(1),
@@ -821,18 +1249,53 @@ fn read_member_prefix(
     }
 }
 
+/// An error of the source under a decompressor (a file, a pipe, a connection), told apart from
+/// the decompressor's own errors (damaged data), which come in every `ErrorKind`.
+#[derive(Debug)]
+pub struct SourceError(pub std::io::Error);
+
+impl std::fmt::Display for SourceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for SourceError {}
+
+impl SourceError {
+    /// Wrap an error of the source (interruptions stay as they are, to be retried).
+    pub fn wrap(e: std::io::Error) -> std::io::Error {
+        if e.kind() == std::io::ErrorKind::Interrupted {
+            return e;
+        }
+        std::io::Error::new(e.kind(), SourceError(e))
+    }
+
+    /// Whether `e` came from the source.
+    pub fn is(e: &std::io::Error) -> bool {
+        e.get_ref().is_some_and(|inner| inner.is::<SourceError>())
+    }
+}
+
+/// A reader whose errors are marked as the source's ([`SourceError`]).
+pub struct MarkSource<R>(pub R);
+
+impl<R: Read> Read for MarkSource<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.0.read(buf).map_err(SourceError::wrap)
+    }
+}
+
 /// Read the records of a stream (whole-file gzip through a reader, a file that could not be
-/// mapped, or another decompressor), with offsets in the decompressed stream.
-pub fn read_stream(reader: impl Read, sink: &mut dyn Sink) -> std::io::Result<ContainerStats> {
+/// mapped, or another decompressor), with offsets in the decompressed stream. A read that fails
+/// (corrupt compressed data, a lost connection) ends the stream: the records before it are kept
+/// and the failure is an errors row at the stream position where it happened.
+pub fn read_stream(reader: impl Read, sink: &mut dyn Sink) -> ContainerStats {
     read_stream_at(reader, 0, sink)
 }
 
 /// [`read_stream`] of a stream whose first byte is at offset `base`.
-pub fn read_stream_at(
-    mut reader: impl Read,
-    base: u64,
-    sink: &mut dyn Sink,
-) -> std::io::Result<ContainerStats> {
+pub fn read_stream_at(mut reader: impl Read, base: u64, sink: &mut dyn Sink) -> ContainerStats {
     let mut framer = Framer::new(base);
     let mut buf = vec![0u8; 1 << 20];
     let mut stats = ContainerStats::default();
@@ -843,14 +1306,28 @@ pub fn read_stream_at(
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => {
                 framer.finish(sink);
-                return Err(e);
+                let (kind, what) = if SourceError::is(&e) {
+                    ("read_error", "reading the input failed")
+                } else {
+                    ("corrupt_stream", "the compressed stream is damaged")
+                };
+                sink.error(ReadError::new(
+                    Scope::Record,
+                    kind,
+                    format!(
+                        "{what} after {} decompressed bytes ({e}); what follows is not read",
+                        stats.decompressed_bytes
+                    ),
+                    Some(base + stats.decompressed_bytes),
+                ));
+                return stats;
             }
         };
         stats.decompressed_bytes += n as u64;
         framer.feed(&buf[..n], None, false, sink);
     }
     framer.finish(sink);
-    Ok(stats)
+    stats
 }
 
 #[cfg(test)]

@@ -788,7 +788,9 @@ fn read_remote(shared: &Shared<'_>, worker: &mut Worker, i: usize, url: &str) ->
                 // read the rest as a stream, as a local file's member too large to inflate whole
                 // is read (offsets past `base` are then positions in the decompressed stream).
                 None => {
-                    let rest = std::io::Cursor::new(std::mem::take(&mut window)).chain(reader);
+                    let rest = reader::MarkSource(
+                        std::io::Cursor::new(std::mem::take(&mut window)).chain(reader),
+                    );
                     let read = match container {
                         Container::Gzip => {
                             stats.members += 1;
@@ -800,23 +802,13 @@ fn read_remote(shared: &Shared<'_>, worker: &mut Worker, i: usize, url: &str) ->
                         }
                         _ => reader::read_stream_at(rest, base, &mut ex),
                     };
-                    match read {
-                        Ok(s) => {
-                            stats.decompressed_bytes += s.decompressed_bytes;
-                            // Counted as a local read counts it: streamed when too large to
-                            // inflate whole in the member buffer.
-                            if container == Container::Gzip
-                                && s.decompressed_bytes > reader::MEMBER_BUFFER_MAX as u64
-                            {
-                                stats.streamed_members += 1;
-                            }
-                        }
-                        Err(e) => ex.error(ReadError::new(
-                            Scope::Input,
-                            "read_error",
-                            e.to_string(),
-                            None,
-                        )),
+                    stats.decompressed_bytes += read.decompressed_bytes;
+                    // Counted as a local read counts it: streamed when too large to inflate
+                    // whole in the member buffer.
+                    if container == Container::Gzip
+                        && read.decompressed_bytes > reader::MEMBER_BUFFER_MAX as u64
+                    {
+                        stats.streamed_members += 1;
                     }
                     shared.bar.inc(bytes.saturating_sub(base));
                     break;
@@ -917,18 +909,7 @@ fn read_stream_input(
     *lock(&shared.inputs[i]) = Some(InputState::new(bytes, container, 1, shared.opts.tables));
     let mut ex = Extractor::new(&shared.names[i], &mut worker.extract, &shared.opts.registry)
         .with_tables(shared.opts.tables);
-    let stats = match reader::read_stream(reader, &mut ex) {
-        Ok(s) => s,
-        Err(e) => {
-            ex.error(ReadError::new(
-                Scope::Input,
-                "read_error",
-                e.to_string(),
-                None,
-            ));
-            ContainerStats::default()
-        }
-    };
+    let stats = reader::read_stream(reader, &mut ex);
     shared.bar.inc(bytes);
     deliver(shared, i, 0, ex.into_output(), stats)
 }

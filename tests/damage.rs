@@ -1,0 +1,479 @@
+//! Damaged archives lose nothing that is intact: every record whose bytes survive is read, at its
+//! own offset, and every problem is an errors row. Each test builds its damaged input from
+//! `samples/real-robots.warc.gz` (520 records, one gzip member each) and compares with the clean
+//! read.
+
+mod common;
+
+use flate2::{bufread::GzDecoder, write::GzEncoder, Compression};
+use repcensus::input::{self, Container};
+use repcensus::reader::{self, ReadBuffers, ReadError, Record, Sink};
+use std::io::{Read, Write};
+
+/// offset, target URI, block
+type Rec = (u64, String, Vec<u8>);
+
+/// Damage done to an archive's bytes, given the damaged member's start and end.
+type Damage = dyn Fn(&mut Vec<u8>, usize, usize);
+
+#[derive(Default, Debug)]
+struct Collect {
+    recs: Vec<Rec>,
+    errs: Vec<ReadError>,
+}
+
+impl Sink for Collect {
+    fn record(&mut self, rec: &Record<'_>) {
+        self.recs.push((
+            rec.offset,
+            String::from_utf8_lossy(rec.head.target_uri).into_owned(),
+            rec.block.to_vec(),
+        ));
+    }
+    fn error(&mut self, err: ReadError) {
+        self.errs.push(err);
+    }
+}
+
+impl Collect {
+    fn kinds(&self) -> Vec<(&'static str, Option<u64>)> {
+        self.errs.iter().map(|e| (e.kind, e.offset)).collect()
+    }
+}
+
+/// The samples' per-record robots.txt archive, as its members' inflated bytes.
+fn records() -> Vec<Vec<u8>> {
+    let data = std::fs::read(common::repo().join("samples/real-robots.warc.gz")).unwrap();
+    let mut cursor = &data[..];
+    let mut out = Vec::new();
+    while !cursor.is_empty() {
+        let mut d = GzDecoder::new(cursor);
+        let mut body = Vec::new();
+        d.read_to_end(&mut body).unwrap();
+        cursor = d.into_inner();
+        out.push(body);
+    }
+    assert_eq!(out.len(), 520);
+    out
+}
+
+fn gz(data: &[u8]) -> Vec<u8> {
+    let mut e = GzEncoder::new(Vec::new(), Compression::default());
+    e.write_all(data).unwrap();
+    e.finish().unwrap()
+}
+
+/// Members as bytes, and where each starts.
+fn per_record(records: &[Vec<u8>]) -> (Vec<u8>, Vec<u64>) {
+    let mut data = Vec::new();
+    let mut starts = Vec::new();
+    for r in records {
+        starts.push(data.len() as u64);
+        data.extend(gz(r));
+    }
+    (data, starts)
+}
+
+fn read_gz(data: &[u8]) -> Collect {
+    let mut c = Collect::default();
+    reader::read_gzip_members(data, 0, data.len(), &mut ReadBuffers::new(), &mut c);
+    c
+}
+
+fn read_plain(data: &[u8]) -> Collect {
+    let mut c = Collect::default();
+    reader::read_plain(data, 0, data.len(), &mut c);
+    c
+}
+
+/// The plain archive through a stream container (offsets are stream positions, as in a plain
+/// read).
+fn read_streamed(container: Container, plain: &[u8]) -> Collect {
+    let packed = pack(container, plain);
+    let stream = input::stream_reader(container, std::io::Cursor::new(packed)).unwrap();
+    let mut c = Collect::default();
+    reader::read_stream(stream, &mut c);
+    c
+}
+
+fn pack(container: Container, plain: &[u8]) -> Vec<u8> {
+    match container {
+        Container::Plain => plain.to_vec(),
+        Container::Gzip => gz(plain),
+        Container::Zstd => zstd::encode_all(plain, 3).unwrap(),
+        Container::Bzip2 => {
+            let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
+            e.write_all(plain).unwrap();
+            e.finish().unwrap()
+        }
+        Container::Lz4 => {
+            let mut e = lz4_flex::frame::FrameEncoder::new(Vec::new());
+            e.write_all(plain).unwrap();
+            e.finish().unwrap()
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Record `i` with its Content-Length replaced by `f(old)`.
+fn with_length(records: &[Vec<u8>], i: usize, f: impl Fn(u64) -> String) -> Vec<Vec<u8>> {
+    let mut out = records.to_vec();
+    let text = &out[i];
+    let at = text
+        .windows(16)
+        .position(|w| w.eq_ignore_ascii_case(b"Content-Length: "))
+        .unwrap()
+        + 16;
+    let end = at + text[at..].iter().position(|b| *b == b'\r').unwrap();
+    let old: u64 = std::str::from_utf8(&text[at..end])
+        .unwrap()
+        .parse()
+        .unwrap();
+    let mut new = text[..at].to_vec();
+    new.extend(f(old).as_bytes());
+    new.extend(&text[end..]);
+    out[i] = new;
+    out
+}
+
+const OVERLONG: [&str; 6] = [
+    "9223372036854775807",
+    "4294967296",
+    "+100000",
+    "+2000",
+    "+8",
+    "+5",
+];
+
+fn overlong(old: u64, how: &str) -> String {
+    match how.strip_prefix('+') {
+        Some(add) => (old + add.parse::<u64>().unwrap()).to_string(),
+        None => how.to_string(),
+    }
+}
+
+fn blocks(c: &Collect) -> Vec<(&str, &[u8])> {
+    c.recs
+        .iter()
+        .map(|(_, uri, b)| (uri.as_str(), b.as_slice()))
+        .collect()
+}
+
+#[test]
+fn an_overlong_content_length_ends_with_its_gzip_member() {
+    let clean = records();
+    let (data, starts) = per_record(&clean);
+    let good = read_gz(&data);
+    assert!(good.errs.is_empty());
+    for how in OVERLONG {
+        let damaged = with_length(&clean, 10, |old| overlong(old, how));
+        let (data, starts_d) = per_record(&damaged);
+        let bad = read_gz(&data);
+        // Every record, each at its own member, with the same block as the clean read.
+        assert_eq!(bad.recs.len(), 520, "{how}");
+        let offsets: Vec<u64> = bad.recs.iter().map(|r| r.0).collect();
+        assert_eq!(offsets, starts_d, "{how}");
+        assert_eq!(blocks(&bad), blocks(&good), "{how}");
+        assert_eq!(
+            bad.kinds(),
+            [("bad_content_length", Some(starts_d[10]))],
+            "{how}"
+        );
+    }
+    assert_eq!(starts.len(), 520);
+}
+
+#[test]
+fn an_overlong_content_length_in_a_plain_archive_is_cut_at_the_next_record() {
+    let clean = records();
+    let plain: Vec<u8> = clean.concat();
+    let good = read_plain(&plain);
+    assert_eq!(good.recs.len(), 520);
+    for how in OVERLONG {
+        let damaged = with_length(&clean, 10, |old| overlong(old, how));
+        let starts: Vec<u64> = damaged
+            .iter()
+            .scan(0u64, |at, r| {
+                let s = *at;
+                *at += r.len() as u64;
+                Some(s)
+            })
+            .collect();
+        let plain_d = damaged.concat();
+        for container in [
+            Container::Plain,
+            Container::Gzip,
+            Container::Zstd,
+            Container::Bzip2,
+            Container::Lz4,
+        ] {
+            let bad = if container == Container::Plain {
+                read_plain(&plain_d)
+            } else {
+                read_streamed(container, &plain_d)
+            };
+            let offsets: Vec<u64> = bad.recs.iter().map(|r| r.0).collect();
+            assert_eq!(offsets, starts, "{how} {container:?}");
+            assert_eq!(blocks(&bad), blocks(&good), "{how} {container:?}");
+            assert_eq!(
+                bad.kinds(),
+                [("bad_content_length", Some(starts[10]))],
+                "{how} {container:?}"
+            );
+        }
+    }
+}
+
+/// A member whose last bytes are lost (its CRC and size trailer, or part of it) or damaged: the
+/// intact members after it are read at their own offsets.
+#[test]
+fn damage_at_the_end_of_a_member_keeps_the_next_member() {
+    let clean = records();
+    let members: Vec<Vec<u8>> = clean.iter().map(|r| gz(r)).collect();
+    for cut in [4usize, 8] {
+        let mut data = Vec::new();
+        let mut starts = Vec::new();
+        for (i, m) in members.iter().enumerate() {
+            starts.push(data.len() as u64);
+            let m = if i == 10 { &m[..m.len() - cut] } else { &m[..] };
+            data.extend_from_slice(m);
+        }
+        let bad = read_gz(&data);
+        let offsets: Vec<u64> = bad.recs.iter().map(|r| r.0).collect();
+        assert_eq!(offsets, starts, "trailer cut by {cut}");
+        assert!(
+            bad.errs.iter().all(|e| e.offset == Some(starts[10])),
+            "{:?}",
+            bad.errs
+        );
+        assert!(!bad.errs.is_empty());
+    }
+}
+
+/// Damage inside a member loses that member's record at most: the members after it are read at
+/// their own offsets, and every record row has the offset of a member start.
+#[test]
+fn damage_inside_a_member_keeps_the_members_after_it() {
+    let clean = records();
+    let (data, starts) = per_record(&clean);
+    let damages: Vec<(&str, Box<Damage>)> = vec![
+        (
+            "a run of NUL bytes",
+            Box::new(|d: &mut Vec<u8>, s: usize, e: usize| {
+                let at = s + (e - s) / 2;
+                d[at..(at + 64).min(e)].fill(0);
+            }),
+        ),
+        (
+            "one flipped bit",
+            Box::new(|d: &mut Vec<u8>, s: usize, e: usize| d[s + (e - s) / 3] ^= 0x10),
+        ),
+        (
+            "NUL bytes inserted",
+            Box::new(|d: &mut Vec<u8>, s: usize, e: usize| {
+                let at = s + (e - s) / 2;
+                d.splice(at..at, [0u8; 300]);
+            }),
+        ),
+    ];
+    for victim in [10usize, 200, 518] {
+        for (what, damage) in &damages {
+            let mut bad_data = data.clone();
+            let (s, e) = (starts[victim] as usize, starts[victim + 1] as usize);
+            damage(&mut bad_data, s, e);
+            let shift = bad_data.len() as i64 - data.len() as i64;
+            let bad = read_gz(&bad_data);
+            let expected: Vec<u64> = starts
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != victim)
+                .map(|(i, &o)| {
+                    if i > victim {
+                        (o as i64 + shift) as u64
+                    } else {
+                        o
+                    }
+                })
+                .collect();
+            let got: Vec<u64> = bad
+                .recs
+                .iter()
+                .map(|r| r.0)
+                .filter(|&o| o != starts[victim])
+                .collect();
+            assert_eq!(got, expected, "{what} in member {victim}");
+            assert!(!bad.errs.is_empty(), "{what} in member {victim}");
+            // Every problem is placed inside the damaged member.
+            for err in &bad.errs {
+                let at = err.offset.expect("an offset") as usize;
+                assert!((s..e).contains(&at), "{what}: {err:?} not in {s}..{e}");
+            }
+        }
+    }
+}
+
+/// A member holding a header that never ends (2 MB without a blank line): an errors row at that
+/// member's offset, and the member after it is read.
+#[test]
+fn an_endless_header_is_reported_at_its_member() {
+    let clean = records();
+    let mut damaged = clean.clone();
+    let mut endless = b"WARC/1.0\r\nWARC-Type: response\r\n".to_vec();
+    while endless.len() < 2_000_000 {
+        endless.extend_from_slice(b"X-Filler: yes\r\n");
+    }
+    damaged.insert(11, endless);
+    let (data, starts) = per_record(&damaged);
+    let bad = read_gz(&data);
+    let offsets: Vec<u64> = bad.recs.iter().map(|r| r.0).collect();
+    let expected: Vec<u64> = starts
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != 11)
+        .map(|(_, o)| *o)
+        .collect();
+    assert_eq!(offsets, expected);
+    assert!(!bad.errs.is_empty());
+    for err in &bad.errs {
+        assert_eq!(err.offset, Some(starts[11]), "{err:?}");
+    }
+}
+
+/// 300 NUL bytes inserted into a plain record, or written over its header's end or its block:
+/// every other record is read, at its own offset and with its own block, and the bytes that
+/// belong to no record are covered by errors rows.
+#[test]
+fn nul_bytes_in_a_plain_record_lose_no_other_record() {
+    let clean = records();
+    let good = read_plain(&clean.concat());
+    for victim in [10usize, 300, 519] {
+        for how in ["insert in block", "overwrite header end", "overwrite block"] {
+            let mut damaged = clean.clone();
+            let record = &mut damaged[victim];
+            let head = record.windows(4).position(|w| w == b"\r\n\r\n").unwrap() + 4;
+            match how {
+                "insert in block" => {
+                    let at = head + (record.len() - head) / 2;
+                    record.splice(at..at, [0u8; 300]);
+                }
+                "overwrite header end" => {
+                    let from = head.saturating_sub(150);
+                    let to = (from + 300).min(record.len());
+                    record[from..to].fill(0);
+                }
+                _ => {
+                    let from = head + (record.len() - head) / 3;
+                    let to = (from + 300).min(record.len() - 4);
+                    record[from..to].fill(0);
+                }
+            }
+            let starts: Vec<u64> = damaged
+                .iter()
+                .scan(0u64, |pos, r| {
+                    let s = *pos;
+                    *pos += r.len() as u64;
+                    Some(s)
+                })
+                .collect();
+            let bad = read_plain(&damaged.concat());
+            let others = |c: &Collect| -> Vec<(u64, Vec<u8>)> {
+                c.recs
+                    .iter()
+                    .filter(|r| r.0 != starts[victim])
+                    .map(|r| (r.0, r.2.clone()))
+                    .collect()
+            };
+            let expected: Vec<(u64, Vec<u8>)> = good
+                .recs
+                .iter()
+                .zip(&starts)
+                .enumerate()
+                .filter(|(i, _)| *i != victim)
+                .map(|(_, (r, &s))| (s, r.2.clone()))
+                .collect();
+            assert_eq!(others(&bad), expected, "{how} in record {victim}");
+            if how != "overwrite block" {
+                assert!(!bad.errs.is_empty(), "{how} in record {victim}");
+            }
+            for err in &bad.errs {
+                let at = err.offset.unwrap();
+                assert!(
+                    at >= starts[victim] && starts.get(victim + 1).is_none_or(|&n| at < n),
+                    "{how} in record {victim}: {err:?}"
+                );
+            }
+        }
+    }
+}
+
+/// lz4 frames concatenated (`cat a.lz4 b.lz4`) are read to the end of the last frame.
+#[test]
+fn concatenated_lz4_frames_are_all_read() {
+    let clean = records();
+    let mut packed = pack(Container::Lz4, &clean[..260].concat());
+    packed.extend(pack(Container::Lz4, &clean[260..].concat()));
+    let stream = input::stream_reader(Container::Lz4, std::io::Cursor::new(packed)).unwrap();
+    let mut c = Collect::default();
+    reader::read_stream(stream, &mut c);
+    assert_eq!(c.recs.len(), 520);
+    assert!(c.errs.is_empty(), "{:?}", c.errs);
+}
+
+/// A zstd file damaged in the middle keeps every record decoded before the damage, and says
+/// where the stream broke.
+#[test]
+fn a_damaged_zstd_stream_keeps_what_precedes_the_damage() {
+    let clean = records();
+    let plain = clean.concat();
+    let good = read_plain(&plain);
+    let mut packed = pack(Container::Zstd, &plain);
+    let at = packed.len() / 2;
+    packed[at] ^= 0xff;
+    let stream = input::stream_reader(Container::Zstd, std::io::Cursor::new(packed)).unwrap();
+    let mut bad = Collect::default();
+    reader::read_stream(stream, &mut bad);
+    // About half the records precede the damage; all but the one it cuts are intact.
+    assert!(bad.recs.len() > 150, "{} records", bad.recs.len());
+    let intact = bad.recs.len() - 1;
+    assert_eq!(bad.recs[..intact], good.recs[..intact]);
+    let broke = bad
+        .errs
+        .iter()
+        .find(|e| e.kind == "corrupt_stream")
+        .unwrap_or_else(|| panic!("a corrupt_stream row: {:?}", bad.errs));
+    assert!(broke.offset.unwrap() >= bad.recs[intact].0);
+}
+
+/// A record that declares 20 MiB in an input that ends after 9 MiB is reported truncated,
+/// whatever the container.
+#[test]
+fn a_record_longer_than_the_rest_of_the_input_is_truncated_in_every_container() {
+    let body = vec![b'x'; 9 << 20];
+    let mut plain = format!(
+        "WARC/1.0\r\nWARC-Type: resource\r\nWARC-Target-URI: http://a.example/big\r\nContent-Length: {}\r\n\r\n",
+        20 << 20
+    )
+    .into_bytes();
+    plain.extend(&body);
+    let mapped = read_plain(&plain);
+    let per_member = read_gz(&gz(&plain));
+    let mut reads = vec![("plain", mapped), ("gzip member", per_member)];
+    for container in [
+        Container::Gzip,
+        Container::Zstd,
+        Container::Bzip2,
+        Container::Lz4,
+    ] {
+        reads.push(("stream", read_streamed(container, &plain)));
+    }
+    for (what, c) in reads {
+        assert_eq!(c.recs.len(), 1, "{what}");
+        let kinds: Vec<&str> = c.errs.iter().map(|e| e.kind).collect();
+        assert!(kinds.contains(&"truncated_record"), "{what}: {kinds:?}");
+        assert!(
+            c.errs.iter().all(|e| e.offset == Some(0)),
+            "{what}: {:?}",
+            c.errs
+        );
+    }
+}

@@ -1,0 +1,345 @@
+//! Random damage to archives, in every container: what is intact is read, at its own offset, and
+//! what is lost is covered by errors rows.
+//!
+//! The suite runs a short campaign. A long one runs with `REPCENSUS_MUTANTS=100000 cargo test
+//! --release --test damage_props` (the README's reliability notes give its result).
+
+mod common;
+
+use flate2::{bufread::GzDecoder, write::GzEncoder, Compression};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use repcensus::input::{self, Container};
+use repcensus::reader::{self, Framer, ReadBuffers, ReadError, Record, Sink};
+use std::io::{Read, Write};
+use std::sync::OnceLock;
+
+#[derive(Default, Debug, PartialEq)]
+struct Collect {
+    /// offset, block
+    recs: Vec<(u64, Vec<u8>)>,
+    errs: Vec<ReadError>,
+}
+
+impl Sink for Collect {
+    fn record(&mut self, rec: &Record<'_>) {
+        self.recs.push((rec.offset, rec.block.to_vec()));
+    }
+    fn error(&mut self, err: ReadError) {
+        self.errs.push(err);
+    }
+}
+
+/// Records of three samples of different kinds: real robots.txt captures (resource records,
+/// short bodies), generated Common Crawl captures (requests, responses, metadata) and an ARC file.
+fn corpus() -> &'static [Vec<Vec<u8>>] {
+    static CORPUS: OnceLock<Vec<Vec<Vec<u8>>>> = OnceLock::new();
+    CORPUS.get_or_init(|| {
+        let samples = common::repo().join("samples");
+        let gz_records = |name: &str, n: usize| -> Vec<Vec<u8>> {
+            let data = std::fs::read(samples.join(name)).unwrap();
+            let mut cursor = &data[..];
+            let mut out = Vec::new();
+            while !cursor.is_empty() && out.len() < n {
+                let mut d = GzDecoder::new(cursor);
+                let mut body = Vec::new();
+                d.read_to_end(&mut body).unwrap();
+                cursor = d.into_inner();
+                out.push(body);
+            }
+            out
+        };
+        vec![
+            gz_records("real-robots.warc.gz", 40),
+            gz_records("generated-cc-robots.warc.gz", 40),
+        ]
+    })
+}
+
+fn gz(data: &[u8]) -> Vec<u8> {
+    let mut e = GzEncoder::new(Vec::new(), Compression::fast());
+    e.write_all(data).unwrap();
+    e.finish().unwrap()
+}
+
+/// One damage to a byte string.
+#[derive(Debug, Clone)]
+enum Damage {
+    Overwrite { at: usize, bytes: Vec<u8> },
+    Insert { at: usize, bytes: Vec<u8> },
+    Delete { at: usize, len: usize },
+    FlipBit { at: usize, bit: u8 },
+    Truncate { at: usize },
+}
+
+impl Damage {
+    /// Apply to `data`; returns the touched range of the original (start, end) and the shift
+    /// of the bytes after it.
+    fn apply(&self, data: &mut Vec<u8>) -> (usize, usize, i64) {
+        let n = data.len();
+        match self {
+            Damage::Overwrite { at, bytes } => {
+                let at = at % n;
+                let end = (at + bytes.len()).min(n);
+                data[at..end].copy_from_slice(&bytes[..end - at]);
+                (at, end, 0)
+            }
+            Damage::Insert { at, bytes } => {
+                let at = at % n;
+                data.splice(at..at, bytes.iter().copied());
+                // Bytes inserted at a position touch the byte before and the byte after it.
+                (at.saturating_sub(1), at + 1, bytes.len() as i64)
+            }
+            Damage::Delete { at, len } => {
+                let at = at % n;
+                let end = (at + len).min(n);
+                data.drain(at..end);
+                (at, end, -((end - at) as i64))
+            }
+            Damage::FlipBit { at, bit } => {
+                let at = at % n;
+                data[at] ^= 1 << (bit % 8);
+                (at, at + 1, 0)
+            }
+            Damage::Truncate { at } => {
+                let at = at % n;
+                data.truncate(at);
+                (at, n, 0)
+            }
+        }
+    }
+}
+
+fn damage() -> impl Strategy<Value = Damage> {
+    let bytes = prop_oneof![
+        proptest::collection::vec(any::<u8>(), 1..300),
+        (1usize..300).prop_map(|n| vec![0u8; n]),
+        (1usize..40).prop_map(|n| b"\r\n".repeat(n)),
+        Just(b"WARC/1.0\r\n".to_vec()),
+    ];
+    prop_oneof![
+        (any::<usize>(), bytes.clone()).prop_map(|(at, bytes)| Damage::Overwrite { at, bytes }),
+        (any::<usize>(), bytes).prop_map(|(at, bytes)| Damage::Insert { at, bytes }),
+        (any::<usize>(), 1usize..400).prop_map(|(at, len)| Damage::Delete { at, len }),
+        (any::<usize>(), any::<u8>()).prop_map(|(at, bit)| Damage::FlipBit { at, bit }),
+        any::<usize>().prop_map(|at| Damage::Truncate { at }),
+    ]
+}
+
+/// Where each record starts when the records are laid end to end.
+fn starts(parts: &[Vec<u8>]) -> Vec<usize> {
+    parts
+        .iter()
+        .scan(0usize, |pos, p| {
+            let s = *pos;
+            *pos += p.len();
+            Some(s)
+        })
+        .collect()
+}
+
+/// Check one damaged read against the clean one. `units` are the byte ranges of the clean
+/// layout that hold one record each (a member, or a plain record with its separator), `clean`
+/// the records they give; a unit untouched by the damage must give its record at its offset
+/// moved by the shift, and a unit lost must have an errors row between its neighbours.
+fn check(
+    what: &str,
+    clean: &Collect,
+    units: &[usize],
+    total: usize,
+    (from, to, shift): (usize, usize, i64),
+    bad: &Collect,
+) -> Result<(), TestCaseError> {
+    let moved = |o: usize| {
+        if o >= to {
+            (o as i64 + shift) as u64
+        } else {
+            o as u64
+        }
+    };
+    let truncated_at = (shift == 0 && to == total).then_some(from);
+    let mut lost = Vec::new();
+    for (i, &start) in units.iter().enumerate() {
+        if truncated_at.is_some_and(|t| start >= t) {
+            // Cut off whole: a file cut between records is a shorter file, nothing to see.
+            break;
+        }
+        let end = units.get(i + 1).copied().unwrap_or(total);
+        let touched = start < to && from < end;
+        let want = (moved(start), clean.recs[i].1.clone());
+        let found = bad.recs.contains(&want);
+        if !touched && truncated_at.is_none_or(|t| end <= t) {
+            prop_assert!(
+                found,
+                "{what}: untouched record {i} at {start} lost (damage {from}..{to})\nerrors: {:?}",
+                bad.errs
+            );
+        } else if !bad.recs.iter().any(|r| r.0 == want.0) {
+            // A touched record may be read with its damage (a flipped bit in a body cannot be
+            // seen in a plain archive); it is lost when nothing is read at its offset.
+            lost.push(i);
+        }
+    }
+    // Every record lost has an errors row at or after the end of the intact record before it
+    // and before the start of the intact record after it.
+    for i in lost {
+        let lo = units[..i]
+            .iter()
+            .enumerate()
+            .rev()
+            .map(|(j, &s)| (j, moved(s)))
+            .find(|(j, s)| bad.recs.contains(&(*s, clean.recs[*j].1.clone())))
+            .map_or(0, |(_, s)| s);
+        let hi = units
+            .iter()
+            .enumerate()
+            .skip(i + 1)
+            .map(|(j, &s)| (j, moved(s)))
+            .find(|(j, s)| bad.recs.contains(&(*s, clean.recs[*j].1.clone())))
+            .map_or(u64::MAX, |(_, s)| s);
+        // One exception cannot be seen: damage that deletes a record's start and, by chance,
+        // as many bytes as keep the length chain whole. The rest of the record is then read as
+        // the end of the record before it, whose block shows the damage.
+        let absorbed = i > 0
+            && bad
+                .recs
+                .iter()
+                .any(|r| r.0 == moved(units[i - 1]) && r.1 != clean.recs[i - 1].1);
+        prop_assert!(
+            absorbed
+                || bad
+                    .errs
+                    .iter()
+                    .any(|e| e.offset.is_some_and(|o| o >= lo && o < hi)),
+            "{what}: record {i} lost with no errors row in {lo}..{hi}: {:?}",
+            bad.errs
+        );
+    }
+    Ok(())
+}
+
+fn read_plain(data: &[u8]) -> Collect {
+    let mut c = Collect::default();
+    reader::read_plain(data, 0, data.len(), &mut c);
+    c
+}
+
+fn read_gz(data: &[u8], early_stop: bool) -> Collect {
+    let mut c = Collect::default();
+    let mut bufs = ReadBuffers::new();
+    bufs.early_stop = early_stop;
+    reader::read_gzip_members(data, 0, data.len(), &mut bufs, &mut c);
+    c
+}
+
+/// The framer fed in pieces of `piece` bytes.
+fn read_pieces(data: &[u8], piece: usize) -> Collect {
+    let mut c = Collect::default();
+    let mut f = Framer::new(0);
+    for chunk in data.chunks(piece.max(1)) {
+        f.feed(chunk, None, false, &mut c);
+    }
+    f.finish(&mut c);
+    c
+}
+
+fn read_container(container: Container, plain: &[u8]) -> Collect {
+    let packed = match container {
+        Container::Zstd => zstd::encode_all(plain, 1).unwrap(),
+        Container::Lz4 => {
+            let mut e = lz4_flex::frame::FrameEncoder::new(Vec::new());
+            e.write_all(plain).unwrap();
+            e.finish().unwrap()
+        }
+        _ => gz(plain),
+    };
+    let stream = input::stream_reader(container, std::io::Cursor::new(packed)).unwrap();
+    let mut c = Collect::default();
+    reader::read_stream(stream, &mut c);
+    c
+}
+
+/// Damage to a plain archive: untouched records kept; the same records and errors whatever
+/// the pieces the framer is fed and whatever stream container holds the archive.
+fn plain_case(which: usize, d: &Damage, piece: usize) -> Result<(), TestCaseError> {
+    let records = &corpus()[which];
+    let plain = records.concat();
+    let units = starts(records);
+    let clean = read_plain(&plain);
+    prop_assert!(clean.errs.is_empty() && clean.recs.len() == records.len());
+    let mut data = plain.clone();
+    let span = d.apply(&mut data);
+    prop_assume!(!data.is_empty());
+    let bad = read_plain(&data);
+    check("plain", &clean, &units, plain.len(), span, &bad)?;
+    let summary = |c: &Collect| {
+        let recs: Vec<(u64, usize)> = c.recs.iter().map(|r| (r.0, r.1.len())).collect();
+        (recs, c.errs.clone())
+    };
+    let pieces = read_pieces(&data, piece);
+    prop_assert_eq!(summary(&pieces), summary(&bad), "pieces of {}", piece);
+    prop_assert_eq!(&pieces, &bad, "pieces of {}", piece);
+    for container in [Container::Gzip, Container::Zstd, Container::Lz4] {
+        let c = read_container(container, &data);
+        prop_assert_eq!(summary(&c), summary(&bad), "{:?}", container);
+        prop_assert_eq!(&c, &bad, "{:?}", container);
+    }
+    Ok(())
+}
+
+/// Damage to a per-record `.warc.gz`: every member that still inflates whole with a valid
+/// trailer gives its record at its offset, early stop or not.
+fn gzip_case(which: usize, d: &Damage) -> Result<(), TestCaseError> {
+    let records = &corpus()[which];
+    let members: Vec<Vec<u8>> = records.iter().map(|r| gz(r)).collect();
+    let data = members.concat();
+    let units = starts(&members);
+    let clean = read_gz(&data, true);
+    prop_assert!(clean.errs.is_empty() && clean.recs.len() == records.len());
+    let mut bad_data = data.clone();
+    let span = d.apply(&mut bad_data);
+    prop_assume!(!bad_data.is_empty());
+    for early in [true, false] {
+        let bad = read_gz(&bad_data, early);
+        check(
+            if early { "gzip" } else { "gzip --inflate-all" },
+            &clean,
+            &units,
+            data.len(),
+            span,
+            &bad,
+        )?;
+    }
+    Ok(())
+}
+
+fn cases() -> u32 {
+    std::env::var("REPCENSUS_MUTANTS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(300)
+}
+
+fn runner() -> TestRunner {
+    TestRunner::new(Config {
+        cases: cases(),
+        failure_persistence: None,
+        ..Config::default()
+    })
+}
+
+#[test]
+fn damaged_plain_archives_keep_every_untouched_record() {
+    runner()
+        .run(&(0usize..2, damage(), 1usize..5000), |(c, d, piece)| {
+            plain_case(c, &d, piece)
+        })
+        .unwrap();
+}
+
+#[test]
+fn damaged_gzip_archives_keep_every_intact_member() {
+    runner()
+        .run(&(0usize..2, damage()), |(c, d)| gzip_case(c, &d))
+        .unwrap();
+}
