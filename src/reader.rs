@@ -865,11 +865,12 @@ fn next_line_start(buf: &[u8], from: usize, dialect: Option<Dialect>) -> Option<
 fn next_inline_warc(buf: &[u8], from: usize, limit: usize) -> Option<usize> {
     static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
         std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"ARC/"));
-    let mut pos = from + 2;
+    // A hit of `ARC/` at `h` is a candidate at `h - 1`, which must be at or after `from`.
+    let mut pos = from + 1;
     while pos < limit {
         let at = pos + FINDER.find(&buf[pos..limit.min(buf.len())])? - 1;
         pos = at + 2;
-        if buf[at - 1] == b'\n' || !matches!(buf[at], b'W' | b'w') {
+        if at == 0 || buf[at - 1] == b'\n' || !matches!(buf[at], b'W' | b'w') {
             continue;
         }
         if is_whole_warc_head(&buf[at..]) {
