@@ -265,19 +265,7 @@ impl Framer {
     /// The gzip member that held the pending record ended and the next one starts a record: end
     /// the pending record (or the skip of a large one) there.
     fn end_at_member(&mut self, sink: &mut dyn Sink) {
-        if self.skip > 0 {
-            let (offset, declared) = self.skipping;
-            sink.error(ReadError::new(
-                Scope::Record,
-                "bad_content_length",
-                format!(
-                    "Content-Length {declared} runs {} bytes past the record's gzip member, and the next member starts a record: the record ends with its member",
-                    self.skip
-                ),
-                Some(offset),
-            ));
-            self.skip = 0;
-        }
+        self.end_skip(Ending::Member, sink);
         if !self.window.is_empty() {
             let window = std::mem::take(&mut self.window);
             let used = self.run(&window, Ending::Member, sink);
@@ -290,21 +278,30 @@ impl Framer {
 
     /// The input ended: report a large record it cut short, and pending garbage.
     fn end_of_input(&mut self, sink: &mut dyn Sink) {
-        if self.skip > 0 {
-            let (offset, declared) = self.skipping;
-            sink.error(ReadError::new(
-                Scope::Record,
-                "truncated_record",
-                format!(
-                    "block declares {declared} bytes; the input ends {} bytes short of them",
-                    self.skip
-                ),
-                Some(offset),
-            ));
-            self.pos += self.skip;
-            self.skip = 0;
-        }
+        self.end_skip(Ending::Input, sink);
         self.flush_garbage(sink);
+    }
+
+    /// A large record being skipped ends before its declared end: with the input, or with its
+    /// gzip member (the next one starts a record).
+    fn end_skip(&mut self, ending: Ending, sink: &mut dyn Sink) {
+        if self.skip == 0 {
+            return;
+        }
+        let (offset, declared) = self.skipping;
+        let (kind, detail) = match ending {
+            Ending::Member => ("bad_content_length", format!(
+                "Content-Length {declared} runs {} bytes past the record's gzip member, and the next member starts a record: the record ends with its member",
+                self.skip
+            )),
+            _ => ("truncated_record", format!(
+                "block declares {declared} bytes; the input ends {} bytes short of them",
+                self.skip
+            )),
+        };
+        sink.error(ReadError::new(Scope::Record, kind, detail, Some(offset)));
+        // The skipped bytes never came: the stream position stays where the bytes ended.
+        self.skip = 0;
     }
 
     /// Drop the members wholly behind the read position.
@@ -337,9 +334,27 @@ impl Framer {
         }
     }
 
+    /// Whether the record at the read position is the first to start in its gzip member (a
+    /// per-record `.warc.gz`): the member's end, not a search of its block, then judges its
+    /// length. Not so in a plain archive, a stream, or after the first record of a member that
+    /// holds many (a whole-file gzip), which all read alike.
+    fn member_framed(&self) -> bool {
+        self.member_at(self.pos)
+            .is_some_and(|i| self.members[i].records == 0)
+    }
+
+    /// Hand a record on (once: a record waiting for more bytes is not emitted until it has them).
     fn emit(&mut self, rec: &Record<'_>, sink: &mut dyn Sink) {
         if let Some(i) = self.member_at(self.pos) {
             self.members[i].records += 1;
+        }
+        if let Some(damage) = rec.head.damage {
+            sink.error(ReadError::new(
+                Scope::Record,
+                "bad_header",
+                damage.detail(),
+                Some(rec.offset),
+            ));
         }
         sink.record(rec);
     }
@@ -438,7 +453,7 @@ impl Framer {
                 } else if !eof && memchr::memchr(b'\n', buf).is_none() && buf.len() < 64 * 1024 {
                     return Step::NeedMore;
                 } else {
-                    return Step::Garbage(next_start(buf, 1, None).unwrap_or(buf.len()));
+                    return self.garbage_after(buf, 1, eof, None);
                 }
             }
         };
@@ -470,13 +485,13 @@ impl Framer {
                             what,
                             Some(self.error_offset(self.pos)),
                         ));
-                        return self.garbage_after(buf, 5, eof, dialect);
+                        return self.garbage_after(buf, 5, eof, Some(dialect));
                     }
                     None => return Step::NeedMore,
                 };
                 // A header holds no record start: one inside means this header's end was lost
                 // and it ran into the next record's.
-                if let Some(at) = next_plausible_start(&buf[..len], 5, Dialect::Warc) {
+                if let Some(at) = next_plausible_start(&buf[..len], 5, len, Dialect::Warc) {
                     sink.error(ReadError::new(
                         Scope::Record,
                         "bad_header",
@@ -570,7 +585,7 @@ impl Framer {
             .and_then(|n| n.checked_add(head_len))
             .filter(|&e| e <= buf.len());
         if let Some(end) = declared_end {
-            match after_block(&buf[end..], ending, dialect, !self.members.is_empty()) {
+            match after_block(&buf[end..], ending, dialect, self.member_framed()) {
                 After::Unknown => return Step::NeedMore,
                 // A record start inside the block is known by its whole header: wait for enough
                 // of what follows (this is a damaged record; the copy costs nothing that counts).
@@ -586,10 +601,10 @@ impl Framer {
                         return self.emit_cut(buf, head, at, offset, why, sink);
                     }
                 }
-                // Without gzip members to confirm the framing, a length that spans a whole
+                // Without a gzip member to confirm the framing, a length that spans a whole
                 // record (damage took as many bytes from this record as the next one holds)
                 // shows as a complete WARC header inside the block.
-                After::Start if self.members.is_empty() && dialect == Dialect::Warc => {
+                After::Start if !self.member_framed() && dialect == Dialect::Warc => {
                     if let Some(at) = self.start_inside(buf, head_len, end, dialect) {
                         let why = format!(
                             "Content-Length {block_len} spans the record that starts {} bytes into the block; block cut there",
@@ -741,22 +756,25 @@ impl Framer {
                 found: None,
             };
         }
-        if self.probe.found.is_none() && self.probe.searched < buf.len() {
-            self.probe.found = next_plausible_start(buf, self.probe.searched, dialect);
-            // A start (a WARC header, an ARC line) may be cut at the end of what is in hand:
-            // look at the tail again next time.
-            self.probe.searched = buf.len().saturating_sub(64 * 1024).max(self.probe.searched);
+        if self.probe.found.is_none() && self.probe.searched < limit {
+            self.probe.found = next_plausible_start(buf, self.probe.searched, limit, dialect);
+            // A start (a WARC header, an ARC line) near the end of what is in hand may be cut
+            // there: look at the last 64 KiB again next time.
+            let confirmed = limit.min(buf.len().saturating_sub(64 * 1024));
+            self.probe.searched = confirmed.max(self.probe.searched);
         }
         self.probe.found.filter(|&at| at < limit)
     }
 
     /// Not a record start: everything up to the next plausible record start is garbage.
     fn garbage_until_next(&self, buf: &[u8], eof: bool, dialect: Dialect) -> Step {
-        self.garbage_after(buf, 1, eof, dialect)
+        self.garbage_after(buf, 1, eof, Some(dialect))
     }
 
-    fn garbage_after(&self, buf: &[u8], from: usize, eof: bool, dialect: Dialect) -> Step {
-        match next_start(buf, from, Some(dialect)) {
+    /// Garbage up to the next record start at or after `from`; with none in hand and more to
+    /// come, all but a tail in which a record start may be cut off (or found whole later).
+    fn garbage_after(&self, buf: &[u8], from: usize, eof: bool, dialect: Option<Dialect>) -> Step {
+        match next_start(buf, from, dialect) {
             Some(at) => Step::Garbage(at),
             None if eof => Step::Garbage(buf.len()),
             // Keep a short tail: a record start may be split across pieces.
@@ -831,16 +849,19 @@ fn block_cut(buf: &[u8], head_len: usize, at: usize) -> usize {
     at - sep
 }
 
-/// The next position after `from` where a record starts: a line that looks like a record start
-/// or, for WARC, a `WARC/` version line that lost the line break before it (damage ate the end of
-/// the record before) when a whole WARC header follows it.
+/// The next position at or after `from` (never 0, the record in hand) where a record starts: a
+/// line that looks like a record start or, for WARC, a `WARC/` version line that lost the line
+/// break before it (damage ate the end of the record before) when a whole WARC header follows.
 fn next_start(buf: &[u8], from: usize, dialect: Option<Dialect>) -> Option<usize> {
-    let lines = next_line_start(buf, from, dialect);
-    if dialect == Some(Dialect::Arc) {
-        return lines;
+    match dialect {
+        Some(Dialect::Warc) => next_warc_start(buf, from, buf.len(), false),
+        Some(Dialect::Arc) => next_line_start(buf, from, dialect),
+        // Before the first record: ARC lines or WARC version lines, whichever comes first.
+        None => {
+            let lines = next_line_start(buf, from, None);
+            next_warc_start(buf, from, lines.unwrap_or(buf.len()), false).or(lines)
+        }
     }
-    let limit = lines.unwrap_or(buf.len());
-    next_inline_warc(buf, from, limit).or(lines)
 }
 
 fn next_line_start(buf: &[u8], from: usize, dialect: Option<Dialect>) -> Option<usize> {
@@ -860,44 +881,87 @@ fn next_line_start(buf: &[u8], from: usize, dialect: Option<Dialect>) -> Option<
     }
 }
 
-/// A `WARC/` that does not start a line, after `from` and before `limit`, followed by a complete
-/// header with a `WARC-Type` or `WARC-Record-ID` field.
-fn next_inline_warc(buf: &[u8], from: usize, limit: usize) -> Option<usize> {
-    static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+/// The next WARC record start at or after `from` (and at least 1), before `limit`, found by one
+/// `memmem` pass for `ARC/` and `arc/` (the version lines `WARC/` and `warc/`; mixed case is not
+/// looked for). A candidate at a line start needs only `WARC/`, unless `strict`; one inside a line
+/// needs a whole header ([`is_whole_warc_head`]).
+fn next_warc_start(buf: &[u8], from: usize, limit: usize, strict: bool) -> Option<usize> {
+    static UPPER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
         std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"ARC/"));
-    // A hit of `ARC/` at `h` is a candidate at `h - 1`, which must be at or after `from`.
-    let mut pos = from + 1;
-    while pos < limit {
-        let at = pos + FINDER.find(&buf[pos..limit.min(buf.len())])? - 1;
-        pos = at + 2;
-        if at == 0 || buf[at - 1] == b'\n' || !matches!(buf[at], b'W' | b'w') {
-            continue;
-        }
-        if is_whole_warc_head(&buf[at..]) {
-            return Some(at);
-        }
-    }
-    None
-}
-
-/// Like [`next_start`], for a record start inside a block whose declared length is doubted: a
-/// WARC version line must have a digit after `WARC/`, so that text that merely mentions WARC
-/// does not cut a block.
-fn next_plausible_start(buf: &[u8], from: usize, dialect: Dialect) -> Option<usize> {
-    let mut pos = from;
+    static LOWER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"arc/"));
+    let limit = limit.min(buf.len());
+    // A hit of `ARC/` at `h` is a candidate at `h - 1`.
+    let find = |finder: &memchr::memmem::Finder<'_>, pos: usize| {
+        // A candidate before `limit` is a hit at `limit` at most, whose four bytes end there.
+        let hay = buf.get(pos..limit.saturating_add(4).min(buf.len()))?;
+        finder.find(hay).map(|h| pos + h - 1)
+    };
+    let start = from.max(1) + 1;
+    let (mut upper, mut lower) = (find(&UPPER, start), find(&LOWER, start));
     loop {
-        let at = next_start(buf, pos, Some(dialect))?;
-        if dialect == Dialect::Arc || is_whole_warc_head(&buf[at..]) {
+        let at = match (upper, lower) {
+            (Some(u), Some(l)) => u.min(l),
+            (Some(u), None) => u,
+            (None, Some(l)) => l,
+            (None, None) => return None,
+        };
+        if at >= limit {
+            return None;
+        }
+        let rest = &buf[at..];
+        let line_start = buf[at - 1] == b'\n';
+        // Inside a line only `WARC/` (as every writer writes it) with a whole header counts.
+        let ok = if line_start && !strict {
+            matches!(rest[0], b'W' | b'w') && record::is_warc_start(rest)
+        } else {
+            (line_start || rest[0] == b'W') && is_whole_warc_head(rest)
+        };
+        if ok {
             return Some(at);
         }
-        pos = at;
+        if upper == Some(at) {
+            upper = find(&UPPER, at + 2);
+        }
+        if lower == Some(at) {
+            lower = find(&LOWER, at + 2);
+        }
     }
 }
 
-/// `WARC/` and a version digit, then a complete header (within 64 KiB) with a `WARC-Type` or
-/// `WARC-Record-ID` field.
+/// `1.0` (any digits) and the end of the line, white space allowed before it.
+fn is_version_line(after_slash: &[u8]) -> bool {
+    let digits = |b: &[u8]| b.iter().take_while(|c| c.is_ascii_digit()).count();
+    let major = digits(after_slash);
+    if major == 0 || after_slash.get(major) != Some(&b'.') {
+        return false;
+    }
+    let rest = &after_slash[major + 1..];
+    let minor = digits(rest);
+    let tail = &rest[minor..];
+    let ws = tail
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\t'))
+        .count();
+    minor > 0 && matches!(tail.get(ws), Some(b'\r' | b'\n'))
+}
+
+/// Like [`next_start`], before `limit`, for a record start inside a block whose declared length
+/// is doubted (or inside a header): a WARC start must be a whole header, so that text that
+/// merely mentions WARC does not cut a block.
+fn next_plausible_start(buf: &[u8], from: usize, limit: usize, dialect: Dialect) -> Option<usize> {
+    match dialect {
+        Dialect::Warc => next_warc_start(buf, from, limit, true),
+        // An ARC line is read whole, so the search may look past `limit` for its end.
+        Dialect::Arc => next_line_start(buf, from, Some(Dialect::Arc)).filter(|&at| at < limit),
+    }
+}
+
+/// A version line of its own (`WARC/1.0`: digits, a dot, digits, then the line end, so that a
+/// URL such as `http://netpreserve.org/warc/1.0/revisit/...` in a field is none), then a complete
+/// header (within 64 KiB) with a `WARC-Type` or `WARC-Record-ID` field.
 fn is_whole_warc_head(rest: &[u8]) -> bool {
-    if !record::is_warc_start(rest) || !rest.get(5).is_some_and(u8::is_ascii_digit) {
+    if !record::is_warc_start(rest) || !is_version_line(&rest[5..]) {
         return false;
     }
     let Some(len) = record::header_end(&rest[..rest.len().min(64 * 1024)]) else {
@@ -1395,6 +1459,49 @@ mod tests {
             f.finish(&mut c);
             assert_eq!(c.recs, whole.recs, "piece size {piece}");
             assert!(c.errs.is_empty());
+        }
+    }
+
+    #[test]
+    fn a_warc_url_in_a_header_is_no_record_start() {
+        let revisit = b"WARC/1.0\r\nWARC-Type: revisit\r\nWARC-Target-URI: http://a/\r\nWARC-Profile: http://netpreserve.org/warc/1.0/revisit/identical-payload-digest\r\nWARC-Record-ID: <urn:x>\r\nContent-Length: 0\r\n\r\n\r\n\r\n";
+        let mut data = revisit.to_vec();
+        data.extend(rec("http://b/", "two"));
+        let mut c = Collect::default();
+        read_plain(&data, 0, data.len(), &mut c);
+        assert_eq!(c.recs.len(), 2);
+        assert!(c.errs.is_empty(), "{:?}", c.errs);
+        assert_eq!(
+            next_warc_start(&data, 1, data.len(), true),
+            Some(revisit.len())
+        );
+    }
+
+    #[test]
+    fn spliced_headers_are_reported_and_read() {
+        // The end of one header and the start of the next were lost: one field stands twice.
+        let spliced = b"WARC/1.0\r\nWARC-Type: warcinfo\r\nContent-Type: application/warc-fields\r\nWARC-Filename: xWARC-Record-ID: <urn:y>\r\nContent-Type: application/http\r\nContent-Length: 3\r\n\r\nabc\r\n\r\n";
+        let mut c = Collect::default();
+        read_plain(spliced, 0, spliced.len(), &mut c);
+        assert_eq!(c.recs.len(), 1);
+        assert_eq!(c.errs.len(), 1);
+        assert_eq!(c.errs[0].kind, "bad_header");
+        assert_eq!(c.errs[0].detail, record::HeadDamage::RepeatedField.detail());
+        for (broken, damage) in [
+            (
+                &b"WARC/1.0\r\nWRC/1.0\r\n"[..],
+                record::HeadDamage::LineWithoutName,
+            ),
+            (b"WARC/\0\0\0ARC/1.0\r\n", record::HeadDamage::BrokenVersion),
+            (b"WARC/ARC/1.0\r\n", record::HeadDamage::BrokenVersion),
+        ] {
+            let mut data = broken.to_vec();
+            data.extend(&rec("http://a/", "one")[10..]);
+            let mut c = Collect::default();
+            read_plain(&data, 0, data.len(), &mut c);
+            assert_eq!(c.recs.len(), 1, "{damage:?}");
+            assert_eq!(c.errs.len(), 1, "{damage:?}");
+            assert_eq!(c.errs[0].detail, damage.detail());
         }
     }
 

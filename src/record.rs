@@ -22,6 +22,30 @@ pub enum Dialect {
     Arc,
 }
 
+/// Signs in a WARC header that damage ran over it: in a plain archive, two records' headers run
+/// together when the end of one and the start of the next are lost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HeadDamage {
+    /// A field the standard allows once (`WARC-Type`, `-Date`, `-Record-ID`, `-Target-URI`,
+    /// `-Truncated`, `Content-Type`, `Content-Length`) stands twice.
+    RepeatedField,
+    /// A line that is neither `Name: value` nor a continuation of one.
+    LineWithoutName,
+    /// The version line is not `WARC/` and a version number (`1.0`, `0.17`).
+    BrokenVersion,
+}
+
+impl HeadDamage {
+    /// The `errors.detail` of a `bad_header` row.
+    pub fn detail(self) -> &'static str {
+        match self {
+            HeadDamage::RepeatedField => "a field the WARC standard allows once stands twice: two records' headers run together (the end of one and the start of the next were lost); read with the first values",
+            HeadDamage::LineWithoutName => "a header line is neither a field nor a continuation: damage ran over the header; read as it stands",
+            HeadDamage::BrokenVersion => "the WARC version line is not a version number: damage ran over the start of the header, or the writer is broken; read as it stands",
+        }
+    }
+}
+
 /// A record header, borrowed from the buffer it was found in.
 #[derive(Debug, Clone, Default)]
 pub struct Head<'a> {
@@ -40,6 +64,8 @@ pub struct Head<'a> {
     /// The `Content-Length` (WARC) or archive length (ARC), when present and numeric.
     pub content_length: Option<u64>,
     pub dialect: Option<Dialect>,
+    /// What shows that damage ran over this header, if anything (it is read all the same).
+    pub damage: Option<HeadDamage>,
 }
 
 impl<'a> Head<'a> {
@@ -49,6 +75,7 @@ impl<'a> Head<'a> {
         let start = memchr::memchr(b'\n', self.raw).map_or(self.raw.len(), |i| i + 1);
         Fields {
             rest: &self.raw[start..],
+            skipped_line: false,
         }
     }
 
@@ -70,6 +97,8 @@ impl<'a> Head<'a> {
 /// Iterator over the fields of a header block (`name: value` lines with continuation lines).
 pub struct Fields<'a> {
     rest: &'a [u8],
+    /// A line that is neither `Name: value` nor a continuation was passed over.
+    pub skipped_line: bool,
 }
 
 impl<'a> Iterator for Fields<'a> {
@@ -87,13 +116,13 @@ impl<'a> Iterator for Fields<'a> {
             }
             let line = &self.rest[..end];
             self.rest = &self.rest[end..];
-            let Some(colon) = memchr::memchr(b':', line) else {
-                continue;
-            };
-            let name = trim(&line[..colon]);
+            let colon = memchr::memchr(b':', line);
+            let name = colon.map_or(&b""[..], |c| trim(&line[..c]));
             if name.is_empty() {
+                self.skipped_line |= !trim(line).is_empty();
                 continue;
             }
+            let colon = colon.expect("a name ends at a colon");
             return Some((name, trim(&line[colon + 1..])));
         }
     }
@@ -175,6 +204,16 @@ pub fn header_end(buf: &[u8]) -> Option<usize> {
     None
 }
 
+/// Is `v` a version number: digits, a dot, digits (`1.0`, `0.17`)?
+pub fn is_version_number(v: &[u8]) -> bool {
+    let digits = |b: &[u8]| b.iter().take_while(|c| c.is_ascii_digit()).count();
+    let major = digits(v);
+    major > 0
+        && v.get(major) == Some(&b'.')
+        && digits(&v[major + 1..]) > 0
+        && digits(&v[major + 1..]) == v.len() - major - 1
+}
+
 /// Does `b` start with `WARC/` (any case: some writers write `warc/1.0`)?
 pub fn is_warc_start(b: &[u8]) -> bool {
     b.len() >= 5 && b[..5].eq_ignore_ascii_case(b"WARC/")
@@ -193,7 +232,10 @@ pub fn parse_warc_head(buf: &[u8], len: usize) -> Head<'_> {
         dialect: Some(Dialect::Warc),
         ..Head::default()
     };
-    for (name, value) in head.fields() {
+    let mut seen_length = false;
+    let mut repeated = false;
+    let mut fields = head.fields();
+    for (name, value) in fields.by_ref() {
         // Match on length first: most fields are none of ours.
         let slot = match name.len() {
             9 if name.eq_ignore_ascii_case(b"WARC-Type") => &mut head.warc_type,
@@ -203,6 +245,8 @@ pub fn parse_warc_head(buf: &[u8], len: usize) -> Head<'_> {
             14 if name.eq_ignore_ascii_case(b"WARC-Truncated") => &mut head.truncated,
             15 if name.eq_ignore_ascii_case(b"WARC-Target-URI") => &mut head.target_uri,
             14 if name.eq_ignore_ascii_case(b"Content-Length") => {
+                repeated |= seen_length;
+                seen_length = true;
                 if head.content_length.is_none() {
                     head.content_length = parse_u64(value);
                 }
@@ -212,8 +256,19 @@ pub fn parse_warc_head(buf: &[u8], len: usize) -> Head<'_> {
         };
         if slot.is_empty() {
             *slot = value;
+        } else {
+            repeated = true;
         }
     }
+    head.damage = if !is_version_number(version) {
+        Some(HeadDamage::BrokenVersion)
+    } else if repeated {
+        Some(HeadDamage::RepeatedField)
+    } else if fields.skipped_line {
+        Some(HeadDamage::LineWithoutName)
+    } else {
+        None
+    };
     head
 }
 
