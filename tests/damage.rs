@@ -5,41 +5,14 @@
 
 mod common;
 
+use common::sink::{starts, Collect};
 use flate2::{bufread::GzDecoder, write::GzEncoder, Compression};
 use repcensus::input::{self, Container};
-use repcensus::reader::{self, ReadBuffers, ReadError, Record, Sink};
+use repcensus::reader::{self, ReadBuffers};
 use std::io::{Read, Write};
-
-/// offset, target URI, block
-type Rec = (u64, String, Vec<u8>);
 
 /// Damage done to an archive's bytes, given the damaged member's start and end.
 type Damage = dyn Fn(&mut Vec<u8>, usize, usize);
-
-#[derive(Default, Debug)]
-struct Collect {
-    recs: Vec<Rec>,
-    errs: Vec<ReadError>,
-}
-
-impl Sink for Collect {
-    fn record(&mut self, rec: &Record<'_>) {
-        self.recs.push((
-            rec.offset,
-            String::from_utf8_lossy(rec.head.target_uri).into_owned(),
-            rec.block.to_vec(),
-        ));
-    }
-    fn error(&mut self, err: ReadError) {
-        self.errs.push(err);
-    }
-}
-
-impl Collect {
-    fn kinds(&self) -> Vec<(&'static str, Option<u64>)> {
-        self.errs.iter().map(|e| (e.kind, e.offset)).collect()
-    }
-}
 
 /// The samples' per-record robots.txt archive, as its members' inflated bytes.
 fn records() -> Vec<Vec<u8>> {
@@ -155,7 +128,7 @@ fn overlong(old: u64, how: &str) -> String {
 fn blocks(c: &Collect) -> Vec<(&str, &[u8])> {
     c.recs
         .iter()
-        .map(|(_, uri, b)| (uri.as_str(), b.as_slice()))
+        .map(|r| (r.uri.as_str(), r.block.as_slice()))
         .collect()
 }
 
@@ -171,7 +144,7 @@ fn an_overlong_content_length_ends_with_its_gzip_member() {
         let bad = read_gz(&data);
         // Every record, each at its own member, with the same block as the clean read.
         assert_eq!(bad.recs.len(), 520, "{how}");
-        let offsets: Vec<u64> = bad.recs.iter().map(|r| r.0).collect();
+        let offsets = bad.offsets();
         assert_eq!(offsets, starts_d, "{how}");
         assert_eq!(blocks(&bad), blocks(&good), "{how}");
         assert_eq!(
@@ -191,14 +164,7 @@ fn an_overlong_content_length_in_a_plain_archive_is_cut_at_the_next_record() {
     assert_eq!(good.recs.len(), 520);
     for how in OVERLONG {
         let damaged = with_length(&clean, 10, |old| overlong(old, how));
-        let starts: Vec<u64> = damaged
-            .iter()
-            .scan(0u64, |at, r| {
-                let s = *at;
-                *at += r.len() as u64;
-                Some(s)
-            })
-            .collect();
+        let starts: Vec<u64> = starts(&damaged).into_iter().map(|s| s as u64).collect();
         let plain_d = damaged.concat();
         for container in [
             Container::Plain,
@@ -212,7 +178,7 @@ fn an_overlong_content_length_in_a_plain_archive_is_cut_at_the_next_record() {
             } else {
                 read_streamed(container, &plain_d)
             };
-            let offsets: Vec<u64> = bad.recs.iter().map(|r| r.0).collect();
+            let offsets = bad.offsets();
             assert_eq!(offsets, starts, "{how} {container:?}");
             assert_eq!(blocks(&bad), blocks(&good), "{how} {container:?}");
             assert_eq!(
@@ -239,7 +205,7 @@ fn damage_at_the_end_of_a_member_keeps_the_next_member() {
             data.extend_from_slice(m);
         }
         let bad = read_gz(&data);
-        let offsets: Vec<u64> = bad.recs.iter().map(|r| r.0).collect();
+        let offsets = bad.offsets();
         assert_eq!(offsets, starts, "trailer cut by {cut}");
         assert!(
             bad.errs.iter().all(|e| e.offset == Some(starts[10])),
@@ -298,7 +264,7 @@ fn damage_inside_a_member_keeps_the_members_after_it() {
             let got: Vec<u64> = bad
                 .recs
                 .iter()
-                .map(|r| r.0)
+                .map(|r| r.offset)
                 .filter(|&o| o != starts[victim])
                 .collect();
             assert_eq!(got, expected, "{what} in member {victim}");
@@ -325,7 +291,7 @@ fn an_endless_header_is_reported_at_its_member() {
     damaged.insert(11, endless);
     let (data, starts) = per_record(&damaged);
     let bad = read_gz(&data);
-    let offsets: Vec<u64> = bad.recs.iter().map(|r| r.0).collect();
+    let offsets = bad.offsets();
     let expected: Vec<u64> = starts
         .iter()
         .enumerate()
@@ -367,20 +333,13 @@ fn nul_bytes_in_a_plain_record_lose_no_other_record() {
                     record[from..to].fill(0);
                 }
             }
-            let starts: Vec<u64> = damaged
-                .iter()
-                .scan(0u64, |pos, r| {
-                    let s = *pos;
-                    *pos += r.len() as u64;
-                    Some(s)
-                })
-                .collect();
+            let starts: Vec<u64> = starts(&damaged).into_iter().map(|s| s as u64).collect();
             let bad = read_plain(&damaged.concat());
             let others = |c: &Collect| -> Vec<(u64, Vec<u8>)> {
                 c.recs
                     .iter()
-                    .filter(|r| r.0 != starts[victim])
-                    .map(|r| (r.0, r.2.clone()))
+                    .filter(|r| r.offset != starts[victim])
+                    .map(|r| (r.offset, r.block.clone()))
                     .collect()
             };
             let expected: Vec<(u64, Vec<u8>)> = good
@@ -389,7 +348,7 @@ fn nul_bytes_in_a_plain_record_lose_no_other_record() {
                 .zip(&starts)
                 .enumerate()
                 .filter(|(i, _)| *i != victim)
-                .map(|(_, (r, &s))| (s, r.2.clone()))
+                .map(|(_, (r, &s))| (s, r.block.clone()))
                 .collect();
             assert_eq!(others(&bad), expected, "{how} in record {victim}");
             if how != "overwrite block" {
@@ -441,7 +400,7 @@ fn a_damaged_zstd_stream_keeps_what_precedes_the_damage() {
         .iter()
         .find(|e| e.kind == "corrupt_stream")
         .unwrap_or_else(|| panic!("a corrupt_stream row: {:?}", bad.errs));
-    assert!(broke.offset.unwrap() >= bad.recs[intact].0);
+    assert!(broke.offset.unwrap() >= bad.recs[intact].offset);
 }
 
 /// A record that declares 20 MiB in an input that ends after 9 MiB is reported truncated,

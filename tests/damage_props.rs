@@ -6,29 +6,14 @@
 
 mod common;
 
+use common::sink::{starts, Collect};
 use flate2::{bufread::GzDecoder, write::GzEncoder, Compression};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use repcensus::input::{self, Container};
-use repcensus::reader::{self, Framer, ReadBuffers, ReadError, Record, Sink};
+use repcensus::reader::{self, Framer, ReadBuffers};
 use std::io::{Read, Write};
 use std::sync::OnceLock;
-
-#[derive(Default, Debug, PartialEq)]
-struct Collect {
-    /// offset, block
-    recs: Vec<(u64, Vec<u8>)>,
-    errs: Vec<ReadError>,
-}
-
-impl Sink for Collect {
-    fn record(&mut self, rec: &Record<'_>) {
-        self.recs.push((rec.offset, rec.block.to_vec()));
-    }
-    fn error(&mut self, err: ReadError) {
-        self.errs.push(err);
-    }
-}
 
 /// Records of three samples of different kinds: real robots.txt captures (resource records,
 /// short bodies), generated Common Crawl captures (requests, responses, metadata) and an ARC file.
@@ -126,18 +111,6 @@ fn damage() -> impl Strategy<Value = Damage> {
     ]
 }
 
-/// Where each record starts when the records are laid end to end.
-fn starts(parts: &[Vec<u8>]) -> Vec<usize> {
-    parts
-        .iter()
-        .scan(0usize, |pos, p| {
-            let s = *pos;
-            *pos += p.len();
-            Some(s)
-        })
-        .collect()
-}
-
 /// The units (by index) that the damage cut out whole, when the damaged bytes are the clean ones
 /// less whole units (a file cut between records, or a deletion that happens to span exactly
 /// whole records or members): a shorter archive, in which nothing can show they were there.
@@ -204,8 +177,7 @@ fn check(
         }
         let end = units.get(i + 1).copied().unwrap_or(total);
         let touched = start < to && from < end;
-        let want = (moved(start), clean.recs[i].1.clone());
-        let found = bad.recs.contains(&want);
+        let found = bad.has(moved(start), &clean.recs[i].block);
         if !touched && truncated_at.is_none_or(|t| end <= t) {
             prop_assert!(
                 found,
@@ -215,7 +187,7 @@ fn check(
         } else if !bad
             .recs
             .iter()
-            .any(|r| r.0 >= moved(start.min(damaged_from)) && r.0 < moved(end))
+            .any(|r| r.offset >= moved(start.min(damaged_from)) && r.offset < moved(end))
         {
             // A touched record may be read with its damage (a flipped bit in a body cannot be
             // seen in a plain archive), or from a record start the damage made in it, or from
@@ -235,14 +207,14 @@ fn check(
             .enumerate()
             .rev()
             .map(|(j, &s)| (j, moved(s)))
-            .find(|(j, s)| bad.recs.contains(&(*s, clean.recs[*j].1.clone())))
+            .find(|(j, s)| bad.has(*s, &clean.recs[*j].block))
             .map_or(0, |(_, s)| s);
         let hi = units
             .iter()
             .enumerate()
             .skip(i + 1)
             .map(|(j, &s)| (j, moved(s)))
-            .find(|(j, s)| bad.recs.contains(&(*s, clean.recs[*j].1.clone())))
+            .find(|(j, s)| bad.has(*s, &clean.recs[*j].block))
             .map_or(u64::MAX, |(_, s)| s);
         prop_assert!(
             bad.errs
@@ -310,7 +282,7 @@ fn plain_case(which: usize, d: &Damage, piece: usize) -> Result<(), TestCaseErro
     let bad = read_plain(&data);
     check("plain", &clean, &units, (&plain, &data), span, &bad)?;
     let summary = |c: &Collect| {
-        let recs: Vec<(u64, usize)> = c.recs.iter().map(|r| (r.0, r.1.len())).collect();
+        let recs: Vec<(u64, usize)> = c.recs.iter().map(|r| (r.offset, r.block.len())).collect();
         (recs, c.errs.clone())
     };
     let pieces = read_pieces(&data, piece);

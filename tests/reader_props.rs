@@ -3,35 +3,10 @@
 
 mod common;
 
+use common::sink::Collect;
 use proptest::prelude::*;
 use repcensus::gen::{generate, GenKind, GenOptions, Layout};
-use repcensus::reader::{
-    read_gzip_members, read_plain, Framer, ReadBuffers, ReadError, Record, Sink,
-};
-
-/// offset, raw head, block, declared block length, block truncated
-type Rec = (u64, Vec<u8>, Vec<u8>, u64, bool);
-
-#[derive(Default, Debug, PartialEq)]
-struct Collect {
-    recs: Vec<Rec>,
-    errs: Vec<ReadError>,
-}
-
-impl Sink for Collect {
-    fn record(&mut self, rec: &Record<'_>) {
-        self.recs.push((
-            rec.offset,
-            rec.head.raw.to_vec(),
-            rec.block.to_vec(),
-            rec.block_len,
-            rec.block_truncated,
-        ));
-    }
-    fn error(&mut self, err: ReadError) {
-        self.errs.push(err);
-    }
-}
+use repcensus::reader::{read_gzip_members, read_plain, Framer, ReadBuffers};
 
 fn small_archive(layout: Layout, seed: u64) -> Vec<u8> {
     let mut v = Vec::new();
@@ -85,7 +60,7 @@ proptest! {
         let good = read(&clean, &mut bufs);
         let bad = read(&data, &mut bufs);
         prop_assert!(good.errs.is_empty());
-        let intact = good.recs.iter().take_while(|r| (r.0 as usize) + r.1.len() + r.2.len() + 200 < at).count();
+        let intact = good.recs.iter().take_while(|r| (r.offset as usize) + r.head.len() + r.block.len() + 200 < at).count();
         prop_assert!(bad.recs.len() >= intact, "{} records lost before the damage at {at}", intact - bad.recs.len().min(intact));
         prop_assert_eq!(&bad.recs[..intact], &good.recs[..intact]);
     }
@@ -125,7 +100,8 @@ fn headers_agree_with_the_warc_crate() {
         }
         let mut c = Collect::default();
         read_plain(&data, 0, data.len(), &mut c);
-        for (offset, raw, _, block_len, _) in &c.recs {
+        for rec in &c.recs {
+            let (offset, raw, block_len) = (&rec.offset, &rec.head, &rec.block_len);
             let start = *offset as usize;
             let Ok((_, (version, fields, len))) = warc::parser::headers(&data[start..]) else {
                 continue;

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod corpus;
+pub mod sink;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
