@@ -366,6 +366,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 inflate_all,
                 tables,
                 panic_on_input: std::env::var("REPCENSUS_PANIC_ON_INPUT").ok(),
+                truncate_on_map: std::env::var("REPCENSUS_TRUNCATE_ON_MAP")
+                    .ok()
+                    .and_then(|v| {
+                        let (name, len) = v.rsplit_once(':')?;
+                        Some((name.to_string(), len.parse().ok()?))
+                    }),
             };
             let summary = scan::scan(&opts)?;
             if !quiet {

@@ -14,6 +14,7 @@
 use crate::agents::Registry;
 use crate::extract::{ChunkOutput, ExtractBuffers, Extractor, RecordCounts};
 use crate::input::{self, Container};
+use crate::mapped::Mapped;
 use crate::output::{OutDir, PartOutcome, PartWriter};
 use crate::reader::{self, ContainerStats, ReadBuffers, ReadError, Scope, Sink};
 use crate::remote;
@@ -66,6 +67,11 @@ pub struct ScanOptions {
     /// recovery from internal errors (set by `REPCENSUS_PANIC_ON_INPUT`).
     #[doc(hidden)]
     pub panic_on_input: Option<String>,
+    /// Testing only: truncate the input whose path ends with `.0` to `.1` bytes right after
+    /// mapping it, as another process might while it is read (`REPCENSUS_TRUNCATE_ON_MAP`,
+    /// `NAME:BYTES`).
+    #[doc(hidden)]
+    pub truncate_on_map: Option<(String, u64)>,
 }
 
 /// What a scan did.
@@ -98,7 +104,7 @@ enum Task {
         input: usize,
         index: usize,
         range: (usize, usize),
-        map: Arc<memmap2::Mmap>,
+        map: Arc<Mapped>,
         container: Container,
     },
 }
@@ -528,7 +534,7 @@ fn worker_loop(shared: &Shared<'_>) {
                 container,
             } => {
                 let name = &shared.names[input];
-                populate(&map, range);
+                populate(map.map(), range);
                 let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     read_chunk(shared, &map, container, range, name, &mut worker)
                 }));
@@ -539,7 +545,7 @@ fn worker_loop(shared: &Shared<'_>) {
                         ContainerStats::default(),
                     )
                 });
-                release(&map, range);
+                release(map.map(), range);
                 drop(map);
                 shared.bar.inc((range.1 - range.0) as u64);
                 deliver(shared, input, index, output, stats)
@@ -560,7 +566,7 @@ fn worker_loop(shared: &Shared<'_>) {
 
 fn read_chunk(
     shared: &Shared<'_>,
-    data: &[u8],
+    mapped: &Mapped,
     container: Container,
     (start, end): (usize, usize),
     warc_file: &str,
@@ -574,12 +580,63 @@ fn read_chunk(
     {
         panic!("fault injected for {warc_file}");
     }
+    let data = mapped.bytes();
+    let read = read_range(
+        shared,
+        data,
+        container,
+        (start, end),
+        warc_file,
+        worker,
+        None,
+    );
+    let Some(fault) = mapped.fault() else {
+        return read;
+    };
+    // Bytes at and after the fault read as zeros: read the chunk again as if the file ended where
+    // it can still be trusted, so the rows are those of a file that short.
+    let len = (fault.readable() as usize).min(data.len());
+    let report = mapped.claim_report().then(|| {
+        let detail = fault.detail(data.len());
+        ReadError::new(Scope::Input, "read_error", detail, Some(len as u64))
+    });
+    let range = (start.min(len), end.min(len));
+    read_range(
+        shared,
+        &data[..len],
+        container,
+        range,
+        warc_file,
+        worker,
+        report,
+    )
+}
+
+/// Read the records that start in `start..end` of `data`; `also` is one more errors row.
+fn read_range(
+    shared: &Shared<'_>,
+    data: &[u8],
+    container: Container,
+    (start, end): (usize, usize),
+    warc_file: &str,
+    worker: &mut Worker,
+    also: Option<ReadError>,
+) -> (ChunkOutput, ContainerStats) {
     let mut ex = Extractor::new(warc_file, &mut worker.extract, &shared.opts.registry)
         .with_tables(shared.opts.tables);
-    let stats = match container {
-        Container::Gzip => reader::read_gzip_members(data, start, end, &mut worker.read, &mut ex),
-        _ => reader::read_plain(data, start, end, &mut ex),
+    let stats = if start < end {
+        match container {
+            Container::Gzip => {
+                reader::read_gzip_members(data, start, end, &mut worker.read, &mut ex)
+            }
+            _ => reader::read_plain(data, start, end, &mut ex),
+        }
+    } else {
+        ContainerStats::default()
     };
+    if let Some(e) = also {
+        ex.error(e);
+    }
     (ex.into_output(), stats)
 }
 
@@ -630,20 +687,33 @@ fn plan(shared: &Shared<'_>, worker: &mut Worker, i: usize) -> Result<()> {
     if skip_or_empty(shared, i, bytes)? {
         return Ok(());
     }
-    // SAFETY: the map is read-only and private to this process. If another process truncates the
-    // file while we read it, reads of the lost pages fault (SIGBUS); archives being scanned are
-    // not expected to change, as with every memory-mapping reader (ripgrep makes the same choice).
-    let map = match unsafe { memmap2::Mmap::map(&file) } {
-        Ok(m) => m,
-        Err(_) => return read_streamed(shared, worker, i, file, bytes),
+    // A file truncated while it is read faults on the lost pages: `Mapped` turns that into zeros
+    // and a `read_error` row instead of a fatal SIGBUS. A file that cannot be mapped (or no free
+    // map slot) is read as a stream.
+    let map = match Mapped::open(&file) {
+        Ok(Some(m)) => m,
+        _ => return read_streamed(shared, worker, i, file, bytes),
     };
+    if let Some((name, len)) = &shared.opts.truncate_on_map {
+        if path.to_string_lossy().ends_with(name.as_str()) {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open(path)
+                .and_then(|f| f.set_len(*len))
+                .context("REPCENSUS_TRUNCATE_ON_MAP")?;
+        }
+    }
     // Read-ahead helps: the map is read front to back (per chunk). Advice is only a hint.
-    let _ = map.advise(memmap2::Advice::Sequential);
-    let container = input::sniff(&map[..map.len().min(16)]);
+    let _ = map.map().advise(memmap2::Advice::Sequential);
+    let container = input::sniff(&map.bytes()[..map.bytes().len().min(16)]);
     match container {
         Container::Plain | Container::Gzip => {
-            let target = chunk_target(map.len(), shared.opts.threads, shared.opts.chunk_size);
-            let chunks = input::plan_chunks(&map, container, target);
+            let target = chunk_target(
+                map.bytes().len(),
+                shared.opts.threads,
+                shared.opts.chunk_size,
+            );
+            let chunks = input::plan_chunks(map.bytes(), container, target);
             *lock(&shared.inputs[i]) = Some(InputState::new(
                 bytes,
                 container,
@@ -651,7 +721,7 @@ fn plan(shared: &Shared<'_>, worker: &mut Worker, i: usize) -> Result<()> {
                 shared.opts.tables,
             ));
             if chunks.len() == 1 {
-                populate(&map, chunks[0]);
+                populate(map.map(), chunks[0]);
                 let (output, stats) =
                     read_chunk(shared, &map, container, chunks[0], &shared.names[i], worker);
                 shared.bar.inc(bytes);
