@@ -72,7 +72,11 @@ pub fn archive_like_name(name: &str) -> bool {
 /// relative entries of `@FILE` lists, to turn a crawl's manifest (`crawl-data/...` paths) into
 /// URLs (`--prefix https://data.commoncrawl.org/` or `s3://commoncrawl/`) or paths of a mounted
 /// copy.
-pub fn expand(args: &[String], prefix: Option<&str>) -> Result<Vec<PathBuf>> {
+///
+/// `skip` is the scan's own output folder: folders and globs never yield a file inside it, so a
+/// scan does not read the parts an earlier run wrote there (their names look like archives').
+pub fn expand(args: &[String], prefix: Option<&str>, skip: Option<&Path>) -> Result<Vec<PathBuf>> {
+    let skip = skip.and_then(|p| std::fs::canonicalize(p).ok());
     let mut out = Vec::new();
     for arg in args {
         if let Some(list) = arg.strip_prefix('@') {
@@ -80,7 +84,7 @@ pub fn expand(args: &[String], prefix: Option<&str>) -> Result<Vec<PathBuf>> {
         } else if crate::remote::is_remote(arg) {
             out.push(PathBuf::from(arg));
         } else {
-            expand_path(arg, &mut out)?;
+            expand_path(arg, skip.as_deref(), &mut out)?;
         }
     }
     out.sort();
@@ -88,12 +92,21 @@ pub fn expand(args: &[String], prefix: Option<&str>) -> Result<Vec<PathBuf>> {
     Ok(out)
 }
 
-fn expand_path(arg: &str, out: &mut Vec<PathBuf>) -> Result<()> {
+/// Is `p` the folder `skip` or inside it?
+fn inside(p: &Path, skip: Option<&Path>) -> bool {
+    skip.is_some_and(|skip| std::fs::canonicalize(p).is_ok_and(|c| c.starts_with(skip)))
+}
+
+fn expand_path(arg: &str, skip: Option<&Path>, out: &mut Vec<PathBuf>) -> Result<()> {
     let path = Path::new(arg);
     if path.is_dir() {
+        if inside(path, skip) {
+            return Ok(());
+        }
         let mut found: Vec<PathBuf> = walkdir::WalkDir::new(path)
             .follow_links(true)
             .into_iter()
+            .filter_entry(|e| !(e.file_type().is_dir() && inside(e.path(), skip)))
             .filter_map(|e| e.ok())
             .filter(|e| e.file_type().is_file())
             .filter(|e| archive_like_name(&e.file_name().to_string_lossy()))
@@ -105,8 +118,11 @@ fn expand_path(arg: &str, out: &mut Vec<PathBuf>) -> Result<()> {
         let paths = glob::glob(arg).with_context(|| format!("bad glob pattern {arg:?}"))?;
         let mut matched = 0;
         for p in paths.flatten() {
+            if inside(&p, skip) {
+                continue;
+            }
             if p.is_dir() {
-                expand_path(&p.to_string_lossy(), out)?;
+                expand_path(&p.to_string_lossy(), skip, out)?;
             } else {
                 out.push(p);
             }
@@ -166,35 +182,85 @@ fn read_list(list: &Path, prefix: Option<&str>) -> Result<Vec<PathBuf>> {
     Ok(out)
 }
 
-/// A stable identifier for an input: its file name made safe for part names, with a hash of the
-/// full path appended when two inputs of a run share a name.
+/// The part name of each input: [`input_id`].
 pub fn input_ids(paths: &[PathBuf]) -> Vec<String> {
-    let base: Vec<String> = paths
-        .iter()
-        .map(|p| {
-            sanitize(
-                &p.file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_else(|| "input".into()),
-            )
+    paths.iter().map(|p| input_id(p)).collect()
+}
+
+/// An input's part name: its file name made safe, then the first 8 hex digits of the SHA-256 of
+/// its full path (the URL of a remote input; the bytes of the name, not a lossy rendering).
+/// Unique per path across every run into one folder, so two archives of one name in different
+/// folders never replace each other's parts, and stable for one path, so a rerun replaces its own.
+/// A pipe or standard input has no lasting identity: its id is unique to the run.
+pub fn input_id(p: &Path) -> String {
+    let text = p.to_string_lossy();
+    let (name, key): (String, Vec<u8>) = if crate::remote::is_remote(&text) {
+        (last_segment(&text).to_string(), text.as_bytes().to_vec())
+    } else if p.as_os_str() == crate::local::STDIN || is_stream(p) {
+        let name = if p.as_os_str() == crate::local::STDIN {
+            "stdin".to_string()
+        } else {
+            file_name(p)
+        };
+        (name, [path_bytes(p), run_token()].concat())
+    } else {
+        let full = std::fs::canonicalize(p)
+            .or_else(|_| std::path::absolute(p))
+            .unwrap_or_else(|_| p.to_path_buf());
+        (file_name(p), path_bytes(&full))
+    };
+    let h = ring::digest::digest(&ring::digest::SHA256, &key);
+    let h = h.as_ref();
+    format!(
+        "{}-{:02x}{:02x}{:02x}{:02x}",
+        sanitize(&name),
+        h[0],
+        h[1],
+        h[2],
+        h[3]
+    )
+}
+
+fn file_name(p: &Path) -> String {
+    p.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "input".into())
+}
+
+fn last_segment(url: &str) -> &str {
+    let path = url.split(['?', '#']).next().unwrap_or(url);
+    path.trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .unwrap_or("input")
+}
+
+fn is_stream(p: &Path) -> bool {
+    std::fs::metadata(p).is_ok_and(|m| !m.is_file() && !m.is_dir())
+}
+
+#[cfg(unix)]
+fn path_bytes(p: &Path) -> Vec<u8> {
+    use std::os::unix::ffi::OsStrExt;
+    p.as_os_str().as_bytes().to_vec()
+}
+
+#[cfg(not(unix))]
+fn path_bytes(p: &Path) -> Vec<u8> {
+    p.as_os_str().as_encoded_bytes().to_vec()
+}
+
+/// Bytes unique to this process run (its start time and process id).
+fn run_token() -> Vec<u8> {
+    static TOKEN: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    TOKEN
+        .get_or_init(|| {
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos());
+            format!("\0{nanos}:{}", std::process::id()).into_bytes()
         })
-        .collect();
-    let mut counts = std::collections::HashMap::new();
-    for b in &base {
-        *counts.entry(b.clone()).or_insert(0usize) += 1;
-    }
-    base.into_iter()
-        .zip(paths)
-        .map(|(b, p)| {
-            if counts[&b] > 1 {
-                let h = ring::digest::digest(&ring::digest::SHA256, p.to_string_lossy().as_bytes());
-                let h = h.as_ref();
-                format!("{b}-{:02x}{:02x}{:02x}{:02x}", h[0], h[1], h[2], h[3])
-            } else {
-                b
-            }
-        })
-        .collect()
+        .clone()
 }
 
 /// Shard `i` of `n` (0 <= i < n) of an input list: the list is sorted and deduplicated, and the
@@ -438,14 +504,29 @@ mod tests {
     }
 
     #[test]
-    fn ids_are_unique_and_safe() {
+    fn ids_are_unique_per_path_stable_and_safe() {
         let ids = input_ids(&[
             PathBuf::from("a/x y.warc"),
             PathBuf::from("b/x y.warc"),
             PathBuf::from("c/z.warc"),
         ]);
         assert_ne!(ids[0], ids[1]);
-        assert!(ids[0].starts_with("x_y.warc-"));
-        assert_eq!(ids[2], "z.warc");
+        assert!(ids[0].starts_with("x_y.warc-"), "{}", ids[0]);
+        assert!(ids[2].starts_with("z.warc-"), "{}", ids[2]);
+        // The same path gives the same id, in this run or another; `./` changes nothing.
+        assert_eq!(input_id(Path::new("a/x y.warc")), ids[0]);
+        assert_eq!(input_id(Path::new("./a/x y.warc")), ids[0]);
+        let url = input_id(Path::new("https://h.example/crawl/x.warc.gz?sig=1"));
+        assert!(url.starts_with("x.warc.gz-"), "{url}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn names_that_differ_only_in_non_utf8_bytes_get_different_ids() {
+        use std::os::unix::ffi::OsStrExt;
+        let a = Path::new(std::ffi::OsStr::from_bytes(b"d/\xff.warc"));
+        let b = Path::new(std::ffi::OsStr::from_bytes(b"d/\xfe.warc"));
+        assert_eq!(a.to_string_lossy(), b.to_string_lossy());
+        assert_ne!(input_id(a), input_id(b));
     }
 }

@@ -16,6 +16,7 @@ pub mod gen;
 pub mod gz;
 pub mod http;
 pub mod input;
+pub mod local;
 pub mod mapped;
 pub mod output;
 pub mod page_signals;

@@ -27,8 +27,9 @@ struct Cli {
 enum Command {
     /// Read WARC/ARC archives and write Parquet tables.
     Scan {
-        /// Archives: files, folders (searched recursively), glob patterns, or @FILE lists of paths
-        /// (one per line, `#` comments; may be gzip-compressed, like a crawl's warc.paths.gz).
+        /// Archives: files, folders (searched recursively), glob patterns, @FILE lists of paths
+        /// (one per line, `#` comments; may be gzip-compressed, like a crawl's warc.paths.gz),
+        /// remote URLs, pipes and FIFOs, or `-` for standard input.
         #[arg(required = true)]
         inputs: Vec<String>,
         /// Output folder: OUT/<table>/crawl=<crawl>/part-<input>.parquet
@@ -85,6 +86,14 @@ enum Command {
         /// folder of a mounted copy).
         #[arg(long, value_name = "PREFIX")]
         prefix: Option<String>,
+        /// Give up a pipe, FIFO or remote input that delivers no byte for this many seconds (a
+        /// FIFO: that no writer opens), with an errors row; the run goes on.
+        #[arg(long, value_name = "SECS", default_value_t = 120)]
+        stall_timeout: u64,
+        /// Give up a pipe or remote input still being read after this many seconds, with an
+        /// errors row; what was read is kept (0: no limit).
+        #[arg(long, value_name = "SECS", default_value_t = 6 * 3600)]
+        input_deadline: u64,
     },
     /// List the tracked agents of `agent_verdicts`, with category, operator and sources.
     Agents {
@@ -333,6 +342,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             prefix,
             inflate_all,
             tables,
+            stall_timeout,
+            input_deadline,
         } => {
             let tables = match &tables {
                 Some(names) => repcensus::tables::TableSelection::parse(names)
@@ -340,7 +351,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 None => repcensus::tables::TableSelection::all(),
             };
             let registry = load_registry(agents.as_deref())?;
-            let mut paths = input::expand(&inputs, prefix.as_deref())?;
+            let mut paths = input::expand(&inputs, prefix.as_deref(), Some(&out))?;
             if paths.is_empty() {
                 anyhow::bail!("no inputs found in {}", inputs.join(" "));
             }
@@ -366,6 +377,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 inflate_all,
                 tables,
                 panic_on_input: std::env::var("REPCENSUS_PANIC_ON_INPUT").ok(),
+                stall_timeout: std::time::Duration::from_secs(stall_timeout.max(1)),
+                input_deadline: (input_deadline > 0)
+                    .then(|| std::time::Duration::from_secs(input_deadline)),
                 truncate_on_map: std::env::var("REPCENSUS_TRUNCATE_ON_MAP")
                     .ok()
                     .and_then(|v| {

@@ -14,6 +14,7 @@
 use crate::agents::Registry;
 use crate::extract::{ChunkOutput, ExtractBuffers, Extractor, RecordCounts};
 use crate::input::{self, Container};
+use crate::local::{self, Local};
 use crate::mapped::Mapped;
 use crate::output::{OutDir, PartOutcome, PartWriter};
 use crate::reader::{self, ContainerStats, ReadBuffers, ReadError, Scope, Sink};
@@ -27,6 +28,7 @@ use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::VecDeque;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
@@ -72,6 +74,11 @@ pub struct ScanOptions {
     /// `NAME:BYTES`).
     #[doc(hidden)]
     pub truncate_on_map: Option<(String, u64)>,
+    /// How long a pipe or remote input may go without a byte (and a FIFO without a writer)
+    /// before it is given up with an `errors` row (`--stall-timeout`).
+    pub stall_timeout: std::time::Duration,
+    /// How long a pipe or remote input may be read in all (`--input-deadline`); `None`: no limit.
+    pub input_deadline: Option<std::time::Duration>,
 }
 
 /// What a scan did.
@@ -679,8 +686,13 @@ fn plan(shared: &Shared<'_>, worker: &mut Worker, i: usize) -> Result<()> {
     if let Some(url) = path.to_str().filter(|s| remote::is_remote(s)) {
         return read_remote(shared, worker, i, url);
     }
-    let file = match std::fs::File::open(path) {
-        Ok(f) => f,
+    let file = match local::open(path, shared.opts.stall_timeout) {
+        Ok(Local::File(f)) => f,
+        Ok(Local::Stream(f)) => {
+            let reader = local::StallReader::new(f, shared.opts.stall_timeout);
+            return read_windowed(shared, worker, i, reader, None);
+        }
+        Ok(Local::Refused(why)) => return fail_open(shared, i, &why),
         Err(e) => return fail_open(shared, i, &e.to_string()),
     };
     let bytes = file.metadata().map(|m| m.len()).unwrap_or(0);
@@ -791,8 +803,7 @@ const REMOTE_WINDOW_MAX: usize = 256 << 20;
 /// code as a mapped file's chunk, so rows (offsets included) equal a local copy's; other
 /// containers go through the decompressing stream, as local ones do.
 fn read_remote(shared: &Shared<'_>, worker: &mut Worker, i: usize, url: &str) -> Result<()> {
-    use std::io::Read;
-    let mut reader = match remote::RemoteReader::open(url) {
+    let reader = match remote::RemoteReader::open(url) {
         Ok(r) => r,
         Err(e) => return fail_open(shared, i, &remote::error_text(&e)),
     };
@@ -800,11 +811,35 @@ fn read_remote(shared: &Shared<'_>, worker: &mut Worker, i: usize, url: &str) ->
     if skip_or_empty(shared, i, bytes)? {
         return Ok(());
     }
+    read_windowed(shared, worker, i, reader, Some(bytes))
+}
+
+/// Read an input that arrives as a byte stream (a remote object, a pipe) window by window, so
+/// that per-record gzip and plain archives give the rows (offsets included) a local copy gives.
+/// `size`: the input's size when known in advance (else it is counted as it is read).
+fn read_windowed(
+    shared: &Shared<'_>,
+    worker: &mut Worker,
+    i: usize,
+    reader: impl std::io::Read + Send + 'static,
+    size: Option<u64>,
+) -> Result<()> {
+    use std::io::Read;
+    let bytes = size.unwrap_or(0);
+    // Of a stream of unknown size, the bytes read are its size.
+    let counted = size.is_none().then(|| Arc::new(AtomicU64::new(0)));
+    let mut reader = Counting {
+        inner: reader,
+        count: counted.clone(),
+    };
     let mut window: Vec<u8> = Vec::with_capacity(REMOTE_WINDOW);
     let mut eof = false;
     let name = &shared.names[i];
     let first = fill_window(&mut reader, &mut window, 16, &mut eof);
     let container = input::sniff(&window[..window.len().min(16)]);
+    if first.is_ok() && window.is_empty() && size.is_none() {
+        return skip_or_empty(shared, i, 0).map(drop);
+    }
     if let Err(e) = first {
         return fail_input(
             shared,
@@ -817,7 +852,7 @@ fn read_remote(shared: &Shared<'_>, worker: &mut Worker, i: usize, url: &str) ->
     if !matches!(container, Container::Gzip | Container::Plain) {
         let head = std::io::Cursor::new(std::mem::take(&mut window));
         let stream = input::stream_reader(container, head.chain(reader));
-        return read_stream_input(shared, worker, i, container, stream, bytes);
+        return read_stream_input(shared, worker, i, container, stream, bytes, counted);
     }
     *lock(&shared.inputs[i]) = Some(InputState::new(bytes, container, 1, shared.opts.tables));
     let mut ex = Extractor::new(name, &mut worker.extract, &shared.opts.registry)
@@ -909,17 +944,17 @@ fn read_remote(shared: &Shared<'_>, worker: &mut Worker, i: usize, url: &str) ->
             break;
         }
     }
+    set_counted_size(shared, i, counted);
     deliver(shared, i, 0, ex.into_output(), stats)
 }
 
 /// Fill `window` from `reader` up to `want` bytes, or to the end (`eof`).
 fn fill_window(
-    reader: &mut remote::RemoteReader,
+    reader: &mut impl std::io::Read,
     window: &mut Vec<u8>,
     want: usize,
     eof: &mut bool,
 ) -> std::io::Result<()> {
-    use std::io::Read;
     while window.len() < want && !*eof {
         let have = window.len();
         window.resize(want, 0);
@@ -952,7 +987,7 @@ fn read_streamed(
         .rewind()
         .map_err(anyhow::Error::from)
         .and_then(|_| input::stream_reader(container, file));
-    read_stream_input(shared, worker, i, container, reader, bytes)
+    read_stream_input(shared, worker, i, container, reader, bytes, None)
 }
 
 /// Read the records of an input's decompressing stream.
@@ -963,6 +998,7 @@ fn read_stream_input(
     container: Container,
     reader: Result<Box<dyn std::io::Read + Send>>,
     bytes: u64,
+    counted: Option<Arc<AtomicU64>>,
 ) -> Result<()> {
     let reader = match reader {
         Ok(r) => r,
@@ -981,7 +1017,33 @@ fn read_stream_input(
         .with_tables(shared.opts.tables);
     let stats = reader::read_stream(reader, &mut ex);
     shared.bar.inc(bytes);
+    set_counted_size(shared, i, counted);
     deliver(shared, i, 0, ex.into_output(), stats)
+}
+
+/// A reader that counts the bytes it gives (the size of an input read from a pipe).
+struct Counting<R> {
+    inner: R,
+    count: Option<Arc<AtomicU64>>,
+}
+
+impl<R: std::io::Read> std::io::Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if let Some(c) = &self.count {
+            c.fetch_add(n as u64, Ordering::Relaxed);
+        }
+        Ok(n)
+    }
+}
+
+/// An input of unknown size: its `inputs.bytes` is what was read.
+fn set_counted_size(shared: &Shared<'_>, i: usize, counted: Option<Arc<AtomicU64>>) {
+    if let Some(n) = counted {
+        if let Some(state) = lock(&shared.inputs[i]).as_mut() {
+            state.bytes = n.load(Ordering::Relaxed);
+        }
+    }
 }
 
 /// Record an input that could not be read at all.

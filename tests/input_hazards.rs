@@ -13,11 +13,12 @@ fn sample_copy(dir: &Path, name: &str) -> String {
     to.to_str().unwrap().to_string()
 }
 
-/// `(kind, warc_offset)` of an input's errors rows, in offset order.
-fn errors_of(out: &Path, file: &str) -> Vec<String> {
+/// `(kind, warc_offset)` of the errors rows of the inputs whose `warc_file` is `like`, in offset
+/// order.
+fn errors_of(out: &Path, like: &str) -> Vec<String> {
     let sql = format!(
         "select string_agg(kind || '@' || warc_offset, ' ' order by warc_offset, kind) \
-         from read_parquet('errors/*/*.parquet') where warc_file like '%/{file}'"
+         from read_parquet('errors/*/*.parquet') where warc_file like '{like}'"
     );
     duck_value(out, &sql)
         .split(' ')
@@ -47,7 +48,7 @@ fn an_input_truncated_while_it_is_scanned_is_read_as_the_shorter_file_and_the_ru
         // Exactly what a file that short gives (the member at 274,984 is cut), and one row
         // saying why.
         assert_eq!(
-            errors_of(&out, "victim.warc.gz"),
+            errors_of(&out, "%/victim.warc.gz"),
             [
                 "truncated_gzip@274984",
                 "truncated_record@274984",
@@ -79,4 +80,246 @@ fn an_input_truncated_while_it_is_scanned_is_read_as_the_shorter_file_and_the_ru
         );
         assert_eq!(statuses, "ok:520 ok_with_errors:246", "{threads} threads");
     }
+}
+
+/// Every table's rows of one scan, without the columns that name the input's location.
+fn located_rows(out: &Path) -> Vec<String> {
+    let skip = [
+        "warc_file",
+        "path",
+        "input_id",
+        "started",
+        "seconds",
+        "chunks",
+    ];
+    common::TABLES
+        .iter()
+        .chain(&["inputs"])
+        .flat_map(|t| {
+            common::table_rows(out, t, &skip)
+                .into_iter()
+                .map(move |r| format!("{t}: {r}"))
+        })
+        .collect()
+}
+
+fn scan_into(out: &Path, args: &[&str]) -> (i32, String) {
+    let mut all = args.to_vec();
+    let out = out.to_str().unwrap();
+    all.extend(["--out", out]);
+    common::scan(&all)
+}
+
+#[test]
+fn standard_input_and_fifos_are_read_as_streams_and_give_the_local_files_rows() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let file = sample_copy(dir.path(), "local.warc.gz");
+    let bytes = std::fs::read(&file).unwrap();
+    let local = dir.path().join("local");
+    assert_eq!(scan_into(&local, &[&file]).0, 0);
+    let want = located_rows(&local);
+    assert!(want.len() > 520);
+
+    // `-`: standard input, a pipe.
+    let piped = dir.path().join("piped");
+    let mut child = bin()
+        .args(["scan", "-q", "-", "--out"])
+        .arg(&piped)
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || stdin.write_all(&bytes));
+    assert!(child.wait().unwrap().success());
+    writer.join().unwrap().unwrap();
+    assert_eq!(located_rows(&piped), want);
+    let path = duck_value(
+        &piped,
+        "select path || ' ' || bytes from read_parquet('inputs/*/*.parquet')",
+    );
+    assert_eq!(path, "- 588774");
+
+    // A FIFO whose writer comes a little later.
+    let fifo = dir.path().join("pipe.warc.gz");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let (fifo_w, file_r) = (fifo.clone(), file.clone());
+    let writer = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        std::fs::write(&fifo_w, std::fs::read(file_r).unwrap())
+    });
+    let via_fifo = dir.path().join("fifo");
+    let (code, err) = scan_into(
+        &via_fifo,
+        &[fifo.to_str().unwrap(), "--stall-timeout", "20"],
+    );
+    writer.join().unwrap().unwrap();
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(located_rows(&via_fifo), want);
+}
+
+#[test]
+fn a_fifo_without_writer_a_stalled_pipe_and_a_device_end_with_errors_rows_and_the_run_goes_on() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let good = sample_copy(dir.path(), "good.warc.gz");
+    let fifo = dir.path().join("nobody.warc.gz");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let out = dir.path().join("out");
+    let args = [
+        fifo.to_str().unwrap(),
+        "/dev/zero",
+        &good,
+        "--stall-timeout",
+        "1",
+    ];
+    let (code, err) = scan_into(&out, &args);
+    assert_eq!(code, 1, "{err}");
+    let rows = duck_value(
+        &out,
+        "select string_agg(path || ':' || status || ':' || records, ' ' order by path) \
+         from read_parquet('inputs/*/*.parquet')",
+    );
+    assert!(rows.starts_with("/dev/zero:failed:0 "), "{rows}");
+    assert!(rows.contains("good.warc.gz:ok:520"), "{rows}");
+    assert!(rows.ends_with("nobody.warc.gz:failed:0"), "{rows}");
+    let details = duck_value(
+        &out,
+        "select string_agg(kind || ': ' || detail, ' | ' order by warc_file) \
+         from read_parquet('errors/*/*.parquet')",
+    );
+    assert!(
+        details.contains("cannot_open: a character device"),
+        "{details}"
+    );
+    assert!(
+        details.contains("cannot_open: no writer opened the FIFO within 1 s"),
+        "{details}"
+    );
+
+    // A writer that sends part of an archive and then hangs without closing the pipe.
+    let bytes = std::fs::read(&good).unwrap();
+    let stalled = dir.path().join("stalled");
+    let mut child = bin()
+        .args(["scan", "-q", "-", "--stall-timeout", "1", "--out"])
+        .arg(&stalled)
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(&bytes[..300_000]).unwrap();
+    let status = child.wait().unwrap();
+    drop(stdin);
+    assert_eq!(status.code(), Some(0));
+    assert_eq!(
+        errors_of(&stalled, "-"),
+        [
+            "truncated_gzip@274984",
+            "truncated_record@274984",
+            "read_error@300000"
+        ],
+    );
+    let records = duck_value(
+        &stalled,
+        "select records from read_parquet('inputs/*/*.parquet')",
+    );
+    assert_eq!(records, "246");
+}
+
+#[test]
+fn archives_of_one_name_in_two_folders_keep_their_own_rows_across_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    for (folder, sample) in [("a", "real-robots.warc.gz"), ("b", "verdict-cases.warc.gz")] {
+        std::fs::create_dir(dir.path().join(folder)).unwrap();
+        let to = dir.path().join(folder).join("same.warc.gz");
+        std::fs::copy(repo().join("samples").join(sample), to).unwrap();
+    }
+    let out = dir.path().join("out");
+    for folder in ["a", "b", "a"] {
+        let input = dir.path().join(folder).join("same.warc.gz");
+        assert_eq!(scan_into(&out, &[input.to_str().unwrap()]).0, 0);
+    }
+    let per_file = "select string_agg(n::varchar, ' ' order by f) from \
+                    (select warc_file f, count(*) n from read_parquet('robots_files/*/*.parquet') group by 1)";
+    let inputs = duck_value(
+        &out,
+        "select count(*) from read_parquet('inputs/*/*.parquet')",
+    );
+    assert_eq!(inputs, "2", "each path once: a rerun replaced its own rows");
+    let alone = dir.path().join("alone");
+    for folder in ["a", "b"] {
+        let input = dir.path().join(folder).join("same.warc.gz");
+        assert_eq!(scan_into(&alone, &[input.to_str().unwrap()]).0, 0);
+    }
+    assert_eq!(duck_value(&out, per_file), duck_value(&alone, per_file));
+}
+
+#[cfg(unix)]
+#[test]
+fn names_that_differ_only_in_non_utf8_bytes_get_their_own_parts_and_resume() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("in");
+    std::fs::create_dir(&folder).unwrap();
+    for b in [0xfeu8, 0xff] {
+        let bytes = [b'x', b, b'.', b'w', b'a', b'r', b'c', b'.', b'g', b'z'];
+        let name = std::ffi::OsStr::from_bytes(&bytes);
+        std::fs::copy(
+            repo().join("samples/real-robots.warc.gz"),
+            folder.join(name),
+        )
+        .unwrap();
+    }
+    let out = dir.path().join("out");
+    assert_eq!(scan_into(&out, &[folder.to_str().unwrap()]).0, 0);
+    // Both inputs are whole (their lossy `warc_file` is the same text; their ids differ).
+    let inputs = duck_value(
+        &out,
+        "select count(distinct input_id) || ' ' || sum(records) || ' ' || sum(rows_robots_files) \
+         || ' ' || (select count(*) from read_parquet('robots_files/*/*.parquet')) \
+         from read_parquet('inputs/*/*.parquet')",
+    );
+    assert_eq!(inputs, "2 1040 1038 1038");
+    let parts = common::walk(&out.join("robots_files")).len();
+    assert_eq!(parts, 2);
+    let (code, err) = scan_into(
+        &out,
+        &[
+            folder.to_str().unwrap(),
+            "--resume",
+            "--summary",
+            dir.path().join("s.json").to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let summary = common::read_summary(&dir.path().join("s.json"));
+    assert_eq!(summary["inputs_resumed"], 2, "{summary}");
+}
+
+#[test]
+fn an_output_folder_inside_the_scanned_folder_is_never_read_as_input() {
+    let dir = tempfile::tempdir().unwrap();
+    sample_copy(dir.path(), "one.warc.gz");
+    let out = dir.path().join("out");
+    let folder = dir.path().to_str().unwrap();
+    for _ in 0..2 {
+        assert_eq!(scan_into(&out, &[folder]).0, 0);
+        let inputs = duck_value(
+            &out,
+            "select string_agg(path, ' ') from read_parquet('inputs/*/*.parquet')",
+        );
+        assert!(
+            inputs.ends_with("/one.warc.gz") && !inputs.contains(' '),
+            "{inputs}"
+        );
+    }
+    let glob = format!("{folder}/*");
+    assert_eq!(scan_into(&out, &[&glob]).0, 0);
+    let n = duck_value(
+        &out,
+        "select count(*) from read_parquet('inputs/*/*.parquet')",
+    );
+    assert_eq!(n, "1");
 }

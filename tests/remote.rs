@@ -72,7 +72,11 @@ fn rows(out: &Path, from: &str, to: &str) -> Vec<(String, Vec<String>)> {
     TABLES
         .iter()
         .map(|t| (t.to_string(), table_rows(out, t, &[])))
-        .chain([("inputs".to_string(), table_rows(out, "inputs", TIMING))])
+        // `input_id` differs by design: it is a digest of the input's location (path or URL).
+        .chain([(
+            "inputs".to_string(),
+            table_rows(out, "inputs", &[TIMING, &["input_id"]].concat()),
+        )])
         .map(|(t, rows)| {
             let mut rows: Vec<String> = rows.iter().map(|r| r.replace(from, to)).collect();
             rows.sort();

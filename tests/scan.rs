@@ -134,10 +134,14 @@ fn samples_scan_exits_zero_and_yields_every_capture() {
             "{comp}"
         );
     }
-    // The crawl comes from warcinfo isPartOf.
+    // The crawl comes from warcinfo isPartOf; the part is named by the file and its path.
+    let id = repcensus::input::input_id(&samples.join("generated-cc-robots.warc.gz"));
+    assert!(id.starts_with("generated-cc-robots.warc.gz-"), "{id}");
     assert!(out
         .path()
-        .join("robots_files/crawl=CC-MAIN-GENERATED/part-generated-cc-robots.warc.gz.parquet")
+        .join(format!(
+            "robots_files/crawl=CC-MAIN-GENERATED/part-{id}.parquet"
+        ))
         .exists());
     // No staging left behind.
     assert!(!out.path().join(".staging").exists());

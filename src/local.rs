@@ -1,0 +1,207 @@
+//! Local inputs by kind: a regular file is mapped, a pipe (`-` for standard input, a FIFO,
+//! `<(...)`, `/dev/stdin`) is read as a stream, anything else is refused with a reason.
+//!
+//! Two waits are bounded by the stall timeout: a FIFO that no writer opens (opening it would block
+//! forever), and a pipe whose writer stops writing without closing it
+//! ([`StallReader`], which polls before each read).
+
+use std::fs::File;
+use std::path::Path;
+use std::time::Duration;
+
+/// The argument that names standard input.
+pub const STDIN: &str = "-";
+
+/// What a local input turned out to be.
+pub enum Local {
+    /// A regular file: mapped and cut into chunks.
+    File(File),
+    /// A pipe, FIFO or socket: read front to back as it arrives.
+    Stream(File),
+    /// Not something an archive can be read from; the reason, for the `errors` row.
+    Refused(String),
+}
+
+/// Open a local input. `Err`: it could not be opened (missing, no permission, no writer came).
+pub fn open(path: &Path, stall: Duration) -> std::io::Result<Local> {
+    if path.as_os_str() == STDIN {
+        return open_stdin();
+    }
+    let meta = std::fs::metadata(path)?;
+    let ty = meta.file_type();
+    if ty.is_file() {
+        return File::open(path).map(Local::File);
+    }
+    if ty.is_dir() {
+        return Ok(Local::Refused("a folder that was not searched".into()));
+    }
+    kinds::open_special(path, &ty, stall)
+}
+
+fn open_stdin() -> std::io::Result<Local> {
+    #[cfg(unix)]
+    {
+        use std::io::IsTerminal;
+        use std::os::fd::AsFd;
+        let stdin = std::io::stdin();
+        if stdin.is_terminal() {
+            return Ok(Local::Refused(
+                "standard input (`-`) is a terminal, not an archive; pipe one in or give a file"
+                    .into(),
+            ));
+        }
+        let file = File::from(stdin.as_fd().try_clone_to_owned()?);
+        let ty = file.metadata()?.file_type();
+        Ok(if ty.is_file() {
+            Local::File(file)
+        } else {
+            kinds::classify_open(file, &ty)
+        })
+    }
+    #[cfg(not(unix))]
+    Ok(Local::Refused(
+        "standard input is read on Unix-like systems only".into(),
+    ))
+}
+
+#[cfg(unix)]
+mod kinds {
+    use super::{Local, StallReader};
+    use std::fs::{File, FileType};
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+    use std::path::Path;
+    use std::time::Duration;
+
+    pub fn open_special(path: &Path, ty: &FileType, stall: Duration) -> std::io::Result<Local> {
+        if !ty.is_fifo() {
+            return Ok(refused(ty));
+        }
+        // Opened without waiting for a writer, then polled: a FIFO nobody writes to would
+        // otherwise block this worker for ever.
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(path)?;
+        if !StallReader::wait_readable(&file, stall)? {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                format!(
+                    "no writer opened the FIFO within {} s (--stall-timeout)",
+                    stall.as_secs()
+                ),
+            ));
+        }
+        set_blocking(&file)?;
+        Ok(Local::Stream(file))
+    }
+
+    /// Standard input that is not a regular file or a terminal.
+    pub fn classify_open(file: File, ty: &FileType) -> Local {
+        if ty.is_fifo() || ty.is_socket() {
+            Local::Stream(file)
+        } else {
+            refused(ty)
+        }
+    }
+
+    fn refused(ty: &FileType) -> Local {
+        let what = if ty.is_char_device() {
+            "a character device (like /dev/zero or a terminal)"
+        } else if ty.is_block_device() {
+            "a block device"
+        } else if ty.is_socket() {
+            "a socket"
+        } else {
+            "not a regular file"
+        };
+        Local::Refused(format!(
+            "{what} is not read as an archive; give a file, a folder, a pipe or `-` for standard input"
+        ))
+    }
+
+    fn set_blocking(file: &File) -> std::io::Result<()> {
+        use std::os::fd::AsRawFd;
+        let fd = file.as_raw_fd();
+        // SAFETY: fcntl on a descriptor this function's caller owns, with plain integer flags.
+        unsafe {
+            let flags = libc::fcntl(fd, libc::F_GETFL);
+            if flags < 0 || libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(not(unix))]
+mod kinds {
+    use super::Local;
+    use std::fs::FileType;
+    use std::path::Path;
+    use std::time::Duration;
+
+    pub fn open_special(_: &Path, _: &FileType, _: Duration) -> std::io::Result<Local> {
+        Ok(Local::Refused("not a regular file".into()))
+    }
+}
+
+/// A pipe read with a bound on how long one read may wait: no byte for `stall` is an error
+/// (`TimedOut`), so a writer that hangs cannot hold the scan.
+pub struct StallReader {
+    file: File,
+    stall: Duration,
+}
+
+impl StallReader {
+    pub fn new(file: File, stall: Duration) -> Self {
+        StallReader { file, stall }
+    }
+
+    /// Wait until `file` has a byte to read, or its end (true), or `stall` passes (false).
+    #[cfg(unix)]
+    pub fn wait_readable(file: &File, stall: Duration) -> std::io::Result<bool> {
+        use std::os::fd::AsRawFd;
+        let mut fds = libc::pollfd {
+            fd: file.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let deadline = std::time::Instant::now() + stall;
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            let ms = left.as_millis().min(i32::MAX as u128) as i32;
+            // SAFETY: one valid pollfd, its count, a timeout.
+            let n = unsafe { libc::poll(&mut fds, 1, ms) };
+            if n > 0 {
+                return Ok(true);
+            }
+            if n == 0 {
+                return Ok(false);
+            }
+            let e = std::io::Error::last_os_error();
+            if e.kind() != std::io::ErrorKind::Interrupted {
+                return Err(e);
+            }
+        }
+    }
+
+    #[cfg(not(unix))]
+    pub fn wait_readable(_: &File, _: Duration) -> std::io::Result<bool> {
+        Ok(true)
+    }
+}
+
+impl std::io::Read for StallReader {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if !Self::wait_readable(&self.file, self.stall)? {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                format!(
+                    "no byte arrived for {} s (--stall-timeout)",
+                    self.stall.as_secs()
+                ),
+            ));
+        }
+        self.file.read(buf)
+    }
+}
