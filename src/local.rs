@@ -5,6 +5,7 @@
 //! forever), and a pipe whose writer stops writing without closing it
 //! ([`StallReader`], which polls before each read).
 
+use crate::remote::Limits;
 use std::fs::File;
 use std::path::Path;
 use std::time::Duration;
@@ -145,16 +146,22 @@ mod kinds {
     }
 }
 
-/// A pipe read with a bound on how long one read may wait: no byte for `stall` is an error
-/// (`TimedOut`), so a writer that hangs cannot hold the scan.
+/// A pipe read with a bound on how long one read may wait (no byte for `limits.stall`) and on
+/// the whole input (`limits.deadline`): either is an error (`TimedOut`), so a writer that hangs
+/// or trickles cannot hold the scan.
 pub struct StallReader {
     file: File,
-    stall: Duration,
+    limits: Limits,
+    started: std::time::Instant,
 }
 
 impl StallReader {
-    pub fn new(file: File, stall: Duration) -> Self {
-        StallReader { file, stall }
+    pub fn new(file: File, limits: Limits) -> Self {
+        StallReader {
+            file,
+            limits,
+            started: std::time::Instant::now(),
+        }
     }
 
     /// Wait until `file` has a byte to read, or its end (true), or `stall` passes (false).
@@ -193,14 +200,21 @@ impl StallReader {
 
 impl std::io::Read for StallReader {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        if !Self::wait_readable(&self.file, self.stall)? {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::TimedOut,
+        let left = self
+            .limits
+            .deadline
+            .map_or(Duration::MAX, |d| d.saturating_sub(self.started.elapsed()));
+        let wait = self.limits.stall.min(left);
+        if left.is_zero() || !Self::wait_readable(&self.file, wait)? {
+            let why = if wait < self.limits.stall {
                 format!(
-                    "no byte arrived for {} s (--stall-timeout)",
-                    self.stall.as_secs()
-                ),
-            ));
+                    "the input deadline ({} s, --input-deadline) passed",
+                    self.limits.deadline.unwrap_or_default().as_secs()
+                )
+            } else {
+                format!("no byte arrived for {} s (--stall-timeout)", wait.as_secs())
+            };
+            return Err(std::io::Error::new(std::io::ErrorKind::TimedOut, why));
         }
         self.file.read(buf)
     }

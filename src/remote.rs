@@ -31,6 +31,25 @@ use std::time::Duration;
 /// Consecutive failed resumptions of one input's stream before it is given up.
 pub const MAX_RESUMES: u32 = 8;
 
+/// Bounds on one remote input's reading: `stall`, the longest wait for an answer or a byte (a
+/// stall counts as a failed attempt and is resumed); `deadline`, the whole input's time, after
+/// which it is given up whatever its progress (a server that sends a byte now and then resets the
+/// attempt count for ever).
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    pub stall: Duration,
+    pub deadline: Option<Duration>,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            stall: Duration::from_secs(120),
+            deadline: None,
+        }
+    }
+}
+
 /// Is this input argument a remote URL?
 pub fn is_remote(s: &str) -> bool {
     let l = s.get(..8).unwrap_or(s).to_ascii_lowercase();
@@ -127,25 +146,78 @@ pub struct RemoteReader {
     failures: u32,
     /// Resumptions over the whole object (for the log and the tests).
     pub resumes: u32,
+    limits: Limits,
+    started: std::time::Instant,
 }
 
 impl RemoteReader {
-    /// Look the object up (its size and ETag); no body is fetched yet.
-    pub fn open(url: &str) -> Result<Self> {
+    /// Look the object up (its size and ETag) with a HEAD request; no body is fetched yet. A
+    /// server that refuses HEAD (object_store reports its 405 as "not found") is asked with a GET,
+    /// whose body is then the stream read.
+    pub fn open(url: &str, limits: Limits) -> Result<Self> {
         let (store, path) = store_for(url)?;
-        let meta = block_on(store.head(&path)).with_context(|| format!("cannot open {url}"))?;
-        Ok(RemoteReader {
+        let started = std::time::Instant::now();
+        let mut reader = RemoteReader {
             url: url.to_string(),
             store,
             path,
-            size: meta.size,
-            etag: meta.e_tag,
+            size: 0,
+            etag: None,
             offset: 0,
             stream: None,
             buf: Bytes::new(),
             failures: 0,
             resumes: 0,
-        })
+            limits,
+            started,
+        };
+        let head = reader.within(reader.store.head(&reader.path));
+        let meta = match head {
+            Ok(Ok(meta)) => meta,
+            _ => {
+                let got = reader.within(reader.store.get_opts(&reader.path, GetOptions::default()));
+                let got = got
+                    .map_err(|e| anyhow!(e))
+                    .and_then(|r| r.map_err(anyhow::Error::from))
+                    .with_context(|| format!("cannot open {url}"))?;
+                let meta = got.meta.clone();
+                reader.stream = Some(got.into_stream());
+                meta
+            }
+        };
+        reader.size = meta.size;
+        reader.etag = meta.e_tag;
+        Ok(reader)
+    }
+
+    /// Run `f` for at most the stall timeout (less when the deadline is nearer).
+    fn within<F: std::future::Future>(&self, f: F) -> std::result::Result<F::Output, String> {
+        let wait = self.limits.stall.min(self.time_left());
+        block_on(async { tokio::time::timeout(wait, f).await })
+            .map_err(|_| format!("no answer for {} s (--stall-timeout)", wait.as_secs()))
+    }
+
+    fn time_left(&self) -> Duration {
+        self.limits
+            .deadline
+            .map_or(Duration::MAX, |d| d.saturating_sub(self.started.elapsed()))
+    }
+
+    /// An error once the input's deadline has passed.
+    fn check_deadline(&self) -> std::io::Result<()> {
+        match self.limits.deadline {
+            Some(d) if self.time_left().is_zero() => Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                format!(
+                    "{}: gave up at byte {} of {}: the input deadline ({} s, --input-deadline) passed",
+                    self.url,
+                    self.offset,
+                    self.size,
+                    d.as_secs()
+                ),
+            )),
+            _ => Ok(()),
+        }
     }
 
     /// The object's size in bytes.
@@ -153,13 +225,15 @@ impl RemoteReader {
         self.size
     }
 
-    fn start(&mut self) -> object_store::Result<()> {
+    fn start(&mut self) -> std::result::Result<(), String> {
         let options = GetOptions {
             range: (self.offset > 0).then_some(GetRange::Offset(self.offset)),
             if_match: self.etag.clone(),
             ..GetOptions::default()
         };
-        let result = block_on(self.store.get_opts(&self.path, options))?;
+        let result = self
+            .within(self.store.get_opts(&self.path, options))?
+            .map_err(|e| e.to_string())?;
         self.stream = Some(result.into_stream());
         Ok(())
     }
@@ -179,9 +253,22 @@ impl RemoteReader {
             "repcensus: {}: {why} at byte {} of {}; resuming (attempt {})",
             self.url, self.offset, self.size, self.failures
         );
-        std::thread::sleep(Duration::from_millis(100 << self.failures.min(6)));
-        Ok(())
+        let pause = Duration::from_millis(100 << self.failures.min(6));
+        std::thread::sleep(pause.min(self.time_left()));
+        self.check_deadline()
     }
+}
+
+/// The stream's next item, and the stream (moved in and out, so that the future `within` bounds
+/// owns what it polls).
+async fn into_next(
+    mut stream: BoxStream<'static, object_store::Result<Bytes>>,
+) -> (
+    Option<object_store::Result<Bytes>>,
+    BoxStream<'static, object_store::Result<Bytes>>,
+) {
+    let next = stream.next().await;
+    (next, stream)
 }
 
 impl Read for RemoteReader {
@@ -197,13 +284,22 @@ impl Read for RemoteReader {
             if self.offset >= self.size || out.is_empty() {
                 return Ok(0);
             }
+            self.check_deadline()?;
             if self.stream.is_none() {
                 if let Err(e) = self.start() {
-                    self.failed(e.to_string())?;
+                    self.failed(e)?;
                     continue;
                 }
             }
-            let next = block_on(self.stream.as_mut().expect("started above").next());
+            let stream = self.stream.take().expect("started above");
+            let (next, stream) = match self.within(into_next(stream)) {
+                Ok(got) => got,
+                Err(stalled) => {
+                    self.failed(stalled)?;
+                    continue;
+                }
+            };
+            self.stream = Some(stream);
             match next {
                 Some(Ok(b)) => {
                     if !b.is_empty() {

@@ -689,7 +689,7 @@ fn plan(shared: &Shared<'_>, worker: &mut Worker, i: usize) -> Result<()> {
     let file = match local::open(path, shared.opts.stall_timeout) {
         Ok(Local::File(f)) => f,
         Ok(Local::Stream(f)) => {
-            let reader = local::StallReader::new(f, shared.opts.stall_timeout);
+            let reader = local::StallReader::new(f, limits(shared.opts));
             return read_windowed(shared, worker, i, reader, None);
         }
         Ok(Local::Refused(why)) => return fail_open(shared, i, &why),
@@ -760,6 +760,14 @@ fn plan(shared: &Shared<'_>, worker: &mut Worker, i: usize) -> Result<()> {
     }
 }
 
+/// How long a streamed input (remote, pipe) may stall, and take in all.
+fn limits(opts: &ScanOptions) -> remote::Limits {
+    remote::Limits {
+        stall: opts.stall_timeout,
+        deadline: opts.input_deadline,
+    }
+}
+
 /// With `--resume`, skip an input an earlier run completed; finish an empty input. True when the
 /// input needs no reading.
 fn skip_or_empty(shared: &Shared<'_>, i: usize, bytes: u64) -> Result<bool> {
@@ -803,7 +811,7 @@ const REMOTE_WINDOW_MAX: usize = 256 << 20;
 /// code as a mapped file's chunk, so rows (offsets included) equal a local copy's; other
 /// containers go through the decompressing stream, as local ones do.
 fn read_remote(shared: &Shared<'_>, worker: &mut Worker, i: usize, url: &str) -> Result<()> {
-    let reader = match remote::RemoteReader::open(url) {
+    let reader = match remote::RemoteReader::open(url, limits(shared.opts)) {
         Ok(r) => r,
         Err(e) => return fail_open(shared, i, &remote::error_text(&e)),
     };

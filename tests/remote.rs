@@ -116,15 +116,12 @@ fn wait_for_port(port: u16) {
     }
 }
 
-#[test]
-fn archives_over_http_with_dropped_connections_equal_local_files() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = served_copy(dir.path());
-    // Every file's first two GETs are cut off after 40% of their bytes.
+/// The loopback HTTP server over `root`, and its base URL.
+fn http_server(root: &Path, args: &[&str]) -> (Server, String) {
     let mut child = Command::new("python3")
         .arg(repo().join("tests/servers/range_http.py"))
-        .arg(&root)
-        .args(["--drop", "2"])
+        .arg(root)
+        .args(args)
         .stdout(Stdio::piped())
         .spawn()
         .expect("python3");
@@ -132,9 +129,16 @@ fn archives_over_http_with_dropped_connections_equal_local_files() {
     std::io::BufReader::new(child.stdout.take().unwrap())
         .read_line(&mut line)
         .unwrap();
-    let _server = Server(child);
     let port: u16 = line.trim().parse().expect("port");
-    let base = format!("http://127.0.0.1:{port}/");
+    (Server(child), format!("http://127.0.0.1:{port}/"))
+}
+
+#[test]
+fn archives_over_http_with_dropped_connections_equal_local_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = served_copy(dir.path());
+    // Every file's first two GETs are cut off after 40% of their bytes.
+    let (_server, base) = http_server(&root, &["--drop", "2"]);
 
     let local = dir.path().join("local");
     scan_local(&root, &local);
@@ -320,4 +324,63 @@ fn archives_in_s3_equal_local_files() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn a_server_that_refuses_head_hangs_or_trickles_ends_within_its_limits() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("served");
+    std::fs::create_dir(&root).unwrap();
+    for name in ["x-nohead.warc.gz", "x-hang.warc.gz", "x-trickle.warc.gz"] {
+        std::fs::copy(repo().join("samples/real-robots.warc.gz"), root.join(name)).unwrap();
+    }
+    let (_server, base) = http_server(&root, &[]);
+    let out = dir.path().join("out");
+    let started = Instant::now();
+    let run = bin()
+        .args([
+            "scan",
+            "-q",
+            "--stall-timeout",
+            "1",
+            "--input-deadline",
+            "5",
+        ])
+        .args(["nohead", "hang", "trickle"].map(|k| format!("{base}x-{k}.warc.gz")))
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let took = started.elapsed();
+    assert_eq!(
+        run.status.code(),
+        Some(1),
+        "the hanging input could not be read"
+    );
+    assert!(took < Duration::from_secs(30), "took {took:?}");
+    let statuses = common::duck_value(
+        &out,
+        "select string_agg(regexp_extract(path, 'x-[a-z]+') || ':' || status, ' ' order by path) \
+         from read_parquet('inputs/*/*.parquet')",
+    );
+    assert_eq!(
+        statuses,
+        "x-hang:failed x-nohead:ok x-trickle:ok_with_errors"
+    );
+    // A HEAD answered 405 does not stop a GET: every record is read.
+    let nohead = common::duck_value(
+        &out,
+        "select records from read_parquet('inputs/*/*.parquet') where path like '%nohead%'",
+    );
+    assert_eq!(nohead, "520");
+    let errors = common::duck_value(
+        &out,
+        "select string_agg(regexp_extract(warc_file, 'x-[a-z]+') || ' ' || kind || ': ' || \
+                           regexp_extract(detail, '(input deadline|stall)'), ' | ' order by warc_file, kind) \
+         from read_parquet('errors/*/*.parquet') where kind = 'read_error'",
+    );
+    assert_eq!(
+        errors,
+        "x-hang read_error: input deadline | x-trickle read_error: input deadline"
+    );
 }

@@ -1,6 +1,8 @@
 """A loopback HTTP file server for the remote-input tests: HEAD and GET with single byte ranges
 (`Range: bytes=N-` and `bytes=N-M`), Last-Modified, and an ETag unless the file name contains
-`noetag`. With `--drop N`, the first N GET responses for each file are cut off: the full
+`noetag`. A file whose name contains `nohead` answers HEAD with 405 (GET works); `hang`: a GET is
+never answered; `trickle`: a GET sends its headers and the first 1,000 bytes, then one byte every
+2 s for ever (each byte is progress, never enough). With `--drop N`, the first N GET responses for each file are cut off: the full
 Content-Length is announced, 40% of the bytes are sent, and the connection is closed, as a
 failing server or network would.
 
@@ -34,6 +36,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
         pass
 
     def do_HEAD(self):
+        if "nohead" in self.path:
+            self.send_response(405)
+            self.send_header("Allow", "GET")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         self.serve(head=True)
 
     def do_GET(self):
@@ -47,6 +55,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_header("Content-Length", "0")
             self.end_headers()
             return
+        if not head and "hang" in os.path.basename(path):
+            threading.Event().wait()
         size = os.path.getsize(path)
         start, end, status = 0, size - 1, 200
         rng = self.headers.get("Range")
@@ -74,6 +84,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         if head:
             return
+        name = os.path.basename(path)
         with lock:
             n = gets.get(path, 0)
             gets[path] = n + 1
@@ -87,6 +98,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
             try:
                 self.connection.shutdown(socket.SHUT_RDWR)
             except OSError:
+                pass
+            return
+        if "trickle" in name:
+            self.wfile.write(body[:1000])
+            self.wfile.flush()
+            try:
+                for i in range(1000, len(body)):
+                    threading.Event().wait(2)
+                    self.wfile.write(body[i : i + 1])
+                    self.wfile.flush()
+            except OSError:  # the client gave up
                 pass
             return
         self.wfile.write(body)
