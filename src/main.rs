@@ -197,6 +197,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
+        // The reader of our output went away (`repcensus agents | head`): stop quietly, as
+        // ripgrep does, instead of reporting "Broken pipe".
+        Err(e) if is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("repcensus: {e:#}");
             ExitCode::from(2)
@@ -204,14 +207,39 @@ fn main() -> ExitCode {
     }
 }
 
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// A robots.txt to `check` or `parse`: its first 500 KiB, as much as RFC 9309 asks a crawler to
+/// parse and as much as the scan reads (`/dev/zero` or an endless pipe ends there).
 fn read_input(path: &std::path::Path) -> Result<Vec<u8>> {
     use anyhow::Context;
-    if path.as_os_str() == "-" {
-        let mut b = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut b)?;
-        return Ok(b);
+    use std::io::Read;
+    let limit = repcensus::robots::parse::PARSE_LIMIT;
+    let source: Box<dyn Read> = if path.as_os_str() == "-" {
+        Box::new(std::io::stdin())
+    } else {
+        Box::new(
+            std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?,
+        )
+    };
+    let mut b = Vec::new();
+    source
+        .take(limit as u64 + 1)
+        .read_to_end(&mut b)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    if b.len() > limit {
+        b.truncate(limit);
+        eprintln!(
+            "repcensus: note: {} is longer than 500 KiB; only its first 500 KiB are read (RFC 9309 2.5)",
+            path.display()
+        );
     }
-    std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))
+    Ok(b)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -231,9 +259,11 @@ fn check(
     if agents.is_empty() || urls.is_empty() {
         anyhow::bail!("give an agent and a URL (AGENT URL, or --agent A --url U)");
     }
+    use std::io::Write;
     let body = read_input(robots)?;
     let parsed = RobotsTxt::parse(&body);
     let mut m = Matcher::new();
+    let mut out = std::io::stdout().lock();
     let mut all_allowed = true;
     for a in &agents {
         if explain && !repcensus::robots::parse::is_valid_product_token(a) {
@@ -263,10 +293,10 @@ fn check(
                     "priority": v.priority,
                     "rules_considered": v.n_rules,
                 });
-                println!("{o}");
+                writeln!(out, "{o}")?;
                 continue;
             }
-            println!("user-agent '{a}' with URI '{u}': {word}");
+            writeln!(out, "user-agent '{a}' with URI '{u}': {word}")?;
             if explain {
                 let groups = match v.source {
                     repcensus::robots::Source::Specific => format!("the group(s) naming '{a}'"),
@@ -280,23 +310,26 @@ fn check(
                         "no group applies: everything is allowed".into()
                     }
                 };
-                println!(
+                writeln!(
+                    out,
                     "  path {path}; decided by {groups} ({} allow/disallow lines considered)",
                     v.n_rules
-                );
+                )?;
                 match line {
-                    Some(l) if v.priority > 0 => println!(
+                    Some(l) if v.priority > 0 => writeln!(
+                        out,
                         "  line {}: {}  (the longest matching pattern, {} bytes; ties go to Allow)",
                         l.number,
                         String::from_utf8_lossy(l.text(parsed.body)).trim(),
                         v.priority
-                    ),
-                    Some(l) => println!(
+                    )?,
+                    Some(l) => writeln!(
+                        out,
                         "  line {}: {}  (an empty pattern decides nothing)",
                         l.number,
                         String::from_utf8_lossy(l.text(parsed.body)).trim()
-                    ),
-                    None => println!("  no rule matches this path"),
+                    )?,
+                    None => writeln!(out, "  no rule matches this path")?,
                 }
             }
         }
@@ -324,7 +357,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Parse { robots } => {
             let body = read_input(&robots)?;
             let v = repcensus::robots_tables::file_json(&body, &robots.to_string_lossy());
-            println!("{}", serde_json::to_string_pretty(&v)?);
+            let text = serde_json::to_string_pretty(&v)? + "\n";
+            std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Scan {

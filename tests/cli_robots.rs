@@ -162,3 +162,77 @@ fn parse_prints_the_table_rows() {
         serde_json::json!(["foobot", "purpose:ai-training"])
     );
 }
+
+#[test]
+fn parse_and_check_read_at_most_500_kib_of_an_endless_input() {
+    let out = common::bin().args(["parse", "/dev/zero"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["robots_files"]["body_bytes"], 512_000);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("only its first 500 KiB are read"));
+    let out = common::bin()
+        .args(["check", "/dev/zero", "a", "http://e.com/"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
+fn thousands_of_wildcard_rules_against_a_100_kb_url_give_googles_verdict() {
+    // 12,000 rules (480 KB) that each hold 12 wildcards, against a path of 100,000 `a`: Google's
+    // position sets would walk about 10^13 positions; the rules still decide as they would.
+    let mut text = String::from("User-agent: *\n");
+    for _ in 0..12_000 {
+        text.push_str("Disallow: /*a*a*a*a*a*a*a*a*a*a*a*b\n");
+    }
+    text.push_str("Disallow: /*a$\n");
+    let f = robots_file(&text);
+    let url = format!("http://e.com/{}", "a".repeat(100_000));
+    let out = common::bin()
+        .args(["check", f.path().to_str().unwrap(), "Bot", &url, "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["pattern"], "/*a$");
+    assert_eq!(v["rules_considered"], 12_001);
+}
+
+#[test]
+fn a_closed_output_pipe_ends_quietly_and_a_full_device_is_an_error() {
+    for args in [
+        &["agents", "--format", "json"][..],
+        &["parse", "/dev/zero"],
+        &["check", "/dev/null", "a", "http://e.com/", "--json"],
+    ] {
+        let mut child = common::bin()
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(
+            !stderr.contains("Broken pipe") && !stderr.contains("panicked"),
+            "{stderr}"
+        );
+    }
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = common::bin()
+        .args(["agents", "--format", "json"])
+        .stdout(full)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("No space left on device") && !stderr.contains("panicked"),
+        "{stderr}"
+    );
+}

@@ -106,7 +106,6 @@ pub struct Selection {
 /// Reusable scratch space for matching.
 #[derive(Default)]
 pub struct Matcher {
-    pos: Vec<usize>,
     flags: Vec<u8>,
 }
 
@@ -147,42 +146,36 @@ impl Matcher {
     }
 
     /// Match `pattern`, whose bytes are all literal but `*`, against the start of `path`, or
-    /// against all of it when `to_end`. Google's position-set algorithm: the positions of `path`
-    /// that the pattern so far can reach, kept sorted; O(pattern × path), no backtracking.
+    /// against all of it when `to_end`. Google's matcher keeps the set of positions of `path`
+    /// the pattern so far can reach, O(pattern × path): 20,000 wildcard rules against a 100 KB
+    /// URL took 30 s. The answer is the same when each `*`-separated piece is taken at its
+    /// leftmost place after the previous one (the first piece at the start, with `$` the last
+    /// at the end): a later place never lets more of the rest match. That is linear in the path
+    /// (one memmem pass), and [`tests::leftmost_pieces_agree_with_googles_position_sets`] checks
+    /// it against Google's algorithm.
     fn match_literal(&mut self, path: &[u8], pattern: &[u8], to_end: bool) -> bool {
-        // Fast path: no wildcard.
-        if memchr::memchr(b'*', pattern).is_none() {
-            return if to_end {
-                path == pattern
-            } else {
-                path.starts_with(pattern)
-            };
+        let mut pieces = pattern.split(|&b| b == b'*');
+        let first = pieces.next().unwrap_or_default();
+        if !path.starts_with(first) {
+            return false;
         }
-        let pos = &mut self.pos;
-        pos.clear();
-        pos.push(0);
-        let n = path.len();
-        for &p in pattern {
-            if p == b'*' {
-                let first = pos[0];
-                pos.clear();
-                pos.extend(first..=n);
-            } else {
-                let mut k = 0;
-                for j in 0..pos.len() {
-                    let at = pos[j];
-                    if at < n && path[at] == p {
-                        pos[k] = at + 1;
-                        k += 1;
-                    }
-                }
-                pos.truncate(k);
-                if k == 0 {
-                    return false;
-                }
+        let Some(mut last) = pieces.next() else {
+            // No wildcard.
+            return !to_end || path.len() == first.len();
+        };
+        let mut at = first.len();
+        for piece in pieces {
+            match memchr::memmem::find(&path[at..], last) {
+                Some(i) => at += i + last.len(),
+                None => return false,
             }
+            last = piece;
         }
-        !to_end || *pos.last().expect("non-empty") == n
+        if to_end {
+            path.len() - at >= last.len() && path.ends_with(last)
+        } else {
+            memchr::memmem::find(&path[at..], last).is_some()
+        }
     }
 
     /// Priority of an allow pattern against `path` (-1: no match), with Google's `index.htm` rule:
@@ -351,6 +344,65 @@ pub fn allowed_by_robots(robots_txt: &[u8], agent: &str, url: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// Google's `RobotsMatchStrategy::Matches` as robots.cc writes it: the sorted set of path
+    /// positions the pattern so far reaches; `$` anchors only as the last byte.
+    fn google_matches(path: &[u8], pattern: &[u8]) -> bool {
+        let (pattern, to_end) = match pattern.split_last() {
+            Some((b'$', body)) => (body, true),
+            _ => (pattern, false),
+        };
+        let n = path.len();
+        let mut pos = vec![0usize];
+        for &p in pattern {
+            if p == b'*' {
+                let first = pos[0];
+                pos = (first..=n).collect();
+            } else {
+                pos.retain_mut(|at| {
+                    let ok = *at < n && path[*at] == p;
+                    *at += 1;
+                    ok
+                });
+                if pos.is_empty() {
+                    return false;
+                }
+            }
+        }
+        !to_end || *pos.last().unwrap() == n
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(20_000))]
+        #[test]
+        fn leftmost_pieces_agree_with_googles_position_sets(
+            path in proptest::collection::vec(prop_oneof![Just(b'a'), Just(b'b'), Just(b'/'), Just(b'$')], 0..12),
+            pattern in proptest::collection::vec(prop_oneof![Just(b'a'), Just(b'b'), Just(b'/'), Just(b'*'), Just(b'$')], 0..9),
+        ) {
+            let mut m = Matcher::new();
+            prop_assert_eq!(m.matches(&path, &pattern), google_matches(&path, &pattern),
+                "path {:?} pattern {:?}", String::from_utf8_lossy(&path), String::from_utf8_lossy(&pattern));
+        }
+    }
+
+    #[test]
+    fn many_wildcard_rules_against_a_long_path_match_in_one_pass_each() {
+        // 2,000 rules of 50 pieces against a 100 KB path of the pieces' byte: the position sets
+        // would hold every position after each `*` (about 10^10 steps); the pieces take one pass.
+        let path: Vec<u8> = std::iter::once(b'/')
+            .chain(std::iter::repeat_n(b'a', 100_000))
+            .collect();
+        let pattern: Vec<u8> = std::iter::once(b'/')
+            .chain((0..50).flat_map(|_| *b"*a"))
+            .chain(*b"*b")
+            .collect();
+        let mut m = Matcher::new();
+        for _ in 0..2_000 {
+            assert!(!m.matches(&path, &pattern));
+        }
+        assert!(m.matches(&path, &pattern[..pattern.len() - 2]));
+    }
 
     #[test]
     fn google_get_path_params_query() {
