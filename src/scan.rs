@@ -704,7 +704,8 @@ fn plan(shared: &Shared<'_>, worker: &mut Worker, i: usize) -> Result<()> {
     // map slot) is read as a stream.
     let map = match Mapped::open(&file) {
         Ok(Some(m)) => m,
-        _ => return read_streamed(shared, worker, i, file, bytes),
+        // Read as a stream, window by window: offsets stay those of the file.
+        _ => return read_windowed(shared, worker, i, file, Some(bytes)),
     };
     if let Some((name, len)) = &shared.opts.truncate_on_map {
         if path.to_string_lossy().ends_with(name.as_str()) {
@@ -755,7 +756,7 @@ fn plan(shared: &Shared<'_>, worker: &mut Worker, i: usize) -> Result<()> {
         }
         _ => {
             drop(map);
-            read_streamed(shared, worker, i, file, bytes)
+            read_windowed(shared, worker, i, file, Some(bytes))
         }
     }
 }
@@ -822,8 +823,9 @@ fn read_remote(shared: &Shared<'_>, worker: &mut Worker, i: usize, url: &str) ->
     read_windowed(shared, worker, i, reader, Some(bytes))
 }
 
-/// Read an input that arrives as a byte stream (a remote object, a pipe) window by window, so
-/// that per-record gzip and plain archives give the rows (offsets included) a local copy gives.
+/// Read an input as a byte stream (a remote object, a pipe, a file that is not mapped, a whole-file
+/// compressor's stream) window by window, so that per-record gzip and plain archives give the
+/// rows (offsets included) a mapped local copy gives.
 /// `size`: the input's size when known in advance (else it is counted as it is read).
 fn read_windowed(
     shared: &Shared<'_>,
@@ -977,25 +979,6 @@ fn fill_window(
         *eof = n == 0;
     }
     Ok(())
-}
-
-/// Read an input through a decompressing stream (bzip2, zstd, lz4, or a file that cannot be mapped).
-fn read_streamed(
-    shared: &Shared<'_>,
-    worker: &mut Worker,
-    i: usize,
-    mut file: std::fs::File,
-    bytes: u64,
-) -> Result<()> {
-    use std::io::{Read, Seek};
-    let mut head = [0u8; 16];
-    let n = file.read(&mut head).unwrap_or(0);
-    let container = input::sniff(&head[..n]);
-    let reader = file
-        .rewind()
-        .map_err(anyhow::Error::from)
-        .and_then(|_| input::stream_reader(container, file));
-    read_stream_input(shared, worker, i, container, reader, bytes, None)
 }
 
 /// Read the records of an input's decompressing stream.
