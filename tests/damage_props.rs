@@ -255,6 +255,11 @@ fn read_pieces(data: &[u8], piece: usize) -> Collect {
 fn read_container(container: Container, plain: &[u8]) -> Collect {
     let packed = match container {
         Container::Zstd => zstd::encode_all(plain, 1).unwrap(),
+        Container::Bzip2 => {
+            let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
+            e.write_all(plain).unwrap();
+            e.finish().unwrap()
+        }
         Container::Lz4 => {
             let mut e = lz4_flex::frame::FrameEncoder::new(Vec::new());
             e.write_all(plain).unwrap();
@@ -288,7 +293,12 @@ fn plain_case(which: usize, d: &Damage, piece: usize) -> Result<(), TestCaseErro
     let pieces = read_pieces(&data, piece);
     prop_assert_eq!(summary(&pieces), summary(&bad), "pieces of {}", piece);
     prop_assert_eq!(&pieces, &bad, "pieces of {}", piece);
-    for container in [Container::Gzip, Container::Zstd, Container::Lz4] {
+    for container in [
+        Container::Gzip,
+        Container::Zstd,
+        Container::Lz4,
+        Container::Bzip2,
+    ] {
         let c = read_container(container, &data);
         prop_assert_eq!(summary(&c), summary(&bad), "{:?}", container);
         prop_assert_eq!(&c, &bad, "{:?}", container);
