@@ -5,11 +5,12 @@
 
 mod common;
 
+use common::pack::{gz, pack};
 use common::sink::{starts, Collect};
-use flate2::{bufread::GzDecoder, write::GzEncoder, Compression};
+use flate2::bufread::GzDecoder;
 use repcensus::input::{self, Container};
 use repcensus::reader::{self, ReadBuffers};
-use std::io::{Read, Write};
+use std::io::Read;
 
 /// Damage done to an archive's bytes, given the damaged member's start and end.
 type Damage = dyn Fn(&mut Vec<u8>, usize, usize);
@@ -28,12 +29,6 @@ fn records() -> Vec<Vec<u8>> {
     }
     assert_eq!(out.len(), 520);
     out
-}
-
-fn gz(data: &[u8]) -> Vec<u8> {
-    let mut e = GzEncoder::new(Vec::new(), Compression::default());
-    e.write_all(data).unwrap();
-    e.finish().unwrap()
 }
 
 /// Members as bytes, and where each starts.
@@ -67,25 +62,6 @@ fn read_streamed(container: Container, plain: &[u8]) -> Collect {
     let mut c = Collect::default();
     reader::read_stream(stream, &mut c);
     c
-}
-
-fn pack(container: Container, plain: &[u8]) -> Vec<u8> {
-    match container {
-        Container::Plain => plain.to_vec(),
-        Container::Gzip => gz(plain),
-        Container::Zstd => zstd::encode_all(plain, 3).unwrap(),
-        Container::Bzip2 => {
-            let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
-            e.write_all(plain).unwrap();
-            e.finish().unwrap()
-        }
-        Container::Lz4 => {
-            let mut e = lz4_flex::frame::FrameEncoder::new(Vec::new());
-            e.write_all(plain).unwrap();
-            e.finish().unwrap()
-        }
-        other => panic!("{other:?}"),
-    }
 }
 
 /// Record `i` with its Content-Length replaced by `f(old)`.

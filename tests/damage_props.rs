@@ -253,20 +253,7 @@ fn read_pieces(data: &[u8], piece: usize) -> Collect {
 }
 
 fn read_container(container: Container, plain: &[u8]) -> Collect {
-    let packed = match container {
-        Container::Zstd => zstd::encode_all(plain, 1).unwrap(),
-        Container::Bzip2 => {
-            let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
-            e.write_all(plain).unwrap();
-            e.finish().unwrap()
-        }
-        Container::Lz4 => {
-            let mut e = lz4_flex::frame::FrameEncoder::new(Vec::new());
-            e.write_all(plain).unwrap();
-            e.finish().unwrap()
-        }
-        _ => gz(plain),
-    };
+    let packed = common::pack::pack(container, plain);
     let stream = input::stream_reader(container, std::io::Cursor::new(packed)).unwrap();
     let mut c = Collect::default();
     reader::read_stream(stream, &mut c);

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod corpus;
+pub mod pack;
 pub mod sink;
 
 use std::path::{Path, PathBuf};
