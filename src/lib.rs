@@ -16,6 +16,7 @@ pub mod gen;
 pub mod gz;
 pub mod http;
 pub mod input;
+pub mod limits;
 pub mod local;
 pub mod mapped;
 pub mod output;

@@ -5,7 +5,7 @@
 //! forever), and a pipe whose writer stops writing without closing it
 //! ([`StallReader`], which polls before each read).
 
-use crate::remote::Limits;
+use crate::limits::{Clock, Limits};
 use std::fs::File;
 use std::path::Path;
 use std::time::Duration;
@@ -151,16 +151,14 @@ mod kinds {
 /// or trickles cannot hold the scan.
 pub struct StallReader {
     file: File,
-    limits: Limits,
-    started: std::time::Instant,
+    clock: Clock,
 }
 
 impl StallReader {
     pub fn new(file: File, limits: Limits) -> Self {
         StallReader {
             file,
-            limits,
-            started: std::time::Instant::now(),
+            clock: limits.start(),
         }
     }
 
@@ -200,21 +198,10 @@ impl StallReader {
 
 impl std::io::Read for StallReader {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let left = self
-            .limits
-            .deadline
-            .map_or(Duration::MAX, |d| d.saturating_sub(self.started.elapsed()));
-        let wait = self.limits.stall.min(left);
-        if left.is_zero() || !Self::wait_readable(&self.file, wait)? {
-            let why = if wait < self.limits.stall {
-                format!(
-                    "the input deadline ({} s, --input-deadline) passed",
-                    self.limits.deadline.unwrap_or_default().as_secs()
-                )
-            } else {
-                format!("no byte arrived for {} s (--stall-timeout)", wait.as_secs())
-            };
-            return Err(std::io::Error::new(std::io::ErrorKind::TimedOut, why));
+        self.clock.check()?;
+        let wait = self.clock.next_wait();
+        if !Self::wait_readable(&self.file, wait)? {
+            return Err(self.clock.timed_out(wait));
         }
         self.file.read(buf)
     }

@@ -28,27 +28,11 @@ use std::io::Read;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
+use crate::limits::Clock;
+pub use crate::limits::Limits;
+
 /// Consecutive failed resumptions of one input's stream before it is given up.
 pub const MAX_RESUMES: u32 = 8;
-
-/// Bounds on one remote input's reading: `stall`, the longest wait for an answer or a byte (a
-/// stall counts as a failed attempt and is resumed); `deadline`, the whole input's time, after
-/// which it is given up whatever its progress (a server that sends a byte now and then resets the
-/// attempt count for ever).
-#[derive(Debug, Clone, Copy)]
-pub struct Limits {
-    pub stall: Duration,
-    pub deadline: Option<Duration>,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            stall: Duration::from_secs(120),
-            deadline: None,
-        }
-    }
-}
 
 /// Is this input argument a remote URL?
 pub fn is_remote(s: &str) -> bool {
@@ -146,8 +130,7 @@ pub struct RemoteReader {
     failures: u32,
     /// Resumptions over the whole object (for the log and the tests).
     pub resumes: u32,
-    limits: Limits,
-    started: std::time::Instant,
+    clock: Clock,
 }
 
 impl RemoteReader {
@@ -156,7 +139,6 @@ impl RemoteReader {
     /// whose body is then the stream read.
     pub fn open(url: &str, limits: Limits) -> Result<Self> {
         let (store, path) = store_for(url)?;
-        let started = std::time::Instant::now();
         let mut reader = RemoteReader {
             url: url.to_string(),
             store,
@@ -168,8 +150,7 @@ impl RemoteReader {
             buf: Bytes::new(),
             failures: 0,
             resumes: 0,
-            limits,
-            started,
+            clock: limits.start(),
         };
         let head = reader.within(reader.store.head(&reader.path));
         let meta = match head {
@@ -192,32 +173,22 @@ impl RemoteReader {
 
     /// Run `f` for at most the stall timeout (less when the deadline is nearer).
     fn within<F: std::future::Future>(&self, f: F) -> std::result::Result<F::Output, String> {
-        let wait = self.limits.stall.min(self.time_left());
+        let wait = self.clock.next_wait();
         block_on(async { tokio::time::timeout(wait, f).await })
             .map_err(|_| format!("no answer for {} s (--stall-timeout)", wait.as_secs()))
     }
 
-    fn time_left(&self) -> Duration {
-        self.limits
-            .deadline
-            .map_or(Duration::MAX, |d| d.saturating_sub(self.started.elapsed()))
-    }
-
-    /// An error once the input's deadline has passed.
+    /// An error once the input's deadline has passed, saying where the reading stopped.
     fn check_deadline(&self) -> std::io::Result<()> {
-        match self.limits.deadline {
-            Some(d) if self.time_left().is_zero() => Err(std::io::Error::new(
-                std::io::ErrorKind::TimedOut,
+        self.clock.check().map_err(|e| {
+            std::io::Error::new(
+                e.kind(),
                 format!(
-                    "{}: gave up at byte {} of {}: the input deadline ({} s, --input-deadline) passed",
-                    self.url,
-                    self.offset,
-                    self.size,
-                    d.as_secs()
+                    "{}: gave up at byte {} of {}: {e}",
+                    self.url, self.offset, self.size
                 ),
-            )),
-            _ => Ok(()),
-        }
+            )
+        })
     }
 
     /// The object's size in bytes.
@@ -254,7 +225,7 @@ impl RemoteReader {
             self.url, self.offset, self.size, self.failures
         );
         let pause = Duration::from_millis(100 << self.failures.min(6));
-        std::thread::sleep(pause.min(self.time_left()));
+        std::thread::sleep(pause.min(self.clock.left()));
         self.check_deadline()
     }
 }
