@@ -15,9 +15,9 @@
 //! of the scan every table pays before any table's own work. Three rounds each run every
 //! measurement once; the best of each is printed.
 
-use repcensus::gen::{generate, GenKind, GenOptions, Layout};
-use repcensus::gz::{MemberInflater, MemberResult};
-use repcensus::input::{plan_chunks, Container};
+use repcensus::archive::gen::{generate, GenKind, GenOptions, Layout};
+use repcensus::archive::gz::{MemberInflater, MemberResult};
+use repcensus::archive::input::{plan_chunks, Container};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;

@@ -5,9 +5,11 @@
 //!   cargo bench --bench records
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use repcensus::extract::{ExtractBuffers, Extractor};
-use repcensus::gen::{generate, GenKind, GenOptions, Layout};
-use repcensus::reader::{read_gzip_members, read_plain, ReadBuffers, ReadError, Record, Sink};
+use repcensus::archive::gen::{generate, GenKind, GenOptions, Layout};
+use repcensus::archive::reader::{
+    read_gzip_members, read_plain, ReadBuffers, ReadError, Record, Sink,
+};
+use repcensus::rows::extract::{ExtractBuffers, Extractor};
 use repcensus::tables::TableBuilder;
 use std::hint::black_box;
 

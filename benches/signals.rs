@@ -16,9 +16,11 @@
 //!   cargo bench --bench signals
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use repcensus::extract::{ExtractBuffers, Extractor};
-use repcensus::gen::{generate, GenKind, GenOptions, Layout};
-use repcensus::reader::{read_gzip_members, read_plain, ReadBuffers, ReadError, Record, Sink};
+use repcensus::archive::gen::{generate, GenKind, GenOptions, Layout};
+use repcensus::archive::reader::{
+    read_gzip_members, read_plain, ReadBuffers, ReadError, Record, Sink,
+};
+use repcensus::rows::extract::{ExtractBuffers, Extractor};
 use repcensus::signals::meta::HeadScanner;
 use repcensus::signals::parse_header_value;
 use repcensus::tables::TableBuilder;
@@ -30,7 +32,7 @@ struct Pages(Vec<Vec<u8>>);
 
 impl Sink for Pages {
     fn record(&mut self, rec: &Record<'_>) {
-        let Some(h) = repcensus::http::parse_response(rec.block) else {
+        let Some(h) = repcensus::archive::http::parse_response(rec.block) else {
             return;
         };
         let html = h.header("content-type").is_some_and(|t| {

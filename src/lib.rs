@@ -11,24 +11,10 @@
 //! [`scan::scan`] drives it all on a thread pool. The binary in `main.rs` is a thin CLI.
 
 pub mod agents;
-pub mod extract;
-pub mod gen;
-pub mod gz;
-pub mod http;
-pub mod input;
-pub mod limits;
-pub mod local;
-pub mod mapped;
-pub mod output;
-pub mod page_signals;
-pub mod reader;
-pub mod record;
-pub mod remote;
-pub mod resume;
+pub mod archive;
+pub mod parts;
 pub mod robots;
-pub mod robots_tables;
-pub mod runs;
+pub mod rows;
 pub mod scan;
 pub mod signals;
 pub mod tables;
-pub mod verdicts;

@@ -5,8 +5,8 @@
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use repcensus::agents::Registry;
-use repcensus::gen::{self, GenKind, GenOptions, Layout};
-use repcensus::input;
+use repcensus::archive::gen::{self, GenKind, GenOptions, Layout};
+use repcensus::archive::input;
 use repcensus::scan::{self, ScanOptions};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -356,7 +356,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Parse { robots } => {
             let body = read_input(&robots)?;
-            let v = repcensus::robots_tables::file_json(&body, &robots.to_string_lossy());
+            let v = repcensus::rows::robots_txt::file_json(&body, &robots.to_string_lossy());
             let text = serde_json::to_string_pretty(&v)? + "\n";
             std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes())?;
             Ok(ExitCode::SUCCESS)

@@ -7,7 +7,7 @@ mod common;
 use common::{bin, duck, duck_value, repo};
 use repcensus::agents::Registry;
 use repcensus::robots::{Key, Matcher, RobotsTxt};
-use repcensus::verdicts::Verdicts;
+use repcensus::rows::verdicts::Verdicts;
 use std::path::Path;
 
 /// Paths to probe a verdict kind with: `/`, some ordinary ones, and each rule's own path with a

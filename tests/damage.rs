@@ -8,8 +8,8 @@ mod common;
 use common::pack::{gz, pack};
 use common::sink::{starts, Collect};
 use flate2::bufread::GzDecoder;
-use repcensus::input::{self, Container};
-use repcensus::reader::{self, ReadBuffers};
+use repcensus::archive::input::{self, Container};
+use repcensus::archive::reader::{self, ReadBuffers};
 use std::io::Read;
 
 /// Damage done to an archive's bytes, given the damaged member's start and end.

@@ -10,8 +10,8 @@ use common::sink::{starts, Collect};
 use flate2::{bufread::GzDecoder, write::GzEncoder, Compression};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
-use repcensus::input::{self, Container};
-use repcensus::reader::{self, Framer, ReadBuffers};
+use repcensus::archive::input::{self, Container};
+use repcensus::archive::reader::{self, Framer, ReadBuffers};
 use std::io::{Read, Write};
 use std::sync::OnceLock;
 

@@ -5,8 +5,8 @@ mod common;
 
 use common::sink::Collect;
 use proptest::prelude::*;
-use repcensus::gen::{generate, GenKind, GenOptions, Layout};
-use repcensus::reader::{read_gzip_members, read_plain, Framer, ReadBuffers};
+use repcensus::archive::gen::{generate, GenKind, GenOptions, Layout};
+use repcensus::archive::reader::{read_gzip_members, read_plain, Framer, ReadBuffers};
 
 fn small_archive(layout: Layout, seed: u64) -> Vec<u8> {
     let mut v = Vec::new();
@@ -129,7 +129,7 @@ fn headers_agree_with_the_warc_crate() {
                 );
             }
             for (name, value) in &fields {
-                let ours = repcensus::record::Head {
+                let ours = repcensus::archive::record::Head {
                     raw,
                     ..Default::default()
                 }

@@ -163,7 +163,7 @@ fn golden_parse_of_real_files() {
             .iter()
             .find(|(p, _)| p.ends_with(needle))
             .unwrap_or_else(|| panic!("{needle} not in the corpus"));
-        let got = serde_json::to_string_pretty(&repcensus::robots_tables::file_json(body, path))
+        let got = serde_json::to_string_pretty(&repcensus::rows::robots_txt::file_json(body, path))
             .unwrap()
             + "\n";
         let file = dir.join(format!("{needle}.{what}.json"));

@@ -1,4 +1,4 @@
-//! Tables written from runs (`repcensus::runs`) against the same rows through `ArrowWriter`: the
+//! Tables written from runs (`repcensus::parts::runs`) against the same rows through `ArrowWriter`: the
 //! `robots_agents` and `robots_rules` rows of the 519 real robots.txt files in the samples, and
 //! `host_counts` rows of many hosts, in several row groups, must read back identical and carry
 //! the same column-chunk statistics (min and max cut at 64 bytes, null counts).
@@ -9,10 +9,11 @@ use arrow_array::RecordBatch;
 use common::corpus::real_robots;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::file::reader::{FileReader, SerializedFileReader};
-use repcensus::output::{OutDir, PartWriter};
-use repcensus::page_signals::{Carried, HostCounts};
+use repcensus::parts::{OutDir, PartWriter};
 use repcensus::robots::RobotsTxt;
-use repcensus::robots_tables::{emit, Provenance, RobotsLineTables, Scratch};
+use repcensus::rows::host_counts::HostCounts;
+use repcensus::rows::page_signals::Carried;
+use repcensus::rows::robots_txt::{emit, Provenance, RobotsLineTables, Scratch};
 use repcensus::tables::{
     HostCountsArrow, HostCountsBuilder, RobotsAgentsArrow, RobotsAgentsBuilder, RobotsRulesArrow,
     RobotsRulesBuilder, TableBuilder,
@@ -72,16 +73,18 @@ fn robots_line_tables_equal_their_arrow_form() {
     let part = |o: &OutDir, w: fn(&OutDir) -> PartWriter| w(o);
     let mut parts = [
         part(&runs_out, |o| {
-            o.part_writer::<RobotsAgentsBuilder>("c", "x").unwrap()
+            o.part_writer(&RobotsAgentsBuilder::desc(), "c", "x")
+                .unwrap()
         }),
         part(&runs_out, |o| {
-            o.part_writer::<RobotsRulesBuilder>("c", "x").unwrap()
+            o.part_writer(&RobotsRulesBuilder::desc(), "c", "x")
+                .unwrap()
         }),
         part(&arrow_out, |o| {
-            o.part_writer::<RobotsAgentsArrow>("c", "x").unwrap()
+            o.part_writer(&RobotsAgentsArrow::desc(), "c", "x").unwrap()
         }),
         part(&arrow_out, |o| {
-            o.part_writer::<RobotsRulesArrow>("c", "x").unwrap()
+            o.part_writer(&RobotsRulesArrow::desc(), "c", "x").unwrap()
         }),
     ];
     let mut sc = Scratch::default();
@@ -152,8 +155,12 @@ fn host_counts_equal_their_arrow_form() {
     let (runs_dir, arrow_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let runs_out = OutDir::create(runs_dir.path()).unwrap();
     let arrow_out = OutDir::create(arrow_dir.path()).unwrap();
-    let mut runs_part = runs_out.part_writer::<HostCountsBuilder>("c", "x").unwrap();
-    let mut arrow_part = arrow_out.part_writer::<HostCountsArrow>("c", "x").unwrap();
+    let mut runs_part = runs_out
+        .part_writer(&HostCountsBuilder::desc(), "c", "x")
+        .unwrap();
+    let mut arrow_part = arrow_out
+        .part_writer(&HostCountsArrow::desc(), "c", "x")
+        .unwrap();
     let mut runs = HostCountsBuilder::default();
     let mut n = 0;
     merged

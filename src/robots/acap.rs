@@ -8,7 +8,7 @@
 //! conventional groups (for the group structure they are unknown lines, as for Google).
 
 use super::key::Key;
-use super::lex::Line;
+use super::lex::{is_ignore_directive, is_version_comment};
 use super::parse::RobotsTxt;
 
 /// Standard ACAP usage verbs (§4.5.3.1).
@@ -87,28 +87,6 @@ enum Local {
     Qualified,
     Composite,
     ResourceSet,
-}
-
-const IGNORE: &[u8] = b"acap-ignore-conventional-records";
-
-/// `##ACAP version=x`: a comment, so a blank line for the parser.
-pub fn is_version_comment(l: &Line, body: &[u8]) -> bool {
-    let t = l.text(body).trim_ascii();
-    l.key == Key::Blank && t.len() >= 6 && t[..6].eq_ignore_ascii_case(b"##acap")
-}
-
-/// `ACAP-ignore-conventional-records`, written (as the strawman writes it) without a colon, so a
-/// key-less line for the parser; or with one.
-pub fn is_ignore_directive(l: &Line, body: &[u8]) -> bool {
-    match l.key {
-        Key::Invalid => {
-            let t = l.text(body);
-            let t = &t[..memchr::memchr2(0, b'#', t).unwrap_or(t.len())];
-            t.trim_ascii().eq_ignore_ascii_case(IGNORE)
-        }
-        Key::Acap => l.key_raw(body).eq_ignore_ascii_case(IGNORE),
-        _ => false,
-    }
 }
 
 fn lower(b: &[u8]) -> String {

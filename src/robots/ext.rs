@@ -222,9 +222,25 @@ pub fn parse_pairs(value: &[u8]) -> (Option<&[u8]>, String) {
     (path, out)
 }
 
+/// The leading number of a value (`10`, `0.5`, `10 # seconds` -> 10).
+pub fn leading_number(v: &str) -> Option<f64> {
+    let end = v
+        .char_indices()
+        .find(|&(_, c)| !(c.is_ascii_digit() || c == '.'))
+        .map_or(v.len(), |(i, _)| i);
+    v[..end].parse().ok().filter(|x: &f64| x.is_finite())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn leading_number_reads_the_digits_before_any_comment() {
+        assert_eq!(leading_number("10 # s"), Some(10.0));
+        assert_eq!(leading_number("0.5"), Some(0.5));
+        assert_eq!(leading_number("x"), None);
+    }
 
     #[test]
     fn planb_examples() {

@@ -225,6 +225,28 @@ fn lex(body: &[u8], number: u32, start: usize, end: usize, body_utf8: bool) -> L
     line
 }
 
+const ACAP_IGNORE: &[u8] = b"acap-ignore-conventional-records";
+
+/// `##ACAP version=x`: a comment, so a blank line for the parser.
+pub fn is_version_comment(l: &Line, body: &[u8]) -> bool {
+    let t = l.text(body).trim_ascii();
+    l.key == Key::Blank && t.len() >= 6 && t[..6].eq_ignore_ascii_case(b"##acap")
+}
+
+/// `ACAP-ignore-conventional-records`, written (as the strawman writes it) without a colon, so a
+/// key-less line for the parser; or with one.
+pub fn is_ignore_directive(l: &Line, body: &[u8]) -> bool {
+    match l.key {
+        Key::Invalid => {
+            let t = l.text(body);
+            let t = &t[..memchr::memchr2(0, b'#', t).unwrap_or(t.len())];
+            t.trim_ascii().eq_ignore_ascii_case(ACAP_IGNORE)
+        }
+        Key::Acap => l.key_raw(body).eq_ignore_ascii_case(ACAP_IGNORE),
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

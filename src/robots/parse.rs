@@ -166,12 +166,12 @@ impl<'a> RobotsTxt<'a> {
                 Key::Unknown => s.n_unknown += 1,
                 Key::Invalid => {
                     s.n_invalid += 1;
-                    s.has_acap |= super::acap::is_ignore_directive(&line, body);
+                    s.has_acap |= lex::is_ignore_directive(&line, body);
                 }
                 Key::AppDirectives => s.has_app_directives = true,
                 Key::Acap => s.has_acap = true,
                 Key::Blank if line.has(flag::COMMENT) => {
-                    s.has_acap |= super::acap::is_version_comment(&line, body)
+                    s.has_acap |= lex::is_version_comment(&line, body)
                 }
                 Key::ContentUsage => s.has_content_usage = true,
                 Key::ContentSignal => s.has_content_signal = true,

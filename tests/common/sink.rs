@@ -1,6 +1,6 @@
 //! A reader `Sink` that keeps every record and error, for the tests that compare reads.
 
-use repcensus::reader::{ReadError, Record, Sink};
+use repcensus::archive::reader::{ReadError, Record, Sink};
 
 /// One record as a read gave it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //! `robots_agents`, `robots_rules` and `app_directives`.
 
 use crate::robots::acap;
-use crate::robots::ext::{parse_app_directives, parse_pairs, split_path};
+use crate::robots::ext::{leading_number, parse_app_directives, parse_pairs, split_path};
 use crate::robots::lex::flag;
 use crate::robots::parse::{agent_name, is_wildcard_agent, product_token, NO_GROUP};
 use crate::robots::{Key, Line, RobotsTxt};
@@ -145,15 +145,6 @@ fn separator(l: &Line) -> &'static str {
     } else {
         "colon"
     }
-}
-
-/// The leading number of a value (`10`, `0.5`, `10 # seconds` -> 10).
-pub(crate) fn leading_number(v: &str) -> Option<f64> {
-    let end = v
-        .char_indices()
-        .find(|&(_, c)| !(c.is_ascii_digit() || c == '.'))
-        .map_or(v.len(), |(i, _)| i);
-    v[..end].parse().ok().filter(|x: &f64| x.is_finite())
 }
 
 /// Emit the line rows of a parsed file.
@@ -329,7 +320,7 @@ fn agents_of(r: &RobotsTxt<'_>, g: u32) -> Vec<String> {
 /// (body facts and parse summary) and the rows of `robots_agents`, `robots_rules` and
 /// `app_directives` (provenance columns hold `name` and offset 0).
 pub fn file_json(body: &[u8], name: &str) -> serde_json::Value {
-    use crate::extract::BodyFacts;
+    use crate::rows::body_facts::BodyFacts;
     use crate::tables::{batch_to_json, RobotsFilesBuilder};
     let parsed = RobotsTxt::parse(body);
     let facts = BodyFacts::of(body, body.len() as u64, false);
@@ -427,7 +418,5 @@ mod tests {
                 "invalid"
             ]
         );
-        assert_eq!(leading_number("10 # s"), Some(10.0));
-        assert_eq!(leading_number("x"), None);
     }
 }

@@ -12,8 +12,8 @@
 //! over a byte range of an input and report what went wrong as [`ReadError`]s; nothing here panics
 //! on input or stops at the first problem.
 
-use crate::gz::{self, MemberInflater, MemberResult, StreamEnd, StreamInflater};
-use crate::record::{self, Dialect, Head};
+use crate::archive::gz::{self, MemberInflater, MemberResult, StreamEnd, StreamInflater};
+use crate::archive::record::{self, Dialect, Head};
 use std::io::Read;
 
 /// The most of a record block that extractors are given (8 MiB).

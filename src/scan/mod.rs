@@ -11,14 +11,16 @@
 //! into place. Per-input problems are rows in `errors`, a line on stderr and a status in `inputs`;
 //! only output errors stop the run.
 
+pub mod resume;
+
 use crate::agents::Registry;
-use crate::extract::{ChunkOutput, ExtractBuffers, Extractor, RecordCounts};
-use crate::input::{self, Container};
-use crate::local::{self, Local};
-use crate::mapped::Mapped;
-use crate::output::{OutDir, PartOutcome, PartWriter};
-use crate::reader::{self, ContainerStats, ReadBuffers, ReadError, Scope, Sink};
-use crate::remote;
+use crate::archive::input::{self, Container};
+use crate::archive::local::{self, Local};
+use crate::archive::mapped::Mapped;
+use crate::archive::reader::{self, ContainerStats, ReadBuffers, ReadError, Scope, Sink};
+use crate::archive::remote;
+use crate::parts::{OutDir, PartOutcome, PartWriter};
+use crate::rows::extract::{ChunkOutput, ExtractBuffers, Extractor, RecordCounts};
 use crate::tables::{
     ErrorRow, ErrorsBuilder, HostCountsBuilder, InputRow, InputsBuilder, RobotsFilesBuilder,
     TableBuilder, TableSelection, SCHEMA_VERSION, TABLE_NAMES, T_ACAP, T_AGENTS, T_APP, T_ERRORS,
@@ -61,7 +63,7 @@ pub struct ScanOptions {
     /// Skip inputs whose parts an earlier run into the same folder completed (`--resume`).
     pub resume: bool,
     /// Inflate every gzip member whole (`--inflate-all`), instead of stopping early where the
-    /// extractors need only the start of a member ([`crate::reader::Sink::block_needed`]).
+    /// extractors need only the start of a member ([`crate::archive::reader::Sink::block_needed`]).
     pub inflate_all: bool,
     /// The tables to write (`--tables`); work only unselected tables need is not done.
     pub tables: TableSelection,
@@ -161,7 +163,7 @@ impl InputState {
             writers: Writers {
                 tables,
                 parts: Default::default(),
-                hosts: crate::page_signals::HostTotals::new(host_spill_limit()),
+                hosts: crate::rows::host_counts::HostTotals::new(host_spill_limit()),
             },
             counts: RecordCounts::default(),
             n_errors: 0,
@@ -259,7 +261,7 @@ fn host_spill_limit() -> usize {
         std::env::var("REPCENSUS_HOST_SPILL")
             .ok()
             .and_then(|v| v.parse().ok())
-            .unwrap_or(crate::page_signals::HOST_SPILL_DEFAULT)
+            .unwrap_or(crate::rows::host_counts::HOST_SPILL_DEFAULT)
     })
 }
 
@@ -276,7 +278,7 @@ struct Writers {
     parts: [Option<PartWriter>; 9],
     /// `host_counts` of the chunks written so far, merged (written when the input ends;
     /// spilled to scratch runs past a limit, so memory stays bounded).
-    hosts: crate::page_signals::HostTotals,
+    hosts: crate::rows::host_counts::HostTotals,
 }
 
 impl Writers {
@@ -292,7 +294,7 @@ impl Writers {
             return Ok(());
         }
         if self.parts[slot].is_none() {
-            self.parts[slot] = Some(out.part_writer::<B>(crawl, id)?);
+            self.parts[slot] = Some(out.part_writer(&B::desc(), crawl, id)?);
         }
         b.write_into(crawl, self.parts[slot].as_mut().expect("opened above"))
     }
@@ -773,7 +775,7 @@ fn limits(opts: &ScanOptions) -> remote::Limits {
 /// input needs no reading.
 fn skip_or_empty(shared: &Shared<'_>, i: usize, bytes: u64) -> Result<bool> {
     if shared.opts.resume {
-        let done = crate::resume::completed(
+        let done = crate::scan::resume::completed(
             shared.out,
             &shared.ids[i],
             &shared.names[i],
@@ -1229,7 +1231,8 @@ fn finalize(
         .collect();
     let mut parts = std::mem::take(&mut state.writers).finish(shared.out, &crawl, id)?;
     // The inputs part goes last: its presence says the input's other parts are complete.
-    parts.push(shared.out.write::<InputsBuilder>(
+    parts.push(shared.out.write(
+        &InputsBuilder::desc(),
         &crawl,
         id,
         std::slice::from_ref(&inputs_batch),
@@ -1270,7 +1273,7 @@ fn finalize(
 }
 
 /// Count an input an earlier run completed in the summary, as if it had been read now.
-fn record_resumed(shared: &Shared<'_>, done: &crate::resume::Completed) {
+fn record_resumed(shared: &Shared<'_>, done: &crate::scan::resume::Completed) {
     let mut s = lock(&shared.summary);
     s.inputs_resumed += 1;
     for (table, n) in &done.rows {

@@ -6,21 +6,20 @@
 //! into its `errors` builder. Nothing here panics on input.
 
 use crate::agents::Registry;
-use crate::http::{self, BodyDecoder, HttpHead};
-use crate::page_signals::{self, HostCounts, MetaNames, PageCtx, SignalBuffers};
-use crate::reader::{Need, ReadError, Record, Scope, Sink};
-use crate::record::{self, strip_angle, trim, unfold};
+use crate::archive::http::{self, BodyDecoder, HttpHead};
+use crate::archive::reader::{Need, ReadError, Record, Scope, Sink};
+use crate::archive::record::{self, strip_angle, trim, unfold};
 use crate::robots::RobotsTxt;
-use crate::robots_tables::{self, Provenance, RobotsLineTables, Scratch};
+use crate::rows::body_facts::BodyFacts;
+use crate::rows::host_counts::HostCounts;
+use crate::rows::page_signals::{self, MetaNames, PageCtx, SignalBuffers};
+use crate::rows::robots_txt::{self, Provenance, RobotsLineTables, Scratch};
+use crate::rows::verdicts::Verdicts;
 use crate::signals::meta::HEAD_SCAN_LIMIT;
 use crate::tables::{
     AgentVerdictsBuilder, ErrorRow, ErrorsBuilder, PageSignalsBuilder, RobotsFileRow,
     RobotsFilesBuilder, TableSelection, T_ACAP, T_HOSTS, T_ROBOTS, T_VERDICTS,
 };
-use crate::verdicts::Verdicts;
-
-/// RFC 9309: crawlers must parse at least the first 500 KiB of a robots.txt.
-pub const ROBOTS_PARSE_LIMIT: usize = 500 * 1024;
 
 /// Counts of records by WARC-Type.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
@@ -344,25 +343,25 @@ impl<'w> Extractor<'w> {
             )
         }) {
             let parsed = RobotsTxt::parse(body);
-            robots_tables::fill_summary(&mut row, &parsed);
+            robots_txt::fill_summary(&mut row, &parsed);
             let prov = Provenance {
                 warc_file: self.warc_file,
                 warc_offset: rec.offset as i64,
                 host: row.host,
             };
             if self.tables.robots_lines() {
-                robots_tables::emit(
+                robots_txt::emit(
                     &mut self.out.robots_lines,
                     &prov,
                     &parsed,
                     &mut self.bufs.scratch,
                 );
             }
-            let acap = robots_tables::acap_of(&parsed);
+            let acap = robots_txt::acap_of(&parsed);
             if let Some(a) = acap.as_ref().filter(|_| self.tables.writes(T_ACAP)) {
-                robots_tables::emit_acap(&mut self.out.robots_lines.acap, &prov, &parsed, a);
+                robots_txt::emit_acap(&mut self.out.robots_lines.acap, &prov, &parsed, a);
             }
-            robots_tables::fill_acap_summary(&mut row, acap.as_ref());
+            robots_txt::fill_acap_summary(&mut row, acap.as_ref());
             if self.tables.writes(T_VERDICTS)
                 && self.bufs.verdicts.emit(
                     &mut self.out.agent_verdicts,
@@ -428,7 +427,7 @@ impl Extractor<'_> {
         let host = parsed.and_then(host_of);
         let host_key = host.as_deref().unwrap_or("");
         let status = h.status.map(i32::from);
-        let (ct_raw, html) = page_signals::response_media_type(&h);
+        let (ct_raw, html) = http::response_media_type(&h);
         let has_header = h
             .fields()
             .any(|(n, _)| page_signals::signal_header(n).is_some());
@@ -533,132 +532,6 @@ fn decode_body<'b>(
     (facts.apply(row), body)
 }
 
-/// Facts about a robots.txt body.
-pub(crate) struct BodyFacts<'a> {
-    body: &'a [u8],
-    bytes: u64,
-    cut: bool,
-}
-
-impl<'a> BodyFacts<'a> {
-    pub(crate) fn of(body: &'a [u8], bytes: u64, cut: bool) -> Self {
-        BodyFacts {
-            body,
-            bytes: bytes.max(body.len() as u64),
-            cut,
-        }
-    }
-
-    pub(crate) fn outcome_2xx(&self) -> &'static str {
-        let b = self.body;
-        if b.is_empty() {
-            return "ok_empty";
-        }
-        let start = b.strip_prefix(b"\xef\xbb\xbf").unwrap_or(b);
-        let lead = start
-            .iter()
-            .position(|c| !c.is_ascii_whitespace())
-            .unwrap_or(start.len());
-        let text = &start[lead..start.len().min(lead + 2048)];
-        if text.is_empty() {
-            return "ok_empty";
-        }
-        if text.first() == Some(&b'<') {
-            let lower = text.to_ascii_lowercase();
-            if [
-                &b"<html"[..],
-                b"<!doctype",
-                b"<head",
-                b"<body",
-                b"<?xml",
-                b"<!--",
-            ]
-            .iter()
-            .any(|t| memchr::memmem::find(&lower, t).is_some())
-            {
-                return "not_robots_html";
-            }
-        }
-        let sample = &b[..b.len().min(1024)];
-        let control = count_control(sample);
-        if control * 10 > sample.len() {
-            return "not_robots_binary";
-        }
-        "ok"
-    }
-
-    /// Fill the body columns of `row`; returns the digest string.
-    pub(crate) fn apply(&self, row: &mut RobotsFileRow<'_>) -> String {
-        let b = self.body;
-        row.body_bytes = Some(self.bytes as i64);
-        row.truncated = Some(self.bytes > ROBOTS_PARSE_LIMIT as u64);
-        row.has_bom = Some(b.starts_with(b"\xef\xbb\xbf"));
-        let parsed = &b[..b.len().min(ROBOTS_PARSE_LIMIT)];
-        row.valid_utf8 =
-            Some(std::str::from_utf8(parsed).is_ok() || (self.cut && utf8_valid_but_cut(parsed)));
-        row.line_endings = Some(line_endings(parsed));
-        const HEX: &[u8; 16] = b"0123456789abcdef";
-        let mut hex = String::with_capacity(71);
-        hex.push_str("sha256:");
-        // ring's SHA-256 (OpenSSL's assembly: AVX2/SSSE3, or the SHA extensions where the CPU
-        // has them) ran 1.9 times as fast as the sha2 crate's portable code on the bench machine.
-        for &byte in ring::digest::digest(&ring::digest::SHA256, b).as_ref() {
-            hex.push(HEX[usize::from(byte >> 4)] as char);
-            hex.push(HEX[usize::from(byte & 15)] as char);
-        }
-        hex
-    }
-}
-
-/// Control bytes other than tab, LF, CR and form feed. Branch-free over blocks of bytes, so that
-/// it vectorises: the filter-and-count it replaces ran a byte at a time (`outcome_2xx` fell from
-/// 1.4% to 0.5% of a robots.txt scan's instructions).
-fn count_control(b: &[u8]) -> usize {
-    b.chunks(255)
-        .map(|block| {
-            let n: u8 = block
-                .iter()
-                .map(|&c| u8::from(c < 0x20) & !u8::from(matches!(c, b'\t' | b'\n' | b'\r' | 0x0c)))
-                .sum();
-            usize::from(n)
-        })
-        .sum()
-}
-
-/// Valid UTF-8 except for a sequence cut by the end of the buffer.
-fn utf8_valid_but_cut(b: &[u8]) -> bool {
-    match std::str::from_utf8(b) {
-        Ok(_) => true,
-        Err(e) => e.error_len().is_none(),
-    }
-}
-
-fn line_endings(b: &[u8]) -> &'static str {
-    let (mut crlf, mut lf, mut cr) = (0u64, 0u64, 0u64);
-    let mut i = 0;
-    while let Some(p) = memchr::memchr2(b'\r', b'\n', &b[i..]) {
-        let at = i + p;
-        if b[at] == b'\r' {
-            if b.get(at + 1) == Some(&b'\n') {
-                crlf += 1;
-                i = at + 2;
-                continue;
-            }
-            cr += 1;
-        } else {
-            lf += 1;
-        }
-        i = at + 1;
-    }
-    match (crlf > 0, lf > 0, cr > 0) {
-        (false, false, false) => "none",
-        (true, false, false) => "crlf",
-        (false, true, false) => "lf",
-        (false, false, true) => "cr",
-        _ => "mixed",
-    }
-}
-
 fn status_outcome(status: Option<u16>) -> &'static str {
     match status {
         None => "bad_status_line",
@@ -677,7 +550,7 @@ fn status_outcome(status: Option<u16>) -> &'static str {
 
 /// The media type of a Content-Type value: lowercase, parameters dropped.
 fn media_type(v: &[u8]) -> Option<String> {
-    let v = page_signals::media_type_bytes(v);
+    let v = http::media_type_bytes(v);
     (!v.is_empty()).then(|| String::from_utf8_lossy(v).to_ascii_lowercase())
 }
 
@@ -832,7 +705,7 @@ impl Sink for Extractor<'_> {
         }) {
             return Need::All;
         }
-        if !page_signals::response_media_type(&h).1 {
+        if !http::response_media_type(&h).1 {
             return Need::Enough;
         }
         let body = &prefix[h.body_offset.min(prefix.len())..];
@@ -868,48 +741,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn outcomes() {
-        assert_eq!(BodyFacts::of(b"", 0, false).outcome_2xx(), "ok_empty");
-        assert_eq!(BodyFacts::of(b"  \n", 3, false).outcome_2xx(), "ok_empty");
-        assert_eq!(
-            BodyFacts::of(b"User-agent: *\nDisallow:\n", 24, false).outcome_2xx(),
-            "ok"
-        );
-        assert_eq!(
-            BodyFacts::of(b"\n<!DOCTYPE html><html>", 22, false).outcome_2xx(),
-            "not_robots_html"
-        );
-        assert_eq!(
-            BodyFacts::of(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0", 17, false).outcome_2xx(),
-            "not_robots_binary"
-        );
+    fn status_outcomes() {
         assert_eq!(status_outcome(Some(503)), "server_error");
         assert_eq!(status_outcome(Some(410)), "not_found");
-    }
-
-    #[test]
-    fn control_count_is_the_plain_count() {
-        let plain = |b: &[u8]| {
-            b.iter()
-                .filter(|&&c| c < 0x20 && !matches!(c, b'\t' | b'\n' | b'\r' | 0x0c))
-                .count()
-        };
-        let all: Vec<u8> = (0..=255u8).cycle().take(1024).collect();
-        let zeros = vec![0u8; 1024];
-        for b in [&all[..], &zeros[..]] {
-            for len in [0, 1, 31, 254, 255, 256, 510, 511, 1024] {
-                assert_eq!(count_control(&b[..len]), plain(&b[..len]), "{len}");
-            }
-        }
-    }
-
-    #[test]
-    fn line_ending_kinds() {
-        assert_eq!(line_endings(b"a\r\nb\r\n"), "crlf");
-        assert_eq!(line_endings(b"a\nb"), "lf");
-        assert_eq!(line_endings(b"a\rb"), "cr");
-        assert_eq!(line_endings(b"a\r\nb\n"), "mixed");
-        assert_eq!(line_endings(b"ab"), "none");
     }
 
     /// A robots.txt served as HTML whose body cannot be decoded is read by both the robots.txt
@@ -929,7 +763,7 @@ mod tests {
         let registry = Registry::builtin();
         let mut bufs = ExtractBuffers::default();
         let mut ex = Extractor::new("t.warc", &mut bufs, &registry);
-        crate::reader::read_plain(&rec, 0, rec.len(), &mut ex);
+        crate::archive::reader::read_plain(&rec, 0, rec.len(), &mut ex);
         let out = ex.into_output();
         assert_eq!(out.counts.response, 1);
         assert_eq!(

@@ -925,7 +925,7 @@ impl RunColumn for StrListCol {
 
 /// Write one row group of `rows` rows from `cols`, in the order of the part's schema.
 pub fn write_row_group(
-    part: &mut crate::output::PartWriter,
+    part: &mut super::PartWriter,
     cols: &mut [&mut dyn RunColumn],
     rows: u64,
     s: &mut Scratch,

@@ -17,17 +17,17 @@ use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
 use std::sync::Arc;
 
 use crate::agents::Agent;
-use crate::output::PartWriter;
-use crate::runs::{
+use crate::parts::runs::{
     write_row_group, BoolCol, DictCol, RunColumn, Scratch, StrCol, StrListCol, TextCol,
 };
+use crate::parts::{PartWriter, TableDesc};
 use anyhow::Result;
 
 /// Version of the table schemas, stored in every Parquet file's metadata as `repcensus.schema_version`.
 pub const SCHEMA_VERSION: &str = "6";
 
 /// A column kind: its Arrow type, the borrowed value a row holds, the Arrow builder that takes it
-/// and the column of a table written from runs ([`crate::runs`]) that takes it.
+/// and the column of a table written from runs ([`crate::parts::runs`]) that takes it.
 pub trait Kind {
     type Value<'a>;
     type Builder: Default;
@@ -176,7 +176,7 @@ pub const CRAWL_COLUMN: &str = "crawl";
 /// What every table builder can do, for the writer.
 pub trait TableBuilder: Send {
     const NAME: &'static str;
-    /// Parts are written from runs by [`TableBuilder::write_into`] (see [`crate::runs`]), not as
+    /// Parts are written from runs by [`TableBuilder::write_into`] (see [`crate::parts::runs`]), not as
     /// Arrow batches.
     const RUNS: bool = false;
     fn schema() -> SchemaRef;
@@ -188,6 +188,16 @@ pub trait TableBuilder: Send {
     fn plain_columns() -> Vec<&'static str> {
         Vec::new()
     }
+    /// What the part writer needs to know of the table.
+    fn desc() -> TableDesc {
+        TableDesc {
+            name: Self::NAME,
+            schema: Self::schema(),
+            plain_columns: Self::plain_columns(),
+            from_runs: Self::RUNS,
+            schema_version: SCHEMA_VERSION,
+        }
+    }
     /// Write the rows into the table's part, the `crawl` column first, and start empty.
     fn write_into(&mut self, crawl: &str, part: &mut PartWriter) -> Result<()>;
 }
@@ -198,7 +208,7 @@ pub trait AppendRow<R> {
 }
 
 macro_rules! table {
-    // A table written from runs (see `crate::runs`): `$builder` is the scan's, `$arrow` the same
+    // A table written from runs (see `crate::parts::runs`): `$builder` is the scan's, `$arrow` the same
     // rows through Arrow, kept as the reference the run writer is tested against.
     (
         $(#[$doc:meta])*
@@ -727,7 +737,7 @@ pub fn batch_to_json(batch: &RecordBatch) -> Vec<serde_json::Map<String, serde_j
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::OutDir;
+    use crate::parts::OutDir;
     use arrow_array::cast::AsArray;
     use arrow_array::Array;
     use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
@@ -760,7 +770,9 @@ mod tests {
         let agents: Vec<Agent> = (0..n_agents).map(agent).collect();
         let dir = tempfile::tempdir().unwrap();
         let out = OutDir::create(dir.path()).unwrap();
-        let mut part = out.part_writer::<AgentVerdictsBuilder>("c", "x").unwrap();
+        let mut part = out
+            .part_writer(&AgentVerdictsBuilder::desc(), "c", "x")
+            .unwrap();
         let mut runs = AgentVerdictsBuilder::default();
         let mut reference = AgentVerdictsArrow::default();
         let mut seed = 7u64;

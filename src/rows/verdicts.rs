@@ -27,10 +27,10 @@
 
 use crate::agents::{Agent, Registry};
 use crate::robots::ext::app_directives_for;
+use crate::robots::ext::leading_number;
 use crate::robots::matcher::Selection;
 use crate::robots::parse::{agent_name, product_token};
 use crate::robots::{Key, Matcher, RobotsTxt, Source};
-use crate::robots_tables::leading_number;
 use crate::tables::{AgentVerdictRow, AgentVerdictsBuilder, RobotsFileRow};
 
 /// The verdict of one capture for one agent.

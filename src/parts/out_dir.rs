@@ -11,15 +11,9 @@
 //! temporary folder and, when complete, uploaded to their key (an S3 object appears whole, when its
 //! upload completes), the `inputs` part last; stale parts are deleted by key.
 
-use crate::tables::{TableBuilder, SCHEMA_VERSION};
+use super::part::{PartOutcome, PartWriter, TableDesc};
 use anyhow::{Context, Result};
 use arrow_array::RecordBatch;
-use parquet::arrow::{add_encoded_arrow_schema_to_metadata, ArrowSchemaConverter, ArrowWriter};
-use parquet::basic::{Compression, ZstdLevel};
-use parquet::file::metadata::KeyValue;
-use parquet::file::properties::{EnabledStatistics, WriterProperties};
-use parquet::file::writer::SerializedFileWriter;
-use parquet::schema::types::ColumnPath;
 use std::path::{Path, PathBuf};
 
 const STAGING: &str = ".staging";
@@ -40,21 +34,18 @@ struct RemoteOut {
     url: String,
 }
 
-/// A part written to staging, waiting to be renamed into place.
-pub struct StagedPart {
-    staged: PathBuf,
-    final_path: PathBuf,
-}
-
 impl OutDir {
     /// Create the output folder and this run's staging folder; clean up stale staging folders.
     pub fn create(root: &Path) -> Result<Self> {
-        if let Some(url) = root.to_str().filter(|u| crate::remote::is_remote(u)) {
+        if let Some(url) = root
+            .to_str()
+            .filter(|u| crate::archive::remote::is_remote(u))
+        {
             anyhow::ensure!(
                 url.starts_with("s3://"),
                 "--out takes a folder or an s3:// prefix, not {url}"
             );
-            let (store, prefix) = crate::remote::store_for(url)?;
+            let (store, prefix) = crate::archive::remote::store_for(url)?;
             let local = std::env::temp_dir().join(format!("repcensus-out-{}", std::process::id()));
             let mut out = OutDir::create(&local)?;
             out.remote = Some(RemoteOut {
@@ -98,51 +89,36 @@ impl OutDir {
             .join(format!("part-{input_id}.parquet"))
     }
 
-    /// Start writing the part of table `B` for `input_id` in staging; batches are appended as
+    /// Start writing the part of `table` for `input_id` in staging; batches are appended as
     /// they come (each chunk of an input writes its rows as soon as it is read).
-    pub fn part_writer<B: TableBuilder>(&self, crawl: &str, input_id: &str) -> Result<PartWriter> {
-        let final_path = self.part_path(B::NAME, crawl, input_id);
+    pub fn part_writer(
+        &self,
+        table: &TableDesc,
+        crawl: &str,
+        input_id: &str,
+    ) -> Result<PartWriter> {
+        let final_path = self.part_path(table.name, crawl, input_id);
         let staged = self
             .staging
-            .join(format!("{}--{input_id}.parquet", B::NAME));
-        let file = std::fs::File::create(&staged)
-            .with_context(|| format!("cannot create {}", staged.display()))?;
-        let props = writer_properties::<B>();
-        let writer = if B::RUNS {
-            let mut props = props;
-            add_encoded_arrow_schema_to_metadata(&B::schema(), &mut props);
-            let descr = ArrowSchemaConverter::new().convert(&B::schema())?;
-            Writer::Runs(SerializedFileWriter::new(
-                file,
-                descr.root_schema_ptr(),
-                std::sync::Arc::new(props),
-            )?)
-        } else {
-            Writer::Arrow(
-                ArrowWriter::try_new(file, B::schema(), Some(props))
-                    .with_context(|| format!("cannot write {}", staged.display()))?,
-            )
-        };
-        Ok(PartWriter {
-            writer,
-            staged,
-            final_path,
-            rows: 0,
-        })
+            .join(format!("{}--{input_id}.parquet", table.name));
+        PartWriter::create(table, staged, final_path)
     }
 
-    /// Write `batches` of table `B` as a staged part in one go; `Empty` when there are no rows
+    /// Write `batches` of `table` as a staged part in one go; `Empty` when there are no rows
     /// (and any part left by an earlier run for the same input is then removed on commit).
-    pub fn write<B: TableBuilder>(
+    pub fn write(
         &self,
+        table: &TableDesc,
         crawl: &str,
         input_id: &str,
         batches: &[RecordBatch],
     ) -> Result<PartOutcome> {
         if batches.iter().all(|b| b.num_rows() == 0) {
-            return Ok(PartOutcome::Empty(self.part_path(B::NAME, crawl, input_id)));
+            return Ok(PartOutcome::Empty(
+                self.part_path(table.name, crawl, input_id),
+            ));
         }
-        let mut w = self.part_writer::<B>(crawl, input_id)?;
+        let mut w = self.part_writer(table, crawl, input_id)?;
         for b in batches {
             w.write(b)?;
         }
@@ -294,7 +270,7 @@ impl OutDir {
             for crawl in remote_crawls(r, &table_key).unwrap_or_default() {
                 let key = crawl.clone().join(name.as_str());
                 let dir = crawl.filename().unwrap_or_default().to_string();
-                if crate::remote::block_on(r.store.head(&key)).is_ok() {
+                if crate::archive::remote::block_on(r.store.head(&key)).is_ok() {
                     if let Some(c) = dir.strip_prefix("crawl=") {
                         found.push((c.to_string(), PartRef::Remote(key)));
                     }
@@ -323,7 +299,8 @@ impl OutDir {
             (PartRef::Local(p), _) => std::fs::read(p).ok().map(bytes::Bytes::from),
             (PartRef::Remote(key), Some(r)) => {
                 use object_store::ObjectStoreExt;
-                crate::remote::block_on(async { r.store.get(key).await?.bytes().await }).ok()
+                crate::archive::remote::block_on(async { r.store.get(key).await?.bytes().await })
+                    .ok()
             }
             _ => None,
         }
@@ -342,16 +319,18 @@ impl OutDir {
             (PartRef::Remote(key), Some(r)) => {
                 use object_store::ObjectStoreExt;
                 let store = &r.store;
-                let size = crate::remote::block_on(store.head(key)).ok()?.size;
-                let tail =
-                    crate::remote::block_on(store.get_range(key, size.checked_sub(8)?..size))
-                        .ok()?;
+                let size = crate::archive::remote::block_on(store.head(key)).ok()?.size;
+                let tail = crate::archive::remote::block_on(
+                    store.get_range(key, size.checked_sub(8)?..size),
+                )
+                .ok()?;
                 if &tail[4..8] != b"PAR1" {
                     return None;
                 }
                 let len = u32::from_le_bytes(tail[..4].try_into().ok()?) as u64;
                 let from = size.checked_sub(8 + len)?;
-                let footer = crate::remote::block_on(store.get_range(key, from..size - 8)).ok()?;
+                let footer =
+                    crate::archive::remote::block_on(store.get_range(key, from..size - 8)).ok()?;
                 parquet::file::metadata::ParquetMetaDataReader::decode_metadata(&footer)
                     .ok()?
                     .file_metadata()
@@ -368,7 +347,7 @@ fn remote_crawls(
     r: &RemoteOut,
     table: &object_store::path::Path,
 ) -> Result<Vec<object_store::path::Path>> {
-    let listed = crate::remote::block_on(r.store.list_with_delimiter(Some(table)))
+    let listed = crate::archive::remote::block_on(r.store.list_with_delimiter(Some(table)))
         .with_context(|| format!("cannot list {}/{table}", r.url))?;
     Ok(listed
         .common_prefixes
@@ -380,7 +359,7 @@ fn remote_crawls(
 /// Delete an object; a missing one is no error.
 fn delete(r: &RemoteOut, key: &object_store::path::Path) -> Result<()> {
     use object_store::ObjectStoreExt;
-    match crate::remote::block_on(r.store.delete(key)) {
+    match crate::archive::remote::block_on(r.store.delete(key)) {
         Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
         Err(e) => Err(anyhow::Error::new(e).context(format!("cannot delete {key}"))),
     }
@@ -396,11 +375,11 @@ fn upload(r: &RemoteOut, staged: &Path, key: &object_store::path::Path) -> Resul
     let what = || format!("cannot upload {key} to {}", r.url);
     if len <= PART {
         let bytes = std::fs::read(staged)?;
-        crate::remote::block_on(r.store.put(key, bytes.into())).with_context(what)?;
+        crate::archive::remote::block_on(r.store.put(key, bytes.into())).with_context(what)?;
         return Ok(());
     }
     let mut file = std::fs::File::open(staged)?;
-    crate::remote::block_on(async {
+    crate::archive::remote::block_on(async {
         let upload = r.store.put_multipart(key).await?;
         let mut w = object_store::WriteMultipart::new_with_chunk_size(upload, PART);
         let mut buf = vec![0u8; PART];
@@ -439,112 +418,6 @@ fn remove_in_other_crawls(final_path: &Path) {
             let _ = std::fs::remove_file(dir.join(name));
         }
     }
-}
-
-/// A part being written in staging.
-pub struct PartWriter {
-    writer: Writer,
-    staged: PathBuf,
-    final_path: PathBuf,
-    rows: u64,
-}
-
-/// How a part is encoded: Arrow batches, or row groups a table writes itself from runs.
-enum Writer {
-    Arrow(ArrowWriter<std::fs::File>),
-    Runs(SerializedFileWriter<std::fs::File>),
-}
-
-impl PartWriter {
-    /// Append a batch (encoded and compressed now; row groups are flushed as they fill).
-    pub fn write(&mut self, batch: &RecordBatch) -> Result<()> {
-        let Writer::Arrow(writer) = &mut self.writer else {
-            anyhow::bail!(
-                "{}: a table written from runs takes no batches",
-                self.staged.display()
-            );
-        };
-        self.rows += batch.num_rows() as u64;
-        writer
-            .write(batch)
-            .with_context(|| format!("cannot write {}", self.staged.display()))?;
-        // Keep little in memory: flush the open row group once it is large.
-        if writer.in_progress_size() > 64 << 20 {
-            writer
-                .flush()
-                .with_context(|| format!("cannot write {}", self.staged.display()))?;
-        }
-        Ok(())
-    }
-
-    /// End the open row group (Arrow parts; a table written from runs ends one per write).
-    pub fn flush(&mut self) -> Result<()> {
-        if let Writer::Arrow(w) = &mut self.writer {
-            w.flush()
-                .with_context(|| format!("cannot write {}", self.staged.display()))?;
-        }
-        Ok(())
-    }
-
-    /// The file writer of a table written from runs ([`crate::runs`]).
-    pub fn runs_writer(&mut self) -> Result<&mut SerializedFileWriter<std::fs::File>> {
-        match &mut self.writer {
-            Writer::Runs(w) => Ok(w),
-            Writer::Arrow(_) => anyhow::bail!("{} takes Arrow batches", self.staged.display()),
-        }
-    }
-
-    /// Count rows written through [`Self::runs_writer`].
-    pub fn add_rows(&mut self, n: u64) {
-        self.rows += n;
-    }
-
-    pub fn rows(&self) -> u64 {
-        self.rows
-    }
-
-    /// Close the file; the part is then ready to be committed.
-    pub fn finish(self) -> Result<PartOutcome> {
-        match self.writer {
-            Writer::Arrow(w) => w.close().map(|_| ()),
-            Writer::Runs(w) => w.close().map(|_| ()),
-        }
-        .with_context(|| format!("cannot finish {}", self.staged.display()))?;
-        Ok(PartOutcome::Staged(StagedPart {
-            staged: self.staged,
-            final_path: self.final_path,
-        }))
-    }
-}
-
-/// A part written, or a table with no rows for an input.
-pub enum PartOutcome {
-    Staged(StagedPart),
-    Empty(PathBuf),
-}
-
-fn writer_properties<B: TableBuilder>() -> WriterProperties {
-    let mut props = WriterProperties::builder()
-        .set_compression(Compression::ZSTD(ZstdLevel::try_new(1).unwrap_or_default()))
-        .set_dictionary_enabled(true)
-        .set_statistics_enabled(EnabledStatistics::Page)
-        .set_max_row_group_row_count(Some(1 << 20))
-        .set_created_by(format!("repcensus {}", env!("CARGO_PKG_VERSION")))
-        .set_key_value_metadata(Some(vec![
-            KeyValue::new(
-                "repcensus.schema_version".into(),
-                SCHEMA_VERSION.to_string(),
-            ),
-            KeyValue::new("repcensus.table".into(), B::NAME.to_string()),
-            KeyValue::new(
-                "repcensus.tool_version".into(),
-                env!("CARGO_PKG_VERSION").to_string(),
-            ),
-        ]));
-    for col in B::plain_columns() {
-        props = props.set_column_dictionary_enabled(ColumnPath::from(col), false);
-    }
-    props.build()
 }
 
 /// Remove staging folders of runs whose process is gone (Linux: `/proc/<pid>`); elsewhere, those

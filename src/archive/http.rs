@@ -10,7 +10,7 @@
 //! encoding to `X-Crawler-Content-Encoding`, `X-Crawler-Transfer-Encoding` and
 //! `X-Crawler-Content-Length`. Those renamed headers are recorded but never acted upon.
 
-use crate::record::trim;
+use crate::archive::record::trim;
 use std::io::Read;
 
 /// The most decoded body bytes we produce for one record (decompression bomb guard): 8 MiB.
@@ -96,7 +96,7 @@ pub fn parse_response(block: &[u8]) -> Option<HttpHead<'_>> {
     } else if rest.starts_with(b"\n") {
         (&rest[..0], 1, false)
     } else {
-        match crate::record::header_end(rest) {
+        match crate::archive::record::header_end(rest) {
             Some(len) => {
                 let mut h = &rest[..len];
                 while let [r @ .., b'\r' | b'\n'] = h {
@@ -259,6 +259,23 @@ impl BodyDecoder {
             }
         }
     }
+}
+
+/// Whether a media type (as [`media_type_bytes`] gives it) is HTML.
+pub fn is_html(media_type: &[u8]) -> bool {
+    media_type.eq_ignore_ascii_case(b"text/html")
+        || media_type.eq_ignore_ascii_case(b"application/xhtml+xml")
+}
+
+/// The media type of a response (its Content-Type without parameters), and whether it is HTML.
+pub fn response_media_type<'h>(h: &HttpHead<'h>) -> (Option<&'h [u8]>, bool) {
+    let media = h.header("content-type").map(media_type_bytes);
+    (media, media.is_some_and(is_html))
+}
+
+/// The media type of a Content-Type value, borrowed: parameters dropped, trimmed.
+pub fn media_type_bytes(v: &[u8]) -> &[u8] {
+    trim(v.split(|&b| b == b';').next().unwrap_or_default())
 }
 
 /// Read up to `limit` bytes; Ok(true) when there was more.

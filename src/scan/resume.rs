@@ -10,7 +10,7 @@
 //! every part of it, so a resumed run never duplicates rows. Parts are found and read through
 //! [`OutDir`], so an `s3://` output is checked the same way (only footers of large parts are read).
 
-use crate::output::OutDir;
+use crate::parts::OutDir;
 use crate::tables::{TableSelection, SCHEMA_VERSION, TABLE_NAMES};
 use arrow_array::cast::AsArray;
 use arrow_array::types::Int64Type;

@@ -1,0 +1,9 @@
+//! Parquet parts: the out folder (staging, atomic commit, remote upload) and the column writers
+//! that encode a table's runs. Knows nothing of which tables exist.
+
+mod out_dir;
+mod part;
+pub mod runs;
+
+pub use out_dir::{OutDir, PartRef};
+pub use part::{PartOutcome, PartWriter, StagedPart, TableDesc};

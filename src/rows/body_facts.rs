@@ -1,0 +1,180 @@
+//! Facts about a robots.txt body that are not its parse: the fetch outcome of a 2xx response
+//! (`ok`, `ok_empty`, `not_robots_html`, `not_robots_binary`), size, BOM, UTF-8 validity, line
+//! endings and digest. Shared by the scan and `repcensus parse`.
+
+use crate::robots::parse::PARSE_LIMIT;
+use crate::tables::RobotsFileRow;
+
+/// Facts about a robots.txt body.
+pub(crate) struct BodyFacts<'a> {
+    body: &'a [u8],
+    bytes: u64,
+    cut: bool,
+}
+
+impl<'a> BodyFacts<'a> {
+    pub(crate) fn of(body: &'a [u8], bytes: u64, cut: bool) -> Self {
+        BodyFacts {
+            body,
+            bytes: bytes.max(body.len() as u64),
+            cut,
+        }
+    }
+
+    pub(crate) fn outcome_2xx(&self) -> &'static str {
+        let b = self.body;
+        if b.is_empty() {
+            return "ok_empty";
+        }
+        let start = b.strip_prefix(b"\xef\xbb\xbf").unwrap_or(b);
+        let lead = start
+            .iter()
+            .position(|c| !c.is_ascii_whitespace())
+            .unwrap_or(start.len());
+        let text = &start[lead..start.len().min(lead + 2048)];
+        if text.is_empty() {
+            return "ok_empty";
+        }
+        if text.first() == Some(&b'<') {
+            let lower = text.to_ascii_lowercase();
+            if [
+                &b"<html"[..],
+                b"<!doctype",
+                b"<head",
+                b"<body",
+                b"<?xml",
+                b"<!--",
+            ]
+            .iter()
+            .any(|t| memchr::memmem::find(&lower, t).is_some())
+            {
+                return "not_robots_html";
+            }
+        }
+        let sample = &b[..b.len().min(1024)];
+        let control = count_control(sample);
+        if control * 10 > sample.len() {
+            return "not_robots_binary";
+        }
+        "ok"
+    }
+
+    /// Fill the body columns of `row`; returns the digest string.
+    pub(crate) fn apply(&self, row: &mut RobotsFileRow<'_>) -> String {
+        let b = self.body;
+        row.body_bytes = Some(self.bytes as i64);
+        row.truncated = Some(self.bytes > PARSE_LIMIT as u64);
+        row.has_bom = Some(b.starts_with(b"\xef\xbb\xbf"));
+        let parsed = &b[..b.len().min(PARSE_LIMIT)];
+        row.valid_utf8 =
+            Some(std::str::from_utf8(parsed).is_ok() || (self.cut && utf8_valid_but_cut(parsed)));
+        row.line_endings = Some(line_endings(parsed));
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let mut hex = String::with_capacity(71);
+        hex.push_str("sha256:");
+        // ring's SHA-256 (OpenSSL's assembly: AVX2/SSSE3, or the SHA extensions where the CPU
+        // has them) ran 1.9 times as fast as the sha2 crate's portable code on the bench machine.
+        for &byte in ring::digest::digest(&ring::digest::SHA256, b).as_ref() {
+            hex.push(HEX[usize::from(byte >> 4)] as char);
+            hex.push(HEX[usize::from(byte & 15)] as char);
+        }
+        hex
+    }
+}
+
+/// Control bytes other than tab, LF, CR and form feed. Branch-free over blocks of bytes, so that
+/// it vectorises: the filter-and-count it replaces ran a byte at a time (`outcome_2xx` fell from
+/// 1.4% to 0.5% of a robots.txt scan's instructions).
+fn count_control(b: &[u8]) -> usize {
+    b.chunks(255)
+        .map(|block| {
+            let n: u8 = block
+                .iter()
+                .map(|&c| u8::from(c < 0x20) & !u8::from(matches!(c, b'\t' | b'\n' | b'\r' | 0x0c)))
+                .sum();
+            usize::from(n)
+        })
+        .sum()
+}
+
+/// Valid UTF-8 except for a sequence cut by the end of the buffer.
+fn utf8_valid_but_cut(b: &[u8]) -> bool {
+    match std::str::from_utf8(b) {
+        Ok(_) => true,
+        Err(e) => e.error_len().is_none(),
+    }
+}
+
+fn line_endings(b: &[u8]) -> &'static str {
+    let (mut crlf, mut lf, mut cr) = (0u64, 0u64, 0u64);
+    let mut i = 0;
+    while let Some(p) = memchr::memchr2(b'\r', b'\n', &b[i..]) {
+        let at = i + p;
+        if b[at] == b'\r' {
+            if b.get(at + 1) == Some(&b'\n') {
+                crlf += 1;
+                i = at + 2;
+                continue;
+            }
+            cr += 1;
+        } else {
+            lf += 1;
+        }
+        i = at + 1;
+    }
+    match (crlf > 0, lf > 0, cr > 0) {
+        (false, false, false) => "none",
+        (true, false, false) => "crlf",
+        (false, true, false) => "lf",
+        (false, false, true) => "cr",
+        _ => "mixed",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn outcomes() {
+        assert_eq!(BodyFacts::of(b"", 0, false).outcome_2xx(), "ok_empty");
+        assert_eq!(BodyFacts::of(b"  \n", 3, false).outcome_2xx(), "ok_empty");
+        assert_eq!(
+            BodyFacts::of(b"User-agent: *\nDisallow:\n", 24, false).outcome_2xx(),
+            "ok"
+        );
+        assert_eq!(
+            BodyFacts::of(b"\n<!DOCTYPE html><html>", 22, false).outcome_2xx(),
+            "not_robots_html"
+        );
+        assert_eq!(
+            BodyFacts::of(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0", 17, false).outcome_2xx(),
+            "not_robots_binary"
+        );
+    }
+
+    #[test]
+    fn control_count_is_the_plain_count() {
+        let plain = |b: &[u8]| {
+            b.iter()
+                .filter(|&&c| c < 0x20 && !matches!(c, b'\t' | b'\n' | b'\r' | 0x0c))
+                .count()
+        };
+        let all: Vec<u8> = (0..=255u8).cycle().take(1024).collect();
+        let zeros = vec![0u8; 1024];
+        for b in [&all[..], &zeros[..]] {
+            for len in [0, 1, 31, 254, 255, 256, 510, 511, 1024] {
+                assert_eq!(count_control(&b[..len]), plain(&b[..len]), "{len}");
+            }
+        }
+    }
+
+    #[test]
+    fn line_ending_kinds() {
+        assert_eq!(line_endings(b"a\r\nb\r\n"), "crlf");
+        assert_eq!(line_endings(b"a\nb"), "lf");
+        assert_eq!(line_endings(b"a\rb"), "cr");
+        assert_eq!(line_endings(b"a\r\nb\n"), "mixed");
+        assert_eq!(line_endings(b"ab"), "none");
+    }
+}
