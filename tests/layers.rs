@@ -1,0 +1,237 @@
+//! The layers of `src/` (docs/architecture.md): each folder is one layer and imports only point
+//! down. Read from the `crate::` and `super::` paths of the code (comments and `#[cfg(test)]`
+//! modules left out), so a new import that points up or closes a circle fails here.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Each folder and the folders it may import from. A folder not listed fails the test: a new
+/// layer is placed here on purpose.
+const LAYERS: &[(&str, &[&str])] = &[
+    ("archive", &[]),
+    ("robots", &[]),
+    ("signals", &["robots"]),
+    ("agents", &["robots"]),
+    ("parts", &["archive"]),
+    ("tables", &["parts", "agents"]),
+    (
+        "rows",
+        &["archive", "robots", "signals", "agents", "tables"],
+    ),
+    (
+        "scan",
+        &[
+            "archive", "robots", "signals", "agents", "parts", "tables", "rows",
+        ],
+    ),
+];
+
+/// A module as `folder/file` (`folder/mod` for a folder's own module file).
+type Module = String;
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// The code of a file without comments and without its `#[cfg(test)]` modules (tests may reach
+/// anywhere).
+fn code_of(text: &str) -> String {
+    let mut code = String::new();
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        let t = line.trim_start();
+        if t == "#[cfg(test)]"
+            && lines
+                .peek()
+                .is_some_and(|n| n.trim_start().starts_with("mod "))
+        {
+            // Skip to the module's closing brace, at the indentation of its `mod` line.
+            let close = format!("{}}}", &line[..line.len() - t.len()]);
+            lines.by_ref().find(|l| *l == close);
+            continue;
+        }
+        if !t.starts_with("//") {
+            code.push_str(line.split(" //").next().unwrap_or(""));
+            code.push('\n');
+        }
+    }
+    code
+}
+
+/// The modules a file's code names: `crate::a::b` as `a/b` (or `a/mod` when `a::b` is not a
+/// module), `super::b` as a sibling.
+fn imports(code: &str, me: &Module, modules: &BTreeSet<Module>) -> BTreeSet<Module> {
+    let folder = me.split('/').next().unwrap();
+    let mut found = BTreeSet::new();
+    let ident = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect()
+    };
+    for (prefix, is_super) in [("crate::", false), ("super::", true)] {
+        for (i, _) in code.match_indices(prefix) {
+            let rest = &code[i + prefix.len()..];
+            let first = ident(rest);
+            if is_super {
+                found.insert(format!("{folder}/{first}"));
+                continue;
+            }
+            // `crate::a::b`, or each name of `crate::a::{b, c::d}`.
+            let after = rest[first.len()..].strip_prefix("::").unwrap_or("");
+            let seconds: Vec<String> = match after.strip_prefix('{') {
+                Some(list) => list[..list.find('}').unwrap_or(list.len())]
+                    .split(',')
+                    .map(|item| ident(item.trim()))
+                    .collect(),
+                None => vec![ident(after)],
+            };
+            for second in seconds {
+                let sub = format!("{first}/{second}");
+                found.insert(if modules.contains(&sub) {
+                    sub
+                } else {
+                    format!("{first}/mod")
+                });
+            }
+        }
+    }
+    found.retain(|m| modules.contains(m) && m != me);
+    found
+}
+
+fn graph() -> BTreeMap<Module, BTreeSet<Module>> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut texts = BTreeMap::new();
+    for f in files {
+        let rel = f.strip_prefix(&src).unwrap().with_extension("");
+        let parts: Vec<_> = rel
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect();
+        if parts.len() == 1 {
+            // lib.rs and main.rs: the crate's front, above every layer.
+            continue;
+        }
+        texts.insert(parts.join("/"), std::fs::read_to_string(&f).unwrap());
+    }
+    let modules: BTreeSet<Module> = texts.keys().cloned().collect();
+    texts
+        .iter()
+        .map(|(m, t)| (m.clone(), imports(&code_of(t), m, &modules)))
+        .collect()
+}
+
+/// A circle through `start`, if there is one (depth-first search).
+fn circle_from(
+    g: &BTreeMap<Module, BTreeSet<Module>>,
+    start: &Module,
+    at: &Module,
+    path: &mut Vec<Module>,
+    seen: &mut BTreeSet<Module>,
+) -> Option<Vec<Module>> {
+    for next in &g[at] {
+        if next == start {
+            let mut c = path.clone();
+            c.push(start.clone());
+            return Some(c);
+        }
+        if seen.insert(next.clone()) {
+            path.push(next.clone());
+            if let Some(c) = circle_from(g, start, next, path, seen) {
+                return Some(c);
+            }
+            path.pop();
+        }
+    }
+    None
+}
+
+#[test]
+fn imports_point_down_the_layers() {
+    let layers: BTreeMap<&str, &[&str]> = LAYERS.iter().copied().collect();
+    let mut wrong = Vec::new();
+    for (m, deps) in graph() {
+        let folder = m.split('/').next().unwrap();
+        let Some(allowed) = layers.get(folder) else {
+            wrong.push(format!("src/{folder}/ is not in LAYERS"));
+            continue;
+        };
+        for d in deps {
+            let to = d.split('/').next().unwrap();
+            if to != folder && !allowed.contains(&to) {
+                wrong.push(format!(
+                    "{m} imports {d}: {folder}/ may import only {allowed:?}"
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn no_module_imports_itself_through_a_circle() {
+    let g = graph();
+    let circles: Vec<String> = g
+        .keys()
+        .filter_map(|m| {
+            circle_from(&g, m, m, &mut vec![m.clone()], &mut BTreeSet::new())
+                .map(|c| c.join(" -> "))
+        })
+        .collect();
+    assert!(circles.is_empty(), "{}", circles.join("\n"));
+}
+
+/// The checks see what they claim to: a known import is found, and a circle and an upward import
+/// written into a copy of the graph are reported.
+#[test]
+fn the_checks_find_imports_circles_and_upward_arrows() {
+    let mut g = graph();
+    assert!(
+        g["rows/extract"].contains("rows/verdicts"),
+        "{:?}",
+        g["rows/extract"]
+    );
+    assert!(g["scan/mod"].contains("scan/resume"));
+    assert!(g.len() > 20, "{} modules", g.len());
+    let start = "rows/verdicts".to_string();
+    assert!(circle_from(
+        &g,
+        &start,
+        &start,
+        &mut vec![start.clone()],
+        &mut BTreeSet::new()
+    )
+    .is_none());
+    g.get_mut("rows/verdicts")
+        .unwrap()
+        .insert("rows/extract".into());
+    let c = circle_from(
+        &g,
+        &start,
+        &start,
+        &mut vec![start.clone()],
+        &mut BTreeSet::new(),
+    );
+    assert_eq!(
+        c.unwrap().join(" -> "),
+        "rows/verdicts -> rows/extract -> rows/verdicts"
+    );
+    let code = code_of(
+        "use crate::scan::resume;\nuse crate::robots::{lex::Line, Key};\n// crate::rows::extract\n",
+    );
+    let modules: BTreeSet<Module> = g.keys().cloned().collect();
+    let found = imports(&code, &"archive/gz".into(), &modules);
+    assert_eq!(
+        found.into_iter().collect::<Vec<_>>(),
+        ["robots/lex", "robots/mod", "scan/resume"]
+    );
+}
