@@ -16,18 +16,6 @@ const TIMING: &[&str] = &[
     "skipped_bytes",
 ];
 
-const TABLES: &[&str] = &[
-    "robots_files",
-    "robots_rules",
-    "robots_agents",
-    "agent_verdicts",
-    "app_directives",
-    "acap_fields",
-    "page_signals",
-    "host_counts",
-    "errors",
-];
-
 fn run(inputs: &[&str], out: &Path, extra: &[&str]) {
     let out_s = out.to_string_lossy().into_owned();
     let mut args: Vec<&str> = inputs.to_vec();
@@ -45,7 +33,7 @@ fn same_both_ways(inputs: &[&str], dir: &Path) -> (i64, i64) {
     run(inputs, &early, &[]);
     run(inputs, &full, &["--inflate-all"]);
     let mut rows = 0;
-    for table in TABLES {
+    for table in common::TABLES {
         let a = table_rows(&early, table, &[]);
         rows += a.len();
         assert_eq!(a, table_rows(&full, table, &[]), "{table}");

@@ -18,7 +18,7 @@ use crate::rows::verdicts::Verdicts;
 use crate::signals::meta::HEAD_SCAN_LIMIT;
 use crate::tables::{
     AgentVerdictsBuilder, ErrorRow, ErrorsBuilder, PageSignalsBuilder, RobotsFileRow,
-    RobotsFilesBuilder, TableSelection, T_ACAP, T_HOSTS, T_ROBOTS, T_VERDICTS,
+    RobotsFilesBuilder, Table, TableSelection,
 };
 
 /// Counts of records by WARC-Type.
@@ -358,11 +358,14 @@ impl<'w> Extractor<'w> {
                 );
             }
             let acap = robots_txt::acap_of(&parsed);
-            if let Some(a) = acap.as_ref().filter(|_| self.tables.writes(T_ACAP)) {
+            if let Some(a) = acap
+                .as_ref()
+                .filter(|_| self.tables.writes(Table::AcapFields))
+            {
                 robots_txt::emit_acap(&mut self.out.robots_lines.acap, &prov, &parsed, a);
             }
             robots_txt::fill_acap_summary(&mut row, acap.as_ref());
-            if self.tables.writes(T_VERDICTS)
+            if self.tables.writes(Table::AgentVerdicts)
                 && self.bufs.verdicts.emit(
                     &mut self.out.agent_verdicts,
                     self.registry,
@@ -372,16 +375,16 @@ impl<'w> Extractor<'w> {
             {
                 undetermined = true;
             }
-            if self.tables.writes(T_ROBOTS) {
+            if self.tables.writes(Table::RobotsFiles) {
                 self.out.robots_files.append(&row);
             }
         } else {
-            if self.tables.writes(T_VERDICTS) {
+            if self.tables.writes(Table::AgentVerdicts) {
                 self.bufs
                     .verdicts
                     .emit(&mut self.out.agent_verdicts, self.registry, &row, None);
             }
-            if self.tables.writes(T_ROBOTS) {
+            if self.tables.writes(Table::RobotsFiles) {
                 self.out.robots_files.append(&row);
             }
         }
@@ -481,7 +484,7 @@ impl Extractor<'_> {
                 carried.tdm |= m.tdm;
             }
         }
-        if self.tables.writes(T_HOSTS) {
+        if self.tables.writes(Table::HostCounts) {
             self.out.host_counts.add(host_key, status, html, carried);
         }
         if html && page_signals::head_limit_hit(&self.bufs.signals) {

@@ -22,9 +22,8 @@ use crate::archive::remote;
 use crate::parts::{OutDir, PartOutcome, PartWriter};
 use crate::rows::extract::{ChunkOutput, ExtractBuffers, Extractor, RecordCounts};
 use crate::tables::{
-    ErrorRow, ErrorsBuilder, HostCountsBuilder, InputRow, InputsBuilder, RobotsFilesBuilder,
-    TableBuilder, TableSelection, SCHEMA_VERSION, TABLE_NAMES, T_ACAP, T_AGENTS, T_APP, T_ERRORS,
-    T_HOSTS, T_ROBOTS, T_RULES, T_SIGNALS, T_VERDICTS,
+    ErrorRow, ErrorsBuilder, HostCountsBuilder, InputRow, InputsBuilder, Table, TableBuilder,
+    TableSelection, SCHEMA_VERSION,
 };
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -275,28 +274,29 @@ fn host_run_path(out: &OutDir, id: &str, n: usize) -> std::path::PathBuf {
 struct Writers {
     /// The tables written; the others' builders are dropped and their parts left alone.
     tables: TableSelection,
-    parts: [Option<PartWriter>; 9],
+    parts: [Option<PartWriter>; Table::OF_INPUT.len()],
     /// `host_counts` of the chunks written so far, merged (written when the input ends;
     /// spilled to scratch runs past a limit, so memory stays bounded).
     hosts: crate::rows::host_counts::HostTotals,
 }
 
 impl Writers {
+    /// Append the rows of `b` to its table's part (opened with the first rows).
     fn put<B: TableBuilder>(
         &mut self,
         out: &OutDir,
         crawl: &str,
         id: &str,
-        slot: usize,
         b: &mut B,
     ) -> Result<()> {
-        if b.is_empty() || !self.tables.writes(slot) {
+        if b.is_empty() || !self.tables.writes(B::TABLE) {
             return Ok(());
         }
-        if self.parts[slot].is_none() {
-            self.parts[slot] = Some(out.part_writer(&B::desc(), crawl, id)?);
+        let part = &mut self.parts[B::TABLE.index()];
+        if part.is_none() {
+            *part = Some(out.part_writer(&B::desc(), crawl, id)?);
         }
-        b.write_into(crawl, self.parts[slot].as_mut().expect("opened above"))
+        b.write_into(crawl, part.as_mut().expect("opened above"))
     }
 
     fn write_output(
@@ -306,42 +306,44 @@ impl Writers {
         id: &str,
         o: &mut ChunkOutput,
     ) -> Result<()> {
-        self.put(out, crawl, id, T_ROBOTS, &mut o.robots_files)?;
-        self.put(out, crawl, id, T_AGENTS, &mut o.robots_lines.agents)?;
-        self.put(out, crawl, id, T_RULES, &mut o.robots_lines.rules)?;
-        self.put(out, crawl, id, T_APP, &mut o.robots_lines.app_directives)?;
-        self.put(out, crawl, id, T_ACAP, &mut o.robots_lines.acap)?;
-        self.put(out, crawl, id, T_VERDICTS, &mut o.agent_verdicts)?;
-        self.put(out, crawl, id, T_SIGNALS, &mut o.page_signals)?;
+        self.put(out, crawl, id, &mut o.robots_files)?;
+        self.put(out, crawl, id, &mut o.robots_lines.agents)?;
+        self.put(out, crawl, id, &mut o.robots_lines.rules)?;
+        self.put(out, crawl, id, &mut o.robots_lines.app_directives)?;
+        self.put(out, crawl, id, &mut o.robots_lines.acap)?;
+        self.put(out, crawl, id, &mut o.agent_verdicts)?;
+        self.put(out, crawl, id, &mut o.page_signals)?;
         let hosts = std::mem::take(&mut o.host_counts);
-        if self.tables.writes(T_HOSTS) && !hosts.is_empty() {
+        if self.tables.writes(Table::HostCounts) && !hosts.is_empty() {
             self.hosts
                 .merge(hosts, |n| {
                     out.scratch_path(&format!("hosts--{id}--{n}.run"))
                 })
                 .context("cannot write a host_counts run")?;
         }
-        self.put(out, crawl, id, T_ERRORS, &mut o.errors)
+        self.put(out, crawl, id, &mut o.errors)
     }
 
-    /// Rows written to the table in `slot`; `None` when the table is not selected.
-    fn rows(&self, slot: usize) -> Option<u64> {
-        self.tables
-            .writes(slot)
-            .then(|| self.parts[slot].as_ref().map_or(0, PartWriter::rows))
+    /// Rows written to `table`; `None` when the table is not selected.
+    fn rows(&self, table: Table) -> Option<u64> {
+        self.tables.writes(table).then(|| {
+            self.parts[table.index()]
+                .as_ref()
+                .map_or(0, PartWriter::rows)
+        })
     }
 
     /// Close every part; selected tables without rows give `Empty` (stale parts are removed on
     /// commit), tables not selected nothing (their parts stay as they are).
     fn finish(self, out: &OutDir, crawl: &str, id: &str) -> Result<Vec<PartOutcome>> {
         let mut parts = Vec::new();
-        for (slot, w) in self.parts.into_iter().enumerate() {
-            if !self.tables.writes(slot) {
+        for (table, w) in Table::OF_INPUT.into_iter().zip(self.parts) {
+            if !self.tables.writes(table) {
                 continue;
             }
             parts.push(match w {
                 Some(w) => w.finish()?,
-                None => PartOutcome::Empty(out.part_path(TABLE_NAMES[slot], crawl, id)),
+                None => PartOutcome::Empty(out.part_path(table.name(), crawl, id)),
             });
         }
         Ok(parts)
@@ -1165,22 +1167,20 @@ fn finalize(
 
     state
         .writers
-        .put(shared.out, &crawl, id, T_ERRORS, &mut extra_errors)?;
-    if shared.opts.tables.writes(T_HOSTS) {
+        .put(shared.out, &crawl, id, &mut extra_errors)?;
+    if shared.opts.tables.writes(Table::HostCounts) {
         let mut hosts = HostCountsBuilder::default();
         let host_counts = std::mem::take(&mut state.writers.hosts);
         host_counts.emit(
             &mut hosts,
             name,
             |n| host_run_path(shared.out, id, n),
-            |b| state.writers.put(shared.out, &crawl, id, T_HOSTS, b),
+            |b| state.writers.put(shared.out, &crawl, id, b),
         )?;
-        state
-            .writers
-            .put(shared.out, &crawl, id, T_HOSTS, &mut hosts)?;
+        state.writers.put(shared.out, &crawl, id, &mut hosts)?;
     }
-    let robots_rows = state.writers.rows(T_ROBOTS);
-    let rows = |slot| state.writers.rows(slot).map(|n| n as i64);
+    let robots_rows = state.writers.rows(Table::RobotsFiles);
+    let rows = |table| state.writers.rows(table).map(|n| n as i64);
 
     let mut inputs = InputsBuilder::default();
     inputs.append(&InputRow {
@@ -1209,14 +1209,14 @@ fn finalize(
         decompressed_bytes: Some(state.stats.decompressed_bytes as i64),
         skipped_bytes: Some(state.stats.skipped_bytes as i64),
         chunks: Some(state.chunks as i32),
-        rows_robots_files: rows(T_ROBOTS),
-        rows_robots_agents: rows(T_AGENTS),
-        rows_robots_rules: rows(T_RULES),
-        rows_app_directives: rows(T_APP),
-        rows_acap_fields: rows(T_ACAP),
-        rows_agent_verdicts: rows(T_VERDICTS),
-        rows_page_signals: rows(T_SIGNALS),
-        rows_host_counts: rows(T_HOSTS),
+        rows_robots_files: rows(Table::RobotsFiles),
+        rows_robots_agents: rows(Table::RobotsAgents),
+        rows_robots_rules: rows(Table::RobotsRules),
+        rows_app_directives: rows(Table::AppDirectives),
+        rows_acap_fields: rows(Table::AcapFields),
+        rows_agent_verdicts: rows(Table::AgentVerdicts),
+        rows_page_signals: rows(Table::PageSignals),
+        rows_host_counts: rows(Table::HostCounts),
         errors: Some(n_errors as i64),
         started: Some(state.started_wall),
         seconds: Some(state.started.elapsed().as_secs_f64()),
@@ -1226,8 +1226,9 @@ fn finalize(
     });
     let inputs_batch = inputs.finish(&crawl);
 
-    let state_rows: Vec<Option<u64>> = (0..TABLE_NAMES.len())
-        .map(|slot| state.writers.rows(slot))
+    let table_rows: Vec<(Table, u64)> = Table::OF_INPUT
+        .into_iter()
+        .filter_map(|t| Some((t, state.writers.rows(t)?)))
         .collect();
     let mut parts = std::mem::take(&mut state.writers).finish(shared.out, &crawl, id)?;
     // The inputs part goes last: its presence says the input's other parts are complete.
@@ -1240,19 +1241,14 @@ fn finalize(
     // Parts of this input left by an earlier run under another crawl name would double rows.
     // The old `inputs` part goes first, so that until the new one is in place the input reads as
     // incomplete to `--resume`.
-    shared.out.remove_parts(InputsBuilder::NAME, id)?;
+    shared.out.remove_parts(Table::Inputs.name(), id)?;
     shared.out.commit(parts)?;
 
-    let table_rows: Vec<(&str, u64)> = TABLE_NAMES
-        .iter()
-        .enumerate()
-        .filter_map(|(slot, name)| Some((*name, state_rows[slot]?)))
-        .collect();
     let mut s = lock(&shared.summary);
-    for (name, n) in table_rows {
-        *s.rows.entry(name.to_string()).or_default() += n;
+    for (table, n) in table_rows {
+        *s.rows.entry(table.name().to_string()).or_default() += n;
     }
-    *s.rows.entry(InputsBuilder::NAME.to_string()).or_default() += 1;
+    *s.rows.entry(Table::Inputs.name().to_string()).or_default() += 1;
     for (k, n) in &state.error_kinds {
         *s.errors_by_kind.entry(k.clone()).or_default() += n;
     }
@@ -1277,12 +1273,12 @@ fn record_resumed(shared: &Shared<'_>, done: &crate::scan::resume::Completed) {
     let mut s = lock(&shared.summary);
     s.inputs_resumed += 1;
     for (table, n) in &done.rows {
-        *s.rows.entry(table.to_string()).or_default() += n;
-        if *table == RobotsFilesBuilder::NAME {
+        *s.rows.entry(table.name().to_string()).or_default() += n;
+        if *table == Table::RobotsFiles {
             s.robots_captures += n;
         }
     }
-    *s.rows.entry(InputsBuilder::NAME.to_string()).or_default() += 1;
+    *s.rows.entry(Table::Inputs.name().to_string()).or_default() += 1;
     for (k, n) in &done.errors_by_kind {
         *s.errors_by_kind.entry(k.clone()).or_default() += n;
     }

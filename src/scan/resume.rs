@@ -11,7 +11,7 @@
 //! [`OutDir`], so an `s3://` output is checked the same way (only footers of large parts are read).
 
 use crate::parts::OutDir;
-use crate::tables::{TableSelection, SCHEMA_VERSION, TABLE_NAMES};
+use crate::tables::{Table, TableSelection, SCHEMA_VERSION};
 use arrow_array::cast::AsArray;
 use arrow_array::types::Int64Type;
 use arrow_array::{Array, RecordBatch};
@@ -24,17 +24,9 @@ pub struct Completed {
     pub records: u64,
     pub errors: u64,
     /// Rows per table (the `inputs` row itself not counted).
-    pub rows: Vec<(&'static str, u64)>,
+    pub rows: Vec<(Table, u64)>,
     /// `errors` rows by kind, read from the input's `errors` part.
     pub errors_by_kind: BTreeMap<String, u64>,
-}
-
-/// The `inputs` column that counts a table's rows.
-fn count_column(table: &str) -> String {
-    match table {
-        "errors" => "errors".to_string(),
-        t => format!("rows_{t}"),
-    }
 }
 
 /// The complete output of input `id` (read from `name`, `bytes` long), if an earlier run left one.
@@ -46,7 +38,7 @@ pub fn completed(
     registry_version: &str,
     tables: TableSelection,
 ) -> Option<Completed> {
-    let parts = out.find_parts("inputs", id);
+    let parts = out.find_parts(Table::Inputs.name(), id);
     let [(crawl, inputs_part)] = parts.as_slice() else {
         return None;
     };
@@ -80,19 +72,15 @@ pub fn completed(
         ..Completed::default()
     };
     let mut errors_part = None;
-    for (_, table) in TABLE_NAMES
-        .into_iter()
-        .enumerate()
-        .filter(|&(slot, _)| tables.writes(slot))
-    {
-        let want = int(&count_column(table))?;
-        let mut found = out.find_parts(table, id);
+    for table in tables.of_input() {
+        let want = int(table.count_column()?)?;
+        let mut found = out.find_parts(table.name(), id);
         match found.as_slice() {
             [] if want == 0 => {}
             [(c, part)] if c == crawl && want > 0 && out.part_rows(part)? == want => {}
             _ => return None,
         }
-        if table == "errors" {
+        if table == Table::Errors {
             errors_part = found.pop().map(|(_, p)| p);
         }
         done.rows.push((table, want));

@@ -1,6 +1,6 @@
 //! The output tables: schemas, row types and Arrow column builders.
 //!
-//! Each table is declared once with [`table!`], which generates a borrowed row struct (`*Row`), a
+//! Each table is a [`Table`] variant and is declared once with `table!`, which generates a borrowed row struct (`*Row`), a
 //! builder with one Arrow builder per column (`*Builder`, reused across records) and the Arrow
 //! schema. Rows borrow from the record being read; only appending to a builder copies.
 //! The `crawl` column is not part of the rows: the writer adds it when it knows the input's crawl
@@ -8,330 +8,29 @@
 //!
 //! The schema is documented in docs/schema.md; bump [`SCHEMA_VERSION`] with any change to it.
 
-use arrow_array::builder::{
-    BooleanBuilder, Float64Builder, Int32Builder, Int64Builder, ListBuilder, StringBuilder,
-    TimestampMicrosecondBuilder,
-};
+mod declare;
+mod kind;
+mod table;
+
 use arrow_array::{ArrayRef, RecordBatch, StringArray};
-use arrow_schema::{DataType, Field, Schema, SchemaRef, TimeUnit};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use std::sync::Arc;
 
 use crate::agents::Agent;
-use crate::parts::runs::{
-    write_row_group, BoolCol, DictCol, RunColumn, Scratch, StrCol, StrListCol, TextCol,
-};
-use crate::parts::{PartWriter, TableDesc};
+use crate::parts::runs::{write_row_group, Scratch, StrCol};
+use crate::parts::PartWriter;
 use anyhow::Result;
+use declare::table;
+
+pub use declare::{AppendRow, TableBuilder, CRAWL_COLUMN};
+pub use kind::{Bool, Kind, Str, StrList, Text, Ts, F64, I32, I64};
+pub use table::{Table, TableSelection};
 
 /// Version of the table schemas, stored in every Parquet file's metadata as `repcensus.schema_version`.
 pub const SCHEMA_VERSION: &str = "6";
-
-/// A column kind: its Arrow type, the borrowed value a row holds, the Arrow builder that takes it
-/// and the column of a table written from runs ([`crate::parts::runs`]) that takes it.
-pub trait Kind {
-    type Value<'a>;
-    type Builder: Default;
-    type RunCol: RunColumn + Default + Send;
-    /// Written without a Parquet dictionary (mostly distinct values).
-    const PLAIN: bool = false;
-    fn data_type() -> DataType;
-    fn append(b: &mut Self::Builder, v: &Self::Value<'_>);
-    fn finish(b: &mut Self::Builder) -> ArrayRef;
-    /// Append `n` rows of `v` to a run column.
-    fn push(c: &mut Self::RunCol, v: &Self::Value<'_>, n: u32);
-}
-
-/// UTF-8 string, dictionary-encoded in Parquet (values that repeat: names, enums, hosts).
-pub struct Str;
-/// UTF-8 string of mostly distinct values (URLs, line values), PLAIN-encoded in Parquet.
-pub struct Text;
-/// 64-bit integer.
-pub struct I64;
-/// 32-bit integer.
-pub struct I32;
-/// Boolean.
-pub struct Bool;
-/// 64-bit float.
-pub struct F64;
-/// Timestamp, microseconds, UTC.
-pub struct Ts;
-/// List of UTF-8 strings.
-pub struct StrList;
-
-macro_rules! str_kind {
-    ($kind:ident, $run_col:ty, $plain:expr) => {
-        impl Kind for $kind {
-            type Value<'a> = Option<&'a str>;
-            type Builder = StringBuilder;
-            type RunCol = $run_col;
-            const PLAIN: bool = $plain;
-            fn data_type() -> DataType {
-                DataType::Utf8
-            }
-            fn append(b: &mut StringBuilder, v: &Option<&str>) {
-                b.append_option(*v)
-            }
-            fn finish(b: &mut StringBuilder) -> ArrayRef {
-                Arc::new(b.finish())
-            }
-            fn push(c: &mut $run_col, v: &Option<&str>, n: u32) {
-                c.push_str(*v, n)
-            }
-        }
-    };
-}
-str_kind!(Str, StrCol, false);
-str_kind!(Text, TextCol, true);
-
-macro_rules! prim_kind {
-    ($kind:ident, $t:ty, $builder:ty, $dt:expr) => {
-        impl Kind for $kind {
-            type Value<'a> = Option<$t>;
-            type Builder = $builder;
-            type RunCol = DictCol<$t>;
-            fn data_type() -> DataType {
-                $dt
-            }
-            fn append(b: &mut $builder, v: &Option<$t>) {
-                b.append_option(*v)
-            }
-            fn finish(b: &mut $builder) -> ArrayRef {
-                Arc::new(b.finish())
-            }
-            fn push(c: &mut DictCol<$t>, v: &Option<$t>, n: u32) {
-                c.push(v.as_ref(), n)
-            }
-        }
-    };
-}
-prim_kind!(I64, i64, Int64Builder, DataType::Int64);
-prim_kind!(I32, i32, Int32Builder, DataType::Int32);
-prim_kind!(F64, f64, Float64Builder, DataType::Float64);
-
-impl Kind for Bool {
-    type Value<'a> = Option<bool>;
-    type Builder = BooleanBuilder;
-    type RunCol = BoolCol;
-    fn data_type() -> DataType {
-        DataType::Boolean
-    }
-    fn append(b: &mut BooleanBuilder, v: &Option<bool>) {
-        b.append_option(*v)
-    }
-    fn finish(b: &mut BooleanBuilder) -> ArrayRef {
-        Arc::new(b.finish())
-    }
-    fn push(c: &mut BoolCol, v: &Option<bool>, n: u32) {
-        c.push(*v, n)
-    }
-}
-
-impl Kind for Ts {
-    type Value<'a> = Option<i64>;
-    type Builder = TimestampMicrosecondBuilder;
-    type RunCol = DictCol<i64>;
-    fn data_type() -> DataType {
-        DataType::Timestamp(TimeUnit::Microsecond, Some("UTC".into()))
-    }
-    fn append(b: &mut TimestampMicrosecondBuilder, v: &Option<i64>) {
-        b.append_option(*v)
-    }
-    fn finish(b: &mut TimestampMicrosecondBuilder) -> ArrayRef {
-        Arc::new(b.finish().with_timezone("UTC"))
-    }
-    fn push(c: &mut DictCol<i64>, v: &Option<i64>, n: u32) {
-        c.push(v.as_ref(), n)
-    }
-}
-
-impl Kind for StrList {
-    type Value<'a> = Option<&'a [&'a str]>;
-    type Builder = ListBuilder<StringBuilder>;
-    type RunCol = StrListCol;
-    fn push(c: &mut StrListCol, v: &Option<&[&str]>, n: u32) {
-        c.push(*v, n)
-    }
-    fn data_type() -> DataType {
-        DataType::List(Arc::new(Field::new("item", DataType::Utf8, true)))
-    }
-    fn append(b: &mut ListBuilder<StringBuilder>, v: &Option<&[&str]>) {
-        match v {
-            Some(items) => {
-                for s in *items {
-                    b.values().append_value(s);
-                }
-                b.append(true);
-            }
-            None => b.append(false),
-        }
-    }
-    fn finish(b: &mut ListBuilder<StringBuilder>) -> ArrayRef {
-        Arc::new(b.finish())
-    }
-}
-
-/// Columns added by the writer, first in every table.
-pub const CRAWL_COLUMN: &str = "crawl";
-
-/// What every table builder can do, for the writer.
-pub trait TableBuilder: Send {
-    const NAME: &'static str;
-    /// Parts are written from runs by [`TableBuilder::write_into`] (see [`crate::parts::runs`]), not as
-    /// Arrow batches.
-    const RUNS: bool = false;
-    fn schema() -> SchemaRef;
-    fn len(&self) -> usize;
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-    /// Columns that are high-cardinality (no Parquet dictionary).
-    fn plain_columns() -> Vec<&'static str> {
-        Vec::new()
-    }
-    /// What the part writer needs to know of the table.
-    fn desc() -> TableDesc {
-        TableDesc {
-            name: Self::NAME,
-            schema: Self::schema(),
-            plain_columns: Self::plain_columns(),
-            from_runs: Self::RUNS,
-            schema_version: SCHEMA_VERSION,
-        }
-    }
-    /// Write the rows into the table's part, the `crawl` column first, and start empty.
-    fn write_into(&mut self, crawl: &str, part: &mut PartWriter) -> Result<()>;
-}
-
-/// A builder that takes rows of type `R`: a table's Arrow builder and its run builder alike.
-pub trait AppendRow<R> {
-    fn append_row(&mut self, row: &R);
-}
-
-macro_rules! table {
-    // A table written from runs (see `crate::parts::runs`): `$builder` is the scan's, `$arrow` the same
-    // rows through Arrow, kept as the reference the run writer is tested against.
-    (
-        $(#[$doc:meta])*
-        $builder:ident, $row:ident, $name:literal, arrow: $arrow:ident,
-        { $($(#[$cdoc:meta])* $col:ident : $kind:ident),* $(,)? }
-    ) => {
-        table! {
-            $(#[$doc])*
-            $arrow, $row, $name,
-            { $($(#[$cdoc])* $col: $kind),* }
-        }
-
-        $(#[$doc])*
-        #[derive(Default)]
-        pub struct $builder {
-            rows: usize,
-            crawl: StrCol,
-            $($col: <$kind as Kind>::RunCol,)*
-            scratch: Scratch,
-        }
-
-        impl $builder {
-            pub fn append(&mut self, row: &$row<'_>) {
-                $(<$kind as Kind>::push(&mut self.$col, &row.$col, 1);)*
-                self.rows += 1;
-            }
-        }
-
-        impl<'a> AppendRow<$row<'a>> for $builder {
-            fn append_row(&mut self, row: &$row<'a>) {
-                self.append(row)
-            }
-        }
-
-        impl TableBuilder for $builder {
-            const NAME: &'static str = $name;
-            const RUNS: bool = true;
-            fn schema() -> SchemaRef {
-                $arrow::schema()
-            }
-            fn len(&self) -> usize {
-                self.rows
-            }
-            fn plain_columns() -> Vec<&'static str> {
-                $arrow::plain_columns()
-            }
-            /// One row group per call.
-            fn write_into(&mut self, crawl: &str, part: &mut PartWriter) -> Result<()> {
-                let rows = std::mem::take(&mut self.rows);
-                self.crawl.push_str(Some(crawl), rows as u32);
-                write_row_group(
-                    part,
-                    &mut [&mut self.crawl, $(&mut self.$col),*],
-                    rows as u64,
-                    &mut self.scratch,
-                )
-            }
-        }
-    };
-    (
-        $(#[$doc:meta])*
-        $builder:ident, $row:ident, $name:literal,
-        { $($(#[$cdoc:meta])* $col:ident : $kind:ident),* $(,)? }
-    ) => {
-        $(#[$doc])*
-        #[derive(Debug, Clone, Default)]
-        pub struct $row<'a> {
-            $($(#[$cdoc])* pub $col: <$kind as Kind>::Value<'a>,)*
-        }
-
-        #[derive(Default)]
-        pub struct $builder {
-            rows: usize,
-            $($col: <$kind as Kind>::Builder,)*
-        }
-
-        impl $builder {
-            pub fn append(&mut self, row: &$row<'_>) {
-                $(<$kind as Kind>::append(&mut self.$col, &row.$col);)*
-                self.rows += 1;
-            }
-
-            /// Drain the rows into a batch, the `crawl` column first.
-            pub fn finish(&mut self, crawl: &str) -> RecordBatch {
-                let n = std::mem::take(&mut self.rows);
-                let mut cols: Vec<ArrayRef> = vec![Arc::new(StringArray::from(vec![crawl; n]))];
-                $(cols.push(<$kind as Kind>::finish(&mut self.$col));)*
-                RecordBatch::try_new(Self::schema(), cols).expect("table columns match their schema")
-            }
-        }
-
-        impl<'a> AppendRow<$row<'a>> for $builder {
-            fn append_row(&mut self, row: &$row<'a>) {
-                self.append(row)
-            }
-        }
-
-        impl TableBuilder for $builder {
-            const NAME: &'static str = $name;
-            fn schema() -> SchemaRef {
-                let mut fields = vec![Field::new(CRAWL_COLUMN, DataType::Utf8, false)];
-                $(fields.push(Field::new(stringify!($col), <$kind as Kind>::data_type(), true));)*
-                Arc::new(Schema::new(fields))
-            }
-            fn len(&self) -> usize {
-                self.rows
-            }
-            fn plain_columns() -> Vec<&'static str> {
-                [$((stringify!($col), <$kind as Kind>::PLAIN)),*]
-                    .into_iter()
-                    .filter_map(|(c, plain)| plain.then_some(c))
-                    .collect()
-            }
-            fn write_into(&mut self, crawl: &str, part: &mut PartWriter) -> Result<()> {
-                part.write(&self.finish(crawl))
-            }
-        }
-    };
-}
-
 table! {
     /// One row per capture of a `/robots.txt` URL, whatever its status.
-    RobotsFilesBuilder, RobotsFileRow, "robots_files",
+    RobotsFilesBuilder, RobotsFileRow, RobotsFiles,
     {
         warc_file: Str,
         warc_offset: I64,
@@ -383,7 +82,7 @@ table! {
 
 table! {
     /// One row per ACAP field (`ACAP-*` line, `##ACAP version=` comment).
-    AcapFieldsBuilder, AcapFieldRow, "acap_fields",
+    AcapFieldsBuilder, AcapFieldRow, AcapFields,
     {
         warc_file: Str,
         warc_offset: I64,
@@ -408,7 +107,7 @@ table! {
 
 table! {
     /// One row per agent line (`User-agent` or `User-Agent-Purpose`) of a parsed robots.txt.
-    RobotsAgentsBuilder, RobotsAgentRow, "robots_agents", arrow: RobotsAgentsArrow,
+    RobotsAgentsBuilder, RobotsAgentRow, RobotsAgents, arrow: RobotsAgentsArrow,
     {
         warc_file: Str,
         warc_offset: I64,
@@ -429,7 +128,7 @@ table! {
 
 table! {
     /// One row per non-blank line of a parsed robots.txt that is not an agent line.
-    RobotsRulesBuilder, RobotsRuleRow, "robots_rules", arrow: RobotsRulesArrow,
+    RobotsRulesBuilder, RobotsRuleRow, RobotsRules, arrow: RobotsRulesArrow,
     {
         warc_file: Str,
         warc_offset: I64,
@@ -454,7 +153,7 @@ table! {
 
 table! {
     /// One row per robots.txt capture and tracked agent (see `repcensus agents`).
-    AgentVerdictsBuilder, AgentVerdictRow, "agent_verdicts", arrow: AgentVerdictsArrow,
+    AgentVerdictsBuilder, AgentVerdictRow, AgentVerdicts, arrow: AgentVerdictsArrow,
     {
         warc_file: Str,
         warc_offset: I64,
@@ -545,7 +244,7 @@ impl AgentVerdictsBuilder {
 
 table! {
     /// One row per application directive of an `App-Directives` line.
-    AppDirectivesBuilder, AppDirectiveRow, "app_directives",
+    AppDirectivesBuilder, AppDirectiveRow, AppDirectives,
     {
         warc_file: Str,
         warc_offset: I64,
@@ -569,7 +268,7 @@ table! {
 table! {
     /// One row per directive of a robots header (`X-Robots-Tag`, `Robots-Tag`), robots meta tag
     /// or TDM Reservation Protocol header / meta tag of a response.
-    PageSignalsBuilder, PageSignalRow, "page_signals",
+    PageSignalsBuilder, PageSignalRow, PageSignals,
     {
         warc_file: Str,
         warc_offset: I64,
@@ -609,7 +308,7 @@ table! {
 table! {
     /// Per input, host, status class and HTML-or-not: how many responses, and how many carried
     /// each kind of signal. The denominators of "share of pages".
-    HostCountsBuilder, HostCountRow, "host_counts", arrow: HostCountsArrow,
+    HostCountsBuilder, HostCountRow, HostCounts, arrow: HostCountsArrow,
     {
         warc_file: Str,
         host: Str,
@@ -634,7 +333,7 @@ table! {
 
 table! {
     /// One row per problem found while reading.
-    ErrorsBuilder, ErrorRow, "errors",
+    ErrorsBuilder, ErrorRow, Errors,
     {
         scope: Str,
         kind: Str,
@@ -648,7 +347,7 @@ table! {
 
 table! {
     /// One row per input.
-    InputsBuilder, InputRow, "inputs",
+    InputsBuilder, InputRow, Inputs,
     {
         path: Str,
         input_id: Str,
@@ -694,7 +393,6 @@ table! {
         registry_version: Str,
     }
 }
-
 /// The rows of a batch as JSON objects (column name -> value; NULL -> null). For the CLI's JSON
 /// output, so it holds exactly what the tables hold.
 pub fn batch_to_json(batch: &RecordBatch) -> Vec<serde_json::Map<String, serde_json::Value>> {
@@ -733,7 +431,6 @@ pub fn batch_to_json(batch: &RecordBatch) -> Vec<serde_json::Map<String, serde_j
     }
     rows
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -872,144 +569,5 @@ mod tests {
                 }
             }
         }
-    }
-}
-
-/// Slots of the tables an input writes parts of besides `inputs`: indexes into [`TABLE_NAMES`]
-/// and bits of a [`TableSelection`].
-pub const T_ROBOTS: usize = 0;
-pub const T_AGENTS: usize = 1;
-pub const T_RULES: usize = 2;
-pub const T_APP: usize = 3;
-pub const T_ACAP: usize = 4;
-pub const T_VERDICTS: usize = 5;
-pub const T_ERRORS: usize = 6;
-pub const T_SIGNALS: usize = 7;
-pub const T_HOSTS: usize = 8;
-/// The tables an input writes parts of besides `inputs`, by slot.
-pub const TABLE_NAMES: [&str; 9] = [
-    RobotsFilesBuilder::NAME,
-    RobotsAgentsBuilder::NAME,
-    RobotsRulesBuilder::NAME,
-    AppDirectivesBuilder::NAME,
-    AcapFieldsBuilder::NAME,
-    AgentVerdictsBuilder::NAME,
-    ErrorsBuilder::NAME,
-    PageSignalsBuilder::NAME,
-    HostCountsBuilder::NAME,
-];
-
-/// The tables a scan writes (`scan --tables`), one bit per slot of [`TABLE_NAMES`]. `errors` and
-/// `inputs` are always written: they say what happened to each input. Work that only unselected
-/// tables need is not done (no head scan without `page_signals` and `host_counts`, no verdicts
-/// without `agent_verdicts`, no robots.txt parsing without any robots table), so errors that
-/// only that work finds are not reported.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TableSelection(u16);
-
-impl TableSelection {
-    /// Tables that come from robots.txt captures (slots `T_ROBOTS..=T_VERDICTS`).
-    const ROBOTS: u16 = (1 << (T_VERDICTS + 1)) - 1;
-    const LINES: u16 = 1 << T_AGENTS | 1 << T_RULES | 1 << T_APP;
-    const PAGES: u16 = 1 << T_SIGNALS | 1 << T_HOSTS;
-
-    /// Every table (the default).
-    pub fn all() -> Self {
-        TableSelection((1 << TABLE_NAMES.len()) - 1)
-    }
-
-    /// The named tables, plus `errors` and `inputs`; empty names are ignored. An unknown name
-    /// is an error that lists the known ones.
-    pub fn parse<S: AsRef<str>>(names: &[S]) -> Result<Self, String> {
-        let mut bits = 1 << T_ERRORS;
-        for n in names.iter().map(|n| n.as_ref().trim()) {
-            if n.is_empty() || n == InputsBuilder::NAME {
-                continue;
-            }
-            match TABLE_NAMES.iter().position(|t| *t == n) {
-                Some(slot) => bits |= 1 << slot,
-                None => {
-                    return Err(format!(
-                        "unknown table `{n}` (tables: {}, {})",
-                        TABLE_NAMES.join(", "),
-                        InputsBuilder::NAME
-                    ))
-                }
-            }
-        }
-        Ok(TableSelection(bits))
-    }
-
-    /// Whether the table in `slot` (`T_ROBOTS`, ...) is written.
-    pub fn writes(self, slot: usize) -> bool {
-        self.0 & (1 << slot) != 0
-    }
-
-    /// Whether every table of `self` is in `other`.
-    pub fn within(self, other: TableSelection) -> bool {
-        self.0 & !other.0 == 0
-    }
-
-    /// Whether some table that comes from robots.txt captures is written.
-    pub fn robots(self) -> bool {
-        self.0 & Self::ROBOTS != 0
-    }
-
-    /// Whether `robots_agents`, `robots_rules` or `app_directives` is written (their rows come
-    /// from one pass over a file's lines).
-    pub fn robots_lines(self) -> bool {
-        self.0 & Self::LINES != 0
-    }
-
-    /// Whether `page_signals` or `host_counts` is written (both need every response's headers
-    /// and HTML head).
-    pub fn pages(self) -> bool {
-        self.0 & Self::PAGES != 0
-    }
-
-    /// The selected tables' names, in slot order, then `inputs`.
-    pub fn names(self) -> impl Iterator<Item = &'static str> {
-        (0..TABLE_NAMES.len())
-            .filter(move |&slot| self.writes(slot))
-            .map(|slot| TABLE_NAMES[slot])
-            .chain([InputsBuilder::NAME])
-    }
-}
-
-impl Default for TableSelection {
-    fn default() -> Self {
-        Self::all()
-    }
-}
-
-#[cfg(test)]
-mod selection_tests {
-    use super::TableSelection;
-
-    #[test]
-    fn parse_adds_errors_and_inputs() {
-        let s = TableSelection::parse(&["robots_files", ""]).unwrap();
-        assert_eq!(
-            s.names().collect::<Vec<_>>(),
-            ["robots_files", "errors", "inputs"]
-        );
-        assert_eq!(
-            TableSelection::parse(&["inputs"])
-                .unwrap()
-                .names()
-                .collect::<Vec<_>>(),
-            ["errors", "inputs"]
-        );
-        assert!(s.robots() && !s.robots_lines() && !s.pages());
-        let p = TableSelection::parse(&["host_counts"]).unwrap();
-        assert!(p.pages() && !p.robots());
-        assert!(s.within(TableSelection::all()));
-        assert!(!TableSelection::all().within(s));
-        assert_eq!(
-            TableSelection::parse(&super::TABLE_NAMES).unwrap(),
-            TableSelection::all()
-        );
-        let e = TableSelection::parse(&["robots_file"]).unwrap_err();
-        assert!(e.contains("unknown table `robots_file`") && e.contains("host_counts, inputs"));
     }
 }

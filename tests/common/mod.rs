@@ -14,17 +14,16 @@ use std::sync::OnceLock;
 pub const DUCKDB_CLI_VERSION: &str = "1.5.6";
 
 /// The tables an input writes parts of, besides `inputs`.
-pub const TABLES: &[&str] = &[
-    "robots_files",
-    "robots_agents",
-    "robots_rules",
-    "app_directives",
-    "acap_fields",
-    "agent_verdicts",
-    "page_signals",
-    "host_counts",
-    "errors",
-];
+pub const TABLES: &[&str] = &{
+    use repcensus::tables::Table;
+    let mut names = [""; Table::OF_INPUT.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = Table::OF_INPUT[i].name();
+        i += 1;
+    }
+    names
+};
 /// Columns of `inputs` that differ between runs.
 pub const TIMING: &[&str] = &["started", "seconds", "chunks"];
 

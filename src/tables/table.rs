@@ -1,0 +1,285 @@
+//! The catalogue: every table a scan writes ([`Table`]) and the set of them a scan is asked for
+//! ([`TableSelection`]). Writers, `--resume`, the run summary and the tests iterate [`Table`];
+//! adding a table is one variant here, one `table!` declaration and one row source.
+
+use super::*;
+use crate::parts::TableDesc;
+
+/// Every table a scan writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Table {
+    RobotsFiles,
+    RobotsAgents,
+    RobotsRules,
+    AppDirectives,
+    AcapFields,
+    AgentVerdicts,
+    Errors,
+    PageSignals,
+    HostCounts,
+    /// One row per input, written last: its presence says the input's other parts are complete.
+    Inputs,
+}
+
+impl Table {
+    /// The tables an input writes parts of besides `inputs`, in the order its parts are written
+    /// (the variants' order).
+    pub const OF_INPUT: [Table; 9] = [
+        Table::RobotsFiles,
+        Table::RobotsAgents,
+        Table::RobotsRules,
+        Table::AppDirectives,
+        Table::AcapFields,
+        Table::AgentVerdicts,
+        Table::Errors,
+        Table::PageSignals,
+        Table::HostCounts,
+    ];
+
+    /// Every table, `inputs` last.
+    pub const ALL: [Table; 10] = [
+        Table::RobotsFiles,
+        Table::RobotsAgents,
+        Table::RobotsRules,
+        Table::AppDirectives,
+        Table::AcapFields,
+        Table::AgentVerdicts,
+        Table::Errors,
+        Table::PageSignals,
+        Table::HostCounts,
+        Table::Inputs,
+    ];
+
+    /// The table's name: its folder under the out folder, and the name `--tables` takes.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Table::RobotsFiles => "robots_files",
+            Table::RobotsAgents => "robots_agents",
+            Table::RobotsRules => "robots_rules",
+            Table::AppDirectives => "app_directives",
+            Table::AcapFields => "acap_fields",
+            Table::AgentVerdicts => "agent_verdicts",
+            Table::Errors => "errors",
+            Table::PageSignals => "page_signals",
+            Table::HostCounts => "host_counts",
+            Table::Inputs => "inputs",
+        }
+    }
+
+    /// The table of a name.
+    pub fn from_name(name: &str) -> Option<Table> {
+        Table::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    /// The column of `inputs` that counts the table's rows for an input (none for `inputs`).
+    pub const fn count_column(self) -> Option<&'static str> {
+        Some(match self {
+            Table::RobotsFiles => "rows_robots_files",
+            Table::RobotsAgents => "rows_robots_agents",
+            Table::RobotsRules => "rows_robots_rules",
+            Table::AppDirectives => "rows_app_directives",
+            Table::AcapFields => "rows_acap_fields",
+            Table::AgentVerdicts => "rows_agent_verdicts",
+            Table::Errors => "errors",
+            Table::PageSignals => "rows_page_signals",
+            Table::HostCounts => "rows_host_counts",
+            Table::Inputs => return None,
+        })
+    }
+
+    /// What the part writer needs to know of the table.
+    pub fn desc(self) -> TableDesc {
+        match self {
+            Table::RobotsFiles => RobotsFilesBuilder::desc(),
+            Table::RobotsAgents => RobotsAgentsBuilder::desc(),
+            Table::RobotsRules => RobotsRulesBuilder::desc(),
+            Table::AppDirectives => AppDirectivesBuilder::desc(),
+            Table::AcapFields => AcapFieldsBuilder::desc(),
+            Table::AgentVerdicts => AgentVerdictsBuilder::desc(),
+            Table::Errors => ErrorsBuilder::desc(),
+            Table::PageSignals => PageSignalsBuilder::desc(),
+            Table::HostCounts => HostCountsBuilder::desc(),
+            Table::Inputs => InputsBuilder::desc(),
+        }
+    }
+
+    /// The table's place in [`Table::ALL`] (and, but for `inputs`, in [`Table::OF_INPUT`]).
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    const fn bit(self) -> u16 {
+        1 << self as u16
+    }
+
+    const fn bits(tables: &[Table]) -> u16 {
+        let mut bits = 0;
+        let mut i = 0;
+        while i < tables.len() {
+            bits |= tables[i].bit();
+            i += 1;
+        }
+        bits
+    }
+}
+
+impl std::fmt::Display for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The tables a scan writes (`scan --tables`): a set of [`Table`]s. `errors` and `inputs` are
+/// always written: they say what happened to each input. Work that only unselected tables need
+/// is not done (no head scan without `page_signals` and `host_counts`, no verdicts without
+/// `agent_verdicts`, no robots.txt parsing without any robots table), so errors that only that
+/// work finds are not reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TableSelection(u16);
+
+impl TableSelection {
+    /// Tables that come from robots.txt captures.
+    const ROBOTS: u16 = Table::bits(&[
+        Table::RobotsFiles,
+        Table::RobotsAgents,
+        Table::RobotsRules,
+        Table::AppDirectives,
+        Table::AcapFields,
+        Table::AgentVerdicts,
+    ]);
+    const LINES: u16 = Table::bits(&[
+        Table::RobotsAgents,
+        Table::RobotsRules,
+        Table::AppDirectives,
+    ]);
+    const PAGES: u16 = Table::bits(&[Table::PageSignals, Table::HostCounts]);
+    const ALWAYS: u16 = Table::bits(&[Table::Errors, Table::Inputs]);
+
+    /// Every table (the default).
+    pub fn all() -> Self {
+        TableSelection(Table::bits(&Table::ALL))
+    }
+
+    /// The named tables, plus `errors` and `inputs`; empty names are ignored. An unknown name
+    /// is an error that lists the known ones.
+    pub fn parse<S: AsRef<str>>(names: &[S]) -> Result<Self, String> {
+        let mut bits = Self::ALWAYS;
+        for n in names.iter().map(|n| n.as_ref().trim()) {
+            if n.is_empty() {
+                continue;
+            }
+            match Table::from_name(n) {
+                Some(t) => bits |= t.bit(),
+                None => {
+                    let known: Vec<_> = Table::ALL.iter().map(|t| t.name()).collect();
+                    return Err(format!(
+                        "unknown table `{n}` (tables: {})",
+                        known.join(", ")
+                    ));
+                }
+            }
+        }
+        Ok(TableSelection(bits))
+    }
+
+    /// Whether `table` is written.
+    pub fn writes(self, table: Table) -> bool {
+        self.0 & table.bit() != 0
+    }
+
+    /// Whether every table of `self` is in `other`.
+    pub fn within(self, other: TableSelection) -> bool {
+        self.0 & !other.0 == 0
+    }
+
+    /// Whether some table that comes from robots.txt captures is written.
+    pub fn robots(self) -> bool {
+        self.0 & Self::ROBOTS != 0
+    }
+
+    /// Whether `robots_agents`, `robots_rules` or `app_directives` is written (their rows come
+    /// from one pass over a file's lines).
+    pub fn robots_lines(self) -> bool {
+        self.0 & Self::LINES != 0
+    }
+
+    /// Whether `page_signals` or `host_counts` is written (both need every response's headers
+    /// and HTML head).
+    pub fn pages(self) -> bool {
+        self.0 & Self::PAGES != 0
+    }
+
+    /// The selected tables, `inputs` last.
+    pub fn tables(self) -> impl Iterator<Item = Table> {
+        Table::ALL.into_iter().filter(move |&t| self.writes(t))
+    }
+
+    /// The selected tables an input writes parts of besides `inputs`.
+    pub fn of_input(self) -> impl Iterator<Item = Table> {
+        Table::OF_INPUT.into_iter().filter(move |&t| self.writes(t))
+    }
+
+    /// The selected tables' names, `inputs` last.
+    pub fn names(self) -> impl Iterator<Item = &'static str> {
+        self.tables().map(Table::name)
+    }
+}
+
+impl Default for TableSelection {
+    fn default() -> Self {
+        Self::all()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_adds_errors_and_inputs() {
+        let s = TableSelection::parse(&["robots_files", ""]).unwrap();
+        assert_eq!(
+            s.names().collect::<Vec<_>>(),
+            ["robots_files", "errors", "inputs"]
+        );
+        assert_eq!(
+            TableSelection::parse(&["inputs"])
+                .unwrap()
+                .names()
+                .collect::<Vec<_>>(),
+            ["errors", "inputs"]
+        );
+        assert!(s.robots() && !s.robots_lines() && !s.pages());
+        let p = TableSelection::parse(&["host_counts"]).unwrap();
+        assert!(p.pages() && !p.robots());
+        assert!(s.within(TableSelection::all()));
+        assert!(!TableSelection::all().within(s));
+        let names: Vec<_> = Table::ALL.iter().map(|t| t.name()).collect();
+        assert_eq!(
+            TableSelection::parse(&names).unwrap(),
+            TableSelection::all()
+        );
+        let e = TableSelection::parse(&["robots_file"]).unwrap_err();
+        assert!(e.contains("unknown table `robots_file`") && e.contains("host_counts, inputs"));
+    }
+
+    /// Each variant's builder, name, description and `inputs` count column agree, and the
+    /// variants' order is that of `ALL` and `OF_INPUT`.
+    #[test]
+    fn each_table_is_one_identity() {
+        let inputs = InputsBuilder::schema();
+        for (i, t) in Table::ALL.into_iter().enumerate() {
+            assert_eq!(t.index(), i);
+            assert_eq!(Table::from_name(t.name()), Some(t));
+            let d = t.desc();
+            assert_eq!(d.name, t.name());
+            assert_eq!(d.schema.field(0).name(), CRAWL_COLUMN);
+            match t.count_column() {
+                Some(c) => assert!(inputs.field_with_name(c).is_ok(), "{t}: {c}"),
+                None => assert_eq!(t, Table::Inputs),
+            }
+        }
+        assert_eq!(&Table::ALL[..9], &Table::OF_INPUT);
+        assert_eq!(RobotsAgentsArrow::NAME, RobotsAgentsBuilder::NAME);
+    }
+}
