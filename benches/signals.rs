@@ -17,9 +17,8 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use repcensus::archive::gen::{generate, GenKind, GenOptions, Layout};
-use repcensus::archive::reader::{
-    read_gzip_members, read_plain, ReadBuffers, ReadError, Record, Sink,
-};
+use repcensus::archive::problem::ReadError;
+use repcensus::archive::reader::{read_gzip_members, read_plain, ReadBuffers, Record, Sink};
 use repcensus::rows::extract::{ExtractBuffers, Extractor};
 use repcensus::signals::meta::HeadScanner;
 use repcensus::signals::parse_header_value;

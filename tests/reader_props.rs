@@ -119,7 +119,7 @@ fn headers_agree_with_the_warc_crate() {
             let corrected = c
                 .errs
                 .iter()
-                .any(|e| e.kind == "bad_content_length" && e.offset == Some(*offset));
+                .any(|e| e.kind.as_str() == "bad_content_length" && e.offset == Some(*offset));
             if len_ok && !corrected {
                 assert_eq!(
                     len as u64,

@@ -10,6 +10,7 @@
 //! encoding to `X-Crawler-Content-Encoding`, `X-Crawler-Transfer-Encoding` and
 //! `X-Crawler-Content-Length`. Those renamed headers are recorded but never acted upon.
 
+use crate::archive::problem::ErrorKind;
 use crate::archive::record::trim;
 use std::io::Read;
 
@@ -127,7 +128,7 @@ pub struct Decoded {
     /// The decoded body exceeded [`MAX_DECODED_BODY`] and was cut there.
     pub capped: bool,
     /// A problem: (error kind, detail). The body is then the best we could do.
-    pub problem: Option<(&'static str, String)>,
+    pub problem: Option<(ErrorKind, String)>,
 }
 
 /// Reusable buffers for body decoding.
@@ -170,7 +171,7 @@ impl BodyDecoder {
             self.chunk_buf.clear();
             match dechunk(raw, &mut self.chunk_buf, limit) {
                 Ok(()) => {}
-                Err(why) => info.problem = Some(("bad_chunked_encoding", why)),
+                Err(why) => info.problem = Some((ErrorKind::BadChunkedEncoding, why)),
             }
             info.dechunked = true;
             body = &self.chunk_buf;
@@ -190,7 +191,7 @@ impl BodyDecoder {
             return (body, info);
         } else {
             info.problem = Some((
-                "unknown_content_encoding",
+                ErrorKind::UnknownContentEncoding,
                 String::from_utf8_lossy(coding).into_owned(),
             ));
             return (body, info);
@@ -240,14 +241,14 @@ impl BodyDecoder {
             Err(e) if !self.out_buf.is_empty() => {
                 info.decoded = Some(kind);
                 info.problem = Some((
-                    "bad_content_encoding",
+                    ErrorKind::BadContentEncoding,
                     format!("{kind} body decodes only in part: {e}"),
                 ));
                 (&self.out_buf, info)
             }
             Err(e) => {
                 info.problem = Some((
-                    "bad_content_encoding",
+                    ErrorKind::BadContentEncoding,
                     format!("{kind} body does not decode: {e}"),
                 ));
                 // Chunked output lives in chunk_buf; both cases hand back the undecoded body.

@@ -9,6 +9,7 @@ pub mod input;
 pub mod limits;
 pub mod local;
 pub mod mapped;
+pub mod problem;
 pub mod reader;
 pub mod record;
 pub mod remote;

@@ -13,6 +13,7 @@
 //! on input or stops at the first problem.
 
 use crate::archive::gz::{self, MemberInflater, MemberResult, StreamEnd, StreamInflater};
+use crate::archive::problem::{ErrorKind, ReadError, Scope};
 use crate::archive::record::{self, Dialect, Head};
 use std::io::Read;
 
@@ -36,49 +37,6 @@ pub struct Record<'a> {
     /// Byte offset of the record: of its gzip member in a `.warc.gz`, otherwise in the
     /// (decompressed) stream.
     pub offset: u64,
-}
-
-/// Where a problem was found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Scope {
-    Input,
-    Record,
-    Body,
-}
-
-impl Scope {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Scope::Input => "input",
-            Scope::Record => "record",
-            Scope::Body => "body",
-        }
-    }
-}
-
-/// A problem found while reading; it becomes a row of the `errors` table.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ReadError {
-    pub scope: Scope,
-    pub kind: &'static str,
-    pub detail: String,
-    pub offset: Option<u64>,
-}
-
-impl ReadError {
-    pub fn new(
-        scope: Scope,
-        kind: &'static str,
-        detail: impl Into<String>,
-        offset: Option<u64>,
-    ) -> Self {
-        ReadError {
-            scope,
-            kind,
-            detail: detail.into(),
-            offset,
-        }
-    }
 }
 
 /// How much of a record's block a sink needs, given its first bytes ([`Sink::block_needed`]).
@@ -290,11 +248,11 @@ impl Framer {
         }
         let (offset, declared) = self.skipping;
         let (kind, detail) = match ending {
-            Ending::Member => ("bad_content_length", format!(
+            Ending::Member => (ErrorKind::BadContentLength, format!(
                 "Content-Length {declared} runs {} bytes past the record's gzip member, and the next member starts a record: the record ends with its member",
                 self.skip
             )),
-            _ => ("truncated_record", format!(
+            _ => (ErrorKind::TruncatedRecord, format!(
                 "block declares {declared} bytes; the input ends {} bytes short of them",
                 self.skip
             )),
@@ -351,7 +309,7 @@ impl Framer {
         if let Some(damage) = rec.head.damage {
             sink.error(ReadError::new(
                 Scope::Record,
-                "bad_header",
+                ErrorKind::BadHeader,
                 damage.detail(),
                 Some(rec.offset),
             ));
@@ -429,7 +387,7 @@ impl Framer {
         if let Some((at, len)) = self.garbage.take() {
             sink.error(ReadError::new(
                 Scope::Record,
-                "garbage",
+                ErrorKind::Garbage,
                 format!("{len} bytes that are not part of any record"),
                 Some(at),
             ));
@@ -471,7 +429,7 @@ impl Framer {
                         // The input ends inside the header: keep what there is as the header.
                         sink.error(ReadError::new(
                             Scope::Record,
-                            "truncated_header",
+                            ErrorKind::TruncatedHeader,
                             format!("{} ends inside a record header", ending.what()),
                             Some(self.error_offset(self.pos)),
                         ));
@@ -481,7 +439,7 @@ impl Framer {
                         let what = "no end of header within 1 MiB";
                         sink.error(ReadError::new(
                             Scope::Record,
-                            "bad_header",
+                            ErrorKind::BadHeader,
                             what,
                             Some(self.error_offset(self.pos)),
                         ));
@@ -494,7 +452,7 @@ impl Framer {
                 if let Some(at) = next_plausible_start(&buf[..len], 5, len, Dialect::Warc) {
                     sink.error(ReadError::new(
                         Scope::Record,
-                        "bad_header",
+                        ErrorKind::BadHeader,
                         "the header runs into the next record (its end is missing)",
                         Some(self.error_offset(self.pos)),
                     ));
@@ -546,7 +504,7 @@ impl Framer {
         };
         sink.error(ReadError::new(
             Scope::Record,
-            "bad_content_length",
+            ErrorKind::BadContentLength,
             detail,
             Some(offset),
         ));
@@ -654,11 +612,11 @@ impl Framer {
         if ending.is_end() {
             let (kind, detail) = match ending {
                 Ending::Member => (
-                    "bad_content_length",
+                    ErrorKind::BadContentLength,
                     format!("block declares {block_len} bytes, its gzip member ends after {avail} and the next member starts a record: the record ends with its member"),
                 ),
                 _ => (
-                    "truncated_record",
+                    ErrorKind::TruncatedRecord,
                     format!("block declares {block_len} bytes, {avail} present"),
                 ),
             };
@@ -719,7 +677,7 @@ impl Framer {
         let head_len = head.len;
         sink.error(ReadError::new(
             Scope::Record,
-            "bad_content_length",
+            ErrorKind::BadContentLength,
             why,
             Some(offset),
         ));
@@ -1115,9 +1073,9 @@ pub fn read_gzip_members_at(
             }
             let trailing_zeros = next == data.len() && data[pos..].iter().all(|&b| b == 0);
             let kind = if trailing_zeros {
-                "trailing_padding"
+                ErrorKind::TrailingPadding
             } else {
-                "garbage_between_members"
+                ErrorKind::GarbageBetweenMembers
             };
             sink.error(ReadError::new(
                 Scope::Record,
@@ -1171,7 +1129,7 @@ pub fn read_gzip_members_at(
                         if result == MemberResult::BadData {
                             sink.error(ReadError::new(
                                 Scope::Record,
-                                "gzip_checksum",
+                                ErrorKind::GzipChecksum,
                                 "gzip member inflates but its CRC or length trailer does not match",
                                 Some(base + pos as u64),
                             ));
@@ -1196,9 +1154,9 @@ pub fn read_gzip_members_at(
                         sink.error(ReadError::new(
                             Scope::Record,
                             if next.is_some() {
-                                "corrupt_gzip"
+                                ErrorKind::CorruptGzip
                             } else {
-                                "truncated_gzip"
+                                ErrorKind::TruncatedGzip
                             },
                             detail,
                             Some(base + pos as u64),
@@ -1209,7 +1167,7 @@ pub fn read_gzip_members_at(
                     StreamEnd::Corrupt(why) => {
                         sink.error(ReadError::new(
                             Scope::Record,
-                            "corrupt_gzip",
+                            ErrorKind::CorruptGzip,
                             format!(
                                 "gzip member is corrupt after {} inflated bytes: {why}",
                                 r.written
@@ -1391,9 +1349,9 @@ pub fn read_stream_at(mut reader: impl Read, base: u64, sink: &mut dyn Sink) -> 
             Err(e) => {
                 framer.finish(sink);
                 let (kind, what) = if SourceError::is(&e) {
-                    ("read_error", "reading the input failed")
+                    (ErrorKind::ReadError, "reading the input failed")
                 } else {
-                    ("corrupt_stream", "the compressed stream is damaged")
+                    (ErrorKind::CorruptStream, "the compressed stream is damaged")
                 };
                 sink.error(ReadError::new(
                     Scope::Record,
@@ -1458,7 +1416,7 @@ mod tests {
         assert_eq!(c.recs[1].0, second as u64);
         assert_eq!(c.recs[1].2, b"two");
         assert_eq!(c.errs.len(), 1);
-        assert_eq!(c.errs[0].kind, "garbage");
+        assert_eq!(c.errs[0].kind, ErrorKind::Garbage);
     }
 
     #[test]
@@ -1504,7 +1462,7 @@ mod tests {
         read_plain(spliced, 0, spliced.len(), &mut c);
         assert_eq!(c.recs.len(), 1);
         assert_eq!(c.errs.len(), 1);
-        assert_eq!(c.errs[0].kind, "bad_header");
+        assert_eq!(c.errs[0].kind, ErrorKind::BadHeader);
         assert_eq!(c.errs[0].detail, record::HeadDamage::RepeatedField.detail());
         for (broken, damage) in [
             (
@@ -1533,6 +1491,6 @@ mod tests {
         read_plain(&data, 0, data.len(), &mut c);
         assert_eq!(c.recs.len(), 2);
         assert!(c.recs[1].3);
-        assert_eq!(c.errs[0].kind, "truncated_record");
+        assert_eq!(c.errs[0].kind, ErrorKind::TruncatedRecord);
     }
 }

@@ -2,6 +2,7 @@
 //! (`ok`, `ok_empty`, `not_robots_html`, `not_robots_binary`), size, BOM, UTF-8 validity, line
 //! endings and digest. Shared by the scan and `repcensus parse`.
 
+use super::fetch::FetchOutcome;
 use crate::robots::parse::PARSE_LIMIT;
 use crate::tables::RobotsFileRow;
 
@@ -21,10 +22,10 @@ impl<'a> BodyFacts<'a> {
         }
     }
 
-    pub(crate) fn outcome_2xx(&self) -> &'static str {
+    pub(crate) fn outcome_2xx(&self) -> FetchOutcome {
         let b = self.body;
         if b.is_empty() {
-            return "ok_empty";
+            return FetchOutcome::OkEmpty;
         }
         let start = b.strip_prefix(b"\xef\xbb\xbf").unwrap_or(b);
         let lead = start
@@ -33,7 +34,7 @@ impl<'a> BodyFacts<'a> {
             .unwrap_or(start.len());
         let text = &start[lead..start.len().min(lead + 2048)];
         if text.is_empty() {
-            return "ok_empty";
+            return FetchOutcome::OkEmpty;
         }
         if text.first() == Some(&b'<') {
             let lower = text.to_ascii_lowercase();
@@ -48,15 +49,15 @@ impl<'a> BodyFacts<'a> {
             .iter()
             .any(|t| memchr::memmem::find(&lower, t).is_some())
             {
-                return "not_robots_html";
+                return FetchOutcome::NotRobotsHtml;
             }
         }
         let sample = &b[..b.len().min(1024)];
         let control = count_control(sample);
         if control * 10 > sample.len() {
-            return "not_robots_binary";
+            return FetchOutcome::NotRobotsBinary;
         }
-        "ok"
+        FetchOutcome::Ok
     }
 
     /// Fill the body columns of `row`; returns the digest string.
@@ -137,18 +138,30 @@ mod tests {
 
     #[test]
     fn outcomes() {
-        assert_eq!(BodyFacts::of(b"", 0, false).outcome_2xx(), "ok_empty");
-        assert_eq!(BodyFacts::of(b"  \n", 3, false).outcome_2xx(), "ok_empty");
         assert_eq!(
-            BodyFacts::of(b"User-agent: *\nDisallow:\n", 24, false).outcome_2xx(),
+            BodyFacts::of(b"", 0, false).outcome_2xx().as_str(),
+            "ok_empty"
+        );
+        assert_eq!(
+            BodyFacts::of(b"  \n", 3, false).outcome_2xx().as_str(),
+            "ok_empty"
+        );
+        assert_eq!(
+            BodyFacts::of(b"User-agent: *\nDisallow:\n", 24, false)
+                .outcome_2xx()
+                .as_str(),
             "ok"
         );
         assert_eq!(
-            BodyFacts::of(b"\n<!DOCTYPE html><html>", 22, false).outcome_2xx(),
+            BodyFacts::of(b"\n<!DOCTYPE html><html>", 22, false)
+                .outcome_2xx()
+                .as_str(),
             "not_robots_html"
         );
         assert_eq!(
-            BodyFacts::of(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0", 17, false).outcome_2xx(),
+            BodyFacts::of(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0", 17, false)
+                .outcome_2xx()
+                .as_str(),
             "not_robots_binary"
         );
     }

@@ -7,10 +7,12 @@
 
 use crate::agents::Registry;
 use crate::archive::http::{self, BodyDecoder, HttpHead};
-use crate::archive::reader::{Need, ReadError, Record, Scope, Sink};
+use crate::archive::problem::{ErrorKind, ReadError, Scope};
+use crate::archive::reader::{Need, Record, Sink};
 use crate::archive::record::{self, strip_angle, trim, unfold};
 use crate::robots::RobotsTxt;
 use crate::rows::body_facts::BodyFacts;
+use crate::rows::fetch::FetchOutcome;
 use crate::rows::host_counts::HostCounts;
 use crate::rows::page_signals::{self, MetaNames, PageCtx, SignalBuffers};
 use crate::rows::robots_txt::{self, Provenance, RobotsLineTables, Scratch};
@@ -75,7 +77,7 @@ pub struct ChunkOutput {
     pub errors: ErrorsBuilder,
     pub n_errors: u64,
     /// `errors` rows by kind.
-    pub error_kinds: std::collections::BTreeMap<String, u64>,
+    pub error_kinds: std::collections::BTreeMap<ErrorKind, u64>,
     pub counts: RecordCounts,
     /// `isPartOf` of the first warcinfo record of the chunk.
     pub crawl_hint: Option<String>,
@@ -85,17 +87,17 @@ pub struct ChunkOutput {
 
 impl ChunkOutput {
     /// The output of a chunk whose reading failed: no rows, one `errors` row.
-    pub fn failed(warc_file: &str, kind: &str, detail: &str) -> Self {
+    pub fn failed(warc_file: &str, kind: ErrorKind, detail: &str) -> Self {
         let mut out = ChunkOutput::default();
         out.errors.append(&ErrorRow {
             scope: Some(Scope::Input.as_str()),
-            kind: Some(kind),
+            kind: Some(kind.as_str()),
             detail: Some(detail),
             warc_file: Some(warc_file),
             ..ErrorRow::default()
         });
         out.n_errors = 1;
-        out.error_kinds.insert(kind.to_string(), 1);
+        out.error_kinds.insert(kind, 1);
         out.failure = Some(detail.to_string());
         out
     }
@@ -174,22 +176,17 @@ impl<'w> Extractor<'w> {
     fn push_error(
         &mut self,
         scope: Scope,
-        kind: &str,
+        kind: ErrorKind,
         detail: &str,
         offset: Option<u64>,
         id: Option<&str>,
         url: Option<&str>,
     ) {
         self.out.n_errors += 1;
-        match self.out.error_kinds.get_mut(kind) {
-            Some(n) => *n += 1,
-            None => {
-                self.out.error_kinds.insert(kind.to_string(), 1);
-            }
-        }
+        *self.out.error_kinds.entry(kind).or_default() += 1;
         self.out.errors.append(&ErrorRow {
             scope: Some(scope.as_str()),
-            kind: Some(kind),
+            kind: Some(kind.as_str()),
             detail: Some(detail),
             warc_file: Some(self.warc_file),
             warc_offset: offset.map(|o| o as i64),
@@ -275,9 +272,9 @@ impl<'w> Extractor<'w> {
             row.warc_truncated = Some(&warc_truncated);
         }
         let (content_type, content_encoding, transfer_encoding, location);
-        let mut body_problem: Option<(&'static str, String)> = None;
+        let mut body_problem: Option<(ErrorKind, String)> = None;
         let digest;
-        let mut outcome: &'static str;
+        let mut outcome: FetchOutcome;
         let mut parse_body: Option<&[u8]> = None;
         match (&head, ty) {
             (None, RecordType::Resource) => {
@@ -289,7 +286,7 @@ impl<'w> Extractor<'w> {
                 parse_body = Some(rec.block);
             }
             (None, _) => {
-                outcome = "no_http_response";
+                outcome = FetchOutcome::NoHttpResponse;
                 digest = String::new();
             }
             (Some(h), _) => {
@@ -306,7 +303,7 @@ impl<'w> Extractor<'w> {
                     .or_else(|| h.header("x-crawler-transfer-encoding"))
                     .map(|v| String::from_utf8_lossy(trim(v)).to_ascii_lowercase());
                 row.transfer_encoding = transfer_encoding.as_deref();
-                outcome = status_outcome(h.status);
+                outcome = FetchOutcome::of_status(h.status);
                 if (300..400).contains(&h.status.unwrap_or(0)) {
                     location = h
                         .header("location")
@@ -314,7 +311,7 @@ impl<'w> Extractor<'w> {
                     row.redirect_location = location.as_deref();
                 }
                 if ty == RecordType::Revisit {
-                    outcome = "revisit";
+                    outcome = FetchOutcome::Revisit;
                     digest = String::new();
                 } else {
                     let (d, body) = decode_body(
@@ -333,15 +330,10 @@ impl<'w> Extractor<'w> {
         if !digest.is_empty() {
             row.body_digest = Some(&digest);
         }
-        row.fetch_outcome = Some(outcome);
+        row.fetch_outcome = Some(outcome.as_str());
         let mut undetermined = false;
         // Parse what a crawler would parse: the body of a 2xx response (or of a resource record).
-        if let Some(body) = parse_body.filter(|_| {
-            matches!(
-                outcome,
-                "ok" | "ok_empty" | "not_robots_html" | "not_robots_binary"
-            )
-        }) {
+        if let Some(body) = parse_body.filter(|_| outcome.is_success()) {
             let parsed = RobotsTxt::parse(body);
             robots_txt::fill_summary(&mut row, &parsed);
             let prov = Provenance {
@@ -370,6 +362,7 @@ impl<'w> Extractor<'w> {
                     &mut self.out.agent_verdicts,
                     self.registry,
                     &row,
+                    outcome,
                     Some(&parsed),
                 )
             {
@@ -380,9 +373,13 @@ impl<'w> Extractor<'w> {
             }
         } else {
             if self.tables.writes(Table::AgentVerdicts) {
-                self.bufs
-                    .verdicts
-                    .emit(&mut self.out.agent_verdicts, self.registry, &row, None);
+                self.bufs.verdicts.emit(
+                    &mut self.out.agent_verdicts,
+                    self.registry,
+                    &row,
+                    outcome,
+                    None,
+                );
             }
             if self.tables.writes(Table::RobotsFiles) {
                 self.out.robots_files.append(&row);
@@ -391,7 +388,7 @@ impl<'w> Extractor<'w> {
         if undetermined {
             self.push_error(
                 Scope::Body,
-                "verdict_undetermined",
+                ErrorKind::VerdictUndetermined,
                 "probing the rules spent its budget (verdicts::PROBE_BUDGET): some agent_verdicts \
                  rows of this capture are `undetermined`",
                 Some(rec.offset),
@@ -490,7 +487,7 @@ impl Extractor<'_> {
         if html && page_signals::head_limit_hit(&self.bufs.signals) {
             self.push_error(
                 Scope::Body,
-                "head_scan_limit",
+                ErrorKind::HeadScanLimit,
                 "the HTML head did not end within the first 1 MiB: meta tags after it were not read",
                 Some(rec.offset),
                 None,
@@ -517,8 +514,8 @@ fn decode_body<'b>(
     rec: &'b Record<'_>,
     h: &HttpHead<'_>,
     row: &mut RobotsFileRow<'_>,
-    outcome: &mut &'static str,
-    problem: &mut Option<(&'static str, String)>,
+    outcome: &mut FetchOutcome,
+    problem: &mut Option<(ErrorKind, String)>,
 ) -> (String, &'b [u8]) {
     let (body, info) = decoder.decode(h, rec.block);
     *problem = info.problem.clone();
@@ -529,26 +526,10 @@ fn decode_body<'b>(
         body.len() as u64
     };
     let facts = BodyFacts::of(body, declared, rec.block_truncated || info.capped);
-    if *outcome == "ok" {
+    if *outcome == FetchOutcome::Ok {
         *outcome = facts.outcome_2xx();
     }
     (facts.apply(row), body)
-}
-
-fn status_outcome(status: Option<u16>) -> &'static str {
-    match status {
-        None => "bad_status_line",
-        Some(200..=299) => "ok",
-        Some(304) => "not_modified",
-        Some(300..=399) => "redirect",
-        Some(401) => "unauthorized",
-        Some(403) => "forbidden",
-        Some(404 | 410) => "not_found",
-        Some(429) => "too_many_requests",
-        Some(400..=499) => "client_error",
-        Some(500..=599) => "server_error",
-        Some(_) => "other_status",
-    }
 }
 
 /// The media type of a Content-Type value: lowercase, parameters dropped.
@@ -743,12 +724,6 @@ impl Sink for Extractor<'_> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn status_outcomes() {
-        assert_eq!(status_outcome(Some(503)), "server_error");
-        assert_eq!(status_outcome(Some(410)), "not_found");
-    }
-
     /// A robots.txt served as HTML whose body cannot be decoded is read by both the robots.txt
     /// extractor and the page extractor; the problem is one `errors` row, not two.
     #[test]
@@ -770,7 +745,7 @@ mod tests {
         let out = ex.into_output();
         assert_eq!(out.counts.response, 1);
         assert_eq!(
-            out.error_kinds.get("bad_content_encoding"),
+            out.error_kinds.get(&ErrorKind::BadContentEncoding),
             Some(&1),
             "{:?}",
             out.error_kinds

@@ -3,6 +3,7 @@
 
 mod body_facts;
 pub mod extract;
+pub mod fetch;
 pub mod host_counts;
 pub mod page_signals;
 pub mod robots_txt;

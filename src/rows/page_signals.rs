@@ -7,6 +7,7 @@
 
 use crate::agents::Registry;
 use crate::archive::http::{BodyDecoder, HttpHead};
+use crate::archive::problem::ErrorKind;
 use crate::archive::record::trim;
 use crate::signals::meta::{HeadScanner, MetaAttr, HEAD_SCAN_LIMIT};
 use crate::signals::{parse_header_value, parse_meta_content, ParsedValue};
@@ -388,7 +389,7 @@ pub fn html_prefix<'b>(
     decoder: &'b mut BodyDecoder,
     head: &HttpHead<'_>,
     block: &'b [u8],
-) -> (&'b [u8], Option<(&'static str, String)>) {
+) -> (&'b [u8], Option<(ErrorKind, String)>) {
     let (body, info) = decoder.decode_limited(head, block, HEAD_SCAN_LIMIT);
     (body, info.problem)
 }

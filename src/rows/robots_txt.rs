@@ -328,7 +328,7 @@ pub fn file_json(body: &[u8], name: &str) -> serde_json::Value {
         warc_file: Some(name),
         warc_offset: Some(0),
         warc_type: Some("file"),
-        fetch_outcome: Some(facts.outcome_2xx()),
+        fetch_outcome: Some(facts.outcome_2xx().as_str()),
         ..RobotsFileRow::default()
     };
     let digest = facts.apply(&mut row);

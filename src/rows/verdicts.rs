@@ -25,6 +25,7 @@
 //! `verdict_rfc9309` gives RFC 9309's reading: full_block for a 5xx, no_robots for a 429),
 //! `redirect` for an unresolved 3xx, `unknown` for revisits and records without an HTTP status.
 
+use super::fetch::FetchOutcome;
 use crate::agents::{Agent, Registry};
 use crate::robots::ext::app_directives_for;
 use crate::robots::ext::leading_number;
@@ -33,6 +34,22 @@ use crate::robots::parse::{agent_name, product_token};
 use crate::robots::{Key, Matcher, RobotsTxt, Source};
 use crate::tables::{AgentVerdictRow, AgentVerdictsBuilder, RobotsFileRow};
 
+str_enum! {
+    /// What a capture lets an agent crawl: the `verdict` and `verdict_rfc9309` columns (see the
+    /// module doc).
+    pub enum Verdict {
+        FullBlock = "full_block",
+        PartialBlock = "partial_block",
+        Allowed = "allowed",
+        NoRobots = "no_robots",
+        Unreachable = "unreachable",
+        Redirect = "redirect",
+        Unknown = "unknown",
+        /// The probes spent their budget ([`PROBE_BUDGET`]).
+        Undetermined = "undetermined",
+    }
+}
+
 /// The verdict of one capture for one agent.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AgentVerdict {
@@ -40,8 +57,8 @@ pub struct AgentVerdict {
     pub named_exact: Option<bool>,
     pub source: Option<Source>,
     pub root_allowed: Option<bool>,
-    pub verdict: &'static str,
-    pub verdict_rfc9309: &'static str,
+    pub verdict: Verdict,
+    pub verdict_rfc9309: Verdict,
     pub n_rules: Option<i32>,
     pub crawl_delay: Option<f64>,
     /// `directive=value` of the agent's application, when it has one.
@@ -49,14 +66,14 @@ pub struct AgentVerdict {
 }
 
 /// The verdict for a capture whose body was not parsed (or was empty), from its fetch outcome.
-pub fn unparsed(fetch_outcome: &str) -> AgentVerdict {
+pub fn unparsed(fetch_outcome: FetchOutcome) -> AgentVerdict {
     let none = AgentVerdict {
         named: None,
         named_exact: None,
         source: None,
         root_allowed: None,
-        verdict: "unknown",
-        verdict_rfc9309: "unknown",
+        verdict: Verdict::Unknown,
+        verdict_rfc9309: Verdict::Unknown,
         n_rules: None,
         crawl_delay: None,
         app_directives: None,
@@ -66,26 +83,30 @@ pub fn unparsed(fetch_outcome: &str) -> AgentVerdict {
         named_exact: Some(false),
         source: Some(Source::None),
         root_allowed: Some(true),
-        verdict: "no_robots",
-        verdict_rfc9309: "no_robots",
+        verdict: Verdict::NoRobots,
+        verdict_rfc9309: Verdict::NoRobots,
         n_rules: Some(0),
         ..none.clone()
     };
     match fetch_outcome {
-        "ok_empty" | "not_found" | "unauthorized" | "forbidden" | "client_error" => no_robots,
-        "server_error" => AgentVerdict {
-            verdict: "unreachable",
-            verdict_rfc9309: "full_block",
+        FetchOutcome::OkEmpty
+        | FetchOutcome::NotFound
+        | FetchOutcome::Unauthorized
+        | FetchOutcome::Forbidden
+        | FetchOutcome::ClientError => no_robots,
+        FetchOutcome::ServerError => AgentVerdict {
+            verdict: Verdict::Unreachable,
+            verdict_rfc9309: Verdict::FullBlock,
             ..none
         },
-        "too_many_requests" => AgentVerdict {
-            verdict: "unreachable",
-            verdict_rfc9309: "no_robots",
+        FetchOutcome::TooManyRequests => AgentVerdict {
+            verdict: Verdict::Unreachable,
+            verdict_rfc9309: Verdict::NoRobots,
             ..none
         },
-        "redirect" => AgentVerdict {
-            verdict: "redirect",
-            verdict_rfc9309: "redirect",
+        FetchOutcome::Redirect => AgentVerdict {
+            verdict: Verdict::Redirect,
+            verdict_rfc9309: Verdict::Redirect,
             ..none
         },
         _ => none,
@@ -188,13 +209,13 @@ impl Verdicts {
                     }
                 }));
         let verdict = if self.exhausted {
-            "undetermined"
+            Verdict::Undetermined
         } else if full_block {
-            "full_block"
+            Verdict::FullBlock
         } else if partial {
-            "partial_block"
+            Verdict::PartialBlock
         } else {
-            "allowed"
+            Verdict::Allowed
         };
         AgentVerdict {
             named: None,
@@ -239,17 +260,17 @@ impl Verdicts {
     }
 
     /// Append one row per registry agent for a capture. `robots` is the parsed body (`None` when
-    /// the body was not parsed); `file` is the capture's `robots_files` row. Returns whether some
-    /// verdict was left `undetermined` (probe budget spent).
+    /// the body was not parsed); `file` is the capture's `robots_files` row and `outcome` its
+    /// fetch outcome. Returns whether some verdict was left `undetermined` (probe budget spent).
     pub fn emit(
         &mut self,
         out: &mut AgentVerdictsBuilder,
         registry: &Registry,
         file: &RobotsFileRow<'_>,
+        outcome: FetchOutcome,
         robots: Option<&RobotsTxt<'_>>,
     ) -> bool {
-        let outcome = file.fetch_outcome.unwrap_or("");
-        let robots = robots.filter(|_| outcome != "ok_empty");
+        let robots = robots.filter(|_| outcome != FetchOutcome::OkEmpty);
         let row = AgentVerdictRow {
             warc_file: file.warc_file,
             warc_offset: file.warc_offset,
@@ -287,13 +308,13 @@ impl Verdicts {
                     });
                 let mut v = self.parsed(robots, a, is_named);
                 v.named_exact = Some(exact);
-                undetermined |= v.verdict == "undetermined";
+                undetermined |= v.verdict == Verdict::Undetermined;
                 push(out, &v, 1);
             } else {
                 if shared.is_none() {
                     let mut v = self.parsed(robots, a, false);
                     v.named_exact = Some(false);
-                    undetermined |= v.verdict == "undetermined";
+                    undetermined |= v.verdict == Verdict::Undetermined;
                     shared = Some(v);
                 }
                 run += 1;
@@ -343,8 +364,8 @@ fn push(out: &mut AgentVerdictsBuilder, v: &AgentVerdict, n: u32) {
         named_exact: v.named_exact,
         verdict_source: v.source.map(Source::as_str),
         root_allowed: v.root_allowed,
-        verdict: Some(v.verdict),
-        verdict_rfc9309: Some(v.verdict_rfc9309),
+        verdict: Some(v.verdict.as_str()),
+        verdict_rfc9309: Some(v.verdict_rfc9309.as_str()),
         n_applicable_rules: v.n_rules,
         crawl_delay: v.crawl_delay,
         app_directives: apps.as_deref(),
@@ -374,7 +395,7 @@ mod tests {
     fn kind(body: &str, name: &str) -> (&'static str, Option<Source>) {
         let r = RobotsTxt::parse(body.as_bytes());
         let v = Verdicts::default().parsed(&r, &agent(name), false);
-        (v.verdict, v.source)
+        (v.verdict.as_str(), v.source)
     }
 
     #[test]
@@ -446,13 +467,13 @@ mod tests {
         }
         let r = RobotsTxt::parse(body.as_bytes());
         let v = Verdicts::default().parsed(&r, &agent("a"), false);
-        assert_eq!(v.verdict, "undetermined");
+        assert_eq!(v.verdict, Verdict::Undetermined);
         assert_eq!(v.root_allowed, Some(false));
         // The same shape, small, is decided: nothing reopens.
         let r = RobotsTxt::parse(b"User-agent: *\nDisallow: /\nAllow: /a1\nDisallow: /a1*\n");
         assert_eq!(
             Verdicts::default().parsed(&r, &agent("a"), false).verdict,
-            "full_block"
+            Verdict::FullBlock
         );
     }
 
@@ -466,7 +487,7 @@ mod tests {
             let v = Verdicts::default().parsed(&r, &agent("a"), false);
             let root = Matcher::new().verdict(&r, &["a"], None, b"/");
             proptest::prop_assert_eq!(v.root_allowed, Some(root.allowed));
-            match v.verdict {
+            match v.verdict.as_str() {
                 "full_block" => proptest::prop_assert!(!root.allowed),
                 "allowed" | "partial_block" => {}
                 k => proptest::prop_assert!(false, "unexpected {}", k),
@@ -476,11 +497,23 @@ mod tests {
 
     #[test]
     fn status_readings() {
-        assert_eq!(unparsed("not_found").verdict, "no_robots");
-        assert_eq!(unparsed("server_error").verdict, "unreachable");
-        assert_eq!(unparsed("server_error").verdict_rfc9309, "full_block");
-        assert_eq!(unparsed("redirect").verdict, "redirect");
-        assert_eq!(unparsed("revisit").verdict, "unknown");
+        assert_eq!(
+            unparsed(FetchOutcome::NotFound).verdict.as_str(),
+            "no_robots"
+        );
+        assert_eq!(
+            unparsed(FetchOutcome::ServerError).verdict.as_str(),
+            "unreachable"
+        );
+        assert_eq!(
+            unparsed(FetchOutcome::ServerError).verdict_rfc9309.as_str(),
+            "full_block"
+        );
+        assert_eq!(
+            unparsed(FetchOutcome::Redirect).verdict.as_str(),
+            "redirect"
+        );
+        assert_eq!(unparsed(FetchOutcome::Revisit).verdict.as_str(), "unknown");
     }
 
     #[test]

@@ -17,7 +17,8 @@ use crate::agents::Registry;
 use crate::archive::input::{self, Container};
 use crate::archive::local::{self, Local};
 use crate::archive::mapped::Mapped;
-use crate::archive::reader::{self, ContainerStats, ReadBuffers, ReadError, Scope, Sink};
+use crate::archive::problem::{ErrorKind, ReadError, Scope};
+use crate::archive::reader::{self, ContainerStats, ReadBuffers, Sink};
 use crate::archive::remote;
 use crate::parts::{OutDir, PartOutcome, PartWriter};
 use crate::rows::extract::{ChunkOutput, ExtractBuffers, Extractor, RecordCounts};
@@ -142,7 +143,7 @@ struct InputState {
     writers: Writers,
     counts: RecordCounts,
     n_errors: u64,
-    error_kinds: std::collections::BTreeMap<String, u64>,
+    error_kinds: std::collections::BTreeMap<ErrorKind, u64>,
     failure: Option<String>,
     stats: ContainerStats,
 }
@@ -185,7 +186,7 @@ impl InputState {
         self.counts.add(&output.counts);
         self.n_errors += output.n_errors;
         for (k, n) in &output.error_kinds {
-            *self.error_kinds.entry(k.clone()).or_default() += n;
+            *self.error_kinds.entry(*k).or_default() += n;
         }
         if self.failure.is_none() {
             self.failure = output.failure.clone();
@@ -389,7 +390,7 @@ fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
 }
 
 fn internal_error(name: &str, detail: &str) -> ChunkOutput {
-    ChunkOutput::failed(name, "internal_error", detail)
+    ChunkOutput::failed(name, ErrorKind::InternalError, detail)
 }
 
 /// Planning (or reading a one-chunk input) panicked: fail the input, keep the run going.
@@ -413,7 +414,7 @@ fn plan_panicked(shared: &Shared<'_>, i: usize, detail: &str) -> Result<()> {
             shared,
             i,
             InputState::new(0, Container::Empty, 0, shared.opts.tables),
-            "internal_error",
+            ErrorKind::InternalError,
             detail,
         ),
     }
@@ -609,7 +610,7 @@ fn read_chunk(
     let len = (fault.readable() as usize).min(data.len());
     let report = mapped.claim_report().then(|| {
         let detail = fault.detail(data.len());
-        ReadError::new(Scope::Input, "read_error", detail, Some(len as u64))
+        ReadError::new(Scope::Input, ErrorKind::ReadError, detail, Some(len as u64))
     });
     let range = (start.min(len), end.min(len));
     read_range(
@@ -859,7 +860,7 @@ fn read_windowed(
             shared,
             i,
             InputState::new(bytes, container, 0, shared.opts.tables),
-            "read_error",
+            ErrorKind::ReadError,
             &e.to_string(),
         );
     }
@@ -884,7 +885,7 @@ fn read_windowed(
         if let Err(e) = fill_window(&mut reader, &mut window, want, &mut eof) {
             ex.error(ReadError::new(
                 Scope::Input,
-                "read_error",
+                ErrorKind::ReadError,
                 e.to_string(),
                 Some(base + window.len() as u64),
             ));
@@ -1002,7 +1003,7 @@ fn read_stream_input(
                 shared,
                 i,
                 InputState::new(bytes, container, 0, shared.opts.tables),
-                "unsupported_container",
+                ErrorKind::UnsupportedContainer,
                 &e.to_string(),
             );
         }
@@ -1045,26 +1046,17 @@ fn set_counted_size(shared: &Shared<'_>, i: usize, counted: Option<Arc<AtomicU64
 /// An input that could not be opened.
 fn fail_open(shared: &Shared<'_>, i: usize, detail: &str) -> Result<()> {
     let state = InputState::new(0, Container::Empty, 0, shared.opts.tables);
-    fail_input(shared, i, state, "cannot_open", detail)
+    fail_input(shared, i, state, ErrorKind::CannotOpen, detail)
 }
 
 fn fail_input(
     shared: &Shared<'_>,
     i: usize,
     state: InputState,
-    kind: &'static str,
+    kind: ErrorKind,
     detail: &str,
 ) -> Result<()> {
-    let mut out = ChunkOutput::default();
-    out.errors.append(&ErrorRow {
-        scope: Some("input"),
-        kind: Some(kind),
-        detail: Some(detail),
-        warc_file: Some(&shared.names[i]),
-        ..ErrorRow::default()
-    });
-    out.n_errors = 1;
-    out.error_kinds.insert(kind.to_string(), 1);
+    let out = ChunkOutput::failed(&shared.names[i], kind, detail);
     let mut state = InputState::new(state.bytes, state.container, 1, shared.opts.tables);
     state.accept(shared, i, 0, out, ContainerStats::default())?;
     finalize(shared, i, state, Some(detail.to_string()))
@@ -1123,8 +1115,8 @@ fn finalize(
     {
         let detail = "no WARC or ARC record found";
         extra_errors.append(&ErrorRow {
-            scope: Some("input"),
-            kind: Some("not_an_archive"),
+            scope: Some(Scope::Input.as_str()),
+            kind: Some(ErrorKind::NotAnArchive.as_str()),
             detail: Some(detail),
             warc_file: Some(name),
             ..ErrorRow::default()
@@ -1132,7 +1124,7 @@ fn finalize(
         n_errors += 1;
         *state
             .error_kinds
-            .entry("not_an_archive".to_string())
+            .entry(ErrorKind::NotAnArchive)
             .or_default() += 1;
         failure = Some(detail.to_string());
     }
@@ -1250,7 +1242,7 @@ fn finalize(
     }
     *s.rows.entry(Table::Inputs.name().to_string()).or_default() += 1;
     for (k, n) in &state.error_kinds {
-        *s.errors_by_kind.entry(k.clone()).or_default() += n;
+        *s.errors_by_kind.entry(k.as_str().to_string()).or_default() += n;
     }
     s.records += counts.total;
     s.robots_captures += robots_rows.unwrap_or(0);

@@ -2,7 +2,8 @@
 //! (benches/robots.rs includes this file by path).
 #![allow(dead_code)]
 
-use repcensus::archive::reader::{read_stream, ReadError, Record, Sink};
+use repcensus::archive::problem::ReadError;
+use repcensus::archive::reader::{read_stream, Record, Sink};
 
 /// Every robots.txt of the corpus: (its source path, its bytes).
 pub fn real_robots() -> Vec<(String, Vec<u8>)> {

@@ -1,6 +1,7 @@
 //! A reader `Sink` that keeps every record and error, for the tests that compare reads.
 
-use repcensus::archive::reader::{ReadError, Record, Sink};
+use repcensus::archive::problem::ReadError;
+use repcensus::archive::reader::{Record, Sink};
 
 /// One record as a read gave it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,7 +52,10 @@ impl Collect {
 
     /// (kind, offset) of each error.
     pub fn kinds(&self) -> Vec<(&'static str, Option<u64>)> {
-        self.errs.iter().map(|e| (e.kind, e.offset)).collect()
+        self.errs
+            .iter()
+            .map(|e| (e.kind.as_str(), e.offset))
+            .collect()
     }
 }
 

@@ -1,0 +1,87 @@
+//! How a robots.txt capture was fetched: the `fetch_outcome` column. Given by the record's HTTP
+//! status, refined for a 2xx by a look at the body ([`super::body_facts`]); the verdicts of an
+//! unparsed capture follow it.
+
+str_enum! {
+    /// The `fetch_outcome` of a robots.txt capture (docs/schema.md).
+    pub enum FetchOutcome {
+        /// 2xx with a text body.
+        Ok = "ok",
+        /// 2xx with an empty (or all white space) body.
+        OkEmpty = "ok_empty",
+        /// 2xx whose body is an HTML (or XML) document rather than a robots.txt.
+        NotRobotsHtml = "not_robots_html",
+        /// 2xx whose body is mostly control bytes.
+        NotRobotsBinary = "not_robots_binary",
+        /// 3xx other than 304.
+        Redirect = "redirect",
+        NotModified = "not_modified",
+        Unauthorized = "unauthorized",
+        Forbidden = "forbidden",
+        /// 404 or 410.
+        NotFound = "not_found",
+        TooManyRequests = "too_many_requests",
+        /// Another 4xx.
+        ClientError = "client_error",
+        ServerError = "server_error",
+        /// A status outside 200-599.
+        OtherStatus = "other_status",
+        /// A `revisit` record (the body is elsewhere).
+        Revisit = "revisit",
+        /// A `response` record without an HTTP status line.
+        NoHttpResponse = "no_http_response",
+        /// An HTTP status line without a three-digit code.
+        BadStatusLine = "bad_status_line",
+    }
+}
+
+impl FetchOutcome {
+    /// The outcome an HTTP status gives (a 2xx is `Ok` until its body is looked at).
+    pub fn of_status(status: Option<u16>) -> Self {
+        match status {
+            None => FetchOutcome::BadStatusLine,
+            Some(200..=299) => FetchOutcome::Ok,
+            Some(304) => FetchOutcome::NotModified,
+            Some(300..=399) => FetchOutcome::Redirect,
+            Some(401) => FetchOutcome::Unauthorized,
+            Some(403) => FetchOutcome::Forbidden,
+            Some(404 | 410) => FetchOutcome::NotFound,
+            Some(429) => FetchOutcome::TooManyRequests,
+            Some(400..=499) => FetchOutcome::ClientError,
+            Some(500..=599) => FetchOutcome::ServerError,
+            Some(_) => FetchOutcome::OtherStatus,
+        }
+    }
+
+    /// A 2xx (or a resource record's body): parsed as a crawler would parse it.
+    pub fn is_success(self) -> bool {
+        matches!(
+            self,
+            FetchOutcome::Ok
+                | FetchOutcome::OkEmpty
+                | FetchOutcome::NotRobotsHtml
+                | FetchOutcome::NotRobotsBinary
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statuses_give_their_outcomes() {
+        assert_eq!(
+            FetchOutcome::of_status(Some(503)),
+            FetchOutcome::ServerError
+        );
+        assert_eq!(FetchOutcome::of_status(Some(410)), FetchOutcome::NotFound);
+        assert_eq!(FetchOutcome::of_status(Some(204)), FetchOutcome::Ok);
+        assert_eq!(
+            FetchOutcome::of_status(Some(304)),
+            FetchOutcome::NotModified
+        );
+        assert_eq!(FetchOutcome::of_status(Some(99)), FetchOutcome::OtherStatus);
+        assert_eq!(FetchOutcome::of_status(None).as_str(), "bad_status_line");
+    }
+}
