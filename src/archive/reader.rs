@@ -1005,6 +1005,17 @@ pub struct ContainerStats {
     pub skipped_bytes: u64,
 }
 
+impl ContainerStats {
+    /// Add the counters of another read (another chunk or window of the same input).
+    pub fn add(&mut self, o: &ContainerStats) {
+        self.members += o.members;
+        self.streamed_members += o.streamed_members;
+        self.decompressed_bytes += o.decompressed_bytes;
+        self.early_stopped_members += o.early_stopped_members;
+        self.skipped_bytes += o.skipped_bytes;
+    }
+}
+
 /// Read the records of a plain (uncompressed) archive in `data[start..end]`, borrowing them from
 /// `data`. `end` must be a record start or the end of `data`.
 pub fn read_plain(data: &[u8], start: usize, end: usize, sink: &mut dyn Sink) -> ContainerStats {

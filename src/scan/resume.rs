@@ -10,24 +10,13 @@
 //! every part of it, so a resumed run never duplicates rows. Parts are found and read through
 //! [`OutDir`], so an `s3://` output is checked the same way (only footers of large parts are read).
 
+use super::summary::InputTotals;
 use crate::parts::OutDir;
 use crate::tables::{Table, TableSelection, SCHEMA_VERSION};
 use arrow_array::cast::AsArray;
 use arrow_array::types::Int64Type;
 use arrow_array::{Array, RecordBatch};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-use std::collections::BTreeMap;
-
-/// What a complete input wrote, for the run summary.
-#[derive(Debug, Clone, Default)]
-pub struct Completed {
-    pub records: u64,
-    pub errors: u64,
-    /// Rows per table (the `inputs` row itself not counted).
-    pub rows: Vec<(Table, u64)>,
-    /// `errors` rows by kind, read from the input's `errors` part.
-    pub errors_by_kind: BTreeMap<String, u64>,
-}
 
 /// The complete output of input `id` (read from `name`, `bytes` long), if an earlier run left one.
 pub fn completed(
@@ -37,7 +26,7 @@ pub fn completed(
     bytes: u64,
     registry_version: &str,
     tables: TableSelection,
-) -> Option<Completed> {
+) -> Option<InputTotals> {
     let parts = out.find_parts(Table::Inputs.name(), id);
     let [(crawl, inputs_part)] = parts.as_slice() else {
         return None;
@@ -66,10 +55,10 @@ pub fn completed(
     if !same {
         return None;
     }
-    let mut done = Completed {
+    let mut done = InputTotals {
         records: int("records")?,
         errors: int("errors")?,
-        ..Completed::default()
+        ..InputTotals::default()
     };
     let mut errors_part = None;
     for table in tables.of_input() {

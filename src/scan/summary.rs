@@ -1,0 +1,132 @@
+//! The run summary: what a scan did, counted input by input (read now, or found complete by
+//! `--resume`, through one [`ScanSummary::add_input`]), printed at the end and written as JSON
+//! with `--summary`.
+
+use crate::tables::{Table, SCHEMA_VERSION};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// What one complete input adds to the summary.
+#[derive(Debug, Clone, Default)]
+pub struct InputTotals {
+    pub records: u64,
+    /// `errors` rows.
+    pub errors: u64,
+    /// Rows per table (the `inputs` row itself not counted).
+    pub rows: Vec<(Table, u64)>,
+    /// `errors` rows by kind.
+    pub errors_by_kind: BTreeMap<String, u64>,
+}
+
+/// What a scan did.
+#[derive(Debug, Default, Clone)]
+pub struct ScanSummary {
+    pub inputs: usize,
+    /// Inputs skipped by `--resume`: an earlier run completed them (their rows are counted).
+    pub inputs_resumed: usize,
+    pub inputs_failed: usize,
+    pub inputs_with_errors: usize,
+    pub records: u64,
+    pub robots_captures: u64,
+    pub errors: u64,
+    /// `errors` rows by kind.
+    pub errors_by_kind: BTreeMap<String, u64>,
+    /// Rows written per table.
+    pub rows: BTreeMap<String, u64>,
+    pub bytes: u64,
+    pub seconds: f64,
+    /// The process's peak resident memory so far (Linux `VmHWM`: mapped archive pages included;
+    /// `None` where it cannot be read).
+    pub peak_rss_bytes: Option<u64>,
+    /// Inputs that could not be read, with the reason.
+    pub failures: Vec<(PathBuf, String)>,
+}
+
+impl ScanSummary {
+    /// Count a complete input, its `inputs` row included; `failure` is its path and reason when
+    /// it could not be read.
+    pub(super) fn add_input(&mut self, t: &InputTotals, failure: Option<(PathBuf, String)>) {
+        for (table, n) in &t.rows {
+            *self.rows.entry(table.name().to_string()).or_default() += n;
+            if *table == Table::RobotsFiles {
+                self.robots_captures += n;
+            }
+        }
+        *self
+            .rows
+            .entry(Table::Inputs.name().to_string())
+            .or_default() += 1;
+        for (k, n) in &t.errors_by_kind {
+            *self.errors_by_kind.entry(k.clone()).or_default() += n;
+        }
+        self.records += t.records;
+        self.errors += t.errors;
+        match failure {
+            Some(f) => {
+                self.inputs_failed += 1;
+                self.failures.push(f);
+            }
+            None if t.errors > 0 => self.inputs_with_errors += 1,
+            None => {}
+        }
+    }
+
+    /// The machine-readable run summary (`scan --summary FILE`), for monitoring.
+    pub fn to_json(&self) -> serde_json::Value {
+        let mb = self.bytes as f64 / 1e6;
+        serde_json::json!({
+            "tool_version": env!("CARGO_PKG_VERSION"),
+            "schema_version": SCHEMA_VERSION,
+            "inputs": self.inputs,
+            "inputs_resumed": self.inputs_resumed,
+            "inputs_failed": self.inputs_failed,
+            "inputs_with_errors": self.inputs_with_errors,
+            "records": self.records,
+            "robots_captures": self.robots_captures,
+            "rows": self.rows,
+            "errors": self.errors,
+            "errors_by_kind": self.errors_by_kind,
+            "bytes": self.bytes,
+            "seconds": self.seconds,
+            "mb_per_second": if self.seconds > 0.0 { mb / self.seconds } else { 0.0 },
+            "peak_rss_bytes": self.peak_rss_bytes,
+            "failures": self.failures.iter().map(|(p, why)| serde_json::json!({
+                "path": p.to_string_lossy(),
+                "error": why,
+            })).collect::<Vec<_>>(),
+        })
+    }
+
+    /// The one-screen summary printed at the end of a scan.
+    pub fn render(&self) -> String {
+        let mb = self.bytes as f64 / 1e6;
+        let rate = if self.seconds > 0.0 {
+            mb / self.seconds
+        } else {
+            0.0
+        };
+        let mut s = format!(
+            "inputs        {} ({} failed, {} with errors)\nrecords       {}\nrobots.txt    {} captures\nerrors        {}\nread          {:.1} MB in {:.2} s ({:.1} MB/s)\n",
+            self.inputs, self.inputs_failed, self.inputs_with_errors, self.records, self.robots_captures, self.errors, mb, self.seconds, rate
+        );
+        if let Some(b) = self.peak_rss_bytes {
+            s.push_str(&format!("memory        {:.0} MB at peak\n", b as f64 / 1e6));
+        }
+        if self.inputs_resumed > 0 {
+            s.push_str(&format!(
+                "resumed       {} inputs complete from an earlier run (counted above)\n",
+                self.inputs_resumed
+            ));
+        }
+        for (p, why) in self.failures.iter().take(10) {
+            s.push_str(&format!("failed        {}: {why}\n", p.display()));
+        }
+        if self.failures.len() > 10 {
+            s.push_str(&format!(
+                "failed        ... and {} more (see the inputs table)\n",
+                self.failures.len() - 10
+            ));
+        }
+        s
+    }
+}
