@@ -1,14 +1,16 @@
 //! repcensus: a census of how the web tells machines what they may do.
 //!
 //! Reads web archives (WARC, ARC; plain, per-record gzip, whole-file gzip and other containers),
-//! extracts robots.txt captures and writes Parquet tables for analysts. The data flows one way:
+//! extracts robots.txt captures, robots headers and meta tags, and writes Parquet tables for
+//! analysts. Each module folder is one layer, and the data flows down through them one way:
 //!
 //! ```text
-//! input (paths, lists) -> reader (containers, framing) -> record (headers) -> extract (rows)
-//!                      -> tables (Arrow builders) -> output (Parquet parts, atomic)
+//! archive (bytes to records) -> rows (records to rows) -> tables (the catalogue) -> parts (Parquet)
+//!            robots, signals, agents: pure parsers and the agent registry, used by rows
 //! ```
 //!
-//! [`scan::scan`] drives it all on a thread pool. The binary in `main.rs` is a thin CLI.
+//! [`scan::scan`] drives it all on a thread pool; the binary in `main.rs` is a thin CLI.
+//! docs/architecture.md draws the layers; `tests/layers.rs` keeps imports pointing down.
 
 /// A closed set of values that the tables hold as strings: an enum with one `as_str` (the
 /// string a table holds), `ALL` and `Display`. Defined before the modules so every layer can use

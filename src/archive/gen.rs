@@ -16,7 +16,7 @@ use std::io::{self, Write};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GenKind {
     Pages,
-    /// HTML pages sized like Common Crawl's: see [`cc_html_page`].
+    /// HTML pages sized like Common Crawl's: see `cc_html_page`.
     CcPages,
     Robots,
 }

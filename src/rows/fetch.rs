@@ -1,5 +1,5 @@
 //! How a robots.txt capture was fetched: the `fetch_outcome` column. Given by the record's HTTP
-//! status, refined for a 2xx by a look at the body ([`super::body_facts`]); the verdicts of an
+//! status, refined for a 2xx by a look at the body (`body_facts`); the verdicts of an
 //! unparsed capture follow it.
 
 str_enum! {

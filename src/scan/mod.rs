@@ -11,31 +11,32 @@
 //! into place. Per-input problems are rows in `errors`, a line on stderr and a status in `inputs`;
 //! only output errors stop the run.
 
+mod input_state;
 mod inputs_row;
 mod read;
 pub mod resume;
+mod shared;
 mod state;
 mod summary;
 
 pub use inputs_row::{ArchiveFormat, InputStatus};
+pub use shared::ScanOptions;
 pub use summary::{InputTotals, ScanSummary};
 
-use crate::agents::Registry;
 use crate::archive::input::{self, Container};
 use crate::archive::local::{self, Local};
 use crate::archive::mapped::Mapped;
 use crate::archive::problem::ErrorKind;
-use crate::archive::reader::{ContainerStats, ReadBuffers};
+use crate::archive::reader::ContainerStats;
 use crate::archive::remote;
 use crate::parts::OutDir;
-use crate::rows::extract::{ChunkOutput, ExtractBuffers, Extractor};
-use crate::tables::TableSelection;
+use crate::rows::extract::ChunkOutput;
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use input_state::InputState;
 use read::{limits, populate, read_chunk, read_remote, read_windowed, release};
-use state::{deliver, fail_input, fail_open, skip_or_empty, InputState};
-use std::collections::VecDeque;
-use std::path::PathBuf;
+use shared::{lock, Queue, Shared, Task, Worker};
+use state::{deliver, fail_input, fail_open, skip_or_empty};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
@@ -49,96 +50,6 @@ pub const DEFAULT_CHUNK: usize = 8 << 20;
 /// end (about four per thread), at least 4 MiB (smaller is all overhead), at most `max`.
 pub fn chunk_target(len: usize, threads: usize, max: usize) -> usize {
     (len / (4 * threads.max(1))).max(4 << 20).min(max.max(1))
-}
-
-/// What to scan and how.
-#[derive(Debug, Clone)]
-pub struct ScanOptions {
-    pub inputs: Vec<PathBuf>,
-    pub out: PathBuf,
-    pub threads: usize,
-    pub crawl: Option<String>,
-    pub chunk_size: usize,
-    pub progress: bool,
-    /// The tracked agents of `agent_verdicts`.
-    pub registry: Registry,
-    /// Part names of the inputs, when they were fixed over a larger list than `inputs` (a
-    /// shard keeps the names the whole run would give). `None`: computed from `inputs`.
-    pub ids: Option<Vec<String>>,
-    /// Skip inputs whose parts an earlier run into the same folder completed (`--resume`).
-    pub resume: bool,
-    /// Inflate every gzip member whole (`--inflate-all`), instead of stopping early where the
-    /// extractors need only the start of a member ([`crate::archive::reader::Sink::block_needed`]).
-    pub inflate_all: bool,
-    /// The tables to write (`--tables`); work only unselected tables need is not done.
-    pub tables: TableSelection,
-    /// Testing only: panic while reading the input whose path ends with this, to exercise the
-    /// recovery from internal errors (set by `REPCENSUS_PANIC_ON_INPUT`).
-    #[doc(hidden)]
-    pub panic_on_input: Option<String>,
-    /// Testing only: truncate the input whose path ends with `.0` to `.1` bytes right after
-    /// mapping it, as another process might while it is read (`REPCENSUS_TRUNCATE_ON_MAP`,
-    /// `NAME:BYTES`).
-    #[doc(hidden)]
-    pub truncate_on_map: Option<(String, u64)>,
-    /// How long a pipe or remote input may go without a byte (and a FIFO without a writer)
-    /// before it is given up with an `errors` row (`--stall-timeout`).
-    pub stall_timeout: std::time::Duration,
-    /// How long a pipe or remote input may be read in all (`--input-deadline`); `None`: no limit.
-    pub input_deadline: Option<std::time::Duration>,
-}
-
-enum Task {
-    Plan(usize),
-    Chunk {
-        input: usize,
-        index: usize,
-        range: (usize, usize),
-        map: Arc<Mapped>,
-        container: Container,
-    },
-}
-
-struct Queue {
-    tasks: VecDeque<Task>,
-    in_flight: usize,
-    stop: bool,
-}
-
-struct Shared<'o> {
-    opts: &'o ScanOptions,
-    out: &'o OutDir,
-    ids: Vec<String>,
-    names: Vec<String>,
-    queue: Mutex<Queue>,
-    cv: Condvar,
-    inputs: Vec<Mutex<Option<InputState>>>,
-    summary: Mutex<ScanSummary>,
-    output_error: Mutex<Option<anyhow::Error>>,
-    bar: ProgressBar,
-}
-
-struct Worker {
-    read: ReadBuffers,
-    extract: ExtractBuffers,
-}
-
-impl Shared<'_> {
-    /// An extractor for input `name` of the selected tables, on a worker's buffers.
-    fn extractor<'w>(&'w self, bufs: &'w mut ExtractBuffers, name: &'w str) -> Extractor<'w> {
-        Extractor::new(name, bufs, &self.opts.registry).with_tables(self.opts.tables)
-    }
-}
-
-impl Worker {
-    fn new(opts: &ScanOptions) -> Self {
-        let mut read = ReadBuffers::new();
-        read.early_stop = !opts.inflate_all;
-        Worker {
-            read,
-            extract: ExtractBuffers::default(),
-        }
-    }
 }
 
 fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
@@ -263,10 +174,6 @@ pub fn peak_rss_bytes() -> Option<u64> {
         .parse()
         .ok()?;
     Some(kb * 1024)
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 fn worker_loop(shared: &Shared<'_>) {

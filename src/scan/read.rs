@@ -5,8 +5,9 @@
 //! local copy's rows, offsets included. Whole-file compressors go through their decompressing
 //! stream.
 
-use super::state::{deliver, fail_input, fail_open, skip_or_empty, InputState};
-use super::{lock, ScanOptions, Shared, Worker};
+use super::input_state::InputState;
+use super::shared::{lock, ScanOptions, Shared, Worker};
+use super::state::{deliver, fail_input, fail_open, skip_or_empty};
 use crate::archive::input::{self, Container};
 use crate::archive::mapped::Mapped;
 use crate::archive::problem::{ErrorKind, ReadError, Scope};

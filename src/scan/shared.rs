@@ -1,0 +1,114 @@
+//! What the scan's workers share: the options, the task queue, each input's state, the summary,
+//! and each worker's own buffers.
+
+use super::input_state::InputState;
+use super::summary::ScanSummary;
+use crate::agents::Registry;
+use crate::archive::input::Container;
+use crate::archive::mapped::Mapped;
+use crate::archive::reader::ReadBuffers;
+use crate::parts::OutDir;
+use crate::rows::extract::{ExtractBuffers, Extractor};
+use crate::tables::TableSelection;
+use indicatif::ProgressBar;
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::sync::{Arc, Condvar, Mutex};
+
+/// What to scan and how.
+#[derive(Debug, Clone)]
+pub struct ScanOptions {
+    pub inputs: Vec<PathBuf>,
+    pub out: PathBuf,
+    pub threads: usize,
+    pub crawl: Option<String>,
+    pub chunk_size: usize,
+    pub progress: bool,
+    /// The tracked agents of `agent_verdicts`.
+    pub registry: Registry,
+    /// Part names of the inputs, when they were fixed over a larger list than `inputs` (a
+    /// shard keeps the names the whole run would give). `None`: computed from `inputs`.
+    pub ids: Option<Vec<String>>,
+    /// Skip inputs whose parts an earlier run into the same folder completed (`--resume`).
+    pub resume: bool,
+    /// Inflate every gzip member whole (`--inflate-all`), instead of stopping early where the
+    /// extractors need only the start of a member ([`crate::archive::reader::Sink::block_needed`]).
+    pub inflate_all: bool,
+    /// The tables to write (`--tables`); work only unselected tables need is not done.
+    pub tables: TableSelection,
+    /// Testing only: panic while reading the input whose path ends with this, to exercise the
+    /// recovery from internal errors (set by `REPCENSUS_PANIC_ON_INPUT`).
+    #[doc(hidden)]
+    pub panic_on_input: Option<String>,
+    /// Testing only: truncate the input whose path ends with `.0` to `.1` bytes right after
+    /// mapping it, as another process might while it is read (`REPCENSUS_TRUNCATE_ON_MAP`,
+    /// `NAME:BYTES`).
+    #[doc(hidden)]
+    pub truncate_on_map: Option<(String, u64)>,
+    /// How long a pipe or remote input may go without a byte (and a FIFO without a writer)
+    /// before it is given up with an `errors` row (`--stall-timeout`).
+    pub stall_timeout: std::time::Duration,
+    /// How long a pipe or remote input may be read in all (`--input-deadline`); `None`: no limit.
+    pub input_deadline: Option<std::time::Duration>,
+}
+
+pub(super) enum Task {
+    Plan(usize),
+    Chunk {
+        input: usize,
+        index: usize,
+        range: (usize, usize),
+        map: Arc<Mapped>,
+        container: Container,
+    },
+}
+
+pub(super) struct Queue {
+    pub(super) tasks: VecDeque<Task>,
+    pub(super) in_flight: usize,
+    pub(super) stop: bool,
+}
+
+pub(super) struct Shared<'o> {
+    pub(super) opts: &'o ScanOptions,
+    pub(super) out: &'o OutDir,
+    pub(super) ids: Vec<String>,
+    pub(super) names: Vec<String>,
+    pub(super) queue: Mutex<Queue>,
+    pub(super) cv: Condvar,
+    pub(super) inputs: Vec<Mutex<Option<InputState>>>,
+    pub(super) summary: Mutex<ScanSummary>,
+    pub(super) output_error: Mutex<Option<anyhow::Error>>,
+    pub(super) bar: ProgressBar,
+}
+
+impl Shared<'_> {
+    /// An extractor for input `name` of the selected tables, on a worker's buffers.
+    pub(super) fn extractor<'w>(
+        &'w self,
+        bufs: &'w mut ExtractBuffers,
+        name: &'w str,
+    ) -> Extractor<'w> {
+        Extractor::new(name, bufs, &self.opts.registry).with_tables(self.opts.tables)
+    }
+}
+
+pub(super) struct Worker {
+    pub(super) read: ReadBuffers,
+    pub(super) extract: ExtractBuffers,
+}
+
+impl Worker {
+    pub(super) fn new(opts: &ScanOptions) -> Self {
+        let mut read = ReadBuffers::new();
+        read.early_stop = !opts.inflate_all;
+        Worker {
+            read,
+            extract: ExtractBuffers::default(),
+        }
+    }
+}
+
+pub(super) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
