@@ -65,6 +65,17 @@ impl InputState {
         }
     }
 
+    /// Count an output's `errors` rows (by kind) and take its failure if there is none yet.
+    pub(super) fn count_errors(&mut self, output: &ChunkOutput) {
+        self.n_errors += output.n_errors;
+        for (k, n) in &output.error_kinds {
+            *self.error_kinds.entry(*k).or_default() += n;
+        }
+        if self.failure.is_none() {
+            self.failure = output.failure.clone();
+        }
+    }
+
     /// Take a chunk's output: count it, and write its rows now if the crawl is known (else keep
     /// them until it is). Returns whether this was the input's last chunk.
     pub(super) fn accept(
@@ -77,13 +88,7 @@ impl InputState {
         stats: ContainerStats,
     ) -> Result<bool> {
         self.counts.add(&output.counts);
-        self.n_errors += output.n_errors;
-        for (k, n) in &output.error_kinds {
-            *self.error_kinds.entry(*k).or_default() += n;
-        }
-        if self.failure.is_none() {
-            self.failure = output.failure.clone();
-        }
+        self.count_errors(&output);
         if let Some(h) = self.hints.get_mut(index) {
             *h = Some(output.crawl_hint.clone());
         }

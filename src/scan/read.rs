@@ -228,9 +228,7 @@ pub(super) fn read_windowed(
                     want = (want * 2).min(max_window);
                     continue;
                 }
-                // One gzip member (a whole-file gzip) or record larger than the largest window:
-                // read the rest as a stream, as a local file's member too large to inflate whole
-                // is read (offsets past `base` are then positions in the decompressed stream).
+                // A member or record larger than the largest window.
                 None => {
                     let rest = std::io::Cursor::new(std::mem::take(&mut window)).chain(reader);
                     stats.add(&read_rest_as_stream(rest, container, base, &mut ex));

@@ -8,11 +8,11 @@ use super::resume;
 use super::shared::{lock, Shared};
 use super::summary::InputTotals;
 use crate::archive::input::{self, Container};
-use crate::archive::problem::{ErrorKind, Scope};
+use crate::archive::problem::ErrorKind;
 use crate::archive::reader::ContainerStats;
 use crate::parts::OutDir;
 use crate::rows::extract::ChunkOutput;
-use crate::tables::{ErrorRow, ErrorsBuilder, HostCountsBuilder, InputsBuilder, Table};
+use crate::tables::{HostCountsBuilder, InputsBuilder, Table};
 use anyhow::Result;
 
 /// The scratch file of an input's `n`th `host_counts` run.
@@ -94,28 +94,15 @@ fn finalize(
         .clone()
         .unwrap_or_else(|| input::sanitize(shared.opts.crawl.as_deref().unwrap_or("unknown")));
     let mut failure = failure.or_else(|| state.failure.clone());
-    let mut extra_errors = ErrorsBuilder::default();
     if failure.is_none()
         && inputs_row::is_not_an_archive(state.bytes, state.container, &state.counts, &state.stats)
     {
         let detail = "no WARC or ARC record found";
-        extra_errors.append(&ErrorRow {
-            scope: Some(Scope::Input.as_str()),
-            kind: Some(ErrorKind::NotAnArchive.as_str()),
-            detail: Some(detail),
-            warc_file: Some(name),
-            ..ErrorRow::default()
-        });
-        state.n_errors += 1;
-        *state
-            .error_kinds
-            .entry(ErrorKind::NotAnArchive)
-            .or_default() += 1;
-        failure = Some(detail.to_string());
+        let mut out = ChunkOutput::failed(name, ErrorKind::NotAnArchive, detail);
+        state.count_errors(&out);
+        failure = out.failure.take();
+        state.writers.put(shared.out, &crawl, id, &mut out.errors)?;
     }
-    state
-        .writers
-        .put(shared.out, &crawl, id, &mut extra_errors)?;
     if shared.opts.tables.writes(Table::HostCounts) {
         write_host_counts(shared, i, &crawl, &mut state.writers)?;
     }

@@ -22,20 +22,6 @@ pub enum Table {
 }
 
 impl Table {
-    /// The tables an input writes parts of besides `inputs`, in the order its parts are written
-    /// (the variants' order).
-    pub const OF_INPUT: [Table; 9] = [
-        Table::RobotsFiles,
-        Table::RobotsAgents,
-        Table::RobotsRules,
-        Table::AppDirectives,
-        Table::AcapFields,
-        Table::AgentVerdicts,
-        Table::Errors,
-        Table::PageSignals,
-        Table::HostCounts,
-    ];
-
     /// Every table, `inputs` last.
     pub const ALL: [Table; 10] = [
         Table::RobotsFiles,
@@ -49,6 +35,18 @@ impl Table {
         Table::HostCounts,
         Table::Inputs,
     ];
+
+    /// The tables an input writes parts of besides `inputs`, in the order its parts are written:
+    /// [`Table::ALL`] without its last.
+    pub const OF_INPUT: [Table; 9] = {
+        let mut tables = [Table::Inputs; 9];
+        let mut i = 0;
+        while i < tables.len() {
+            tables[i] = Table::ALL[i];
+            i += 1;
+        }
+        tables
+    };
 
     /// The table's name: its folder under the out folder, and the name `--tables` takes.
     pub const fn name(self) -> &'static str {
