@@ -10,10 +10,9 @@ use common::corpus::real_robots;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use repcensus::parts::{OutDir, PartWriter};
-use repcensus::robots::RobotsTxt;
 use repcensus::rows::host_counts::HostCounts;
 use repcensus::rows::page_signals::Carried;
-use repcensus::rows::robots_txt::{emit, Provenance, RobotsLineTables, Scratch};
+use repcensus::rows::robots_txt::{LineTables, ParsedBody, Provenance, RobotsLineTables, Scratch};
 use repcensus::tables::{
     HostCountsArrow, HostCountsBuilder, RobotsAgentsArrow, RobotsAgentsBuilder, RobotsRulesArrow,
     RobotsRulesBuilder, TableBuilder,
@@ -88,6 +87,10 @@ fn robots_line_tables_equal_their_arrow_form() {
         }),
     ];
     let mut sc = Scratch::default();
+    const LINES: LineTables = LineTables {
+        lines: true,
+        acap: false,
+    };
     for (chunk_no, chunk) in corpus.chunks(150).enumerate() {
         for (i, (path, body)) in chunk.iter().enumerate() {
             let host = path.rsplit('/').next().and_then(|f| f.split('.').nth(1));
@@ -97,9 +100,9 @@ fn robots_line_tables_equal_their_arrow_form() {
                 // Some rows without a host (NULLs among the provenance).
                 host: host.filter(|_| i % 7 != 3),
             };
-            let r = RobotsTxt::parse(body);
-            emit(&mut runs, &p, &r, &mut sc);
-            emit(&mut arrow, &p, &r, &mut sc);
+            let r = ParsedBody::parse(body);
+            r.emit(&mut runs, LINES, &p, &mut sc);
+            r.emit(&mut arrow, LINES, &p, &mut sc);
         }
         runs.agents.write_into("c", &mut parts[0]).unwrap();
         runs.rules.write_into("c", &mut parts[1]).unwrap();

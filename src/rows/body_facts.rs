@@ -22,6 +22,11 @@ impl<'a> BodyFacts<'a> {
         }
     }
 
+    /// The body.
+    pub(crate) fn body(&self) -> &'a [u8] {
+        self.body
+    }
+
     pub(crate) fn outcome_2xx(&self) -> FetchOutcome {
         let b = self.body;
         if b.is_empty() {

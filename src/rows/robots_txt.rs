@@ -9,7 +9,7 @@ use crate::robots::{Key, Line, RobotsTxt};
 use crate::tables::{
     AcapFieldRow, AcapFieldsBuilder, AppDirectiveRow, AppDirectivesBuilder, AppendRow,
     RobotsAgentRow, RobotsAgentsArrow, RobotsAgentsBuilder, RobotsFileRow, RobotsRuleRow,
-    RobotsRulesArrow, RobotsRulesBuilder,
+    RobotsRulesArrow, RobotsRulesBuilder, Table, TableSelection,
 };
 use std::borrow::Cow;
 
@@ -42,24 +42,81 @@ fn text(b: &[u8]) -> Cow<'_, str> {
     String::from_utf8_lossy(b)
 }
 
-/// The ACAP content of a file, when it has any.
-pub fn acap_of(r: &RobotsTxt<'_>) -> Option<acap::Acap> {
-    r.summary.has_acap.then(|| acap::parse(r))
+/// Which line tables to fill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineTables {
+    /// `robots_agents`, `robots_rules` and `app_directives` (their rows come from one pass over
+    /// the lines).
+    pub lines: bool,
+    /// `acap_fields`.
+    pub acap: bool,
 }
 
-/// Fill the ACAP columns of a `robots_files` row (`has_acap` comes with the parse summary).
-pub fn fill_acap_summary<'a>(row: &mut RobotsFileRow<'a>, a: Option<&'a acap::Acap>) {
-    row.acap_version = a.and_then(|a| a.version.as_deref());
-    row.acap_ignore_conventional = Some(a.is_some_and(|a| a.ignore_conventional));
+impl LineTables {
+    pub const ALL: LineTables = LineTables {
+        lines: true,
+        acap: true,
+    };
+
+    pub fn of(selection: TableSelection) -> Self {
+        LineTables {
+            lines: [
+                Table::RobotsAgents,
+                Table::RobotsRules,
+                Table::AppDirectives,
+            ]
+            .into_iter()
+            .any(|t| selection.writes(t)),
+            acap: selection.writes(Table::AcapFields),
+        }
+    }
+}
+
+/// A robots.txt body parsed as a crawler parses it, with its ACAP content: what the summary
+/// columns of its `robots_files` row and the rows of its lines are made of. The scan and
+/// `repcensus parse` both go through it.
+pub struct ParsedBody<'b> {
+    pub robots: RobotsTxt<'b>,
+    pub acap: Option<acap::Acap>,
+}
+
+impl<'b> ParsedBody<'b> {
+    pub fn parse(body: &'b [u8]) -> Self {
+        let robots = RobotsTxt::parse(body);
+        let acap = robots.summary.has_acap.then(|| acap::parse(&robots));
+        ParsedBody { robots, acap }
+    }
+
+    /// Fill the parse summary and ACAP columns of the file's `robots_files` row.
+    pub fn fill<'a>(&'a self, row: &mut RobotsFileRow<'a>) {
+        fill_summary(row, &self.robots);
+        let a = self.acap.as_ref();
+        row.acap_version = a.and_then(|a| a.version.as_deref());
+        row.acap_ignore_conventional = Some(a.is_some_and(|a| a.ignore_conventional));
+    }
+
+    /// Emit the rows of the line tables `which` names.
+    pub fn emit<A, R>(
+        &self,
+        out: &mut RobotsLineTables<A, R>,
+        which: LineTables,
+        p: &Provenance<'_>,
+        sc: &mut Scratch,
+    ) where
+        A: for<'x> AppendRow<RobotsAgentRow<'x>>,
+        R: for<'x> AppendRow<RobotsRuleRow<'x>>,
+    {
+        if which.lines {
+            emit_lines(out, p, &self.robots, sc);
+        }
+        if let Some(a) = self.acap.as_ref().filter(|_| which.acap) {
+            emit_acap(&mut out.acap, p, &self.robots, a);
+        }
+    }
 }
 
 /// Emit the `acap_fields` rows of a file.
-pub fn emit_acap(
-    out: &mut AcapFieldsBuilder,
-    p: &Provenance<'_>,
-    r: &RobotsTxt<'_>,
-    a: &acap::Acap,
-) {
+fn emit_acap(out: &mut AcapFieldsBuilder, p: &Provenance<'_>, r: &RobotsTxt<'_>, a: &acap::Acap) {
     let empty: Vec<String> = Vec::new();
     for f in &a.fields {
         let l = &r.lines[f.line_index];
@@ -116,7 +173,7 @@ pub fn emit_acap(
 }
 
 /// Fill the parse summary columns of a `robots_files` row.
-pub fn fill_summary(row: &mut RobotsFileRow<'_>, r: &RobotsTxt<'_>) {
+fn fill_summary(row: &mut RobotsFileRow<'_>, r: &RobotsTxt<'_>) {
     let s = &r.summary;
     let n = |v: u32| Some(v.min(i32::MAX as u32) as i32);
     row.parsed = Some(true);
@@ -147,8 +204,8 @@ fn separator(l: &Line) -> &'static str {
     }
 }
 
-/// Emit the line rows of a parsed file.
-pub fn emit<A, R>(
+/// Emit the rows of `robots_agents`, `robots_rules` and `app_directives` of a parsed file.
+fn emit_lines<A, R>(
     out: &mut RobotsLineTables<A, R>,
     p: &Provenance<'_>,
     r: &RobotsTxt<'_>,
@@ -322,7 +379,7 @@ fn agents_of(r: &RobotsTxt<'_>, g: u32) -> Vec<String> {
 pub fn file_json(body: &[u8], name: &str) -> serde_json::Value {
     use crate::rows::body_facts::BodyFacts;
     use crate::tables::{batch_to_json, RobotsFilesBuilder};
-    let parsed = RobotsTxt::parse(body);
+    let parsed = ParsedBody::parse(body);
     let facts = BodyFacts::of(body, body.len() as u64, false);
     let mut row = RobotsFileRow {
         warc_file: Some(name),
@@ -333,9 +390,7 @@ pub fn file_json(body: &[u8], name: &str) -> serde_json::Value {
     };
     let digest = facts.apply(&mut row);
     row.body_digest = Some(&digest);
-    fill_summary(&mut row, &parsed);
-    let acap = acap_of(&parsed);
-    fill_acap_summary(&mut row, acap.as_ref());
+    parsed.fill(&mut row);
     let mut files = RobotsFilesBuilder::default();
     files.append(&row);
     let mut t = RobotsLineTables::<RobotsAgentsArrow, RobotsRulesArrow>::default();
@@ -344,10 +399,7 @@ pub fn file_json(body: &[u8], name: &str) -> serde_json::Value {
         warc_offset: 0,
         host: None,
     };
-    emit(&mut t, &p, &parsed, &mut Scratch::default());
-    if let Some(a) = &acap {
-        emit_acap(&mut t.acap, &p, &parsed, a);
-    }
+    parsed.emit(&mut t, LineTables::ALL, &p, &mut Scratch::default());
     let rows = |b: arrow_array::RecordBatch| {
         serde_json::Value::from(
             batch_to_json(&b)
@@ -388,7 +440,7 @@ mod tests {
             warc_offset: 0,
             host: Some("h"),
         };
-        emit(&mut t, &p, &r, &mut Scratch::default());
+        emit_lines(&mut t, &p, &r, &mut Scratch::default());
         assert_eq!(t.agents.len(), 2);
         assert_eq!(t.rules.len(), 6);
         assert_eq!(t.app_directives.len(), 2);

@@ -6,7 +6,7 @@ use crate::archive::input::{self, Container};
 use crate::archive::problem::ErrorKind;
 use crate::archive::reader::ContainerStats;
 use crate::parts::{OutDir, PartOutcome, PartWriter};
-use crate::rows::extract::{ChunkOutput, RecordCounts};
+use crate::rows::{ChunkOutput, RecordCounts};
 use crate::tables::{Table, TableBuilder, TableSelection};
 use anyhow::{Context, Result};
 use std::time::Instant;

@@ -3,7 +3,7 @@
 
 use crate::archive::input::Container;
 use crate::archive::reader::ContainerStats;
-use crate::rows::extract::RecordCounts;
+use crate::rows::RecordCounts;
 use crate::tables::{InputRow, Table, SCHEMA_VERSION};
 
 str_enum! {

@@ -30,7 +30,7 @@ use crate::archive::problem::ErrorKind;
 use crate::archive::reader::ContainerStats;
 use crate::archive::remote;
 use crate::parts::OutDir;
-use crate::rows::extract::ChunkOutput;
+use crate::rows::ChunkOutput;
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use input_state::InputState;

@@ -13,7 +13,7 @@ use crate::archive::mapped::Mapped;
 use crate::archive::problem::{ErrorKind, ReadError, Scope};
 use crate::archive::reader::{self, ContainerStats, Sink};
 use crate::archive::remote;
-use crate::rows::extract::{ChunkOutput, Extractor};
+use crate::rows::{ChunkOutput, Extractor};
 use anyhow::Result;
 use std::io::Read;
 use std::sync::atomic::{AtomicU64, Ordering};

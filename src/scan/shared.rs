@@ -8,7 +8,7 @@ use crate::archive::input::Container;
 use crate::archive::mapped::Mapped;
 use crate::archive::reader::ReadBuffers;
 use crate::parts::OutDir;
-use crate::rows::extract::{ExtractBuffers, Extractor};
+use crate::rows::{ExtractBuffers, Extractor};
 use crate::tables::TableSelection;
 use indicatif::ProgressBar;
 use std::collections::VecDeque;

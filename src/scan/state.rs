@@ -11,7 +11,7 @@ use crate::archive::input::{self, Container};
 use crate::archive::problem::ErrorKind;
 use crate::archive::reader::ContainerStats;
 use crate::parts::OutDir;
-use crate::rows::extract::ChunkOutput;
+use crate::rows::ChunkOutput;
 use crate::tables::{HostCountsBuilder, InputsBuilder, Table};
 use anyhow::Result;
 

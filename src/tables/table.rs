@@ -129,28 +129,13 @@ impl std::fmt::Display for Table {
 
 /// The tables a scan writes (`scan --tables`): a set of [`Table`]s. `errors` and `inputs` are
 /// always written: they say what happened to each input. Work that only unselected tables need
-/// is not done (no head scan without `page_signals` and `host_counts`, no verdicts without
-/// `agent_verdicts`, no robots.txt parsing without any robots table), so errors that only that
-/// work finds are not reported.
+/// is not done (the row sources of `rows/` ask: no head scan without `page_signals` and
+/// `host_counts`, no verdicts without `agent_verdicts`, no robots.txt parsing without any
+/// robots table), so errors that only that work finds are not reported.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TableSelection(u16);
 
 impl TableSelection {
-    /// Tables that come from robots.txt captures.
-    const ROBOTS: u16 = Table::bits(&[
-        Table::RobotsFiles,
-        Table::RobotsAgents,
-        Table::RobotsRules,
-        Table::AppDirectives,
-        Table::AcapFields,
-        Table::AgentVerdicts,
-    ]);
-    const LINES: u16 = Table::bits(&[
-        Table::RobotsAgents,
-        Table::RobotsRules,
-        Table::AppDirectives,
-    ]);
-    const PAGES: u16 = Table::bits(&[Table::PageSignals, Table::HostCounts]);
     const ALWAYS: u16 = Table::bits(&[Table::Errors, Table::Inputs]);
 
     /// Every table (the default).
@@ -188,23 +173,6 @@ impl TableSelection {
     /// Whether every table of `self` is in `other`.
     pub fn within(self, other: TableSelection) -> bool {
         self.0 & !other.0 == 0
-    }
-
-    /// Whether some table that comes from robots.txt captures is written.
-    pub fn robots(self) -> bool {
-        self.0 & Self::ROBOTS != 0
-    }
-
-    /// Whether `robots_agents`, `robots_rules` or `app_directives` is written (their rows come
-    /// from one pass over a file's lines).
-    pub fn robots_lines(self) -> bool {
-        self.0 & Self::LINES != 0
-    }
-
-    /// Whether `page_signals` or `host_counts` is written (both need every response's headers
-    /// and HTML head).
-    pub fn pages(self) -> bool {
-        self.0 & Self::PAGES != 0
     }
 
     /// The selected tables, `inputs` last.
@@ -247,9 +215,6 @@ mod tests {
                 .collect::<Vec<_>>(),
             ["errors", "inputs"]
         );
-        assert!(s.robots() && !s.robots_lines() && !s.pages());
-        let p = TableSelection::parse(&["host_counts"]).unwrap();
-        assert!(p.pages() && !p.robots());
         assert!(s.within(TableSelection::all()));
         assert!(!TableSelection::all().within(s));
         let names: Vec<_> = Table::ALL.iter().map(|t| t.name()).collect();

@@ -1,0 +1,108 @@
+//! What a chunk of an input produced: the rows of every table, the `errors` rows and the record
+//! counts ([`ChunkOutput`]).
+
+use crate::archive::problem::{ErrorKind, Scope};
+use crate::rows::host_counts::HostCounts;
+use crate::rows::robots_txt::RobotsLineTables;
+use crate::tables::{
+    AgentVerdictsBuilder, ErrorRow, ErrorsBuilder, PageSignalsBuilder, RobotsFilesBuilder,
+};
+
+/// Counts of records by WARC-Type.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct RecordCounts {
+    pub total: u64,
+    pub warcinfo: u64,
+    pub response: u64,
+    pub resource: u64,
+    pub request: u64,
+    pub metadata: u64,
+    pub revisit: u64,
+    pub conversion: u64,
+    pub continuation: u64,
+    pub other: u64,
+    /// `metadata` records holding JSON (the WAT flavour).
+    pub json_metadata: u64,
+    /// Records whose version is not one we know.
+    pub unknown_version: u64,
+    /// Records read from ARC files.
+    pub arc: u64,
+}
+
+impl RecordCounts {
+    pub fn add(&mut self, o: &RecordCounts) {
+        self.total += o.total;
+        self.warcinfo += o.warcinfo;
+        self.response += o.response;
+        self.resource += o.resource;
+        self.request += o.request;
+        self.metadata += o.metadata;
+        self.revisit += o.revisit;
+        self.conversion += o.conversion;
+        self.continuation += o.continuation;
+        self.other += o.other;
+        self.json_metadata += o.json_metadata;
+        self.unknown_version += o.unknown_version;
+        self.arc += o.arc;
+    }
+}
+
+/// What a chunk of an input produced.
+#[derive(Default)]
+pub struct ChunkOutput {
+    pub robots_files: RobotsFilesBuilder,
+    /// Rows of `robots_agents`, `robots_rules` and `app_directives`.
+    pub robots_lines: RobotsLineTables,
+    /// Rows of `agent_verdicts`.
+    pub agent_verdicts: AgentVerdictsBuilder,
+    /// Rows of `page_signals`.
+    pub page_signals: PageSignalsBuilder,
+    /// Per-host response counts (rows of `host_counts` once merged over the input).
+    pub host_counts: HostCounts,
+    pub errors: ErrorsBuilder,
+    pub n_errors: u64,
+    /// `errors` rows by kind.
+    pub error_kinds: std::collections::BTreeMap<ErrorKind, u64>,
+    pub counts: RecordCounts,
+    /// `isPartOf` of the first warcinfo record of the chunk.
+    pub crawl_hint: Option<String>,
+    /// Reading the chunk failed outright (an internal error); the input is then marked failed.
+    pub failure: Option<String>,
+}
+
+impl ChunkOutput {
+    /// The output of a chunk whose reading failed: no rows, one `errors` row.
+    pub fn failed(warc_file: &str, kind: ErrorKind, detail: &str) -> Self {
+        let mut out = ChunkOutput::default();
+        out.push_error(warc_file, Scope::Input, kind, detail, None, None, None);
+        out.failure = Some(detail.to_string());
+        out
+    }
+}
+
+impl ChunkOutput {
+    /// Append an `errors` row and count it.
+    #[allow(clippy::too_many_arguments)]
+    pub fn push_error(
+        &mut self,
+        warc_file: &str,
+        scope: Scope,
+        kind: ErrorKind,
+        detail: &str,
+        offset: Option<u64>,
+        id: Option<&str>,
+        url: Option<&str>,
+    ) {
+        self.n_errors += 1;
+        *self.error_kinds.entry(kind).or_default() += 1;
+        self.errors.append(&ErrorRow {
+            scope: Some(scope.as_str()),
+            kind: Some(kind.as_str()),
+            detail: Some(detail),
+            warc_file: Some(warc_file),
+            warc_offset: offset.map(|o| o as i64),
+            warc_record_id: id,
+            url,
+        });
+    }
+}

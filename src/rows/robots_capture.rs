@@ -1,0 +1,297 @@
+//! The robots.txt capture source: each `response`, `resource` or `revisit` record of an
+//! `http(s)://host/robots.txt` URL becomes one `robots_files` row, the rows of its lines
+//! (`robots_agents`, `robots_rules`, `app_directives`, `acap_fields`) and one `agent_verdicts`
+//! row per tracked agent.
+
+use crate::archive::http::{self, BodyDecoder, HttpHead};
+use crate::archive::problem::ErrorKind;
+use crate::archive::reader::{Need, Record};
+use crate::archive::record::{self, strip_angle, trim, unfold};
+use crate::rows::body_facts::BodyFacts;
+use crate::rows::fetch::FetchOutcome;
+use crate::rows::robots_txt::{LineTables, ParsedBody, Provenance};
+use crate::rows::source::{is_robots_url, may_be_robots_url, Context, RecordType, RowSource, Seen};
+use crate::tables::{RobotsFileRow, Table, TableSelection};
+
+/// The robots.txt capture source, producing the rows of the tables it feeds that are selected.
+pub struct RobotsCaptures {
+    files: bool,
+    lines: LineTables,
+    verdicts: bool,
+}
+
+impl RobotsCaptures {
+    pub fn new(selection: TableSelection) -> Self {
+        RobotsCaptures {
+            files: selection.writes(Table::RobotsFiles),
+            lines: LineTables::of(selection),
+            verdicts: selection.writes(Table::AgentVerdicts),
+        }
+    }
+}
+
+impl RowSource for RobotsCaptures {
+    fn tables(&self) -> &'static [Table] {
+        &[
+            Table::RobotsFiles,
+            Table::RobotsAgents,
+            Table::RobotsRules,
+            Table::AppDirectives,
+            Table::AcapFields,
+            Table::AgentVerdicts,
+        ]
+    }
+
+    fn wants(&self, ty: RecordType, uri: &[u8]) -> bool {
+        matches!(
+            ty,
+            RecordType::Response | RecordType::Resource | RecordType::Revisit
+        ) && may_be_robots_url(uri)
+    }
+
+    /// All of it: a robots.txt is read whole (up to the parse limit).
+    fn need(&mut self, _: &mut Context<'_>, _: &record::Head<'_>, _: &[u8]) -> Need {
+        Need::All
+    }
+
+    fn record(&mut self, cx: &mut Context<'_>, rec: &Record<'_>, seen: &Seen<'_>) {
+        if let Some(url) = seen.url.filter(|u| is_robots_url(u)) {
+            self.capture(cx, rec, seen.ty, seen.uri, url);
+            cx.body_reported = true;
+        }
+    }
+}
+
+impl RobotsCaptures {
+    fn capture(
+        &self,
+        cx: &mut Context<'_>,
+        rec: &Record<'_>,
+        ty: RecordType,
+        uri: &str,
+        url: &url::Url,
+    ) {
+        let who = Capture::of(rec, url);
+        let head = http::parse_response(rec.block);
+        let fetch = Fetch::of(&mut cx.bufs.body, rec, ty, head.as_ref());
+        let mut row = who.row(cx.warc_file, rec, ty, uri);
+        let digest = fetch.fill(&mut row);
+        let mut undetermined = false;
+        // Parse what a crawler would parse: the body of a 2xx response (or of a resource record).
+        let body = fetch.facts.as_ref().map(BodyFacts::body);
+        let parsed = body
+            .filter(|_| fetch.outcome.is_success())
+            .map(ParsedBody::parse);
+        if let Some(p) = &parsed {
+            p.fill(&mut row);
+            let prov = Provenance {
+                warc_file: cx.warc_file,
+                warc_offset: rec.offset as i64,
+                host: row.host,
+            };
+            p.emit(
+                &mut cx.out.robots_lines,
+                self.lines,
+                &prov,
+                &mut cx.bufs.scratch,
+            );
+        }
+        row.body_digest = digest.as_deref();
+        if self.verdicts {
+            undetermined = cx.bufs.verdicts.emit(
+                &mut cx.out.agent_verdicts,
+                cx.registry,
+                &row,
+                fetch.outcome,
+                parsed.as_ref().map(|p| &p.robots),
+            );
+        }
+        if self.files {
+            cx.out.robots_files.append(&row);
+        }
+        let problem = fetch.problem;
+        let id = who.record_id.as_deref();
+        if undetermined {
+            cx.push_error(
+                ErrorKind::VerdictUndetermined,
+                "probing the rules spent its budget (verdicts::PROBE_BUDGET): some agent_verdicts \
+                 rows of this capture are `undetermined`",
+                rec.offset,
+                id,
+                Some(uri),
+            );
+        }
+        if let Some((kind, detail)) = problem {
+            cx.push_error(kind, &detail, rec.offset, id, Some(uri));
+        }
+    }
+}
+
+/// The provenance of a capture: the text its `robots_files` row borrows from the WARC head
+/// and the URL.
+struct Capture {
+    record_id: Option<String>,
+    host: Option<String>,
+    registered_domain: Option<String>,
+    warc_truncated: Option<String>,
+}
+
+impl Capture {
+    fn of(rec: &Record<'_>, url: &url::Url) -> Self {
+        let record_id =
+            String::from_utf8_lossy(strip_angle(unfold(rec.head.record_id).as_ref())).into_owned();
+        let warc_truncated = String::from_utf8_lossy(trim(rec.head.truncated)).into_owned();
+        Capture {
+            record_id: (!record_id.is_empty()).then_some(record_id),
+            host: url
+                .host_str()
+                .map(|h| h.trim_end_matches('.').to_ascii_lowercase()),
+            registered_domain: match url.host() {
+                Some(url::Host::Domain(d)) => {
+                    psl::domain_str(d.trim_end_matches('.')).map(str::to_ascii_lowercase)
+                }
+                _ => None,
+            },
+            warc_truncated: (!warc_truncated.is_empty()).then_some(warc_truncated),
+        }
+    }
+
+    /// The row with its provenance columns filled.
+    fn row<'a>(
+        &'a self,
+        warc_file: &'a str,
+        rec: &Record<'_>,
+        ty: RecordType,
+        uri: &'a str,
+    ) -> RobotsFileRow<'a> {
+        RobotsFileRow {
+            warc_file: Some(warc_file),
+            warc_offset: Some(rec.offset as i64),
+            warc_record_id: self.record_id.as_deref(),
+            warc_type: Some(ty.as_str()),
+            url: Some(uri),
+            host: self.host.as_deref(),
+            registered_domain: self.registered_domain.as_deref(),
+            capture_time: record::parse_date_micros(&unfold(rec.head.date)),
+            warc_truncated: self.warc_truncated.as_deref(),
+            ..RobotsFileRow::default()
+        }
+    }
+}
+
+/// What a capture says of the fetch: its HTTP head's columns, the outcome, and the body.
+struct Fetch<'b> {
+    outcome: FetchOutcome,
+    http_status: Option<i32>,
+    content_type: Option<String>,
+    content_encoding: Option<String>,
+    transfer_encoding: Option<String>,
+    redirect_location: Option<String>,
+    /// The body (decoded), unless the capture has none (a revisit, no HTTP response).
+    facts: Option<BodyFacts<'b>>,
+    /// What went wrong decoding the body.
+    problem: Option<(ErrorKind, String)>,
+}
+
+impl<'b> Fetch<'b> {
+    fn with_outcome(outcome: FetchOutcome) -> Self {
+        Fetch {
+            outcome,
+            http_status: None,
+            content_type: None,
+            content_encoding: None,
+            transfer_encoding: None,
+            redirect_location: None,
+            facts: None,
+            problem: None,
+        }
+    }
+
+    fn of(
+        decoder: &'b mut BodyDecoder,
+        rec: &'b Record<'_>,
+        ty: RecordType,
+        head: Option<&HttpHead<'_>>,
+    ) -> Self {
+        match (head, ty) {
+            (None, RecordType::Resource) => {
+                let facts = BodyFacts::of(rec.block, rec.block_len, rec.block_truncated);
+                Fetch {
+                    content_type: media_type(rec.head.content_type),
+                    ..Fetch::with_outcome(facts.outcome_2xx())
+                }
+                .with_body(facts)
+            }
+            (None, _) => Fetch::with_outcome(FetchOutcome::NoHttpResponse),
+            (Some(h), _) => Fetch::of_response(decoder, rec, ty, h),
+        }
+    }
+
+    fn of_response(
+        decoder: &'b mut BodyDecoder,
+        rec: &'b Record<'_>,
+        ty: RecordType,
+        h: &HttpHead<'_>,
+    ) -> Self {
+        let lower = |v: &[u8]| String::from_utf8_lossy(trim(v)).to_ascii_lowercase();
+        let mut f = Fetch {
+            http_status: h.status.map(i32::from),
+            content_type: h.header("content-type").and_then(media_type),
+            content_encoding: h
+                .header("content-encoding")
+                .or_else(|| h.header("x-crawler-content-encoding"))
+                .map(lower),
+            transfer_encoding: h
+                .header("transfer-encoding")
+                .or_else(|| h.header("x-crawler-transfer-encoding"))
+                .map(lower),
+            ..Fetch::with_outcome(FetchOutcome::of_status(h.status))
+        };
+        if (300..400).contains(&h.status.unwrap_or(0)) {
+            f.redirect_location = h
+                .header("location")
+                .map(|v| String::from_utf8_lossy(&unfold(v)).into_owned());
+        }
+        if ty == RecordType::Revisit {
+            f.outcome = FetchOutcome::Revisit;
+            return f;
+        }
+        let (body, info) = decoder.decode(h, rec.block);
+        f.problem = info.problem.clone();
+        // The declared size of an undecoded body whose record was cut by the reader.
+        let declared = if info.decoded.is_none() && !info.dechunked && rec.block_truncated {
+            rec.block_len.saturating_sub(h.body_offset as u64)
+        } else {
+            body.len() as u64
+        };
+        let facts = BodyFacts::of(body, declared, rec.block_truncated || info.capped);
+        if f.outcome == FetchOutcome::Ok {
+            f.outcome = facts.outcome_2xx();
+        }
+        f.with_body(facts)
+    }
+
+    fn with_body(self, facts: BodyFacts<'b>) -> Self {
+        Fetch {
+            facts: Some(facts),
+            ..self
+        }
+    }
+
+    /// Fill the HTTP, outcome and body columns of `row`; returns the body digest.
+    fn fill<'a>(&'a self, row: &mut RobotsFileRow<'a>) -> Option<String> {
+        row.http_status = self.http_status;
+        row.content_type = self.content_type.as_deref();
+        row.content_encoding = self.content_encoding.as_deref();
+        row.transfer_encoding = self.transfer_encoding.as_deref();
+        row.redirect_location = self.redirect_location.as_deref();
+        row.fetch_outcome = Some(self.outcome.as_str());
+        self.facts.as_ref().map(|f| f.apply(row))
+    }
+}
+
+/// The media type of a Content-Type value: lowercase, parameters dropped.
+fn media_type(v: &[u8]) -> Option<String> {
+    let v = http::media_type_bytes(v);
+    (!v.is_empty()).then(|| String::from_utf8_lossy(v).to_ascii_lowercase())
+}

@@ -1,0 +1,193 @@
+//! The row sources: what turns one kind of record into the rows of some tables.
+//!
+//! A [`RowSource`] says which tables it feeds, which records it reads and how much of their
+//! block it needs, and turns such a record into rows (the way Google's matcher is one handler of
+//! its robots.txt parser). The [`crate::rows::extract::Extractor`] counts records, reads
+//! `warcinfo`, and hands each record to the sources the table selection needs; adding a table
+//! that comes from a new kind of record is a new source.
+
+use crate::agents::Registry;
+use crate::archive::http::BodyDecoder;
+use crate::archive::problem::{ErrorKind, Scope};
+use crate::archive::reader::{Need, Record};
+use crate::archive::record::{self, trim};
+use crate::rows::output::ChunkOutput;
+use crate::rows::page_signals::{MetaNames, SignalBuffers};
+use crate::rows::robots_txt::Scratch;
+use crate::rows::verdicts::Verdicts;
+use crate::tables::Table;
+
+/// Turns one kind of record into the rows of some tables.
+pub trait RowSource {
+    /// The tables whose rows it produces.
+    fn tables(&self) -> &'static [Table];
+
+    /// Whether it reads a record of type `ty` whose raw target URI is `uri` (angle brackets
+    /// stripped, not parsed): the extractor parses the URI only for a record some source reads.
+    fn wants(&self, ty: RecordType, uri: &[u8]) -> bool;
+
+    /// How much of the block of a record it [wants](RowSource::wants) it needs, from the head
+    /// and the prefix of the block read so far (see [`crate::archive::reader::Sink::block_needed`]).
+    fn need(&mut self, cx: &mut Context<'_>, head: &record::Head<'_>, prefix: &[u8]) -> Need;
+
+    /// Forget what [`RowSource::need`] kept for an earlier record: the extractor calls it
+    /// before asking the sources about a block.
+    fn forget(&mut self) {}
+
+    /// Turn a record it wants into rows.
+    fn record(&mut self, cx: &mut Context<'_>, rec: &Record<'_>, seen: &Seen<'_>);
+}
+
+/// What the extractor knows of a record before the sources read it.
+pub struct Seen<'a> {
+    pub ty: RecordType,
+    /// The target URI (lossy UTF-8, angle brackets stripped).
+    pub uri: &'a str,
+    /// The URI parsed, when it parses.
+    pub url: Option<&'a url::Url>,
+}
+
+/// What a source writes into and reuses: the chunk's output and the worker's buffers.
+pub struct Context<'w> {
+    pub out: ChunkOutput,
+    pub bufs: &'w mut ExtractBuffers,
+    pub warc_file: &'w str,
+    pub registry: &'w Registry,
+    /// Set by a source that decoded the body of the current record and reported its problems,
+    /// so that a later source reading the same body does not report them twice.
+    pub body_reported: bool,
+}
+
+impl Context<'_> {
+    /// Append an `errors` row about a record of this chunk.
+    pub fn push_error(
+        &mut self,
+        kind: ErrorKind,
+        detail: &str,
+        offset: u64,
+        id: Option<&str>,
+        url: Option<&str>,
+    ) {
+        self.out.push_error(
+            self.warc_file,
+            Scope::Body,
+            kind,
+            detail,
+            Some(offset),
+            id,
+            url,
+        );
+    }
+}
+
+/// Worker-owned state reused across chunks.
+#[derive(Default)]
+pub struct ExtractBuffers {
+    pub(super) body: BodyDecoder,
+    pub(super) scratch: Scratch,
+    pub(super) verdicts: Verdicts,
+    pub(super) signals: SignalBuffers,
+    /// Built from the registry on first use.
+    pub(super) meta_names: Option<MetaNames>,
+}
+
+impl ExtractBuffers {
+    /// The head scan's buffers and the meta tag names it looks for.
+    pub(super) fn head_scan(&mut self, registry: &Registry) -> (&mut SignalBuffers, &MetaNames) {
+        let names = meta_names(&mut self.meta_names, registry);
+        (&mut self.signals, names)
+    }
+}
+
+/// The meta tag names the page source looks for, built from the registry on first use.
+pub(super) fn meta_names<'a>(
+    slot: &'a mut Option<MetaNames>,
+    registry: &Registry,
+) -> &'a MetaNames {
+    slot.get_or_insert_with(|| MetaNames::new(registry))
+}
+
+/// WARC record types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecordType {
+    Warcinfo,
+    Response,
+    Resource,
+    Request,
+    Metadata,
+    Revisit,
+    Conversion,
+    Continuation,
+    Other,
+}
+
+impl RecordType {
+    pub fn from_bytes(t: &[u8]) -> Self {
+        let t = trim(t);
+        let eq = |s: &str| t.eq_ignore_ascii_case(s.as_bytes());
+        if eq("response") {
+            RecordType::Response
+        } else if eq("warcinfo") {
+            RecordType::Warcinfo
+        } else if eq("request") {
+            RecordType::Request
+        } else if eq("metadata") {
+            RecordType::Metadata
+        } else if eq("resource") {
+            RecordType::Resource
+        } else if eq("revisit") {
+            RecordType::Revisit
+        } else if eq("conversion") {
+            RecordType::Conversion
+        } else if eq("continuation") {
+            RecordType::Continuation
+        } else {
+            RecordType::Other
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RecordType::Warcinfo => "warcinfo",
+            RecordType::Response => "response",
+            RecordType::Resource => "resource",
+            RecordType::Request => "request",
+            RecordType::Metadata => "metadata",
+            RecordType::Revisit => "revisit",
+            RecordType::Conversion => "conversion",
+            RecordType::Continuation => "continuation",
+            RecordType::Other => "other",
+        }
+    }
+}
+
+/// If `uri` is a robots.txt URL, its parsed form.
+pub fn robots_url(uri: &str) -> Option<url::Url> {
+    let parsed = url::Url::parse(uri).ok()?;
+    is_robots_url(&parsed).then_some(parsed)
+}
+
+/// An `http(s)://host/robots.txt` URL.
+pub fn is_robots_url(u: &url::Url) -> bool {
+    u.path() == "/robots.txt" && matches!(u.scheme(), "http" | "https")
+}
+
+/// The lower-case host of a URL, without a trailing dot.
+pub(super) fn host_of(u: &url::Url) -> Option<std::borrow::Cow<'_, str>> {
+    let h = u.host_str()?;
+    let h = h.trim_end_matches('.');
+    Some(if h.bytes().any(|c| c.is_ascii_uppercase()) {
+        std::borrow::Cow::Owned(h.to_ascii_lowercase())
+    } else {
+        std::borrow::Cow::Borrowed(h)
+    })
+}
+
+/// Whether a raw target URI may parse to a robots.txt URL ([`is_robots_url`]): the URL parser
+/// drops tabs and line breaks but decodes nothing in the path, so `robots` must stand in it.
+pub(super) fn may_be_robots_url(uri: &[u8]) -> bool {
+    // Built once: `memmem::find` builds a searcher per call, and this runs for every record.
+    static ROBOTS: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"robots"));
+    ROBOTS.find(uri).is_some() || memchr::memchr3(b'\t', b'\n', b'\r', uri).is_some()
+}
