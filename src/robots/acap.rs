@@ -8,7 +8,7 @@
 //! conventional groups (for the group structure they are unknown lines, as for Google).
 
 use super::key::Key;
-use super::lex::{is_ignore_directive, is_version_comment};
+use super::lex::{is_ignore_directive, is_version_comment, Line};
 use super::parse::RobotsTxt;
 
 /// Standard ACAP usage verbs (§4.5.3.1).
@@ -131,61 +131,64 @@ fn qualifiers(words: &[&str], f: &mut AcapField) {
 
 /// Find and check the ACAP fields of a parsed file.
 pub fn parse(r: &RobotsTxt<'_>) -> Acap {
-    let mut a = Acap::default();
-    let mut locals: Vec<(String, Local)> = Vec::new();
-    let mut record: Option<u32> = None;
-    // The current record has a field other than crawler lines.
-    let mut record_has_body = false;
-    let mut record_has_reference = false;
-    let mut sub: Option<u32> = None;
-    let mut sub_has_permissions = false;
-    let mut wildcard_records = 0;
-    let mut seen_content = false;
+    let mut p = Parser::default();
     for (i, l) in r.lines.iter().enumerate() {
-        let trimmed = l.text(r.body).trim_ascii();
+        p.line(r, i, l);
+    }
+    p.acap
+}
+
+/// How far the current record (or, before the first `ACAP-crawler` line, the preamble) has come.
+/// The strawman orders a record as crawler lines, then either permissions (in sub-records that
+/// usage-purpose lines open) or one permissions reference.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Stage {
+    /// Nothing but `ACAP-crawler` lines yet.
+    #[default]
+    Crawlers,
+    /// Some other field.
+    Fields,
+    /// An `ACAP-permissions-reference`: nothing may follow it.
+    Referenced,
+}
+
+/// The current sub-record of a record.
+#[derive(Clone, Copy, Debug)]
+struct Sub {
+    index: u32,
+    /// It has a permission: the next usage-purpose line opens a new sub-record.
+    has_permissions: bool,
+}
+
+/// The ACAP state machine: one transition per line, in the manner of csv-core's parser (the
+/// state is the fields below, each transition a method named after the field it reads).
+#[derive(Default)]
+struct Parser {
+    acap: Acap,
+    /// Local usages and resource sets defined so far.
+    locals: Vec<(String, Local)>,
+    /// The current record, once an `ACAP-crawler` line opened one.
+    record: Option<u32>,
+    stage: Stage,
+    sub: Option<Sub>,
+    wildcard_records: u32,
+    /// A line other than a blank one or the version comment was seen.
+    seen_content: bool,
+}
+
+impl Parser {
+    fn line(&mut self, r: &RobotsTxt<'_>, i: usize, l: &Line) {
         if is_version_comment(l, r.body) {
-            let rest = String::from_utf8_lossy(&trimmed[6..]).into_owned();
-            let version = rest
-                .split_whitespace()
-                .find_map(|w| w.strip_prefix("version=").or(w.strip_prefix("VERSION=")))
-                .map(|v| v.trim_end_matches('#').to_string());
-            let mut f = AcapField {
-                line_index: i,
-                field: "version",
-                resource: version.clone(),
-                ..AcapField::default()
-            };
-            if version.is_none() {
-                f.problems.push("missing_version");
-            }
-            if seen_content {
-                f.problems.push("version_not_first");
-            }
-            if a.version.is_none() {
-                a.version = version;
-            }
-            a.fields.push(f);
-            continue;
+            return self.version(i, l.text(r.body).trim_ascii());
         }
-        let ignore_line = is_ignore_directive(l, r.body);
         if l.key != Key::Blank {
-            seen_content = true;
+            self.seen_content = true;
         }
-        if ignore_line {
-            let mut f = AcapField {
-                line_index: i,
-                field: "ignore_conventional_records",
-                ..AcapField::default()
-            };
-            if record.is_some() || !locals.is_empty() {
-                f.problems.push("bad_order");
-            }
-            a.ignore_conventional = true;
-            a.fields.push(f);
-            continue;
+        if is_ignore_directive(l, r.body) {
+            return self.ignore_conventional(i);
         }
         if l.key != Key::Acap {
-            continue;
+            return;
         }
         let name = lower(&l.key_raw(r.body)[5..]);
         let value = String::from_utf8_lossy(l.value(r.body)).into_owned();
@@ -194,236 +197,305 @@ pub fn parse(r: &RobotsTxt<'_>) -> Acap {
             line_index: i,
             ..AcapField::default()
         };
-        let in_record = |f: &mut AcapField, record: Option<u32>, sub: Option<u32>| {
-            f.record = record;
-            f.sub_record = sub;
-            if record.is_none() {
-                f.problems.push("outside_record");
-            }
-        };
         match name.as_str() {
-            "crawler" => {
-                f.field = "crawler";
-                if record.is_none() || record_has_body {
-                    record = Some(record.map_or(0, |r| r + 1));
-                    a.record_crawlers.push(Vec::new());
-                    a.sub_record_purposes.push(Vec::new());
-                    record_has_body = false;
-                    record_has_reference = false;
-                    sub = None;
-                    sub_has_permissions = false;
-                }
-                let crawlers = a.record_crawlers.last_mut().expect("record open");
-                let c = value.trim().to_ascii_lowercase();
-                if c.is_empty() {
-                    f.problems.push("missing_crawler");
-                } else if c == "*" {
-                    if !crawlers.is_empty() {
-                        f.problems.push("wildcard_with_named_crawlers");
-                    }
-                    wildcard_records += 1;
-                    if wildcard_records > 1 {
-                        f.problems.push("duplicate_wildcard_record");
-                    }
-                } else if crawlers.iter().any(|c| c == "*") {
-                    f.problems.push("wildcard_with_named_crawlers");
-                }
-                f.resource = Some(c.clone());
-                crawlers.push(c);
-                f.record = record;
-            }
-            "usage-purpose" => {
-                f.field = "usage_purpose";
-                if record.is_some() {
-                    record_has_body = true;
-                    if record_has_reference {
-                        f.problems.push("after_permissions_reference");
-                    }
-                    if sub.is_none() || sub_has_permissions {
-                        sub = Some(sub.map_or(0, |s| s + 1));
-                        sub_has_permissions = false;
-                        if let Some(p) = a.sub_record_purposes.last_mut() {
-                            p.push(Vec::new());
-                        }
-                    }
-                    if let Some(p) = a.sub_record_purposes.last_mut().and_then(|p| p.last_mut()) {
-                        p.push(value.trim().to_string());
-                    }
-                }
-                in_record(&mut f, record, sub);
-                f.resource = Some(value.trim().to_string());
-                if value.trim().is_empty() {
-                    f.problems.push("missing_purpose");
-                }
-            }
-            "permissions-reference" => {
-                f.field = "permissions_reference";
-                in_record(&mut f, record, sub);
-                if record_has_body {
-                    f.problems.push("bad_order");
-                }
-                record_has_body = true;
-                record_has_reference = true;
-                f.resource = Some(value.trim().to_string());
-                f.resource_kind = Some(if value.contains("://") { "uri" } else { "path" });
-            }
-            "qualified-usage" | "composite-usage" | "resource-set" => {
-                let kind = match name.as_str() {
-                    "qualified-usage" => Local::Qualified,
-                    "composite-usage" => Local::Composite,
-                    _ => Local::ResourceSet,
-                };
-                f.field = match kind {
-                    Local::Qualified => "qualified_usage",
-                    Local::Composite => "composite_usage",
-                    Local::ResourceSet => "resource_set",
-                };
-                if record.is_some() {
-                    f.problems.push("bad_order");
-                }
-                let def = words.first().map(|w| w.to_ascii_lowercase());
-                match &def {
-                    Some(d) if is_name(d) => {
-                        if locals.iter().any(|(n, _)| n == d) {
-                            f.problems.push("duplicate_name");
-                        }
-                    }
-                    Some(_) => f.problems.push("bad_name"),
-                    None => f.problems.push("missing_name"),
-                }
-                let rest = words.get(1..).unwrap_or_default();
-                match kind {
-                    Local::Qualified => match rest.split_first() {
-                        Some((u, qs)) => {
-                            let (u, t, p) = usage_and_type(&u.to_ascii_lowercase());
-                            f.usage = Some(u);
-                            f.resource_type = t;
-                            f.problems.extend(p);
-                            if qs.is_empty() {
-                                f.problems.push("missing_qualifiers");
-                            }
-                            qualifiers(qs, &mut f);
-                        }
-                        None => f.problems.push("missing_usage"),
-                    },
-                    Local::Composite => {
-                        if rest.is_empty() {
-                            f.problems.push("missing_usage");
-                        }
-                        for m in rest {
-                            let m = m.to_ascii_lowercase();
-                            if let Some(local) =
-                                m.strip_prefix('(').and_then(|m| m.strip_suffix(')'))
-                            {
-                                match locals.iter().find(|(n, _)| n == local) {
-                                    Some((_, Local::Qualified)) => {}
-                                    Some(_) => f.problems.push("bad_composite_member"),
-                                    None => f.problems.push("undefined_local_usage"),
-                                }
-                            } else {
-                                f.problems.extend(usage_and_type(&m).2);
-                            }
-                            f.qualifiers.push(m);
-                        }
-                    }
-                    Local::ResourceSet => {
-                        if rest.is_empty() {
-                            f.problems.push("missing_resource");
-                        }
-                        f.qualifiers.extend(rest.iter().map(|s| s.to_string()));
-                    }
-                }
-                if let Some(d) = def {
-                    f.local_usage = Some(d.clone());
-                    locals.push((d, kind));
-                }
-            }
-            _ if name.starts_with("allow-") || name.starts_with("disallow-") => {
-                let allow = name.starts_with("allow-");
-                f.field = if allow { "allow" } else { "disallow" };
-                in_record(&mut f, record, sub);
-                if record_has_reference {
-                    f.problems.push("after_permissions_reference");
-                }
-                record_has_body = true;
-                if sub.is_some() {
-                    sub_has_permissions = true;
-                }
-                let usage = &name[if allow { 6 } else { 9 }..];
-                if let Some(local) = usage.strip_prefix('(').and_then(|u| u.strip_suffix(')')) {
-                    f.local_usage = Some(local.to_string());
-                    match locals.iter().find(|(n, _)| n == local) {
-                        Some((_, Local::Composite)) if !allow => {
-                            f.problems.push("prohibition_composite_usage")
-                        }
-                        Some((_, Local::Qualified)) if !allow => {
-                            f.problems.push("prohibition_qualified_usage")
-                        }
-                        Some((_, Local::ResourceSet)) => f.problems.push("not_a_usage"),
-                        Some(_) => {}
-                        None => f.problems.push("undefined_local_usage"),
-                    }
+            "crawler" => self.crawler(&mut f, value.trim()),
+            "usage-purpose" => self.usage_purpose(&mut f, value.trim()),
+            "permissions-reference" => self.permissions_reference(&mut f, value.trim()),
+            "qualified-usage" => self.definition(&mut f, Local::Qualified, &words),
+            "composite-usage" => self.definition(&mut f, Local::Composite, &words),
+            "resource-set" => self.definition(&mut f, Local::ResourceSet, &words),
+            n => {
+                if let Some(usage) = n.strip_prefix("allow-") {
+                    self.permission(&mut f, true, usage, &words);
+                } else if let Some(usage) = n.strip_prefix("disallow-") {
+                    self.permission(&mut f, false, usage, &words);
+                } else if let Some(action) = n.strip_prefix("request-") {
+                    self.request(&mut f, action, &words);
                 } else {
-                    let (u, t, p) = usage_and_type(usage);
-                    f.usage = Some(u);
-                    f.resource_type = t;
-                    f.problems.extend(p);
+                    f.field = "unknown";
+                    f.record = self.record;
+                    f.sub_record = self.sub_index();
+                    f.problems.push("unknown_field");
                 }
-                match words.split_first() {
-                    Some((spec, qs)) => {
-                        let spec_l = spec.to_ascii_lowercase();
-                        if let Some(set) = spec_l.strip_prefix("acap:resource-set:") {
-                            f.resource = Some(set.to_string());
-                            f.resource_kind = Some("resource_set");
-                            if !locals
-                                .iter()
-                                .any(|(n, k)| n == set && *k == Local::ResourceSet)
-                            {
-                                f.problems.push("undefined_resource_set");
-                            }
-                        } else {
-                            f.resource = Some(spec.to_string());
-                            f.resource_kind = Some("path");
-                        }
-                        if !allow && !qs.is_empty() {
-                            f.problems.push("prohibition_qualifiers");
-                        }
-                        qualifiers(qs, &mut f);
-                    }
-                    None => f.problems.push("missing_resource"),
-                }
-            }
-            _ if name.starts_with("request-") => {
-                f.field = "request";
-                in_record(&mut f, record, sub);
-                if sub.is_some() {
-                    f.problems.push("request_in_sub_record");
-                }
-                if record_has_reference {
-                    f.problems.push("after_permissions_reference");
-                }
-                record_has_body = true;
-                let action = &name[8..];
-                if !ACTIONS.contains(&action) {
-                    f.problems.push("unknown_action");
-                }
-                f.usage = Some(action.to_string());
-                f.resource = words.first().map(|s| s.to_string());
-                f.resource_kind = Some("path");
-                if words.is_empty() {
-                    f.problems.push("missing_resource");
-                }
-            }
-            _ => {
-                f.field = "unknown";
-                f.record = record;
-                f.sub_record = sub;
-                f.problems.push("unknown_field");
             }
         }
-        a.fields.push(f);
+        self.acap.fields.push(f);
     }
-    a
+
+    fn sub_index(&self) -> Option<u32> {
+        self.sub.map(|s| s.index)
+    }
+
+    /// Place a field in the current record and sub-record.
+    fn place(&self, f: &mut AcapField) {
+        f.record = self.record;
+        f.sub_record = self.sub_index();
+        if self.record.is_none() {
+            f.problems.push("outside_record");
+        }
+    }
+
+    /// A field of a record's body (not a crawler line); `after` is the problem of one that
+    /// follows a permissions reference.
+    fn body_field(&mut self, f: &mut AcapField, after_reference: Option<&'static str>) {
+        if self.stage == Stage::Referenced {
+            f.problems.extend(after_reference);
+        } else {
+            self.stage = Stage::Fields;
+        }
+    }
+
+    /// `##ACAP version=...`.
+    fn version(&mut self, i: usize, line: &[u8]) {
+        let rest = String::from_utf8_lossy(&line[6..]).into_owned();
+        let version = rest
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix("version=").or(w.strip_prefix("VERSION=")))
+            .map(|v| v.trim_end_matches('#').to_string());
+        let mut f = AcapField {
+            line_index: i,
+            field: "version",
+            resource: version.clone(),
+            ..AcapField::default()
+        };
+        if version.is_none() {
+            f.problems.push("missing_version");
+        }
+        if self.seen_content {
+            f.problems.push("version_not_first");
+        }
+        if self.acap.version.is_none() {
+            self.acap.version = version;
+        }
+        self.acap.fields.push(f);
+    }
+
+    /// `ACAP-ignore-conventional-records`, which must come before records and definitions.
+    fn ignore_conventional(&mut self, i: usize) {
+        let mut f = AcapField {
+            line_index: i,
+            field: "ignore_conventional_records",
+            ..AcapField::default()
+        };
+        if self.record.is_some() || !self.locals.is_empty() {
+            f.problems.push("bad_order");
+        }
+        self.acap.ignore_conventional = true;
+        self.acap.fields.push(f);
+    }
+
+    /// `ACAP-crawler`: opens a record unless it follows the crawler lines of the current one.
+    fn crawler(&mut self, f: &mut AcapField, value: &str) {
+        f.field = "crawler";
+        if self.record.is_none() || self.stage != Stage::Crawlers {
+            self.record = Some(self.record.map_or(0, |r| r + 1));
+            self.acap.record_crawlers.push(Vec::new());
+            self.acap.sub_record_purposes.push(Vec::new());
+            self.stage = Stage::Crawlers;
+            self.sub = None;
+        }
+        let crawlers = self.acap.record_crawlers.last_mut().expect("record open");
+        let c = value.to_ascii_lowercase();
+        if c.is_empty() {
+            f.problems.push("missing_crawler");
+        } else if c == "*" {
+            if !crawlers.is_empty() {
+                f.problems.push("wildcard_with_named_crawlers");
+            }
+            self.wildcard_records += 1;
+            if self.wildcard_records > 1 {
+                f.problems.push("duplicate_wildcard_record");
+            }
+        } else if crawlers.iter().any(|c| c == "*") {
+            f.problems.push("wildcard_with_named_crawlers");
+        }
+        f.resource = Some(c.clone());
+        crawlers.push(c);
+        f.record = self.record;
+    }
+
+    /// `ACAP-usage-purpose`: opens a sub-record unless it follows the purposes of the current one.
+    fn usage_purpose(&mut self, f: &mut AcapField, value: &str) {
+        f.field = "usage_purpose";
+        if self.record.is_some() {
+            self.body_field(f, Some("after_permissions_reference"));
+            // The purposes of the record's sub-records.
+            let subs = self
+                .acap
+                .sub_record_purposes
+                .last_mut()
+                .expect("record open");
+            if self.sub.is_none_or(|s| s.has_permissions) {
+                self.sub = Some(Sub {
+                    index: self.sub.map_or(0, |s| s.index + 1),
+                    has_permissions: false,
+                });
+                subs.push(vec![value.to_string()]);
+            } else if let Some(p) = subs.last_mut() {
+                p.push(value.to_string());
+            }
+        }
+        self.place(f);
+        f.resource = Some(value.to_string());
+        if value.is_empty() {
+            f.problems.push("missing_purpose");
+        }
+    }
+
+    /// `ACAP-permissions-reference`: the record's permissions are elsewhere; it must be the
+    /// record's only field besides its crawlers.
+    fn permissions_reference(&mut self, f: &mut AcapField, value: &str) {
+        f.field = "permissions_reference";
+        self.place(f);
+        if self.stage != Stage::Crawlers {
+            f.problems.push("bad_order");
+        }
+        self.stage = Stage::Referenced;
+        f.resource = Some(value.to_string());
+        f.resource_kind = Some(if value.contains("://") { "uri" } else { "path" });
+    }
+
+    /// `ACAP-qualified-usage`, `ACAP-composite-usage`, `ACAP-resource-set`: a named definition,
+    /// which must come before the records.
+    fn definition(&mut self, f: &mut AcapField, kind: Local, words: &[&str]) {
+        f.field = match kind {
+            Local::Qualified => "qualified_usage",
+            Local::Composite => "composite_usage",
+            Local::ResourceSet => "resource_set",
+        };
+        if self.record.is_some() {
+            f.problems.push("bad_order");
+        }
+        let def = words.first().map(|w| w.to_ascii_lowercase());
+        match &def {
+            Some(d) if is_name(d) => {
+                if self.locals.iter().any(|(n, _)| n == d) {
+                    f.problems.push("duplicate_name");
+                }
+            }
+            Some(_) => f.problems.push("bad_name"),
+            None => f.problems.push("missing_name"),
+        }
+        let rest = words.get(1..).unwrap_or_default();
+        match kind {
+            Local::Qualified => qualified_usage(f, rest),
+            Local::Composite => self.composite_members(f, rest),
+            Local::ResourceSet => {
+                if rest.is_empty() {
+                    f.problems.push("missing_resource");
+                }
+                f.qualifiers.extend(rest.iter().map(|s| s.to_string()));
+            }
+        }
+        if let Some(d) = def {
+            f.local_usage = Some(d.clone());
+            self.locals.push((d, kind));
+        }
+    }
+
+    /// The members of a composite usage: standard usages, or qualified usages as `(name)`.
+    fn composite_members(&self, f: &mut AcapField, members: &[&str]) {
+        if members.is_empty() {
+            f.problems.push("missing_usage");
+        }
+        for m in members {
+            let m = m.to_ascii_lowercase();
+            if let Some(local) = m.strip_prefix('(').and_then(|m| m.strip_suffix(')')) {
+                match self.local(local) {
+                    Some(Local::Qualified) => {}
+                    Some(_) => f.problems.push("bad_composite_member"),
+                    None => f.problems.push("undefined_local_usage"),
+                }
+            } else {
+                f.problems.extend(usage_and_type(&m).2);
+            }
+            f.qualifiers.push(m);
+        }
+    }
+
+    fn local(&self, name: &str) -> Option<Local> {
+        self.locals.iter().find(|(n, _)| n == name).map(|&(_, k)| k)
+    }
+
+    /// `ACAP-allow-<usage>` and `ACAP-disallow-<usage>`: a usage (standard, or local as
+    /// `(name)`), then a resource (a path or `acap:resource-set:<name>`) and, for an allow,
+    /// qualifiers.
+    fn permission(&mut self, f: &mut AcapField, allow: bool, usage: &str, words: &[&str]) {
+        f.field = if allow { "allow" } else { "disallow" };
+        self.place(f);
+        self.body_field(f, Some("after_permissions_reference"));
+        if let Some(s) = &mut self.sub {
+            s.has_permissions = true;
+        }
+        if let Some(local) = usage.strip_prefix('(').and_then(|u| u.strip_suffix(')')) {
+            f.local_usage = Some(local.to_string());
+            match self.local(local) {
+                Some(Local::Composite) if !allow => f.problems.push("prohibition_composite_usage"),
+                Some(Local::Qualified) if !allow => f.problems.push("prohibition_qualified_usage"),
+                Some(Local::ResourceSet) => f.problems.push("not_a_usage"),
+                Some(_) => {}
+                None => f.problems.push("undefined_local_usage"),
+            }
+        } else {
+            let (u, t, p) = usage_and_type(usage);
+            f.usage = Some(u);
+            f.resource_type = t;
+            f.problems.extend(p);
+        }
+        let Some((spec, qs)) = words.split_first() else {
+            return f.problems.push("missing_resource");
+        };
+        let spec_l = spec.to_ascii_lowercase();
+        if let Some(set) = spec_l.strip_prefix("acap:resource-set:") {
+            f.resource = Some(set.to_string());
+            f.resource_kind = Some("resource_set");
+            let defined = |(n, k): &(String, Local)| n == set && *k == Local::ResourceSet;
+            if !self.locals.iter().any(defined) {
+                f.problems.push("undefined_resource_set");
+            }
+        } else {
+            f.resource = Some(spec.to_string());
+            f.resource_kind = Some("path");
+        }
+        if !allow && !qs.is_empty() {
+            f.problems.push("prohibition_qualifiers");
+        }
+        qualifiers(qs, f);
+    }
+
+    /// `ACAP-request-<action>`: a request about a resource, outside sub-records.
+    fn request(&mut self, f: &mut AcapField, action: &str, words: &[&str]) {
+        f.field = "request";
+        self.place(f);
+        if self.sub.is_some() {
+            f.problems.push("request_in_sub_record");
+        }
+        self.body_field(f, Some("after_permissions_reference"));
+        if !ACTIONS.contains(&action) {
+            f.problems.push("unknown_action");
+        }
+        f.usage = Some(action.to_string());
+        f.resource = words.first().map(|s| s.to_string());
+        f.resource_kind = Some("path");
+        if words.is_empty() {
+            f.problems.push("missing_resource");
+        }
+    }
+}
+
+/// The usage and qualifiers of a qualified usage definition.
+fn qualified_usage(f: &mut AcapField, words: &[&str]) {
+    let Some((u, qs)) = words.split_first() else {
+        return f.problems.push("missing_usage");
+    };
+    let (u, t, p) = usage_and_type(&u.to_ascii_lowercase());
+    f.usage = Some(u);
+    f.resource_type = t;
+    f.problems.extend(p);
+    if qs.is_empty() {
+        f.problems.push("missing_qualifiers");
+    }
+    qualifiers(qs, f);
 }
 
 #[cfg(test)]
