@@ -202,9 +202,9 @@ fn no_module_imports_itself_through_a_circle() {
 fn the_checks_find_imports_circles_and_upward_arrows() {
     let mut g = graph();
     assert!(
-        g["rows/extract"].contains("rows/verdicts"),
+        g["rows/source"].contains("rows/verdicts"),
         "{:?}",
-        g["rows/extract"]
+        g["rows/source"]
     );
     assert!(
         g["scan/state"].contains("scan/resume"),
@@ -224,7 +224,7 @@ fn the_checks_find_imports_circles_and_upward_arrows() {
     .is_none());
     g.get_mut("rows/verdicts")
         .unwrap()
-        .insert("rows/extract".into());
+        .insert("rows/source".into());
     let c = circle_from(
         &g,
         &start,
@@ -234,7 +234,7 @@ fn the_checks_find_imports_circles_and_upward_arrows() {
     );
     assert_eq!(
         c.unwrap().join(" -> "),
-        "rows/verdicts -> rows/extract -> rows/verdicts"
+        "rows/verdicts -> rows/source -> rows/verdicts"
     );
     let code = code_of(
         "use crate::scan::resume;\nuse crate::robots::{lex::Line, Key};\n// crate::rows::extract\n",
