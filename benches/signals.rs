@@ -18,7 +18,8 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use repcensus::archive::gen::{generate, GenKind, GenOptions, Layout};
 use repcensus::archive::problem::ReadError;
-use repcensus::archive::reader::{read_gzip_members, read_plain, ReadBuffers, Record, Sink};
+use repcensus::archive::reader::{read_gzip_members, read_plain, ReadBuffers};
+use repcensus::archive::sink::{Record, Sink};
 use repcensus::rows::{ExtractBuffers, Extractor};
 use repcensus::signals::meta::HeadScanner;
 use repcensus::signals::parse_header_value;

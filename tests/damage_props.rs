@@ -10,8 +10,9 @@ use common::sink::{starts, Collect};
 use flate2::{bufread::GzDecoder, write::GzEncoder, Compression};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
+use repcensus::archive::framer::Framer;
 use repcensus::archive::input::{self, Container};
-use repcensus::archive::reader::{self, Framer, ReadBuffers};
+use repcensus::archive::reader::{self, ReadBuffers};
 use std::io::{Read, Write};
 use std::sync::OnceLock;
 

@@ -5,8 +5,9 @@ mod common;
 
 use common::sink::Collect;
 use proptest::prelude::*;
+use repcensus::archive::framer::Framer;
 use repcensus::archive::gen::{generate, GenKind, GenOptions, Layout};
-use repcensus::archive::reader::{read_gzip_members, read_plain, Framer, ReadBuffers};
+use repcensus::archive::reader::{read_gzip_members, read_plain, ReadBuffers};
 
 fn small_archive(layout: Layout, seed: u64) -> Vec<u8> {
     let mut v = Vec::new();

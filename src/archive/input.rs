@@ -12,8 +12,8 @@
 //!   Where the boundaries fall never changes the rows: every chunking gives the same tables (a test).
 
 use crate::archive::gz;
-use crate::archive::reader::looks_like_record_start;
 use crate::archive::record;
+use crate::archive::starts::looks_like_record_start;
 use anyhow::{bail, Context, Result};
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};

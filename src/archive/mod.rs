@@ -2,6 +2,7 @@
 //! containers they are packed in (gzip members, whole-file compressors), the framing of WARC and
 //! ARC records in them, and the record and HTTP headers. Knows nothing of robots.txt or tables.
 
+pub mod framer;
 pub mod gen;
 pub mod gz;
 pub mod http;
@@ -13,3 +14,5 @@ pub mod problem;
 pub mod reader;
 pub mod record;
 pub mod remote;
+pub mod sink;
+mod starts;

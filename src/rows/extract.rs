@@ -8,8 +8,8 @@
 
 use crate::agents::Registry;
 use crate::archive::problem::ReadError;
-use crate::archive::reader::{Need, Record, Sink};
 use crate::archive::record::{self, strip_angle, trim, unfold};
+use crate::archive::sink::{Need, Record, Sink};
 use crate::rows::output::ChunkOutput;
 use crate::rows::pages::Pages;
 use crate::rows::robots_capture::RobotsCaptures;

@@ -7,8 +7,8 @@
 
 use crate::archive::http::{self, HttpHead};
 use crate::archive::problem::ErrorKind;
-use crate::archive::reader::{Need, Record};
 use crate::archive::record::{self, unfold};
+use crate::archive::sink::{Need, Record};
 use crate::rows::page_signals::{self, Carried, PageCtx};
 use crate::rows::source::{host_of, meta_names, Context, RecordType, RowSource, Seen};
 use crate::signals::meta::{AFTER_HEAD_WINDOW, HEAD_SCAN_LIMIT};

@@ -5,8 +5,8 @@
 
 use crate::archive::http::{self, BodyDecoder, HttpHead};
 use crate::archive::problem::ErrorKind;
-use crate::archive::reader::{Need, Record};
 use crate::archive::record::{self, strip_angle, trim, unfold};
+use crate::archive::sink::{Need, Record};
 use crate::rows::body_facts::BodyFacts;
 use crate::rows::fetch::FetchOutcome;
 use crate::rows::robots_txt::{LineTables, ParsedBody, Provenance};

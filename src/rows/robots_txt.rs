@@ -35,7 +35,6 @@ pub struct Provenance<'a> {
 pub struct Scratch {
     a: String,
     b: String,
-    c: String,
 }
 
 fn text(b: &[u8]) -> Cow<'_, str> {
@@ -214,143 +213,183 @@ fn emit_lines<A, R>(
     A: for<'x> AppendRow<RobotsAgentRow<'x>>,
     R: for<'x> AppendRow<RobotsRuleRow<'x>>,
 {
-    let body = r.body;
+    // The agents of the group of the last App-Directives line, for the next one of that group.
     let mut group_agents: Option<(u32, Vec<String>)> = None;
     for (i, l) in r.lines.iter().enumerate() {
         if matches!(l.key, Key::Blank) {
             continue;
         }
         let g = r.line_group[i];
-        let group_index = (g != NO_GROUP).then_some(g as i32);
-        let line_no = Some(l.number as i32);
-        let key_raw = text(l.key_raw(body));
-        let value = l.value(body);
-        let value_raw = text(value);
+        let value = l.value(r.body);
+        let lc = LineCols {
+            p,
+            group_index: (g != NO_GROUP).then_some(g as i32),
+            line_no: Some(l.number as i32),
+            key_raw: text(l.key_raw(r.body)),
+            value_raw: text(value),
+        };
         if l.key.is_agent() {
-            let wildcard = l.key == Key::UserAgent && is_wildcard_agent(value);
-            sc.a.clear();
-            if wildcard {
-                sc.a.push('*');
-            } else {
-                sc.a.push_str(&text(agent_name(value)));
-            }
-            sc.a.make_ascii_lowercase();
-            sc.b.clear();
-            if l.key == Key::UserAgent && !wildcard {
-                sc.b.push_str(&text(product_token(value)));
-                sc.b.make_ascii_lowercase();
-            }
-            out.agents.append_row(&RobotsAgentRow {
-                warc_file: Some(p.warc_file),
-                warc_offset: Some(p.warc_offset),
-                host: p.host,
-                group_index,
-                line_no,
-                line_kind: Some(if l.key == Key::Purpose {
-                    "purpose"
-                } else {
-                    "user_agent"
-                }),
-                key_raw: Some(&key_raw),
-                key_form: Some(l.form.as_str()),
-                separator: Some(separator(l)),
-                agent_raw: Some(&value_raw),
-                agent: Some(&sc.a),
-                product_token: (l.key == Key::UserAgent && !wildcard).then_some(sc.b.as_str()),
-                is_wildcard: Some(wildcard),
-            });
+            out.agents.append_row(&agent_row(&lc, l, value, sc));
             continue;
         }
-        let invalid = l.key == Key::Invalid;
-        let line_text;
-        let mut row = RobotsRuleRow {
-            warc_file: Some(p.warc_file),
-            warc_offset: Some(p.warc_offset),
-            host: p.host,
-            group_index,
-            line_no,
-            key: Some(l.key.as_str()),
-            key_raw: (!invalid).then_some(&*key_raw),
-            key_form: (!invalid).then_some(l.form.as_str()),
-            separator: (!invalid).then_some(separator(l)),
-            value_raw: Some(&value_raw),
-            too_long: Some(l.has(flag::TOO_LONG)),
-            has_nul: Some(l.has(flag::NUL)),
-            valid_utf8: Some(!l.has(flag::NON_UTF8)),
-            ..RobotsRuleRow::default()
-        };
-        if invalid {
-            // The whole text (comment removed): there is no key.
-            let t = l.text(body);
-            let t = &t[..memchr::memchr2(0, b'#', t).unwrap_or(t.len())];
-            line_text = text(t.trim_ascii());
-            row.value_raw = Some(&line_text);
-        }
-        let norm;
-        let pairs;
-        let path;
-        match l.key {
-            Key::Allow | Key::Disallow => {
-                let v = r.norm_value(i);
-                norm = text(v);
-                row.value = Some(&norm);
-                row.has_wildcard = Some(v.contains(&b'*'));
-                row.has_end_anchor = Some(v.last() == Some(&b'$'));
-            }
-            Key::ContentUsage | Key::ContentSignal => {
-                let (pp, kv) = parse_pairs(value);
-                pairs = kv;
-                path = pp.map(text);
-                row.value = Some(&pairs);
-                row.path_pattern = path.as_deref();
-            }
-            Key::AppDirectives => {
-                let (pp, _) = split_path(r.norm_value(i));
-                path = pp.map(text);
-                row.path_pattern = path.as_deref();
-                row.value = Some(&value_raw);
-            }
-            Key::CrawlDelay | Key::RequestRate => {
-                row.value = Some(&value_raw);
-                row.value_number = leading_number(&value_raw);
-            }
-            Key::Invalid => {}
-            _ => row.value = Some(&value_raw),
-        }
-        out.rules.append_row(&row);
+        rule_row(&mut out.rules, &lc, r, i);
         if l.key == Key::AppDirectives {
             let agents = match &group_agents {
                 Some((gi, a)) if *gi == g => a,
-                _ => {
-                    let a = agents_of(r, g);
-                    &group_agents.insert((g, a)).1
-                }
+                _ => &group_agents.insert((g, agents_of(r, g))).1,
             };
             let agents: Vec<&str> = agents.iter().map(String::as_str).collect();
-            let parsed = parse_app_directives(value);
-            let path = parsed.path.map(text);
-            sc.c.clear();
-            for d in &parsed.directives {
-                out.app_directives.append(&AppDirectiveRow {
-                    warc_file: Some(p.warc_file),
-                    warc_offset: Some(p.warc_offset),
-                    host: p.host,
-                    group_index,
-                    line_no,
-                    agents: (g != NO_GROUP).then_some(&agents[..]),
-                    path_pattern: path.as_deref(),
-                    app_id: d.app.as_deref(),
-                    directive: d.directive.as_deref(),
-                    value: d.value.as_deref(),
-                    value_type: d.value_type,
-                    key_raw: Some(&key_raw),
-                    key_form: Some(l.form.as_str()),
-                    syntax_valid: Some(parsed.valid),
-                    problem: d.problem,
-                    value_raw: Some(&value_raw),
-                });
-            }
+            let agents = (g != NO_GROUP).then_some(&agents[..]);
+            app_directive_rows(&mut out.app_directives, &lc, l, value, agents);
         }
+    }
+}
+
+/// The columns every row of a line has.
+struct LineCols<'a> {
+    p: &'a Provenance<'a>,
+    group_index: Option<i32>,
+    line_no: Option<i32>,
+    key_raw: Cow<'a, str>,
+    value_raw: Cow<'a, str>,
+}
+
+/// The `robots_agents` row of a `User-agent` or `User-Agent-Purpose` line.
+fn agent_row<'a>(
+    lc: &'a LineCols<'a>,
+    l: &Line,
+    value: &[u8],
+    sc: &'a mut Scratch,
+) -> RobotsAgentRow<'a> {
+    let wildcard = l.key == Key::UserAgent && is_wildcard_agent(value);
+    sc.a.clear();
+    if wildcard {
+        sc.a.push('*');
+    } else {
+        sc.a.push_str(&text(agent_name(value)));
+    }
+    sc.a.make_ascii_lowercase();
+    sc.b.clear();
+    let token = l.key == Key::UserAgent && !wildcard;
+    if token {
+        sc.b.push_str(&text(product_token(value)));
+        sc.b.make_ascii_lowercase();
+    }
+    RobotsAgentRow {
+        warc_file: Some(lc.p.warc_file),
+        warc_offset: Some(lc.p.warc_offset),
+        host: lc.p.host,
+        group_index: lc.group_index,
+        line_no: lc.line_no,
+        line_kind: Some(if l.key == Key::Purpose {
+            "purpose"
+        } else {
+            "user_agent"
+        }),
+        key_raw: Some(&lc.key_raw),
+        key_form: Some(l.form.as_str()),
+        separator: Some(separator(l)),
+        agent_raw: Some(&lc.value_raw),
+        agent: Some(&sc.a),
+        product_token: token.then_some(sc.b.as_str()),
+        is_wildcard: Some(wildcard),
+    }
+}
+
+/// Append the `robots_rules` row of line `i` (any line but a blank or agent line).
+fn rule_row<R>(out: &mut R, lc: &LineCols<'_>, r: &RobotsTxt<'_>, i: usize)
+where
+    R: for<'x> AppendRow<RobotsRuleRow<'x>>,
+{
+    let l = &r.lines[i];
+    let invalid = l.key == Key::Invalid;
+    let line_text;
+    let mut row = RobotsRuleRow {
+        warc_file: Some(lc.p.warc_file),
+        warc_offset: Some(lc.p.warc_offset),
+        host: lc.p.host,
+        group_index: lc.group_index,
+        line_no: lc.line_no,
+        key: Some(l.key.as_str()),
+        key_raw: (!invalid).then_some(&*lc.key_raw),
+        key_form: (!invalid).then_some(l.form.as_str()),
+        separator: (!invalid).then_some(separator(l)),
+        value_raw: Some(&lc.value_raw),
+        too_long: Some(l.has(flag::TOO_LONG)),
+        has_nul: Some(l.has(flag::NUL)),
+        valid_utf8: Some(!l.has(flag::NON_UTF8)),
+        ..RobotsRuleRow::default()
+    };
+    if invalid {
+        // The whole text (comment removed): there is no key.
+        let t = l.text(r.body);
+        let t = &t[..memchr::memchr2(0, b'#', t).unwrap_or(t.len())];
+        line_text = text(t.trim_ascii());
+        row.value_raw = Some(&line_text);
+    }
+    let norm;
+    let pairs;
+    let path;
+    match l.key {
+        Key::Allow | Key::Disallow => {
+            let v = r.norm_value(i);
+            norm = text(v);
+            row.value = Some(&norm);
+            row.has_wildcard = Some(v.contains(&b'*'));
+            row.has_end_anchor = Some(v.last() == Some(&b'$'));
+        }
+        Key::ContentUsage | Key::ContentSignal => {
+            let (pp, kv) = parse_pairs(l.value(r.body));
+            pairs = kv;
+            path = pp.map(text);
+            row.value = Some(&pairs);
+            row.path_pattern = path.as_deref();
+        }
+        Key::AppDirectives => {
+            let (pp, _) = split_path(r.norm_value(i));
+            path = pp.map(text);
+            row.path_pattern = path.as_deref();
+            row.value = Some(&lc.value_raw);
+        }
+        Key::CrawlDelay | Key::RequestRate => {
+            row.value = Some(&lc.value_raw);
+            row.value_number = leading_number(&lc.value_raw);
+        }
+        Key::Invalid => {}
+        _ => row.value = Some(&lc.value_raw),
+    }
+    out.append_row(&row);
+}
+
+/// The `app_directives` rows of an `App-Directives` line: one per directive.
+fn app_directive_rows(
+    out: &mut AppDirectivesBuilder,
+    lc: &LineCols<'_>,
+    l: &Line,
+    value: &[u8],
+    agents: Option<&[&str]>,
+) {
+    let parsed = parse_app_directives(value);
+    let path = parsed.path.map(text);
+    for d in &parsed.directives {
+        out.append(&AppDirectiveRow {
+            warc_file: Some(lc.p.warc_file),
+            warc_offset: Some(lc.p.warc_offset),
+            host: lc.p.host,
+            group_index: lc.group_index,
+            line_no: lc.line_no,
+            agents,
+            path_pattern: path.as_deref(),
+            app_id: d.app.as_deref(),
+            directive: d.directive.as_deref(),
+            value: d.value.as_deref(),
+            value_type: d.value_type,
+            key_raw: Some(&lc.key_raw),
+            key_form: Some(l.form.as_str()),
+            syntax_valid: Some(parsed.valid),
+            problem: d.problem,
+            value_raw: Some(&lc.value_raw),
+        });
     }
 }
 

@@ -9,8 +9,8 @@
 use crate::agents::Registry;
 use crate::archive::http::BodyDecoder;
 use crate::archive::problem::{ErrorKind, Scope};
-use crate::archive::reader::{Need, Record};
 use crate::archive::record::{self, trim};
+use crate::archive::sink::{Need, Record};
 use crate::rows::output::ChunkOutput;
 use crate::rows::page_signals::{MetaNames, SignalBuffers};
 use crate::rows::robots_txt::Scratch;
@@ -27,7 +27,7 @@ pub trait RowSource {
     fn wants(&self, ty: RecordType, uri: &[u8]) -> bool;
 
     /// How much of the block of a record it [wants](RowSource::wants) it needs, from the head
-    /// and the prefix of the block read so far (see [`crate::archive::reader::Sink::block_needed`]).
+    /// and the prefix of the block read so far (see [`crate::archive::sink::Sink::block_needed`]).
     fn need(&mut self, cx: &mut Context<'_>, head: &record::Head<'_>, prefix: &[u8]) -> Need;
 
     /// Forget what [`RowSource::need`] kept for an earlier record: the extractor calls it

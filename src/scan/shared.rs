@@ -32,7 +32,7 @@ pub struct ScanOptions {
     /// Skip inputs whose parts an earlier run into the same folder completed (`--resume`).
     pub resume: bool,
     /// Inflate every gzip member whole (`--inflate-all`), instead of stopping early where the
-    /// extractors need only the start of a member ([`crate::archive::reader::Sink::block_needed`]).
+    /// extractors need only the start of a member ([`crate::archive::sink::Sink::block_needed`]).
     pub inflate_all: bool,
     /// The tables to write (`--tables`); work only unselected tables need is not done.
     pub tables: TableSelection,

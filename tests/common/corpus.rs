@@ -3,7 +3,8 @@
 #![allow(dead_code)]
 
 use repcensus::archive::problem::ReadError;
-use repcensus::archive::reader::{read_stream, Record, Sink};
+use repcensus::archive::reader::read_stream;
+use repcensus::archive::sink::{Record, Sink};
 
 /// Every robots.txt of the corpus: (its source path, its bytes).
 pub fn real_robots() -> Vec<(String, Vec<u8>)> {
