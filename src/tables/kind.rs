@@ -9,7 +9,8 @@ use arrow_array::ArrayRef;
 use arrow_schema::{DataType, Field, TimeUnit};
 use std::sync::Arc;
 
-use crate::parts::runs::{BoolCol, DictCol, RunColumn, StrCol, StrListCol, TextCol};
+use crate::parts::columns::{BoolCol, DictCol, StrCol, StrListCol, TextCol};
+use crate::parts::runs::RunColumn;
 
 /// A column kind: its Arrow type, the borrowed value a row holds, the Arrow builder that takes it
 /// and the column of a table written from runs ([`crate::parts::runs`]) that takes it.

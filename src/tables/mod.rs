@@ -17,7 +17,8 @@ use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use std::sync::Arc;
 
 use crate::agents::Agent;
-use crate::parts::runs::{write_row_group, Scratch, StrCol};
+use crate::parts::columns::StrCol;
+use crate::parts::runs::{write_row_group, Scratch};
 use crate::parts::PartWriter;
 use anyhow::Result;
 use declare::table;
