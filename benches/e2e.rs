@@ -15,9 +15,9 @@
 //! of the scan every table pays before any table's own work. Three rounds each run every
 //! measurement once; the best of each is printed.
 
-use repcensus::archive::gen::{generate, GenKind, GenOptions, Layout};
-use repcensus::archive::gz::{MemberInflater, MemberResult};
-use repcensus::archive::input::{plan_chunks, Container};
+use repcensus::inputs::{plan_chunks, Container};
+use repcensus::internals::{MemberInflater, MemberResult};
+use repcensus::{generate, GenKind, GenOptions, Layout};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
@@ -56,7 +56,7 @@ fn ensure(path: &Path, kind: GenKind, size: u64) {
 /// The file cut at member starts into chunks of the scan's size, taken by the threads from a
 /// shared counter (the scan's scheduling), so that neither side gains from balance.
 fn floor_chunks(data: &[u8], threads: usize) -> Vec<(usize, usize)> {
-    let target = repcensus::scan::chunk_target(data.len(), threads, repcensus::scan::DEFAULT_CHUNK);
+    let target = repcensus::chunk_target(data.len(), threads, repcensus::DEFAULT_CHUNK);
     plan_chunks(data, Container::Gzip, target)
 }
 

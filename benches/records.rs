@@ -5,12 +5,12 @@
 //!   cargo bench --bench records
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use repcensus::archive::gen::{generate, GenKind, GenOptions, Layout};
-use repcensus::archive::problem::ReadError;
-use repcensus::archive::reader::{read_gzip_members, read_plain, ReadBuffers};
-use repcensus::archive::sink::{Record, Sink};
-use repcensus::rows::{ExtractBuffers, Extractor};
-use repcensus::tables::TableBuilder;
+use repcensus::internals::TableBuilder;
+use repcensus::ReadError;
+use repcensus::{generate, GenKind, GenOptions, Layout};
+use repcensus::{read_gzip_members, read_plain, ReadBuffers};
+use repcensus::{ExtractBuffers, Extractor};
+use repcensus::{Record, Sink};
 use std::hint::black_box;
 
 struct Count(u64);
@@ -66,7 +66,7 @@ fn bench(c: &mut Criterion) {
 
     let (robots, _) = archive(GenKind::Robots, Layout::GzipPerRecord, 16 << 20);
     let mut ebufs = ExtractBuffers::default();
-    let registry = repcensus::agents::Registry::builtin();
+    let registry = repcensus::Registry::builtin();
     let mut expected_rows = None;
     g.throughput(Throughput::Bytes(robots.len() as u64));
     g.bench_function("robots_gzip_per_record_extract", |b| {

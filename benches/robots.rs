@@ -12,7 +12,7 @@
 mod corpus;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use repcensus::robots::{Matcher, RobotsTxt};
+use repcensus::{Matcher, RobotsTxt};
 use std::hint::black_box;
 
 const AGENT: &str = "Googlebot";

@@ -16,14 +16,14 @@
 //!   cargo bench --bench signals
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use repcensus::archive::gen::{generate, GenKind, GenOptions, Layout};
-use repcensus::archive::problem::ReadError;
-use repcensus::archive::reader::{read_gzip_members, read_plain, ReadBuffers};
-use repcensus::archive::sink::{Record, Sink};
-use repcensus::rows::{ExtractBuffers, Extractor};
-use repcensus::signals::meta::HeadScanner;
-use repcensus::signals::parse_header_value;
-use repcensus::tables::TableBuilder;
+use repcensus::internals::HeadScanner;
+use repcensus::internals::TableBuilder;
+use repcensus::parse_header_value;
+use repcensus::ReadError;
+use repcensus::{generate, GenKind, GenOptions, Layout};
+use repcensus::{read_gzip_members, read_plain, ReadBuffers};
+use repcensus::{ExtractBuffers, Extractor};
+use repcensus::{Record, Sink};
 use std::hint::black_box;
 
 /// Collects the bodies of HTML responses.
@@ -32,7 +32,7 @@ struct Pages(Vec<Vec<u8>>);
 
 impl Sink for Pages {
     fn record(&mut self, rec: &Record<'_>) {
-        let Some(h) = repcensus::archive::http::parse_response(rec.block) else {
+        let Some(h) = repcensus::internals::parse_response(rec.block) else {
             return;
         };
         let html = h.header("content-type").is_some_and(|t| {
@@ -136,7 +136,7 @@ fn bench(c: &mut Criterion) {
     let gz = generated(Layout::GzipPerRecord, 32 << 20);
     let mut bufs = ReadBuffers::new();
     let mut ebufs = ExtractBuffers::default();
-    let registry = repcensus::agents::Registry::builtin();
+    let registry = repcensus::Registry::builtin();
     let mut expected = None;
     g.throughput(Throughput::Bytes(gz.len() as u64));
     g.bench_function("pages_extract", |b| {

@@ -9,8 +9,11 @@
 //!            robots, signals, agents: pure parsers and the agent registry, used by rows
 //! ```
 //!
-//! [`scan::scan`] drives it all on a thread pool; the binary in `main.rs` is a thin CLI.
-//! docs/architecture.md draws the layers; `tests/layers.rs` keeps imports pointing down.
+//! [`scan()`] drives it all on a thread pool; the binary in `main.rs` is a thin CLI over this
+//! library. The layers are private modules: the API is what this file re-exports (scanning, the
+//! table catalogue, the agent registry, robots.txt parsing and matching, page signal parsing,
+//! record reading, synthetic archives, and [`inputs`]). docs/architecture.md draws the layers;
+//! `tests/layers.rs` keeps imports pointing down.
 
 /// A closed set of values that the tables hold as strings: an enum with one `as_str` (the
 /// string a table holds), `ALL` and `Display`. Defined before the modules so every layer can use
@@ -48,11 +51,70 @@ macro_rules! str_enum {
     };
 }
 
-pub mod agents;
-pub mod archive;
-pub mod parts;
-pub mod robots;
-pub mod rows;
-pub mod scan;
-pub mod signals;
-pub mod tables;
+mod agents;
+mod archive;
+mod parts;
+mod robots;
+mod rows;
+mod scan;
+mod signals;
+mod tables;
+
+// The API. The layers stay private; what the binary, the benches, the tests and a library user
+// need is named here.
+
+/// The tracked crawlers.
+pub use agents::{Agent, Registry};
+/// Reading records out of archives, and the extractor that turns them into rows.
+pub use archive::framer::Framer;
+/// Synthetic archives for benchmarks and tests (`repcensus generate`).
+pub use archive::gen::{generate, GenKind, GenOptions, Layout};
+pub use archive::problem::{ErrorKind, ReadError, Scope};
+pub use archive::reader::{
+    read_gzip_members, read_plain, read_stream, ContainerStats, ReadBuffers,
+};
+pub use archive::record::Head;
+pub use archive::sink::{Need, Record, Sink, KEEP_BLOCK};
+/// robots.txt: Google-compatible parsing and matching (`repcensus check`), and everything the
+/// tables hold for one file as JSON (`repcensus parse`).
+pub use robots::parse::{is_valid_product_token, product_token, PARSE_LIMIT};
+pub use robots::{allowed_by_robots, path_params_query, Key, Matcher, RobotsTxt, Source};
+pub use rows::robots_txt::file_json;
+pub use rows::{ExtractBuffers, Extractor};
+pub use scan::chunk_target;
+/// Scanning archives into Parquet tables (`repcensus scan`).
+pub use scan::{scan, ArchiveFormat, InputStatus, ScanOptions, ScanSummary, DEFAULT_CHUNK};
+/// `X-Robots-Tag` / `Robots-Tag` values and robots meta tag contents.
+pub use signals::{parse_header_value, parse_meta_content, ParsedValue, Syntax};
+/// The tables: their catalogue, a selection of them, the schema version in every part.
+pub use tables::{Table, TableSelection, SCHEMA_VERSION};
+
+/// Inputs: expanding command-line arguments into files, sharding them, and opening them.
+pub mod inputs {
+    pub use crate::archive::input::{
+        expand, input_id, parse_shard, plan_chunks, shard, stream_reader, Container,
+    };
+}
+
+/// Pieces of the layers that the project's own tests and benches check directly. Not part of
+/// the API: they change with the code.
+#[doc(hidden)]
+pub mod internals {
+    pub use crate::archive::gz::{MemberInflater, MemberResult};
+    pub use crate::archive::http::parse_response;
+    pub use crate::parts::{OutDir, PartWriter};
+    pub use crate::robots::ext::{app_directives_for, parse_app_directives, parse_pairs};
+    pub use crate::robots::lex::flag;
+    pub use crate::rows::host_counts::HostCounts;
+    pub use crate::rows::page_signals::Carried;
+    pub use crate::rows::robots_txt::{
+        LineTables, ParsedBody, Provenance, RobotsLineTables, Scratch,
+    };
+    pub use crate::rows::verdicts::Verdicts;
+    pub use crate::signals::meta::HeadScanner;
+    pub use crate::signals::value::normalize;
+    pub use crate::tables::{
+        HostCountsArrow, HostCountsBuilder, RobotsAgentsArrow, RobotsAgentsBuilder,
+        RobotsRulesArrow, RobotsRulesBuilder, TableBuilder,
+    };
+}

@@ -4,10 +4,10 @@
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
-use repcensus::agents::Registry;
-use repcensus::archive::gen::{self, GenKind, GenOptions, Layout};
-use repcensus::archive::input;
-use repcensus::scan::{self, ScanOptions};
+use repcensus::inputs;
+use repcensus::Registry;
+use repcensus::ScanOptions;
+use repcensus::{GenKind, GenOptions, Layout};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -42,7 +42,7 @@ enum Command {
         #[arg(long)]
         crawl: Option<String>,
         /// Cut inputs into chunks of about this many bytes (parallelism within one file).
-        #[arg(long, default_value_t = scan::DEFAULT_CHUNK, hide = true)]
+        #[arg(long, default_value_t = repcensus::DEFAULT_CHUNK, hide = true)]
         chunk_size: usize,
         /// No progress bar and no summary.
         #[arg(long, short)]
@@ -219,7 +219,7 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 fn read_input(path: &std::path::Path) -> Result<Vec<u8>> {
     use anyhow::Context;
     use std::io::Read;
-    let limit = repcensus::robots::parse::PARSE_LIMIT;
+    let limit = repcensus::PARSE_LIMIT;
     let source: Box<dyn Read> = if path.as_os_str() == "-" {
         Box::new(std::io::stdin())
     } else {
@@ -253,7 +253,7 @@ fn check(
     json: bool,
     explain: bool,
 ) -> Result<ExitCode> {
-    use repcensus::robots::{path_params_query, Matcher, RobotsTxt};
+    use repcensus::{path_params_query, Matcher, RobotsTxt};
     agents.splice(0..0, agent);
     urls.splice(0..0, url);
     if agents.is_empty() || urls.is_empty() {
@@ -266,7 +266,7 @@ fn check(
     let mut out = std::io::stdout().lock();
     let mut all_allowed = true;
     for a in &agents {
-        if explain && !repcensus::robots::parse::is_valid_product_token(a) {
+        if explain && !repcensus::is_valid_product_token(a) {
             eprintln!(
                 "note: '{a}' is not a product token ([A-Za-z_-]+); robots.txt lines name tokens like 'Googlebot', so it may match nothing"
             );
@@ -299,16 +299,14 @@ fn check(
             writeln!(out, "user-agent '{a}' with URI '{u}': {word}")?;
             if explain {
                 let groups = match v.source {
-                    repcensus::robots::Source::Specific => format!("the group(s) naming '{a}'"),
-                    repcensus::robots::Source::Purpose => {
+                    repcensus::Source::Specific => format!("the group(s) naming '{a}'"),
+                    repcensus::Source::Purpose => {
                         "the group(s) with a matching User-Agent-Purpose line".into()
                     }
-                    repcensus::robots::Source::Wildcard => {
+                    repcensus::Source::Wildcard => {
                         "the '*' group(s): no group names this agent".into()
                     }
-                    repcensus::robots::Source::None => {
-                        "no group applies: everything is allowed".into()
-                    }
+                    repcensus::Source::None => "no group applies: everything is allowed".into(),
                 };
                 writeln!(
                     out,
@@ -356,7 +354,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Parse { robots } => {
             let body = read_input(&robots)?;
-            let v = repcensus::rows::robots_txt::file_json(&body, &robots.to_string_lossy());
+            let v = repcensus::file_json(&body, &robots.to_string_lossy());
             let text = serde_json::to_string_pretty(&v)? + "\n";
             std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes())?;
             Ok(ExitCode::SUCCESS)
@@ -380,19 +378,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
             input_deadline,
         } => {
             let tables = match &tables {
-                Some(names) => repcensus::tables::TableSelection::parse(names)
+                Some(names) => repcensus::TableSelection::parse(names)
                     .map_err(|e| anyhow::anyhow!("--tables: {e}"))?,
-                None => repcensus::tables::TableSelection::all(),
+                None => repcensus::TableSelection::all(),
             };
             let registry = load_registry(agents.as_deref())?;
-            let mut paths = input::expand(&inputs, prefix.as_deref(), Some(&out))?;
+            let mut paths = inputs::expand(&inputs, prefix.as_deref(), Some(&out))?;
             if paths.is_empty() {
                 anyhow::bail!("no inputs found in {}", inputs.join(" "));
             }
             let mut ids = None;
             if let Some(spec) = &shard {
-                let (i, n) = input::parse_shard(spec)?;
-                let (p, d) = input::shard(&paths, i, n);
+                let (i, n) = inputs::parse_shard(spec)?;
+                let (p, d) = inputs::shard(&paths, i, n);
                 paths = p;
                 ids = Some(d);
             }
@@ -421,7 +419,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                         Some((name.to_string(), len.parse().ok()?))
                     }),
             };
-            let summary = scan::scan(&opts)?;
+            let summary = repcensus::scan(&opts)?;
             if !quiet {
                 eprint!("{}", summary.render());
             }
@@ -464,7 +462,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let file = std::fs::File::create(&out)
                 .with_context(|| format!("cannot create {}", out.display()))?;
             let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
-            let stats = gen::generate(&opts, &mut w)?;
+            let stats = repcensus::generate(&opts, &mut w)?;
             eprintln!(
                 "wrote {}: {} records, {} captures ({} robots.txt), {} bytes uncompressed",
                 out.display(),
@@ -514,7 +512,7 @@ fn print_agents(r: &Registry, format: AgentsFormat) -> Result<()> {
                 r.agents.len(),
                 r.version
             )?;
-            let w = |f: fn(&repcensus::agents::Agent) -> &str, h: &str| {
+            let w = |f: fn(&repcensus::Agent) -> &str, h: &str| {
                 r.agents
                     .iter()
                     .map(|a| f(a).len())

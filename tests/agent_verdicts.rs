@@ -5,9 +5,9 @@
 mod common;
 
 use common::{bin, duck, duck_value, repo};
-use repcensus::agents::Registry;
-use repcensus::robots::{Key, Matcher, RobotsTxt};
-use repcensus::rows::verdicts::Verdicts;
+use repcensus::internals::Verdicts;
+use repcensus::Registry;
+use repcensus::{Key, Matcher, RobotsTxt};
 use std::path::Path;
 
 /// Paths to probe a verdict kind with: `/`, some ordinary ones, and each rule's own path with a
@@ -60,7 +60,7 @@ fn verdicts_of_real_files_agree_with_the_matcher() {
             .lines
             .iter()
             .filter(|l| l.key == Key::UserAgent)
-            .map(|l| repcensus::robots::parse::product_token(l.value(r.body)).to_ascii_lowercase())
+            .map(|l| repcensus::product_token(l.value(r.body)).to_ascii_lowercase())
             .collect();
         let paths = probe_paths(&r);
         // Every agent the file names, and a few it may not (unnamed agents all share the verdict
@@ -81,11 +81,7 @@ fn verdicts_of_real_files_agree_with_the_matcher() {
             assert_eq!(got.n_rules, Some(root.n_rules as i32), "{name} {}", a.name);
             assert_eq!(
                 got.root_allowed,
-                Some(repcensus::robots::allowed_by_robots(
-                    body,
-                    &a.token,
-                    "http://h/"
-                )),
+                Some(repcensus::allowed_by_robots(body, &a.token, "http://h/")),
                 "{name} {}",
                 a.name
             );

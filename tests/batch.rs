@@ -81,7 +81,7 @@ fn summary_json_agrees_with_the_tables_and_fail_on_error_exits_one() {
     assert_eq!(code, 0, "{err}");
     let s: serde_json::Value = read_summary(&summary);
     assert_eq!(s["inputs"], 23);
-    assert_eq!(s["schema_version"], repcensus::tables::SCHEMA_VERSION);
+    assert_eq!(s["schema_version"], repcensus::SCHEMA_VERSION);
     for table in TABLES.iter().chain(&["inputs"]) {
         assert_eq!(
             s["rows"][table].as_u64().unwrap() as usize,

@@ -8,8 +8,8 @@ mod common;
 use common::pack::{gz, pack};
 use common::sink::{starts, Collect};
 use flate2::bufread::GzDecoder;
-use repcensus::archive::input::{self, Container};
-use repcensus::archive::reader::{self, ReadBuffers};
+use repcensus::inputs::{self, Container};
+use repcensus::{read_gzip_members, read_stream, ReadBuffers};
 use std::io::Read;
 
 /// Damage done to an archive's bytes, given the damaged member's start and end.
@@ -44,13 +44,13 @@ fn per_record(records: &[Vec<u8>]) -> (Vec<u8>, Vec<u64>) {
 
 fn read_gz(data: &[u8]) -> Collect {
     let mut c = Collect::default();
-    reader::read_gzip_members(data, 0, data.len(), &mut ReadBuffers::new(), &mut c);
+    read_gzip_members(data, 0, data.len(), &mut ReadBuffers::new(), &mut c);
     c
 }
 
 fn read_plain(data: &[u8]) -> Collect {
     let mut c = Collect::default();
-    reader::read_plain(data, 0, data.len(), &mut c);
+    repcensus::read_plain(data, 0, data.len(), &mut c);
     c
 }
 
@@ -58,9 +58,9 @@ fn read_plain(data: &[u8]) -> Collect {
 /// read).
 fn read_streamed(container: Container, plain: &[u8]) -> Collect {
     let packed = pack(container, plain);
-    let stream = input::stream_reader(container, std::io::Cursor::new(packed)).unwrap();
+    let stream = inputs::stream_reader(container, std::io::Cursor::new(packed)).unwrap();
     let mut c = Collect::default();
-    reader::read_stream(stream, &mut c);
+    read_stream(stream, &mut c);
     c
 }
 
@@ -347,9 +347,9 @@ fn concatenated_lz4_frames_are_all_read() {
     let clean = records();
     let mut packed = pack(Container::Lz4, &clean[..260].concat());
     packed.extend(pack(Container::Lz4, &clean[260..].concat()));
-    let stream = input::stream_reader(Container::Lz4, std::io::Cursor::new(packed)).unwrap();
+    let stream = inputs::stream_reader(Container::Lz4, std::io::Cursor::new(packed)).unwrap();
     let mut c = Collect::default();
-    reader::read_stream(stream, &mut c);
+    read_stream(stream, &mut c);
     assert_eq!(c.recs.len(), 520);
     assert!(c.errs.is_empty(), "{:?}", c.errs);
 }
@@ -364,9 +364,9 @@ fn a_damaged_zstd_stream_keeps_what_precedes_the_damage() {
     let mut packed = pack(Container::Zstd, &plain);
     let at = packed.len() / 2;
     packed[at] ^= 0xff;
-    let stream = input::stream_reader(Container::Zstd, std::io::Cursor::new(packed)).unwrap();
+    let stream = inputs::stream_reader(Container::Zstd, std::io::Cursor::new(packed)).unwrap();
     let mut bad = Collect::default();
-    reader::read_stream(stream, &mut bad);
+    read_stream(stream, &mut bad);
     // About half the records precede the damage; all but the one it cuts are intact.
     assert!(bad.recs.len() > 150, "{} records", bad.recs.len());
     let intact = bad.recs.len() - 1;

@@ -10,9 +10,9 @@ use common::sink::{starts, Collect};
 use flate2::{bufread::GzDecoder, write::GzEncoder, Compression};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
-use repcensus::archive::framer::Framer;
-use repcensus::archive::input::{self, Container};
-use repcensus::archive::reader::{self, ReadBuffers};
+use repcensus::inputs::{self, Container};
+use repcensus::Framer;
+use repcensus::{read_gzip_members, read_stream, ReadBuffers};
 use std::io::{Read, Write};
 use std::sync::OnceLock;
 
@@ -230,7 +230,7 @@ fn check(
 
 fn read_plain(data: &[u8]) -> Collect {
     let mut c = Collect::default();
-    reader::read_plain(data, 0, data.len(), &mut c);
+    repcensus::read_plain(data, 0, data.len(), &mut c);
     c
 }
 
@@ -238,7 +238,7 @@ fn read_gz(data: &[u8], early_stop: bool) -> Collect {
     let mut c = Collect::default();
     let mut bufs = ReadBuffers::new();
     bufs.early_stop = early_stop;
-    reader::read_gzip_members(data, 0, data.len(), &mut bufs, &mut c);
+    read_gzip_members(data, 0, data.len(), &mut bufs, &mut c);
     c
 }
 
@@ -255,9 +255,9 @@ fn read_pieces(data: &[u8], piece: usize) -> Collect {
 
 fn read_container(container: Container, plain: &[u8]) -> Collect {
     let packed = common::pack::pack(container, plain);
-    let stream = input::stream_reader(container, std::io::Cursor::new(packed)).unwrap();
+    let stream = inputs::stream_reader(container, std::io::Cursor::new(packed)).unwrap();
     let mut c = Collect::default();
-    reader::read_stream(stream, &mut c);
+    read_stream(stream, &mut c);
     c
 }
 

@@ -211,10 +211,10 @@ fn records_made_to_catch_it_out_give_the_same_tables() {
     let data = std::fs::read(&path).unwrap();
     let cut = dir.path().join("cut.warc.gz");
     let first_len = {
-        let mut inf = repcensus::archive::gz::MemberInflater::new();
+        let mut inf = repcensus::internals::MemberInflater::new();
         let mut buf = vec![0u8; 8 << 20];
         match inf.inflate(&data, &mut buf) {
-            repcensus::archive::gz::MemberResult::Ok { consumed, .. } => consumed,
+            repcensus::internals::MemberResult::Ok { consumed, .. } => consumed,
             other => panic!("{other:?}"),
         }
     };

@@ -7,9 +7,9 @@ mod common;
 
 use common::{duck, repo};
 use proptest::prelude::*;
-use repcensus::signals::meta::HeadScanner;
-use repcensus::signals::value::normalize;
-use repcensus::signals::{parse_header_value, parse_meta_content, ParsedValue, Syntax};
+use repcensus::internals::normalize;
+use repcensus::internals::HeadScanner;
+use repcensus::{parse_header_value, parse_meta_content, ParsedValue, Syntax};
 use std::path::Path;
 
 /// `syntax | agent:directive[=value] ...` (agents in order of appearance).

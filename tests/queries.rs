@@ -113,7 +113,7 @@ fn duckdb_and_parquet_reader_agree_on_counts() {
         "SELECT string_agg(DISTINCT decode(value), ',') FROM parquet_kv_metadata('*/*/*.parquet') \
          WHERE decode(key) = 'repcensus.schema_version'",
     );
-    assert_eq!(versions, repcensus::tables::SCHEMA_VERSION);
+    assert_eq!(versions, repcensus::SCHEMA_VERSION);
 }
 
 #[test]

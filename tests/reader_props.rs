@@ -5,9 +5,9 @@ mod common;
 
 use common::sink::Collect;
 use proptest::prelude::*;
-use repcensus::archive::framer::Framer;
-use repcensus::archive::gen::{generate, GenKind, GenOptions, Layout};
-use repcensus::archive::reader::{read_gzip_members, read_plain, ReadBuffers};
+use repcensus::Framer;
+use repcensus::{generate, GenKind, GenOptions, Layout};
+use repcensus::{read_gzip_members, read_plain, ReadBuffers};
 
 fn small_archive(layout: Layout, seed: u64) -> Vec<u8> {
     let mut v = Vec::new();
@@ -130,7 +130,7 @@ fn headers_agree_with_the_warc_crate() {
                 );
             }
             for (name, value) in &fields {
-                let ours = repcensus::archive::record::Head {
+                let ours = repcensus::Head {
                     raw,
                     ..Default::default()
                 }

@@ -4,8 +4,8 @@
 mod common;
 
 use common::corpus::real_robots;
-use repcensus::robots::ext::app_directives_for;
-use repcensus::robots::{path_params_query, Matcher, RobotsTxt, Source};
+use repcensus::internals::app_directives_for;
+use repcensus::{path_params_query, Matcher, RobotsTxt, Source};
 
 fn verdict(body: &str, agent: &str, purpose: Option<&str>, url: &str) -> (bool, Source) {
     let r = RobotsTxt::parse(body.as_bytes());
@@ -163,9 +163,7 @@ fn golden_parse_of_real_files() {
             .iter()
             .find(|(p, _)| p.ends_with(needle))
             .unwrap_or_else(|| panic!("{needle} not in the corpus"));
-        let got = serde_json::to_string_pretty(&repcensus::rows::robots_txt::file_json(body, path))
-            .unwrap()
-            + "\n";
+        let got = serde_json::to_string_pretty(&repcensus::file_json(body, path)).unwrap() + "\n";
         let file = dir.join(format!("{needle}.{what}.json"));
         if bless {
             std::fs::write(&file, &got).unwrap();

@@ -3,7 +3,7 @@
 //! keep Google's test names (`google_` + the test), so a failure points to the original case.
 //! Then RFC 9309 examples and our own lenient cases, named by source.
 
-use repcensus::robots::{allowed_by_robots, Key, RobotsTxt};
+use repcensus::{allowed_by_robots, Key, RobotsTxt};
 
 struct Case {
     name: &'static str,

@@ -5,8 +5,8 @@ mod common;
 
 use common::corpus::physical_lines;
 use proptest::prelude::*;
-use repcensus::robots::ext::{parse_app_directives, parse_pairs};
-use repcensus::robots::{Matcher, RobotsTxt};
+use repcensus::internals::{parse_app_directives, parse_pairs};
+use repcensus::{Matcher, RobotsTxt};
 
 /// Robots-like text: keys, separators, values, wildcards, line endings, odd bytes.
 fn robotsish() -> impl Strategy<Value = Vec<u8>> {
@@ -60,7 +60,7 @@ proptest! {
             prop_assert_eq!(l.number as usize, i + 1);
             prop_assert!(l.start <= l.end && l.key_start <= l.key_end && l.value_start <= l.value_end);
             prop_assert_eq!(
-                l.has(repcensus::robots::lex::flag::NON_UTF8),
+                l.has(repcensus::internals::flag::NON_UTF8),
                 std::str::from_utf8(l.text(r.body)).is_err()
             );
             let _ = parse_app_directives(l.value(r.body));

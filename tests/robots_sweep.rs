@@ -6,7 +6,7 @@
 mod common;
 
 use common::corpus::{physical_lines, real_robots};
-use repcensus::robots::{Key, Matcher, RobotsTxt};
+use repcensus::{Key, Matcher, RobotsTxt};
 use std::collections::BTreeMap;
 
 const AGENTS: &[&str] = &[
@@ -200,7 +200,7 @@ fn every_real_file_parses_one_descriptor_per_line() {
 fn port_wildcard_bug() {
     let robots = "User-agent: *\nDisallow: */feed/*\n";
     let url = "http://example.com/x/feed/x";
-    assert!(!repcensus::robots::allowed_by_robots(
+    assert!(!repcensus::allowed_by_robots(
         robots.as_bytes(),
         "FooBot",
         url

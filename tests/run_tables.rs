@@ -1,4 +1,4 @@
-//! Tables written from runs (`repcensus::parts::runs`) against the same rows through `ArrowWriter`: the
+//! Tables written from runs (the run writer of `parts/runs.rs`) against the same rows through `ArrowWriter`: the
 //! `robots_agents` and `robots_rules` rows of the 519 real robots.txt files in the samples, and
 //! `host_counts` rows of many hosts, in several row groups, must read back identical and carry
 //! the same column-chunk statistics (min and max cut at 64 bytes, null counts).
@@ -9,14 +9,14 @@ use arrow_array::RecordBatch;
 use common::corpus::real_robots;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::file::reader::{FileReader, SerializedFileReader};
-use repcensus::parts::{OutDir, PartWriter};
-use repcensus::rows::host_counts::HostCounts;
-use repcensus::rows::page_signals::Carried;
-use repcensus::rows::robots_txt::{LineTables, ParsedBody, Provenance, RobotsLineTables, Scratch};
-use repcensus::tables::{
+use repcensus::internals::Carried;
+use repcensus::internals::HostCounts;
+use repcensus::internals::{
     HostCountsArrow, HostCountsBuilder, RobotsAgentsArrow, RobotsAgentsBuilder, RobotsRulesArrow,
     RobotsRulesBuilder, TableBuilder,
 };
+use repcensus::internals::{LineTables, ParsedBody, Provenance, RobotsLineTables, Scratch};
+use repcensus::internals::{OutDir, PartWriter};
 use std::path::Path;
 
 fn read(path: &Path) -> (Vec<RecordBatch>, SerializedFileReader<std::fs::File>) {

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{repo, scan, table_rows, walk};
-use repcensus::archive::gen::{generate, GenKind, GenOptions, Layout};
+use repcensus::{generate, GenKind, GenOptions, Layout};
 use std::path::Path;
 
 fn gen_file(
@@ -101,7 +101,7 @@ fn samples_scan_exits_zero_and_yields_every_capture() {
         table_rows(out.path(), "host_counts", &[]).len()
     );
     // Every capture has one verdict row per registry agent.
-    let n_agents = repcensus::agents::Registry::builtin().agents.len();
+    let n_agents = repcensus::Registry::builtin().agents.len();
     assert_eq!(
         table_rows(out.path(), "agent_verdicts", &[]).len(),
         rows.len() * n_agents
@@ -135,7 +135,7 @@ fn samples_scan_exits_zero_and_yields_every_capture() {
         );
     }
     // The crawl comes from warcinfo isPartOf; the part is named by the file and its path.
-    let id = repcensus::archive::input::input_id(&samples.join("generated-cc-robots.warc.gz"));
+    let id = repcensus::inputs::input_id(&samples.join("generated-cc-robots.warc.gz"));
     assert!(id.starts_with("generated-cc-robots.warc.gz-"), "{id}");
     assert!(out
         .path()

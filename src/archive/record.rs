@@ -70,7 +70,7 @@ pub struct Head<'a> {
 
 impl<'a> Head<'a> {
     /// Iterate over the `(name, value)` fields of a WARC header, values trimmed, folded values as
-    /// their raw span (use [`unfold`]).
+    /// their raw span (use `unfold`).
     pub fn fields(&self) -> Fields<'a> {
         let start = memchr::memchr(b'\n', self.raw).map_or(self.raw.len(), |i| i + 1);
         Fields {

@@ -44,7 +44,7 @@ pub trait Sink {
     /// rest of a record's block: `prefix` is the start of the block (shorter than the whole).
     /// [`Need::Enough`] promises that [`Sink::record`] gives the same results when its block is
     /// this prefix as when it is the whole block; the reader then passes the prefix and skips
-    /// the rest of the member without inflating it (see [`read_gzip_members`]).
+    /// the rest of the member without inflating it (see [`read_gzip_members`](crate::read_gzip_members)).
     fn block_needed(&mut self, head: &Head<'_>, prefix: &[u8]) -> Need {
         let _ = (head, prefix);
         Need::All

@@ -19,7 +19,7 @@ pub const MAX_LINE_LEN: usize = 2083 * 8 - 1;
 
 /// Line flags.
 pub mod flag {
-    /// The line was longer than [`super::MAX_LINE_LEN`] bytes; the rest was ignored.
+    /// The line was longer than `MAX_LINE_LEN` bytes; the rest was ignored.
     pub const TOO_LONG: u8 = 1;
     /// The line contains a NUL byte; the text after it was ignored.
     pub const NUL: u8 = 2;
@@ -145,11 +145,6 @@ fn trim(b: &[u8], mut s: usize, mut e: usize) -> (usize, usize) {
         e -= 1;
     }
     (s, e)
-}
-
-/// Lex the line `body[start..end]` (without its line ending).
-pub fn lex_line(body: &[u8], number: u32, start: usize, end: usize) -> Line {
-    lex(body, number, start, end, false)
 }
 
 fn lex(body: &[u8], number: u32, start: usize, end: usize, body_utf8: bool) -> Line {

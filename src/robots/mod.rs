@@ -15,7 +15,7 @@ pub mod lex;
 pub mod matcher;
 pub mod parse;
 
-pub use key::{Key, KeyForm};
-pub use lex::{Line, Lines};
-pub use matcher::{allowed_by_robots, path_params_query, Matcher, Source, Verdict};
-pub use parse::{RobotsTxt, Summary};
+pub use key::Key;
+pub use lex::Line;
+pub use matcher::{allowed_by_robots, path_params_query, Matcher, Source};
+pub use parse::RobotsTxt;

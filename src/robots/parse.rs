@@ -68,7 +68,7 @@ pub struct RobotsTxt<'a> {
     /// The parsed part of the body (at most [`PARSE_LIMIT`] bytes).
     pub body: &'a [u8],
     pub lines: Vec<Line>,
-    /// Group index of each line ([`NO_GROUP`] before the first group).
+    /// Group index of each line (`NO_GROUP` before the first group).
     pub line_group: Vec<u32>,
     /// The normalised value of each line (patterns %-normalised; other values as written).
     pub norm: Vec<Span>,

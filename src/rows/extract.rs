@@ -145,7 +145,7 @@ impl Sink for Extractor<'_> {
     }
 
     /// What [`Sink::record`] reads of a block: of a `warcinfo` record, all; of a record some
-    /// source wants, the most any of them needs ([`RowSource::need`]); of the rest, nothing
+    /// source wants, the most any of them needs (`RowSource::need`); of the rest, nothing
     /// (they are only counted).
     fn block_needed(&mut self, head: &record::Head<'_>, prefix: &[u8]) -> Need {
         self.sources.iter_mut().for_each(|s| s.forget());
@@ -172,7 +172,13 @@ impl Sink for Extractor<'_> {
 mod tests {
     use super::*;
     use crate::archive::problem::ErrorKind;
-    use crate::rows::source::robots_url;
+    use crate::rows::source::is_robots_url;
+
+    /// If `uri` is a robots.txt URL, its parsed form.
+    pub fn robots_url(uri: &str) -> Option<url::Url> {
+        let parsed = url::Url::parse(uri).ok()?;
+        is_robots_url(&parsed).then_some(parsed)
+    }
     use crate::tables::Table;
 
     /// A robots.txt served as HTML whose body cannot be decoded is read by both the robots.txt

@@ -285,6 +285,7 @@ impl HostTotals {
     }
 
     /// Runs written so far.
+    #[cfg(test)]
     pub fn runs(&self) -> usize {
         self.runs.len()
     }

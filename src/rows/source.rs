@@ -161,12 +161,6 @@ impl RecordType {
     }
 }
 
-/// If `uri` is a robots.txt URL, its parsed form.
-pub fn robots_url(uri: &str) -> Option<url::Url> {
-    let parsed = url::Url::parse(uri).ok()?;
-    is_robots_url(&parsed).then_some(parsed)
-}
-
 /// An `http(s)://host/robots.txt` URL.
 pub fn is_robots_url(u: &url::Url) -> bool {
     u.path() == "/robots.txt" && matches!(u.scheme(), "http" | "https")

@@ -21,7 +21,7 @@ mod summary;
 
 pub use inputs_row::{ArchiveFormat, InputStatus};
 pub use shared::ScanOptions;
-pub use summary::{InputTotals, ScanSummary};
+pub use summary::ScanSummary;
 
 use crate::archive::input::{self, Container};
 use crate::archive::local::{self, Local};

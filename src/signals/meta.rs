@@ -121,10 +121,10 @@ pub struct HeadScanner {
     pub tags: Vec<MetaTag>,
     /// The head ended (by `</head>`, `<body>` or a body element) within the scanned bytes.
     pub head_closed: bool,
-    /// The page was longer than [`HEAD_SCAN_LIMIT`] and its head did not end before it.
+    /// The page was longer than `HEAD_SCAN_LIMIT` and its head did not end before it.
     pub limit_hit: bool,
     /// The scan came to the end of what it scanned (the page, or its first
-    /// [`HEAD_SCAN_LIMIT`] bytes). When it did not, every page that starts with the bytes
+    /// `HEAD_SCAN_LIMIT` bytes). When it did not, every page that starts with the bytes
     /// scanned gives the same tags and `head_closed`: a reader may stop there.
     pub reached_end: bool,
 }

@@ -9,4 +9,4 @@
 pub mod meta;
 pub mod value;
 
-pub use value::{parse_header_value, parse_meta_content, Directive, ParsedValue, Syntax};
+pub use value::{parse_header_value, parse_meta_content, ParsedValue, Syntax};

@@ -69,7 +69,7 @@ pub struct Directive {
 pub struct ParsedValue {
     pub syntax: Syntax,
     pub directives: Vec<Directive>,
-    /// The value was longer than [`PARSE_LIMIT`]; only its start was parsed.
+    /// The value was longer than `PARSE_LIMIT`; only its start was parsed.
     pub truncated: bool,
 }
 

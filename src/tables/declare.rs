@@ -14,7 +14,7 @@ pub trait TableBuilder: Send {
     /// The table the builder's rows belong to.
     const TABLE: Table;
     const NAME: &'static str = Self::TABLE.name();
-    /// Parts are written from runs by [`TableBuilder::write_into`] (see [`crate::parts::runs`]), not as
+    /// Parts are written from runs by [`TableBuilder::write_into`] (see `parts/runs.rs`), not as
     /// Arrow batches.
     const RUNS: bool = false;
     fn schema() -> SchemaRef;

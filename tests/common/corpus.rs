@@ -2,9 +2,9 @@
 //! (benches/robots.rs includes this file by path).
 #![allow(dead_code)]
 
-use repcensus::archive::problem::ReadError;
-use repcensus::archive::reader::read_stream;
-use repcensus::archive::sink::{Record, Sink};
+use repcensus::read_stream;
+use repcensus::ReadError;
+use repcensus::{Record, Sink};
 
 /// Every robots.txt of the corpus: (its source path, its bytes).
 pub fn real_robots() -> Vec<(String, Vec<u8>)> {
@@ -36,7 +36,7 @@ pub fn real_robots() -> Vec<(String, Vec<u8>)> {
 /// Physical lines of the parsed part of a body, counted independently of the lexer: line endings
 /// (CRLF once) plus a last unterminated line.
 pub fn physical_lines(body: &[u8]) -> usize {
-    let b = &body[..body.len().min(repcensus::robots::parse::PARSE_LIMIT)];
+    let b = &body[..body.len().min(repcensus::PARSE_LIMIT)];
     let mut n = 0;
     let mut i = 0;
     while i < b.len() {

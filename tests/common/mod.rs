@@ -15,7 +15,7 @@ pub const DUCKDB_CLI_VERSION: &str = "1.5.6";
 
 /// The tables an input writes parts of, besides `inputs`.
 pub const TABLES: &[&str] = &{
-    use repcensus::tables::Table;
+    use repcensus::Table;
     let mut names = [""; Table::OF_INPUT.len()];
     let mut i = 0;
     while i < names.len() {

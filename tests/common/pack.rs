@@ -1,7 +1,7 @@
 //! Archives packed into each container, as the tests build their inputs.
 
 use flate2::{write::GzEncoder, Compression};
-use repcensus::archive::input::Container;
+use repcensus::inputs::Container;
 use std::io::Write;
 
 /// One gzip member holding `data`.

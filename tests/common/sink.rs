@@ -1,7 +1,7 @@
 //! A reader `Sink` that keeps every record and error, for the tests that compare reads.
 
-use repcensus::archive::problem::ReadError;
-use repcensus::archive::sink::{Record, Sink};
+use repcensus::ReadError;
+use repcensus::{Record, Sink};
 
 /// One record as a read gave it.
 #[derive(Debug, Clone, PartialEq, Eq)]
