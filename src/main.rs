@@ -26,75 +26,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Read WARC/ARC archives and write Parquet tables.
-    Scan {
-        /// Archives: files, folders (searched recursively), glob patterns, @FILE lists of paths
-        /// (one per line, `#` comments; may be gzip-compressed, like a crawl's warc.paths.gz),
-        /// remote URLs, pipes and FIFOs, or `-` for standard input.
-        #[arg(required = true)]
-        inputs: Vec<String>,
-        /// Output folder: OUT/<table>/crawl=<crawl>/part-<input>.parquet
-        #[arg(long)]
-        out: PathBuf,
-        /// Worker threads (default: all cores).
-        #[arg(long)]
-        threads: Option<usize>,
-        /// Crawl name for the partition (default: the warcinfo record's isPartOf, else "unknown").
-        #[arg(long)]
-        crawl: Option<String>,
-        /// Cut inputs into chunks of about this many bytes (parallelism within one file).
-        #[arg(long, default_value_t = repcensus::DEFAULT_CHUNK, hide = true)]
-        chunk_size: usize,
-        /// No progress bar and no summary.
-        #[arg(long, short)]
-        quiet: bool,
-        /// Add or override tracked agents (CSV with the columns of `repcensus agents --format csv`,
-        /// or JSON: an array of such objects, or an object keyed by name like ai.robots.txt's
-        /// robots.json).
-        #[arg(long, value_name = "FILE")]
-        agents: Option<PathBuf>,
-        /// Process shard I of N (0 <= I < N) of the sorted input list: the inputs at positions
-        /// I, I+N, I+2N, ... For array jobs (Slurm, Kubernetes indexed Jobs, GNU parallel): the
-        /// union of the N shards' tables equals one full run's.
-        #[arg(long, value_name = "I/N")]
-        shard: Option<String>,
-        /// Write a machine-readable run summary (JSON: inputs, records, rows per table, errors by
-        /// kind, seconds, throughput, peak memory) to FILE.
-        #[arg(long, value_name = "FILE")]
-        summary: Option<PathBuf>,
-        /// Exit 1 also when any input had errors rows (by default only when an input could not
-        /// be read at all).
-        #[arg(long)]
-        fail_on_error: bool,
-        /// Skip inputs an earlier run into the same --out completed (their parts are all in place
-        /// and agree with their `inputs` row); redo the rest. A killed run, resumed, ends with
-        /// exactly the tables of an uninterrupted one.
-        #[arg(long)]
-        resume: bool,
-        /// Inflate every gzip member whole and check its CRC. By default a large member that
-        /// holds one page is inflated only as far as the tables need (its HTTP head, and an HTML
-        /// page's head); the rest is skipped unread.
-        #[arg(long)]
-        inflate_all: bool,
-        /// Write only these tables (comma-separated; `errors` and `inputs` are always written).
-        /// Work that only other tables need is skipped: without `agent_verdicts` no verdicts are
-        /// computed, without `page_signals` and `host_counts` no HTML head is scanned. Parts of
-        /// tables not written are left as they are.
-        #[arg(long, value_name = "TABLE,...", value_delimiter = ',')]
-        tables: Option<Vec<String>>,
-        /// Put PREFIX before the relative entries of @FILE lists: a crawl's warc.paths.gz with
-        /// `--prefix https://data.commoncrawl.org/` or `--prefix s3://commoncrawl/` (or the
-        /// folder of a mounted copy).
-        #[arg(long, value_name = "PREFIX")]
-        prefix: Option<String>,
-        /// Give up a pipe, FIFO or remote input that delivers no byte for this many seconds (a
-        /// FIFO: that no writer opens), with an errors row; the run goes on.
-        #[arg(long, value_name = "SECS", default_value_t = 120)]
-        stall_timeout: u64,
-        /// Give up a pipe or remote input still being read after this many seconds, with an
-        /// errors row; what was read is kept (0: no limit).
-        #[arg(long, value_name = "SECS", default_value_t = 6 * 3600)]
-        input_deadline: u64,
-    },
+    Scan(ScanArgs),
     /// List the tracked agents of `agent_verdicts`, with category, operator and sources.
     Agents {
         /// Add or override agents from this file first (as `scan --agents`).
@@ -154,6 +86,78 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+}
+
+/// The arguments of `scan`.
+#[derive(clap::Args)]
+struct ScanArgs {
+    /// Archives: files, folders (searched recursively), glob patterns, @FILE lists of paths
+    /// (one per line, `#` comments; may be gzip-compressed, like a crawl's warc.paths.gz),
+    /// remote URLs, pipes and FIFOs, or `-` for standard input.
+    #[arg(required = true)]
+    inputs: Vec<String>,
+    /// Output folder: OUT/<table>/crawl=<crawl>/part-<input>.parquet
+    #[arg(long)]
+    out: PathBuf,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Crawl name for the partition (default: the warcinfo record's isPartOf, else "unknown").
+    #[arg(long)]
+    crawl: Option<String>,
+    /// Cut inputs into chunks of about this many bytes (parallelism within one file).
+    #[arg(long, default_value_t = repcensus::DEFAULT_CHUNK, hide = true)]
+    chunk_size: usize,
+    /// No progress bar and no summary.
+    #[arg(long, short)]
+    quiet: bool,
+    /// Add or override tracked agents (CSV with the columns of `repcensus agents --format csv`,
+    /// or JSON: an array of such objects, or an object keyed by name like ai.robots.txt's
+    /// robots.json).
+    #[arg(long, value_name = "FILE")]
+    agents: Option<PathBuf>,
+    /// Process shard I of N (0 <= I < N) of the sorted input list: the inputs at positions
+    /// I, I+N, I+2N, ... For array jobs (Slurm, Kubernetes indexed Jobs, GNU parallel): the
+    /// union of the N shards' tables equals one full run's.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
+    /// Write a machine-readable run summary (JSON: inputs, records, rows per table, errors by
+    /// kind, seconds, throughput, peak memory) to FILE.
+    #[arg(long, value_name = "FILE")]
+    summary: Option<PathBuf>,
+    /// Exit 1 also when any input had errors rows (by default only when an input could not
+    /// be read at all).
+    #[arg(long)]
+    fail_on_error: bool,
+    /// Skip inputs an earlier run into the same --out completed (their parts are all in place
+    /// and agree with their `inputs` row); redo the rest. A killed run, resumed, ends with
+    /// exactly the tables of an uninterrupted one.
+    #[arg(long)]
+    resume: bool,
+    /// Inflate every gzip member whole and check its CRC. By default a large member that
+    /// holds one page is inflated only as far as the tables need (its HTTP head, and an HTML
+    /// page's head); the rest is skipped unread.
+    #[arg(long)]
+    inflate_all: bool,
+    /// Write only these tables (comma-separated; `errors` and `inputs` are always written).
+    /// Work that only other tables need is skipped: without `agent_verdicts` no verdicts are
+    /// computed, without `page_signals` and `host_counts` no HTML head is scanned. Parts of
+    /// tables not written are left as they are.
+    #[arg(long, value_name = "TABLE,...", value_delimiter = ',')]
+    tables: Option<Vec<String>>,
+    /// Put PREFIX before the relative entries of @FILE lists: a crawl's warc.paths.gz with
+    /// `--prefix https://data.commoncrawl.org/` or `--prefix s3://commoncrawl/` (or the
+    /// folder of a mounted copy).
+    #[arg(long, value_name = "PREFIX")]
+    prefix: Option<String>,
+    /// Give up a pipe, FIFO or remote input that delivers no byte for this many seconds (a
+    /// FIFO: that no writer opens), with an errors row; the run goes on.
+    #[arg(long, value_name = "SECS", default_value_t = 120)]
+    stall_timeout: u64,
+    /// Give up a pipe or remote input still being read after this many seconds, with an
+    /// errors row; what was read is kept (0: no limit).
+    #[arg(long, value_name = "SECS", default_value_t = 6 * 3600)]
+    input_deadline: u64,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -359,121 +363,135 @@ fn run(cli: Cli) -> Result<ExitCode> {
             std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes())?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Scan {
-            inputs,
-            out,
-            threads,
-            crawl,
-            chunk_size,
-            quiet,
-            agents,
-            shard,
-            summary: summary_file,
-            fail_on_error,
-            resume,
-            prefix,
-            inflate_all,
-            tables,
-            stall_timeout,
-            input_deadline,
-        } => {
-            let tables = match &tables {
-                Some(names) => repcensus::TableSelection::parse(names)
-                    .map_err(|e| anyhow::anyhow!("--tables: {e}"))?,
-                None => repcensus::TableSelection::all(),
-            };
-            let registry = load_registry(agents.as_deref())?;
-            let mut paths = inputs::expand(&inputs, prefix.as_deref(), Some(&out))?;
-            if paths.is_empty() {
-                anyhow::bail!("no inputs found in {}", inputs.join(" "));
-            }
-            let mut ids = None;
-            if let Some(spec) = &shard {
-                let (i, n) = inputs::parse_shard(spec)?;
-                let (p, d) = inputs::shard(&paths, i, n);
-                paths = p;
-                ids = Some(d);
-            }
-            let threads = threads
-                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-            let opts = ScanOptions {
-                inputs: paths,
-                out,
-                threads,
-                crawl,
-                chunk_size,
-                progress: !quiet && std::io::stderr().is_terminal(),
-                registry,
-                ids,
-                resume,
-                inflate_all,
-                tables,
-                panic_on_input: std::env::var("REPCENSUS_PANIC_ON_INPUT").ok(),
-                stall_timeout: std::time::Duration::from_secs(stall_timeout.max(1)),
-                input_deadline: (input_deadline > 0)
-                    .then(|| std::time::Duration::from_secs(input_deadline)),
-                truncate_on_map: std::env::var("REPCENSUS_TRUNCATE_ON_MAP")
-                    .ok()
-                    .and_then(|v| {
-                        let (name, len) = v.rsplit_once(':')?;
-                        Some((name.to_string(), len.parse().ok()?))
-                    }),
-            };
-            let summary = repcensus::scan(&opts)?;
-            if !quiet {
-                eprint!("{}", summary.render());
-            }
-            if let Some(f) = &summary_file {
-                let text = serde_json::to_string_pretty(&summary.to_json())? + "\n";
-                let tmp = f.with_extension("json.tmp");
-                std::fs::write(&tmp, text)
-                    .and_then(|()| std::fs::rename(&tmp, f))
-                    .map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?;
-            }
-            Ok(
-                if summary.inputs_failed > 0 || (fail_on_error && summary.inputs_with_errors > 0) {
-                    ExitCode::from(1)
-                } else {
-                    ExitCode::SUCCESS
-                },
-            )
-        }
+        Command::Scan(args) => run_scan(args),
         Command::Generate {
             out,
             kind,
             layout,
             size,
             seed,
-        } => {
-            let opts = GenOptions {
-                kind: match kind {
-                    KindArg::Pages => GenKind::Pages,
-                    KindArg::CcPages => GenKind::CcPages,
-                    KindArg::Robots => GenKind::Robots,
-                },
-                layout: match layout {
-                    LayoutArg::PerRecord => Layout::GzipPerRecord,
-                    LayoutArg::WholeFile => Layout::GzipWholeFile,
-                    LayoutArg::Plain => Layout::Plain,
-                },
-                target_bytes: parse_size(&size)?,
-                seed,
-            };
-            let file = std::fs::File::create(&out)
-                .with_context(|| format!("cannot create {}", out.display()))?;
-            let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
-            let stats = repcensus::generate(&opts, &mut w)?;
-            eprintln!(
-                "wrote {}: {} records, {} captures ({} robots.txt), {} bytes uncompressed",
-                out.display(),
-                stats.records,
-                stats.captures,
-                stats.robots_captures,
-                stats.uncompressed_bytes
-            );
-            Ok(ExitCode::SUCCESS)
-        }
+        } => run_generate(&out, kind, layout, &size, seed),
     }
+}
+
+/// `repcensus scan`.
+fn run_scan(args: ScanArgs) -> Result<ExitCode> {
+    let ScanArgs {
+        inputs,
+        out,
+        threads,
+        crawl,
+        chunk_size,
+        quiet,
+        agents,
+        shard,
+        summary: summary_file,
+        fail_on_error,
+        resume,
+        prefix,
+        inflate_all,
+        tables,
+        stall_timeout,
+        input_deadline,
+    } = args;
+    let tables = match &tables {
+        Some(names) => {
+            repcensus::TableSelection::parse(names).map_err(|e| anyhow::anyhow!("--tables: {e}"))?
+        }
+        None => repcensus::TableSelection::all(),
+    };
+    let registry = load_registry(agents.as_deref())?;
+    let mut paths = inputs::expand(&inputs, prefix.as_deref(), Some(&out))?;
+    if paths.is_empty() {
+        anyhow::bail!("no inputs found in {}", inputs.join(" "));
+    }
+    let mut ids = None;
+    if let Some(spec) = &shard {
+        let (i, n) = inputs::parse_shard(spec)?;
+        let (p, d) = inputs::shard(&paths, i, n);
+        paths = p;
+        ids = Some(d);
+    }
+    let threads =
+        threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let opts = ScanOptions {
+        inputs: paths,
+        out,
+        threads,
+        crawl,
+        chunk_size,
+        progress: !quiet && std::io::stderr().is_terminal(),
+        registry,
+        ids,
+        resume,
+        inflate_all,
+        tables,
+        panic_on_input: std::env::var("REPCENSUS_PANIC_ON_INPUT").ok(),
+        stall_timeout: std::time::Duration::from_secs(stall_timeout.max(1)),
+        input_deadline: (input_deadline > 0)
+            .then(|| std::time::Duration::from_secs(input_deadline)),
+        truncate_on_map: std::env::var("REPCENSUS_TRUNCATE_ON_MAP")
+            .ok()
+            .and_then(|v| {
+                let (name, len) = v.rsplit_once(':')?;
+                Some((name.to_string(), len.parse().ok()?))
+            }),
+    };
+    let summary = repcensus::scan(&opts)?;
+    if !quiet {
+        eprint!("{}", summary.render());
+    }
+    if let Some(f) = &summary_file {
+        let text = serde_json::to_string_pretty(&summary.to_json())? + "\n";
+        let tmp = f.with_extension("json.tmp");
+        std::fs::write(&tmp, text)
+            .and_then(|()| std::fs::rename(&tmp, f))
+            .map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?;
+    }
+    Ok(
+        if summary.inputs_failed > 0 || (fail_on_error && summary.inputs_with_errors > 0) {
+            ExitCode::from(1)
+        } else {
+            ExitCode::SUCCESS
+        },
+    )
+}
+
+/// `repcensus generate`.
+fn run_generate(
+    out: &std::path::Path,
+    kind: KindArg,
+    layout: LayoutArg,
+    size: &str,
+    seed: u64,
+) -> Result<ExitCode> {
+    let opts = GenOptions {
+        kind: match kind {
+            KindArg::Pages => GenKind::Pages,
+            KindArg::CcPages => GenKind::CcPages,
+            KindArg::Robots => GenKind::Robots,
+        },
+        layout: match layout {
+            LayoutArg::PerRecord => Layout::GzipPerRecord,
+            LayoutArg::WholeFile => Layout::GzipWholeFile,
+            LayoutArg::Plain => Layout::Plain,
+        },
+        target_bytes: parse_size(size)?,
+        seed,
+    };
+    let file =
+        std::fs::File::create(out).with_context(|| format!("cannot create {}", out.display()))?;
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
+    let stats = repcensus::generate(&opts, &mut w)?;
+    eprintln!(
+        "wrote {}: {} records, {} captures ({} robots.txt), {} bytes uncompressed",
+        out.display(),
+        stats.records,
+        stats.captures,
+        stats.robots_captures,
+        stats.uncompressed_bytes
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 fn load_registry(file: Option<&std::path::Path>) -> Result<Registry> {

@@ -166,6 +166,48 @@ struct Writer<'w, W: Write> {
 }
 
 impl<W: Write> Writer<'_, W> {
+    /// Write one capture: its request, response and metadata records.
+    fn capture(
+        &mut self,
+        rng: &mut Rng,
+        uri: &str,
+        host: &str,
+        date: &str,
+        http: &[u8],
+    ) -> io::Result<()> {
+        self.stats.captures += 1;
+        let request = format!(
+            "GET {} HTTP/1.1\r\nUser-Agent: CCBot/2.0 (https://commoncrawl.org/faq/)\r\nAccept: text/html\r\nHost: {host}\r\n\r\n",
+            &uri[uri.find(host).map_or(0, |i| i + host.len())..]
+        );
+        let h = warc_header(
+            rng,
+            "request",
+            uri,
+            date,
+            "Content-Type: application/http; request\r\n",
+        );
+        self.record(&h, request.as_bytes())?;
+        let h = warc_header(
+            rng,
+            "response",
+            uri,
+            date,
+            "Content-Type: application/http; msgtype=response\r\n",
+        );
+        self.record(&h, http)?;
+        let meta = format!("fetchTimeMs: {}\r\n", rng.below(2000));
+        let h = warc_header(
+            rng,
+            "metadata",
+            uri,
+            date,
+            "Content-Type: application/warc-fields\r\n",
+        );
+        self.record(&h, meta.as_bytes())?;
+        Ok(())
+    }
+
     fn record(&mut self, header: &str, block: &[u8]) -> io::Result<()> {
         let mut rec = Vec::with_capacity(header.len() + block.len() + 64);
         rec.extend_from_slice(header.as_bytes());
@@ -452,95 +494,13 @@ pub fn generate(opts: &GenOptions, out: &mut impl Write) -> io::Result<GenStats>
             rng.below(60)
         );
         let (uri, http) = match opts.kind {
-            GenKind::Pages | GenKind::CcPages => {
-                let uri = format!("https://{host}/{}/{}.html", rng.pick(WORDS), n);
-                let body = if opts.kind == GenKind::Pages {
-                    html_page(&mut rng, &host)
-                } else {
-                    cc_html_page(&mut rng, &host)
-                };
-                let xrt = match rng.below(20) {
-                    0 => "X-Robots-Tag: noindex\r\n",
-                    1 => "X-Robots-Tag: googlebot: nosnippet\r\n",
-                    _ => "",
-                };
-                let head = format!(
-                    "HTTP/1.1 200 OK\r\nDate: Mon, 04 Aug 2025 10:33:29 GMT\r\nContent-Type: text/html; charset=UTF-8\r\n{xrt}X-Crawler-Content-Encoding: gzip\r\nContent-Length: {}\r\n\r\n",
-                    body.len()
-                );
-                (uri, [head.into_bytes(), body.into_bytes()].concat())
-            }
+            GenKind::Pages | GenKind::CcPages => page_capture(&mut rng, opts.kind, &host, n),
             GenKind::Robots => {
                 w.stats.robots_captures += 1;
-                let uri = format!("https://{host}/robots.txt");
-                let roll = rng.below(100);
-                let (status, ctype, body): (&str, &str, Vec<u8>) = match roll {
-                    0..=54 => ("200 OK", "text/plain", robots_body(&mut rng)),
-                    55..=59 => ("200 OK", "text/plain", Vec::new()),
-                    60..=79 => (
-                        "404 Not Found",
-                        "text/html",
-                        b"<!DOCTYPE html><html><body>Not found</body></html>".to_vec(),
-                    ),
-                    80..=86 => ("301 Moved Permanently", "text/html", Vec::new()),
-                    87..=89 => (
-                        "503 Service Unavailable",
-                        "text/html",
-                        b"<html>busy</html>".to_vec(),
-                    ),
-                    90..=93 => (
-                        "403 Forbidden",
-                        "text/html",
-                        b"<html>forbidden</html>".to_vec(),
-                    ),
-                    _ => (
-                        "200 OK",
-                        "text/html",
-                        b"<!doctype html><html><head><title>Home</title></head></html>".to_vec(),
-                    ),
-                };
-                let location = if status.starts_with("301") {
-                    format!("Location: https://{host}/robots.txt\r\n").replace("www.", "")
-                } else {
-                    String::new()
-                };
-                let head = format!(
-                    "HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\n{location}Content-Length: {}\r\n\r\n",
-                    body.len()
-                );
-                (uri, [head.into_bytes(), body].concat())
+                robots_capture(&mut rng, &host)
             }
         };
-        w.stats.captures += 1;
-        let request = format!(
-            "GET {} HTTP/1.1\r\nUser-Agent: CCBot/2.0 (https://commoncrawl.org/faq/)\r\nAccept: text/html\r\nHost: {host}\r\n\r\n",
-            &uri[uri.find(&host).map_or(0, |i| i + host.len())..]
-        );
-        let h = warc_header(
-            &mut rng,
-            "request",
-            &uri,
-            &date,
-            "Content-Type: application/http; request\r\n",
-        );
-        w.record(&h, request.as_bytes())?;
-        let h = warc_header(
-            &mut rng,
-            "response",
-            &uri,
-            &date,
-            "Content-Type: application/http; msgtype=response\r\n",
-        );
-        w.record(&h, &http)?;
-        let meta = format!("fetchTimeMs: {}\r\n", rng.below(2000));
-        let h = warc_header(
-            &mut rng,
-            "metadata",
-            &uri,
-            &date,
-            "Content-Type: application/warc-fields\r\n",
-        );
-        w.record(&h, meta.as_bytes())?;
+        w.capture(&mut rng, &uri, &host, &date, &http)?;
     }
     if let Some(e) = w.whole.take() {
         let buf = e.finish()?;
@@ -548,6 +508,67 @@ pub fn generate(opts: &GenOptions, out: &mut impl Write) -> io::Result<GenStats>
     }
     w.out.flush()?;
     Ok(w.stats)
+}
+
+/// The URI and HTTP response of an HTML page capture.
+fn page_capture(rng: &mut Rng, kind: GenKind, host: &str, n: u64) -> (String, Vec<u8>) {
+    let uri = format!("https://{host}/{}/{}.html", rng.pick(WORDS), n);
+    let body = if kind == GenKind::Pages {
+        html_page(rng, host)
+    } else {
+        cc_html_page(rng, host)
+    };
+    let xrt = match rng.below(20) {
+        0 => "X-Robots-Tag: noindex\r\n",
+        1 => "X-Robots-Tag: googlebot: nosnippet\r\n",
+        _ => "",
+    };
+    let head = format!(
+        "HTTP/1.1 200 OK\r\nDate: Mon, 04 Aug 2025 10:33:29 GMT\r\nContent-Type: text/html; charset=UTF-8\r\n{xrt}X-Crawler-Content-Encoding: gzip\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    (uri, [head.into_bytes(), body.into_bytes()].concat())
+}
+
+/// The URI and HTTP response of a robots.txt capture: Common Crawl's mix of outcomes.
+fn robots_capture(rng: &mut Rng, host: &str) -> (String, Vec<u8>) {
+    let uri = format!("https://{host}/robots.txt");
+    let roll = rng.below(100);
+    let (status, ctype, body): (&str, &str, Vec<u8>) = match roll {
+        0..=54 => ("200 OK", "text/plain", robots_body(rng)),
+        55..=59 => ("200 OK", "text/plain", Vec::new()),
+        60..=79 => (
+            "404 Not Found",
+            "text/html",
+            b"<!DOCTYPE html><html><body>Not found</body></html>".to_vec(),
+        ),
+        80..=86 => ("301 Moved Permanently", "text/html", Vec::new()),
+        87..=89 => (
+            "503 Service Unavailable",
+            "text/html",
+            b"<html>busy</html>".to_vec(),
+        ),
+        90..=93 => (
+            "403 Forbidden",
+            "text/html",
+            b"<html>forbidden</html>".to_vec(),
+        ),
+        _ => (
+            "200 OK",
+            "text/html",
+            b"<!doctype html><html><head><title>Home</title></head></html>".to_vec(),
+        ),
+    };
+    let location = if status.starts_with("301") {
+        format!("Location: https://{host}/robots.txt\r\n").replace("www.", "")
+    } else {
+        String::new()
+    };
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\n{location}Content-Length: {}\r\n\r\n",
+        body.len()
+    );
+    (uri, [head.into_bytes(), body].concat())
 }
 
 #[cfg(test)]

@@ -156,83 +156,32 @@ impl BodyDecoder {
         let limit = limit.min(MAX_DECODED_BODY);
         let mut info = Decoded::default();
         let raw = &block[head.body_offset.min(block.len())..];
-        let mut chunked = false;
-        let mut coding: Option<&[u8]> = None;
-        for (name, value) in head.fields() {
-            if name.eq_ignore_ascii_case(b"transfer-encoding") && contains_token(value, b"chunked")
-            {
-                chunked = true;
-            } else if name.eq_ignore_ascii_case(b"content-encoding") && !trim(value).is_empty() {
-                coding = Some(trim(value));
-            }
-        }
+        let (chunked, coding) = codings(head);
         let mut body: &[u8] = raw;
         if chunked && looks_chunked(raw) {
             self.chunk_buf.clear();
-            match dechunk(raw, &mut self.chunk_buf, limit) {
-                Ok(()) => {}
-                Err(why) => info.problem = Some((ErrorKind::BadChunkedEncoding, why)),
+            if let Err(why) = dechunk(raw, &mut self.chunk_buf, limit) {
+                info.problem = Some((ErrorKind::BadChunkedEncoding, why));
             }
             info.dechunked = true;
             body = &self.chunk_buf;
         }
-        let Some(coding) = coding else {
-            return (body, info);
-        };
-        let kind: &'static str = if coding.eq_ignore_ascii_case(b"gzip")
-            || coding.eq_ignore_ascii_case(b"x-gzip")
-        {
-            "gzip"
-        } else if coding.eq_ignore_ascii_case(b"deflate") {
-            "deflate"
-        } else if coding.eq_ignore_ascii_case(b"br") {
-            "br"
-        } else if coding.eq_ignore_ascii_case(b"identity") || coding.eq_ignore_ascii_case(b"none") {
-            return (body, info);
-        } else {
-            info.problem = Some((
-                ErrorKind::UnknownContentEncoding,
-                String::from_utf8_lossy(coding).into_owned(),
-            ));
-            return (body, info);
+        let coding = match coding.map(Coding::of) {
+            None | Some(Ok(None)) => return (body, info),
+            Some(Ok(Some(c))) => c,
+            Some(Err(name)) => {
+                info.problem = Some((ErrorKind::UnknownContentEncoding, name));
+                return (body, info);
+            }
         };
         // Many archives store the body already decoded but keep the header: only decode what
         // really is encoded.
-        if body.is_empty() || (kind == "gzip" && !body.starts_with(&[0x1f, 0x8b])) {
+        if body.is_empty() || (coding == Coding::Gzip && !body.starts_with(&[0x1f, 0x8b])) {
             return (body, info);
         }
         self.out_buf.clear();
-        let result = match kind {
-            "gzip" => read_capped(
-                flate2::read::MultiGzDecoder::new(body),
-                &mut self.out_buf,
-                limit,
-            ),
-            "deflate" => {
-                // "deflate" is zlib-wrapped by the standard, raw in much of the real web.
-                let r = read_capped(
-                    flate2::read::ZlibDecoder::new(body),
-                    &mut self.out_buf,
-                    limit,
-                );
-                if r.is_err() || self.out_buf.is_empty() {
-                    self.out_buf.clear();
-                    read_capped(
-                        flate2::read::DeflateDecoder::new(body),
-                        &mut self.out_buf,
-                        limit,
-                    )
-                } else {
-                    r
-                }
-            }
-            _ => read_capped(
-                brotli_decompressor::Decompressor::new(body, 64 * 1024),
-                &mut self.out_buf,
-                limit,
-            ),
-        };
-        match result {
+        let kind = coding.as_str();
+        match coding.decode(body, &mut self.out_buf, limit) {
             Ok(capped) => {
                 info.decoded = Some(kind);
                 info.capped = capped;
@@ -258,6 +207,74 @@ impl BodyDecoder {
                     (raw, info)
                 }
             }
+        }
+    }
+}
+
+/// Whether the body of `head` is chunked, and its content coding (trimmed), if it names one.
+fn codings<'h>(head: &HttpHead<'h>) -> (bool, Option<&'h [u8]>) {
+    let mut chunked = false;
+    let mut coding = None;
+    for (name, value) in head.fields() {
+        if name.eq_ignore_ascii_case(b"transfer-encoding") && contains_token(value, b"chunked") {
+            chunked = true;
+        } else if name.eq_ignore_ascii_case(b"content-encoding") && !trim(value).is_empty() {
+            coding = Some(trim(value));
+        }
+    }
+    (chunked, coding)
+}
+
+/// The content codings bodies are decoded from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Coding {
+    Gzip,
+    Deflate,
+    Br,
+}
+
+impl Coding {
+    /// The name `Decoded::decoded` holds.
+    fn as_str(self) -> &'static str {
+        match self {
+            Coding::Gzip => "gzip",
+            Coding::Deflate => "deflate",
+            Coding::Br => "br",
+        }
+    }
+
+    /// The coding a Content-Encoding value names: `None` for `identity` (and `none`), the value
+    /// itself as the error when it is not one we decode.
+    fn of(v: &[u8]) -> Result<Option<Coding>, String> {
+        let is = |s: &str| v.eq_ignore_ascii_case(s.as_bytes());
+        match () {
+            _ if is("gzip") || is("x-gzip") => Ok(Some(Coding::Gzip)),
+            _ if is("deflate") => Ok(Some(Coding::Deflate)),
+            _ if is("br") => Ok(Some(Coding::Br)),
+            _ if is("identity") || is("none") => Ok(None),
+            _ => Err(String::from_utf8_lossy(v).into_owned()),
+        }
+    }
+
+    /// Decode `body` into `out`, at most `limit` bytes; whether the output was capped.
+    fn decode(self, body: &[u8], out: &mut Vec<u8>, limit: usize) -> std::io::Result<bool> {
+        match self {
+            Coding::Gzip => read_capped(flate2::read::MultiGzDecoder::new(body), out, limit),
+            Coding::Deflate => {
+                // "deflate" is zlib-wrapped by the standard, raw in much of the real web.
+                let r = read_capped(flate2::read::ZlibDecoder::new(body), out, limit);
+                if r.is_err() || out.is_empty() {
+                    out.clear();
+                    read_capped(flate2::read::DeflateDecoder::new(body), out, limit)
+                } else {
+                    r
+                }
+            }
+            Coding::Br => read_capped(
+                brotli_decompressor::Decompressor::new(body, 64 * 1024),
+                out,
+                limit,
+            ),
         }
     }
 }

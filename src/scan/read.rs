@@ -198,11 +198,7 @@ pub(super) fn read_windowed(
     *lock(&shared.inputs[i]) = Some(InputState::new(bytes, container, 1, shared.opts.tables));
     let mut ex = shared.extractor(&mut worker.extract, name);
     let mut stats = ContainerStats::default();
-    // Testing only: a small first window (REPCENSUS_REMOTE_WINDOW) makes small archives cut too.
-    let first_window = std::env::var("REPCENSUS_REMOTE_WINDOW")
-        .ok()
-        .and_then(|v| v.parse::<usize>().ok())
-        .map_or(REMOTE_WINDOW, |w| w.clamp(4096, REMOTE_WINDOW));
+    let first_window = first_window();
     let max_window = (first_window * 8).min(REMOTE_WINDOW_MAX);
     let mut base = 0u64;
     let mut want = first_window;
@@ -238,18 +234,14 @@ pub(super) fn read_windowed(
                 }
             }
         };
-        let s = match container {
-            Container::Gzip => reader::read_gzip_members_at(
-                &window[..cut],
-                0,
-                cut,
-                base,
-                &mut worker.read,
-                &mut ex,
-            ),
+        let window_stats = match container {
+            Container::Gzip => {
+                let w = &window[..cut];
+                reader::read_gzip_members_at(w, 0, cut, base, &mut worker.read, &mut ex)
+            }
             _ => reader::read_plain_at(&window[..cut], 0, cut, base, &mut ex),
         };
-        stats.add(&s);
+        stats.add(&window_stats);
         shared.bar.inc(cut as u64);
         window.drain(..cut);
         base += cut as u64;
@@ -260,6 +252,15 @@ pub(super) fn read_windowed(
     }
     set_counted_size(shared, i, counted);
     deliver(shared, i, 0, ex.into_output(), stats)
+}
+
+/// The first window of a windowed read: [`REMOTE_WINDOW`], or for tests a smaller one
+/// (`REPCENSUS_REMOTE_WINDOW`), so that small archives are cut too.
+fn first_window() -> usize {
+    std::env::var("REPCENSUS_REMOTE_WINDOW")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .map_or(REMOTE_WINDOW, |w| w.clamp(4096, REMOTE_WINDOW))
 }
 
 /// Read the rest of a windowed input as one stream: its current gzip member (a whole-file gzip)

@@ -148,6 +148,113 @@ struct State {
     window_cut: bool,
 }
 
+/// The transitions of [`HeadScanner::scan`], one per tokenizer event it acts on. `Some(())`
+/// stops the scan.
+impl State {
+    fn open_start_tag(&mut self, name: &[u8], at: usize, input: &[u8]) -> Option<()> {
+        if let Some(end) = self.head_end {
+            if !self.window_has_meta || at > end + AFTER_HEAD_WINDOW {
+                return Some(());
+            }
+        }
+        if name == b"template" {
+            self.template_depth += 1;
+        }
+        if self.head_end.is_none()
+            && (name == b"body" || !is_head_tag(name))
+            && self.end_head(at, input).is_some()
+        {
+            return Some(());
+        }
+        self.in_meta = name == b"meta" && self.template_depth == 0;
+        if self.in_meta {
+            self.tag_start = at;
+            self.name = None;
+            self.content = None;
+            self.seen_name = false;
+            self.seen_equiv = false;
+            self.seen_content = false;
+        }
+        self.cur_attr = 0;
+        None
+    }
+
+    /// The head ends at `at`: look at the window after it. `Some(())` when it holds no meta tag
+    /// (the scan stops).
+    fn end_head(&mut self, at: usize, input: &[u8]) -> Option<()> {
+        self.head_end = Some(at);
+        self.window_has_meta = window_has_meta(input, at);
+        self.window_cut |= at + AFTER_HEAD_WINDOW >= input.len();
+        (!self.window_has_meta).then_some(())
+    }
+
+    /// An attribute of a meta tag starts; its value will go to `arena_len` onwards.
+    fn attribute_name(&mut self, name: &[u8], arena_len: usize) {
+        // Duplicate attributes: the first wins (WHATWG).
+        self.cur_attr = match name {
+            b"name" if !self.seen_name => {
+                self.seen_name = true;
+                1
+            }
+            b"http-equiv" if !self.seen_equiv => {
+                self.seen_equiv = true;
+                2
+            }
+            b"content" if !self.seen_content => {
+                self.seen_content = true;
+                self.content = Some(arena_len..arena_len);
+                3
+            }
+            _ => 0,
+        };
+        if self.cur_attr == 1 && !matches!(self.name, Some((MetaAttr::Name, _))) {
+            self.name = Some((MetaAttr::Name, arena_len..arena_len));
+        } else if self.cur_attr == 2 && self.name.is_none() {
+            self.name = Some((MetaAttr::HttpEquiv, arena_len..arena_len));
+        } else if self.cur_attr == 2 {
+            self.cur_attr = 0;
+        }
+    }
+
+    fn attribute_value(&mut self, value: &[u8], arena: &mut Vec<u8>) {
+        let start = arena.len();
+        let range = match self.cur_attr {
+            1 | 2 => self.name.as_mut().map(|(_, r)| r),
+            3 => self.content.as_mut(),
+            _ => None,
+        };
+        if let Some(r) = range {
+            arena.extend_from_slice(value);
+            *r = start..arena.len();
+        }
+        self.cur_attr = 0;
+    }
+
+    /// A meta tag's start tag closes: keep it if it has a name.
+    fn close_meta(&mut self, tags: &mut Vec<MetaTag>) {
+        self.in_meta = false;
+        if let Some((attr, name)) = self.name.take() {
+            tags.push(MetaTag {
+                attr,
+                name,
+                content: self.content.take(),
+                in_head: self.head_end.is_none(),
+                offset: self.tag_start,
+            });
+        }
+    }
+
+    fn end_tag(&mut self, name: &[u8], at: usize, input: &[u8]) -> Option<()> {
+        self.in_meta = false;
+        if name == b"template" {
+            self.template_depth = self.template_depth.saturating_sub(1);
+        } else if name == b"head" && self.head_end.is_none() {
+            return self.end_head(at, input);
+        }
+        None
+    }
+}
+
 /// Whether `<meta` (any case) starts within [`AFTER_HEAD_WINDOW`] bytes after `from`: tokenizing
 /// the window is then worth it.
 fn window_has_meta(input: &[u8], from: usize) -> bool {
@@ -198,103 +305,25 @@ impl HeadScanner {
         let mut st = State::default();
         let arena = &mut self.arena;
         let tags = &mut self.tags;
+        // A `Some` stops the tokenizer: the scan is past the window after the head.
         let callback = |ev: CallbackEvent<'_>, span: Span<usize>| -> Option<()> {
             match ev {
-                CallbackEvent::OpenStartTag { name } => {
-                    if let Some(end) = st.head_end {
-                        if !st.window_has_meta || span.start > end + AFTER_HEAD_WINDOW {
-                            return Some(());
-                        }
-                    }
-                    if name == b"template" {
-                        st.template_depth += 1;
-                    }
-                    if st.head_end.is_none() && (name == b"body" || !is_head_tag(name)) {
-                        st.head_end = Some(span.start);
-                        st.window_has_meta = window_has_meta(input, span.start);
-                        st.window_cut |= span.start + AFTER_HEAD_WINDOW >= input.len();
-                        if !st.window_has_meta {
-                            return Some(());
-                        }
-                    }
-                    st.in_meta = name == b"meta" && st.template_depth == 0;
-                    if st.in_meta {
-                        st.tag_start = span.start;
-                        st.name = None;
-                        st.content = None;
-                        st.seen_name = false;
-                        st.seen_equiv = false;
-                        st.seen_content = false;
-                    }
-                    st.cur_attr = 0;
-                }
+                CallbackEvent::OpenStartTag { name } => st.open_start_tag(name, span.start, input),
                 CallbackEvent::AttributeName { name } if st.in_meta => {
-                    // Duplicate attributes: the first wins (WHATWG).
-                    st.cur_attr = match name {
-                        b"name" if !st.seen_name => {
-                            st.seen_name = true;
-                            1
-                        }
-                        b"http-equiv" if !st.seen_equiv => {
-                            st.seen_equiv = true;
-                            2
-                        }
-                        b"content" if !st.seen_content => {
-                            st.seen_content = true;
-                            st.content = Some(arena.len()..arena.len());
-                            3
-                        }
-                        _ => 0,
-                    };
-                    if st.cur_attr == 1 && !matches!(st.name, Some((MetaAttr::Name, _))) {
-                        st.name = Some((MetaAttr::Name, arena.len()..arena.len()));
-                    } else if st.cur_attr == 2 && st.name.is_none() {
-                        st.name = Some((MetaAttr::HttpEquiv, arena.len()..arena.len()));
-                    } else if st.cur_attr == 2 {
-                        st.cur_attr = 0;
-                    }
+                    st.attribute_name(name, arena.len());
+                    None
                 }
                 CallbackEvent::AttributeValue { value } if st.in_meta => {
-                    let start = arena.len();
-                    let range = match st.cur_attr {
-                        1 | 2 => st.name.as_mut().map(|(_, r)| r),
-                        3 => st.content.as_mut(),
-                        _ => None,
-                    };
-                    if let Some(r) = range {
-                        arena.extend_from_slice(value);
-                        *r = start..arena.len();
-                    }
-                    st.cur_attr = 0;
+                    st.attribute_value(value, arena);
+                    None
                 }
                 CallbackEvent::CloseStartTag { .. } if st.in_meta => {
-                    st.in_meta = false;
-                    if let Some((attr, name)) = st.name.take() {
-                        tags.push(MetaTag {
-                            attr,
-                            name,
-                            content: st.content.take(),
-                            in_head: st.head_end.is_none(),
-                            offset: st.tag_start,
-                        });
-                    }
+                    st.close_meta(tags);
+                    None
                 }
-                CallbackEvent::EndTag { name } => {
-                    st.in_meta = false;
-                    if name == b"template" {
-                        st.template_depth = st.template_depth.saturating_sub(1);
-                    } else if name == b"head" && st.head_end.is_none() {
-                        st.head_end = Some(span.start);
-                        st.window_has_meta = window_has_meta(input, span.start);
-                        st.window_cut |= span.start + AFTER_HEAD_WINDOW >= input.len();
-                        if !st.window_has_meta {
-                            return Some(());
-                        }
-                    }
-                }
-                _ => {}
+                CallbackEvent::EndTag { name } => st.end_tag(name, span.start, input),
+                _ => None,
             }
-            None
         };
         let mut emitter = CallbackEmitter::new(callback);
         emitter.naively_switch_states(true);

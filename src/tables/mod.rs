@@ -464,6 +464,8 @@ mod tests {
         }
     }
 
+    /// One scenario read top to bottom (rows in, both writers, both files read back and compared
+    /// column by column); at about 100 lines it is long, and splitting it would hide the order.
     fn run_writer_equals_arrow_builder_with(n_agents: usize) {
         let agents: Vec<Agent> = (0..n_agents).map(agent).collect();
         let dir = tempfile::tempdir().unwrap();
