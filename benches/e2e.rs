@@ -3,7 +3,7 @@
 //!
 //!   cargo bench --bench e2e                      # 1 GiB (uncompressed) pages and robots archives
 //!   REPCENSUS_BENCH_SIZE=200M cargo bench --bench e2e
-//!   REPCENSUS_BENCH_KINDS=pages cargo bench --bench e2e   # some kinds only (pages,cc-pages,robots)
+//!   REPCENSUS_BENCH_KINDS=pages cargo bench --bench e2e   # some kinds only (pages,cc-pages,robots,robots-real)
 //!
 //! The archives are generated once (deterministically) into target/bench-data/. The floor inflates
 //! every gzip member of the file and nothing else, split at member starts over the same number of
@@ -17,7 +17,7 @@
 
 use repcensus::inputs::{plan_chunks, Container};
 use repcensus::internals::{MemberInflater, MemberResult};
-use repcensus::{generate, GenKind, GenOptions, Layout};
+use repcensus::{generate, real_bodies, GenKind, GenOptions, Layout};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
@@ -44,6 +44,14 @@ fn ensure(path: &Path, kind: GenKind, size: u64) {
             layout: Layout::GzipPerRecord,
             target_bytes: size,
             seed: 42,
+            // robots-real draws its 2xx bodies from the samples' real robots.txt files.
+            bodies: match kind {
+                GenKind::RobotsReal => real_bodies(
+                    &Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/real-robots.warc.gz"),
+                )
+                .unwrap(),
+                _ => Vec::new(),
+            },
         },
         &mut f,
     )
@@ -187,12 +195,13 @@ fn main() {
     println!("threads: {threads}; uncompressed size per archive: {size} bytes");
     println!("| archive | compressed MB | floor libdeflate s (MB/s) | floor flate2/zlib-rs s (MB/s) | scan s (MB/s) | scan / libdeflate floor | peak RSS MB | scan --tables robots_files s | its ratio | its peak RSS MB | scan --inflate-all s | its ratio | scan --tables errors (reading only) s | its ratio |");
     println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
-    let kinds =
-        std::env::var("REPCENSUS_BENCH_KINDS").unwrap_or_else(|_| "pages,cc-pages,robots".into());
+    let kinds = std::env::var("REPCENSUS_BENCH_KINDS")
+        .unwrap_or_else(|_| "pages,cc-pages,robots,robots-real".into());
     for (name, kind) in [
         ("pages", GenKind::Pages),
         ("cc-pages", GenKind::CcPages),
         ("robots", GenKind::Robots),
+        ("robots-real", GenKind::RobotsReal),
     ] {
         if !kinds.split(',').any(|k| k == name) {
             continue;
@@ -227,7 +236,7 @@ fn main() {
             );
             // Stopping early inside members concerns pages only (robots.txt captures are read
             // whole).
-            if kind != GenKind::Robots {
+            if !matches!(kind, GenKind::Robots | GenKind::RobotsReal) {
                 keep(&mut sa, run_scan(&bin, &path, threads, &["--inflate-all"]));
             }
             keep(
@@ -237,7 +246,7 @@ fn main() {
         }
         assert_eq!(fl.1, ff.1, "both floors inflate the same bytes");
         let (fl, ff, rss) = (fl.0, ff.0, sc.1);
-        let all = if kind == GenKind::Robots {
+        let all = if matches!(kind, GenKind::Robots | GenKind::RobotsReal) {
             "| |".to_string()
         } else {
             format!("{:.2} | {:.2} |", sa.0, fl / sa.0)

@@ -33,6 +33,7 @@ fn archive(kind: GenKind, layout: Layout, size: u64) -> (Vec<u8>, u64) {
             layout,
             target_bytes: size,
             seed: 9,
+            bodies: Vec::new(),
         },
         &mut buf,
     )

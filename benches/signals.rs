@@ -78,6 +78,7 @@ fn generated(layout: Layout, size: u64) -> Vec<u8> {
             layout,
             target_bytes: size,
             seed: 9,
+            bodies: Vec::new(),
         },
         &mut buf,
     )
@@ -165,6 +166,7 @@ fn bench(c: &mut Criterion) {
             layout: Layout::GzipPerRecord,
             target_bytes: 64 << 20,
             seed: 9,
+            bodies: Vec::new(),
         },
         &mut cc,
     )

@@ -85,6 +85,14 @@ enum Command {
         size: String,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// For `--kind robots-real`: the real robots.txt files its 2xx bodies are drawn from, a
+        /// folder of files or an archive of robots.txt captures.
+        #[arg(
+            long,
+            value_name = "PATH",
+            default_value = "samples/real-robots.warc.gz"
+        )]
+        bodies: PathBuf,
     },
 }
 
@@ -173,7 +181,11 @@ enum KindArg {
     Pages,
     /// HTML pages sized like Common Crawl's (6-200 KB, heads up to 50 KB).
     CcPages,
+    /// robots.txt captures in Common Crawl's mix of outcomes, with generated bodies (at most
+    /// 1.6 KB).
     Robots,
+    /// The same, with the 2xx bodies drawn from real robots.txt files (`--bodies`).
+    RobotsReal,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -370,7 +382,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             layout,
             size,
             seed,
-        } => run_generate(&out, kind, layout, &size, seed),
+            bodies,
+        } => run_generate(&out, kind, layout, &size, seed, &bodies),
     }
 }
 
@@ -464,12 +477,19 @@ fn run_generate(
     layout: LayoutArg,
     size: &str,
     seed: u64,
+    bodies: &std::path::Path,
 ) -> Result<ExitCode> {
+    let bodies = match kind {
+        KindArg::RobotsReal => repcensus::real_bodies(bodies)
+            .with_context(|| format!("--bodies {}", bodies.display()))?,
+        _ => Vec::new(),
+    };
     let opts = GenOptions {
         kind: match kind {
             KindArg::Pages => GenKind::Pages,
             KindArg::CcPages => GenKind::CcPages,
             KindArg::Robots => GenKind::Robots,
+            KindArg::RobotsReal => GenKind::RobotsReal,
         },
         layout: match layout {
             LayoutArg::PerRecord => Layout::GzipPerRecord,
@@ -478,6 +498,7 @@ fn run_generate(
         },
         target_bytes: parse_size(size)?,
         seed,
+        bodies,
     };
     let file =
         std::fs::File::create(out).with_context(|| format!("cannot create {}", out.display()))?;

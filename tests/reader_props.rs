@@ -17,6 +17,7 @@ fn small_archive(layout: Layout, seed: u64) -> Vec<u8> {
             layout,
             target_bytes: 6_000,
             seed,
+            bodies: Vec::new(),
         },
         &mut v,
     )

@@ -23,6 +23,7 @@ fn gen_file(
             layout,
             target_bytes: bytes,
             seed,
+            bodies: Vec::new(),
         },
         &mut f,
     )

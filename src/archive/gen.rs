@@ -8,6 +8,12 @@
 //! redirects, 5xx, HTML error pages). The layout can also be plain WARC or whole-file gzip, so
 //! that tests can check every container gives the same rows.
 
+use crate::archive::http::{parse_response, BodyDecoder};
+use crate::archive::input::{sniff, Container};
+use crate::archive::problem::ReadError;
+use crate::archive::reader::{read_gzip_members, read_plain, ReadBuffers};
+use crate::archive::record::{strip_angle, trim, unfold};
+use crate::archive::sink::{Record, Sink};
 use flate2::write::GzEncoder;
 use flate2::Compression;
 use std::io::{self, Write};
@@ -19,6 +25,10 @@ pub enum GenKind {
     /// HTML pages sized like Common Crawl's: see `cc_html_page`.
     CcPages,
     Robots,
+    /// robots.txt captures as [`GenKind::Robots`], whose 2xx bodies are real files drawn at
+    /// random from [`GenOptions::bodies`] (see [`real_bodies`]): real lengths, line counts and
+    /// extension lines.
+    RobotsReal,
 }
 
 /// How the records are stored.
@@ -39,6 +49,8 @@ pub struct GenOptions {
     /// Stop after the uncompressed output reaches this many bytes.
     pub target_bytes: u64,
     pub seed: u64,
+    /// The bodies [`GenKind::RobotsReal`] draws from (other kinds ignore them).
+    pub bodies: Vec<Vec<u8>>,
 }
 
 /// What was generated.
@@ -495,9 +507,10 @@ pub fn generate(opts: &GenOptions, out: &mut impl Write) -> io::Result<GenStats>
         );
         let (uri, http) = match opts.kind {
             GenKind::Pages | GenKind::CcPages => page_capture(&mut rng, opts.kind, &host, n),
-            GenKind::Robots => {
+            GenKind::Robots | GenKind::RobotsReal => {
                 w.stats.robots_captures += 1;
-                robots_capture(&mut rng, &host)
+                let real = (opts.kind == GenKind::RobotsReal).then_some(&opts.bodies[..]);
+                robots_capture(&mut rng, &host, real)
             }
         };
         w.capture(&mut rng, &uri, &host, &date, &http)?;
@@ -530,12 +543,19 @@ fn page_capture(rng: &mut Rng, kind: GenKind, host: &str, n: u64) -> (String, Ve
     (uri, [head.into_bytes(), body.into_bytes()].concat())
 }
 
-/// The URI and HTTP response of a robots.txt capture: Common Crawl's mix of outcomes.
-fn robots_capture(rng: &mut Rng, host: &str) -> (String, Vec<u8>) {
+/// The URI and HTTP response of a robots.txt capture: Common Crawl's mix of outcomes. The 2xx
+/// bodies are generated, or drawn from `real` when given.
+fn robots_capture(rng: &mut Rng, host: &str, real: Option<&[Vec<u8>]>) -> (String, Vec<u8>) {
     let uri = format!("https://{host}/robots.txt");
     let roll = rng.below(100);
     let (status, ctype, body): (&str, &str, Vec<u8>) = match roll {
-        0..=54 => ("200 OK", "text/plain", robots_body(rng)),
+        0..=54 => {
+            let body = match real {
+                Some(bodies) => bodies[rng.below(bodies.len() as u64) as usize].clone(),
+                None => robots_body(rng),
+            };
+            ("200 OK", "text/plain", body)
+        }
         55..=59 => ("200 OK", "text/plain", Vec::new()),
         60..=79 => (
             "404 Not Found",
@@ -571,6 +591,79 @@ fn robots_capture(rng: &mut Rng, host: &str) -> (String, Vec<u8>) {
     (uri, [head.into_bytes(), body].concat())
 }
 
+/// The robots.txt bodies of a folder of files (each non-empty file whose name ends in `.txt`, in
+/// name order) or of an
+/// archive (the 2xx bodies of its `resource` and `response` records of robots.txt URLs, as
+/// `samples/real-robots.warc.gz` holds them): the corpus of [`GenKind::RobotsReal`].
+pub fn real_bodies(path: &std::path::Path) -> io::Result<Vec<Vec<u8>>> {
+    let mut bodies = Vec::new();
+    if path.is_dir() {
+        let mut files: Vec<_> = std::fs::read_dir(path)?
+            .map(|e| e.map(|e| e.path()))
+            .collect::<io::Result<_>>()?;
+        files.sort();
+        let txt = |f: &std::path::PathBuf| f.extension().is_some_and(|e| e == "txt");
+        for f in files.into_iter().filter(|f| f.is_file() && txt(f)) {
+            bodies.push(std::fs::read(f)?);
+        }
+    } else {
+        let data = std::fs::read(path)?;
+        let mut sink = RobotsBodies::default();
+        match sniff(&data[..data.len().min(16)]) {
+            Container::Gzip => {
+                let mut bufs = ReadBuffers::new();
+                read_gzip_members(&data, 0, data.len(), &mut bufs, &mut sink);
+            }
+            Container::Plain => {
+                read_plain(&data, 0, data.len(), &mut sink);
+            }
+            other => {
+                return Err(io::Error::other(format!(
+                    "{}: a {other:?} archive; give a plain or per-record gzip WARC, or a folder",
+                    path.display()
+                )))
+            }
+        }
+        bodies = sink.0;
+    }
+    bodies.retain(|b| !b.is_empty());
+    if bodies.is_empty() {
+        return Err(io::Error::other(format!(
+            "{}: no robots.txt bodies found",
+            path.display()
+        )));
+    }
+    Ok(bodies)
+}
+
+/// Collects the 2xx robots.txt bodies of an archive.
+#[derive(Default)]
+struct RobotsBodies(Vec<Vec<u8>>);
+
+impl Sink for RobotsBodies {
+    fn record(&mut self, rec: &Record<'_>) {
+        let uri = unfold(rec.head.target_uri);
+        if !strip_angle(&uri).ends_with(b"/robots.txt") {
+            return;
+        }
+        let ty = unfold(rec.head.warc_type);
+        if trim(&ty).eq_ignore_ascii_case(b"resource") {
+            self.0.push(rec.block.to_vec());
+        } else if trim(&ty).eq_ignore_ascii_case(b"response") {
+            let Some(h) = parse_response(rec.block) else {
+                return;
+            };
+            if (200..300).contains(&h.status.unwrap_or(0)) {
+                let mut decoder = BodyDecoder::default();
+                let (body, _) = decoder.decode(&h, rec.block);
+                self.0.push(body.to_vec());
+            }
+        }
+    }
+
+    fn error(&mut self, _: ReadError) {}
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -582,6 +675,7 @@ mod tests {
             layout: Layout::GzipPerRecord,
             target_bytes: 50_000,
             seed: 7,
+            bodies: Vec::new(),
         };
         let (mut a, mut b) = (Vec::new(), Vec::new());
         let sa = generate(&opts, &mut a).unwrap();
@@ -624,5 +718,41 @@ mod tests {
         };
         let ratio = all.len() as f64 / gz.len() as f64;
         assert!((3.5..6.0).contains(&ratio), "{ratio}");
+    }
+
+    /// `robots-real` keeps the capture mix and draws each non-empty 2xx body from the corpus,
+    /// so bodies are as long as real ones (the generated ones stop at 1.6 KB).
+    #[test]
+    fn robots_real_draws_its_bodies_from_the_real_files() {
+        let samples = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/real-robots.warc.gz");
+        let corpus = real_bodies(std::path::Path::new(samples)).unwrap();
+        assert!(corpus.len() > 500, "{} bodies", corpus.len());
+        let mut out = Vec::new();
+        let opts = GenOptions {
+            kind: GenKind::RobotsReal,
+            layout: Layout::Plain,
+            target_bytes: 4 << 20,
+            seed: 3,
+            bodies: corpus.clone(),
+        };
+        let stats = generate(&opts, &mut out).unwrap();
+        assert_eq!(stats.robots_captures, stats.captures);
+        let mut got = RobotsBodies::default();
+        read_plain(&out, 0, out.len(), &mut got);
+        let known: std::collections::HashSet<&[u8]> = corpus.iter().map(|b| &b[..]).collect();
+        let (real, html): (Vec<_>, Vec<_>) = got.0.iter().partition(|b| known.contains(&b[..]));
+        // Besides real bodies, 2xx captures are empty or HTML error pages (the mix of `robots`).
+        assert!(
+            html.iter()
+                .all(|b| b.is_empty() || b.starts_with(b"<!doctype")),
+            "{html:?}"
+        );
+        assert!(
+            real.len() as u64 > stats.captures / 3,
+            "{} of {}",
+            real.len(),
+            stats.captures
+        );
+        assert!(real.iter().any(|b| b.len() > 16 << 10));
     }
 }
