@@ -624,7 +624,14 @@ pub fn real_bodies(path: &std::path::Path) -> io::Result<Vec<Vec<u8>>> {
                 )))
             }
         }
-        bodies = sink.0;
+        if let Some(first) = sink.problems.first() {
+            return Err(io::Error::other(format!(
+                "{}: {} problem(s) reading it as an archive, the first: {first}",
+                path.display(),
+                sink.problems.len()
+            )));
+        }
+        bodies = sink.bodies;
     }
     bodies.retain(|b| !b.is_empty());
     if bodies.is_empty() {
@@ -636,9 +643,13 @@ pub fn real_bodies(path: &std::path::Path) -> io::Result<Vec<Vec<u8>>> {
     Ok(bodies)
 }
 
-/// Collects the 2xx robots.txt bodies of an archive.
+/// Collects the 2xx robots.txt bodies of an archive, and the problems reading it (a damaged
+/// corpus is refused rather than silently thinned).
 #[derive(Default)]
-struct RobotsBodies(Vec<Vec<u8>>);
+struct RobotsBodies {
+    bodies: Vec<Vec<u8>>,
+    problems: Vec<String>,
+}
 
 impl Sink for RobotsBodies {
     fn record(&mut self, rec: &Record<'_>) {
@@ -648,7 +659,7 @@ impl Sink for RobotsBodies {
         }
         let ty = unfold(rec.head.warc_type);
         if trim(&ty).eq_ignore_ascii_case(b"resource") {
-            self.0.push(rec.block.to_vec());
+            self.bodies.push(rec.block.to_vec());
         } else if trim(&ty).eq_ignore_ascii_case(b"response") {
             let Some(h) = parse_response(rec.block) else {
                 return;
@@ -656,12 +667,18 @@ impl Sink for RobotsBodies {
             if (200..300).contains(&h.status.unwrap_or(0)) {
                 let mut decoder = BodyDecoder::default();
                 let (body, _) = decoder.decode(&h, rec.block);
-                self.0.push(body.to_vec());
+                self.bodies.push(body.to_vec());
             }
         }
     }
 
-    fn error(&mut self, _: ReadError) {}
+    fn error(&mut self, err: ReadError) {
+        let at = err
+            .offset
+            .map_or(String::new(), |o| format!(" at offset {o}"));
+        self.problems
+            .push(format!("{}{at}: {}", err.kind, err.detail));
+    }
 }
 
 #[cfg(test)]
@@ -740,7 +757,9 @@ mod tests {
         let mut got = RobotsBodies::default();
         read_plain(&out, 0, out.len(), &mut got);
         let known: std::collections::HashSet<&[u8]> = corpus.iter().map(|b| &b[..]).collect();
-        let (real, html): (Vec<_>, Vec<_>) = got.0.iter().partition(|b| known.contains(&b[..]));
+        assert!(got.problems.is_empty(), "{:?}", got.problems);
+        let (real, html): (Vec<_>, Vec<_>) =
+            got.bodies.iter().partition(|b| known.contains(&b[..]));
         // Besides real bodies, 2xx captures are empty or HTML error pages (the mix of `robots`).
         assert!(
             html.iter()
@@ -754,5 +773,16 @@ mod tests {
             stats.captures
         );
         assert!(real.iter().any(|b| b.len() > 16 << 10));
+    }
+
+    /// A damaged corpus archive is refused with the problem, not read in part.
+    #[test]
+    fn real_bodies_refuses_a_damaged_archive() {
+        let dir = tempfile::tempdir().unwrap();
+        let cut = dir.path().join("cut.warc");
+        let rec = b"WARC/1.0\r\nWARC-Type: resource\r\nWARC-Target-URI: http://a.example/robots.txt\r\nContent-Length: 100\r\n\r\nUser-agent: *\n";
+        std::fs::write(&cut, rec).unwrap();
+        let e = real_bodies(&cut).unwrap_err().to_string();
+        assert!(e.contains("truncated_record"), "{e}");
     }
 }

@@ -23,9 +23,14 @@ pub struct Extractor<'w> {
     sources: Vec<Box<dyn RowSource>>,
 }
 
+/// How many row sources there are: at most 32, since the extractor marks the sources that want
+/// a record with one bit each.
+const N_SOURCES: usize = 2;
+const _: () = assert!(N_SOURCES <= 32);
+
 /// Every row source, producing the rows of the selected tables among those it feeds.
 pub fn sources(selection: TableSelection) -> Vec<Box<dyn RowSource>> {
-    let all: [Box<dyn RowSource>; 2] = [
+    let all: [Box<dyn RowSource>; N_SOURCES] = [
         Box::new(RobotsCaptures::new(selection)),
         Box::new(Pages::new(selection)),
     ];
@@ -56,6 +61,16 @@ impl<'w> Extractor<'w> {
 
     pub fn into_output(self) -> ChunkOutput {
         self.cx.out
+    }
+
+    /// The sources that want a record, as a bit per source (asked once per record: for the
+    /// robots.txt source, a search of the URI).
+    fn wanted(&self, ty: RecordType, uri: &[u8]) -> u32 {
+        self.sources
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.wants(ty, uri))
+            .fold(0, |m, (i, _)| m | 1 << i)
     }
 
     fn count(&mut self, rec: &Record<'_>) -> RecordType {
@@ -115,7 +130,8 @@ impl Sink for Extractor<'_> {
         let uri_raw = unfold(rec.head.target_uri);
         let uri_raw = strip_angle(&uri_raw);
         // Most records are ruled out before their URI is parsed.
-        if !self.sources.iter().any(|s| s.wants(ty, uri_raw)) {
+        let wanted = self.wanted(ty, uri_raw);
+        if wanted == 0 {
             return;
         }
         // Borrowed unless the URI is not UTF-8.
@@ -127,8 +143,10 @@ impl Sink for Extractor<'_> {
             url: url.as_ref(),
         };
         self.cx.body_reported = false;
-        for s in self.sources.iter_mut().filter(|s| s.wants(ty, uri_raw)) {
-            s.record(&mut self.cx, rec, &seen);
+        for (i, s) in self.sources.iter_mut().enumerate() {
+            if wanted & (1 << i) != 0 {
+                s.record(&mut self.cx, rec, &seen);
+            }
         }
     }
 
@@ -155,14 +173,22 @@ impl Sink for Extractor<'_> {
         }
         let uri_raw = unfold(head.target_uri);
         let uri_raw = strip_angle(&uri_raw);
+        let wanted = self.wanted(ty, uri_raw);
         let mut need = Need::Enough;
-        for s in self.sources.iter_mut().filter(|s| s.wants(ty, uri_raw)) {
-            need = match (need, s.need(&mut self.cx, head, prefix)) {
-                (_, Need::All) => return Need::All,
-                (Need::More(a), Need::More(b)) => Need::More(a.max(b)),
-                (Need::Enough, n) | (n, Need::Enough) => n,
-                (Need::All, _) => unreachable!("returned above"),
-            };
+        for (i, s) in self.sources.iter_mut().enumerate() {
+            if wanted & (1 << i) == 0 {
+                continue;
+            }
+            match s.need(&mut self.cx, head, prefix) {
+                Need::All => return Need::All,
+                Need::More(b) => {
+                    need = Need::More(match need {
+                        Need::More(a) => a.max(b),
+                        _ => b,
+                    })
+                }
+                Need::Enough => {}
+            }
         }
         need
     }

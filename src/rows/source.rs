@@ -107,57 +107,32 @@ pub(super) fn meta_names<'a>(
     slot.get_or_insert_with(|| MetaNames::new(registry))
 }
 
-/// WARC record types.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RecordType {
-    Warcinfo,
-    Response,
-    Resource,
-    Request,
-    Metadata,
-    Revisit,
-    Conversion,
-    Continuation,
-    Other,
+str_enum! {
+    /// WARC record types (`robots_files.warc_type` holds them). `response` comes first: it is
+    /// the commonest, and [`RecordType::from_bytes`] tries them in order.
+    pub enum RecordType {
+        Response = "response",
+        Request = "request",
+        Metadata = "metadata",
+        Warcinfo = "warcinfo",
+        Resource = "resource",
+        Revisit = "revisit",
+        Conversion = "conversion",
+        Continuation = "continuation",
+        /// Any other `WARC-Type`.
+        Other = "other",
+    }
 }
 
 impl RecordType {
+    /// The type a `WARC-Type` value names (any case, surrounding space ignored).
     pub fn from_bytes(t: &[u8]) -> Self {
         let t = trim(t);
-        let eq = |s: &str| t.eq_ignore_ascii_case(s.as_bytes());
-        if eq("response") {
-            RecordType::Response
-        } else if eq("warcinfo") {
-            RecordType::Warcinfo
-        } else if eq("request") {
-            RecordType::Request
-        } else if eq("metadata") {
-            RecordType::Metadata
-        } else if eq("resource") {
-            RecordType::Resource
-        } else if eq("revisit") {
-            RecordType::Revisit
-        } else if eq("conversion") {
-            RecordType::Conversion
-        } else if eq("continuation") {
-            RecordType::Continuation
-        } else {
-            RecordType::Other
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RecordType::Warcinfo => "warcinfo",
-            RecordType::Response => "response",
-            RecordType::Resource => "resource",
-            RecordType::Request => "request",
-            RecordType::Metadata => "metadata",
-            RecordType::Revisit => "revisit",
-            RecordType::Conversion => "conversion",
-            RecordType::Continuation => "continuation",
-            RecordType::Other => "other",
-        }
+        RecordType::ALL
+            .iter()
+            .copied()
+            .find(|r| t.eq_ignore_ascii_case(r.as_str().as_bytes()))
+            .unwrap_or(RecordType::Other)
     }
 }
 
