@@ -10,7 +10,9 @@ use crate::archive::problem::ErrorKind;
 use crate::archive::record::{self, unfold};
 use crate::archive::sink::{Need, Record};
 use crate::rows::page_signals::{self, Carried, PageCtx};
-use crate::rows::source::{host_of, meta_names, Context, RecordType, RowSource, Seen};
+use crate::rows::source::{
+    host_of, meta_names, registered_domain, Context, RecordType, RowSource, Seen,
+};
 use crate::signals::meta::{AFTER_HEAD_WINDOW, HEAD_SCAN_LIMIT};
 use crate::tables::{Table, TableSelection};
 
@@ -154,12 +156,7 @@ impl Pages {
         let mut carried = Carried::default();
         if has_header || meta_candidates {
             let content_type = ct_raw.map(|t| String::from_utf8_lossy(t).to_ascii_lowercase());
-            let registered_domain = match seen.url.and_then(|p| p.host()) {
-                Some(url::Host::Domain(d)) => {
-                    psl::domain_str(d.trim_end_matches('.')).map(str::to_ascii_lowercase)
-                }
-                _ => None,
-            };
+            let registered_domain = seen.url.and_then(registered_domain);
             let ctx = PageCtx {
                 warc_file: cx.warc_file,
                 warc_offset: rec.offset as i64,

@@ -10,7 +10,10 @@ use crate::archive::sink::{Need, Record};
 use crate::rows::body_facts::BodyFacts;
 use crate::rows::fetch::FetchOutcome;
 use crate::rows::robots_txt::{LineTables, ParsedBody, Provenance};
-use crate::rows::source::{is_robots_url, may_be_robots_url, Context, RecordType, RowSource, Seen};
+use crate::rows::source::{
+    host_of, is_robots_url, may_be_robots_url, registered_domain, Context, RecordType, RowSource,
+    Seen,
+};
 use crate::tables::{RobotsFileRow, Table, TableSelection};
 
 /// The robots.txt capture source, producing the rows of the tables it feeds that are selected.
@@ -143,15 +146,8 @@ impl Capture {
         let warc_truncated = String::from_utf8_lossy(trim(rec.head.truncated)).into_owned();
         Capture {
             record_id: (!record_id.is_empty()).then_some(record_id),
-            host: url
-                .host_str()
-                .map(|h| h.trim_end_matches('.').to_ascii_lowercase()),
-            registered_domain: match url.host() {
-                Some(url::Host::Domain(d)) => {
-                    psl::domain_str(d.trim_end_matches('.')).map(str::to_ascii_lowercase)
-                }
-                _ => None,
-            },
+            host: host_of(url).map(std::borrow::Cow::into_owned),
+            registered_domain: registered_domain(url),
             warc_truncated: (!warc_truncated.is_empty()).then_some(warc_truncated),
         }
     }

@@ -141,6 +141,17 @@ pub fn is_robots_url(u: &url::Url) -> bool {
     u.path() == "/robots.txt" && matches!(u.scheme(), "http" | "https")
 }
 
+/// The registered domain (public suffix plus one label, lower case) of a URL whose host is a
+/// domain name.
+pub(super) fn registered_domain(u: &url::Url) -> Option<String> {
+    match u.host()? {
+        url::Host::Domain(d) => {
+            psl::domain_str(d.trim_end_matches('.')).map(str::to_ascii_lowercase)
+        }
+        _ => None,
+    }
+}
+
 /// The lower-case host of a URL, without a trailing dot.
 pub(super) fn host_of(u: &url::Url) -> Option<std::borrow::Cow<'_, str>> {
     let h = u.host_str()?;

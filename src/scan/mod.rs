@@ -85,7 +85,8 @@ fn plan_panicked(shared: &Shared<'_>, i: usize, detail: &str) -> Result<()> {
         None => fail_input(
             shared,
             i,
-            InputState::new(0, Container::Empty, 0, shared.opts.tables),
+            0,
+            Container::Empty,
             ErrorKind::InternalError,
             detail,
         ),

@@ -185,7 +185,8 @@ pub(super) fn read_windowed(
         return fail_input(
             shared,
             i,
-            InputState::new(bytes, container, 0, shared.opts.tables),
+            bytes,
+            container,
             ErrorKind::ReadError,
             &e.to_string(),
         );
@@ -333,7 +334,8 @@ fn read_stream_input(
             return fail_input(
                 shared,
                 i,
-                InputState::new(bytes, container, 0, shared.opts.tables),
+                bytes,
+                container,
                 ErrorKind::UnsupportedContainer,
                 &e.to_string(),
             );

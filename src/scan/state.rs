@@ -20,22 +20,30 @@ fn host_run_path(out: &OutDir, id: &str, n: usize) -> std::path::PathBuf {
     out.scratch_path(&format!("hosts--{id}--{n}.run"))
 }
 
-/// Record an input that could not be read at all.
 /// An input that could not be opened.
 pub(super) fn fail_open(shared: &Shared<'_>, i: usize, detail: &str) -> Result<()> {
-    let state = InputState::new(0, Container::Empty, 0, shared.opts.tables);
-    fail_input(shared, i, state, ErrorKind::CannotOpen, detail)
+    fail_input(
+        shared,
+        i,
+        0,
+        Container::Empty,
+        ErrorKind::CannotOpen,
+        detail,
+    )
 }
 
+/// Record an input that could not be read at all (of `bytes` bytes in `container`, as far as
+/// known): one `errors` row, and its `inputs` row marked failed.
 pub(super) fn fail_input(
     shared: &Shared<'_>,
     i: usize,
-    state: InputState,
+    bytes: u64,
+    container: Container,
     kind: ErrorKind,
     detail: &str,
 ) -> Result<()> {
     let out = ChunkOutput::failed(&shared.names[i], kind, detail);
-    let mut state = InputState::new(state.bytes, state.container, 1, shared.opts.tables);
+    let mut state = InputState::new(bytes, container, 1, shared.opts.tables);
     state.accept(
         shared.out,
         shared.opts.crawl.as_deref(),
