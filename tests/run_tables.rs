@@ -88,8 +88,9 @@ fn robots_line_tables_equal_their_arrow_form() {
     ];
     let mut sc = Scratch::default();
     const LINES: LineTables = LineTables {
-        lines: true,
         acap: false,
+        app_directives: false,
+        ..LineTables::ALL
     };
     for (chunk_no, chunk) in corpus.chunks(150).enumerate() {
         for (i, (path, body)) in chunk.iter().enumerate() {

@@ -2,7 +2,7 @@
 //! ([`DictCol`], [`StrCol`]), booleans ([`BoolCol`]), high-cardinality text without a dictionary
 //! ([`TextCol`]) and lists of strings ([`StrListCol`]).
 
-use super::encoding::{bit_width, bitpack, hybrid, levels, string_statistics, Hybrid};
+use super::encoding::{bit_width, bitpack, hybrid, levels, Hybrid};
 use super::runs::{
     append_chunk, check_rows, def_level_runs, null_count, ChunkPages, Dict, DictValue, RunColumn,
     Runs, Scratch, BLOCK, NULL,
@@ -200,6 +200,56 @@ impl StrCol {
     }
 }
 
+/// A string column of a closed set of values (an enum's names): a [`StrCol`] that knows the
+/// values it has seen by their address, since a `&'static str` holds the same text for the
+/// whole run. A line's key, key form and separator then cost a few comparisons of addresses,
+/// not a hash and a string comparison.
+#[derive(Default)]
+pub struct LabelCol {
+    col: StrCol,
+    /// (address, length, dictionary index) of the values seen since the last row group.
+    seen: Vec<(usize, usize, u32)>,
+}
+
+/// A closed set has a few values; past this many, values are looked up by their text.
+const LABELS: usize = 32;
+
+impl LabelCol {
+    /// Append `n` rows of `v` (NULL for `None`).
+    pub fn push_label(&mut self, v: Option<&'static str>, n: u32) {
+        let Some(v) = v else {
+            self.col.runs.push(NULL, n);
+            return;
+        };
+        let at = (v.as_ptr() as usize, v.len());
+        let i = match self.seen.iter().find(|e| (e.0, e.1) == at) {
+            Some(e) => e.2,
+            None => {
+                let i = self.col.dict.intern_by(v, || v.into());
+                if self.seen.len() < LABELS {
+                    self.seen.push((at.0, at.1, i));
+                }
+                i
+            }
+        };
+        self.col.runs.push(i, n);
+    }
+}
+
+impl RunColumn for LabelCol {
+    fn write(
+        &mut self,
+        rg: &mut SerializedRowGroupWriter<'_, File>,
+        descr: &ColumnDescPtr,
+        rows: u64,
+        s: &mut Scratch,
+    ) -> Result<()> {
+        // The dictionary starts empty again, and so do the indexes known by address.
+        self.seen.clear();
+        self.col.write(rg, descr, rows, s)
+    }
+}
+
 /// A nullable boolean column (RLE-encoded values, no dictionary).
 #[derive(Default)]
 pub struct BoolCol {
@@ -241,7 +291,8 @@ impl RunColumn for BoolCol {
         let stats = Statistics::boolean(min, max, None, Some(null_count(&self.runs)), false);
         let values = self.runs.0.iter().copied().filter(|r| r.0 != NULL);
         let encode = |page: &mut Vec<u8>, lits: &mut Vec<u32>| levels(values, 1, page, lits);
-        append_undictionaried(rg, descr, rows, s, &self.runs, Encoding::RLE, encode, stats)?;
+        let runs = &self.runs;
+        append_undictionaried(rg, descr, rows, s, runs, Encoding::RLE, encode, Some(stats))?;
         self.runs.clear();
         self.seen = [false; 2];
         Ok(())
@@ -259,7 +310,7 @@ fn append_undictionaried(
     runs: &Runs,
     encoding: Encoding,
     encode: impl FnOnce(&mut Vec<u8>, &mut Vec<u32>),
-    stats: Statistics,
+    stats: Option<Statistics>,
 ) -> Result<()> {
     let num_values = runs.0.iter().map(|r| u64::from(r.1)).sum::<u64>();
     check_rows(descr, num_values, rows)?;
@@ -274,20 +325,18 @@ fn append_undictionaried(
         num_values: num_values as u32,
         value_encoding: encoding,
     };
-    append_chunk(rg, descr, pages, rows, Some(stats))
+    append_chunk(rg, descr, pages, rows, stats)
 }
 
 /// A nullable string column of mostly distinct values (robots.txt lines, URLs): PLAIN-encoded,
-/// no dictionary, definition levels as runs.
+/// no dictionary, definition levels as runs, and no statistics: the min and max of values in
+/// no order prune nothing, and comparing every value for them cost as much as copying it.
 #[derive(Default)]
 pub struct TextCol {
     /// The PLAIN encoding of the non-NULL values (length, then bytes).
     data: Vec<u8>,
     /// Runs of NULL and of 1 (a value).
     defs: Runs,
-    /// Where the least and the greatest value so far are in `data` (start, end).
-    min: Option<(usize, usize)>,
-    max: Option<(usize, usize)>,
 }
 
 impl TextCol {
@@ -300,15 +349,7 @@ impl TextCol {
         self.defs.push(1, n);
         for _ in 0..n {
             self.data.extend_from_slice(&(v.len() as u32).to_le_bytes());
-            let at = (self.data.len(), self.data.len() + v.len());
             self.data.extend_from_slice(v.as_bytes());
-            let b = v.as_bytes();
-            if self.min.is_none_or(|(s, e)| b < &self.data[s..e]) {
-                self.min = Some(at);
-            }
-            if self.max.is_none_or(|(s, e)| b > &self.data[s..e]) {
-                self.max = Some(at);
-            }
         }
     }
 }
@@ -321,8 +362,6 @@ impl RunColumn for TextCol {
         rows: u64,
         s: &mut Scratch,
     ) -> Result<()> {
-        let range = |r: Option<(usize, usize)>| r.map(|(a, b)| &self.data[a..b]);
-        let stats = string_statistics(range(self.min), range(self.max), null_count(&self.defs));
         let encode = |page: &mut Vec<u8>, _: &mut Vec<u32>| page.extend_from_slice(&self.data);
         append_undictionaried(
             rg,
@@ -332,11 +371,10 @@ impl RunColumn for TextCol {
             &self.defs,
             Encoding::PLAIN,
             encode,
-            stats,
+            None,
         )?;
         self.data.clear();
         self.defs.clear();
-        (self.min, self.max) = (None, None);
         Ok(())
     }
 }

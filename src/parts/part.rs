@@ -162,8 +162,12 @@ fn writer_properties(table: &TableDesc) -> WriterProperties {
                 env!("CARGO_PKG_VERSION").to_string(),
             ),
         ]));
+    // Plain columns hold values in no order: their min and max would prune nothing (the run
+    // writer's `TextCol` writes none either).
     for &col in &table.plain_columns {
-        props = props.set_column_dictionary_enabled(ColumnPath::from(col), false);
+        props = props
+            .set_column_dictionary_enabled(ColumnPath::from(col), false)
+            .set_column_statistics_enabled(ColumnPath::from(col), EnabledStatistics::None);
     }
     props.build()
 }

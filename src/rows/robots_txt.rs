@@ -37,37 +37,48 @@ pub struct Scratch {
     b: String,
 }
 
+/// The text of a slice of a body, replacing invalid UTF-8. Most lines are valid, and checking
+/// is much cheaper than `from_utf8_lossy`'s chunked walk.
 fn text(b: &[u8]) -> Cow<'_, str> {
-    String::from_utf8_lossy(b)
+    match std::str::from_utf8(b) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(b),
+    }
 }
 
-/// Which line tables to fill.
+/// Which line tables to fill: a table not selected costs nothing per line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LineTables {
-    /// `robots_agents`, `robots_rules` and `app_directives` (their rows come from one pass over
-    /// the lines).
-    pub lines: bool,
+    /// `robots_agents`.
+    pub agents: bool,
+    /// `robots_rules`.
+    pub rules: bool,
+    /// `app_directives`.
+    pub app_directives: bool,
     /// `acap_fields`.
     pub acap: bool,
 }
 
 impl LineTables {
     pub const ALL: LineTables = LineTables {
-        lines: true,
+        agents: true,
+        rules: true,
+        app_directives: true,
         acap: true,
     };
 
     pub fn of(selection: TableSelection) -> Self {
         LineTables {
-            lines: [
-                Table::RobotsAgents,
-                Table::RobotsRules,
-                Table::AppDirectives,
-            ]
-            .into_iter()
-            .any(|t| selection.writes(t)),
+            agents: selection.writes(Table::RobotsAgents),
+            rules: selection.writes(Table::RobotsRules),
+            app_directives: selection.writes(Table::AppDirectives),
             acap: selection.writes(Table::AcapFields),
         }
+    }
+
+    /// Whether a pass over the lines is needed at all (`acap_fields` has its own).
+    fn lines(self) -> bool {
+        self.agents || self.rules || self.app_directives
     }
 }
 
@@ -105,8 +116,8 @@ impl<'b> ParsedBody<'b> {
         A: for<'x> AppendRow<RobotsAgentRow<'x>>,
         R: for<'x> AppendRow<RobotsRuleRow<'x>>,
     {
-        if which.lines {
-            emit_lines(out, p, &self.robots, sc);
+        if which.lines() {
+            emit_lines(out, which, p, &self.robots, sc);
         }
         if let Some(a) = self.acap.as_ref().filter(|_| which.acap) {
             emit_acap(&mut out.acap, p, &self.robots, a);
@@ -203,9 +214,11 @@ fn separator(l: &Line) -> &'static str {
     }
 }
 
-/// Emit the rows of `robots_agents`, `robots_rules` and `app_directives` of a parsed file.
+/// Emit the rows of `robots_agents`, `robots_rules` and `app_directives` of a parsed file, for
+/// the tables `which` names.
 fn emit_lines<A, R>(
     out: &mut RobotsLineTables<A, R>,
+    which: LineTables,
     p: &Provenance<'_>,
     r: &RobotsTxt<'_>,
     sc: &mut Scratch,
@@ -216,7 +229,13 @@ fn emit_lines<A, R>(
     // The agents of the group of the last App-Directives line, for the next one of that group.
     let mut group_agents: Option<(u32, Vec<String>)> = None;
     for (i, l) in r.lines.iter().enumerate() {
-        if matches!(l.key, Key::Blank) {
+        let wanted = match l.key {
+            Key::Blank => false,
+            Key::UserAgent | Key::Purpose => which.agents,
+            Key::AppDirectives => which.rules || which.app_directives,
+            _ => which.rules,
+        };
+        if !wanted {
             continue;
         }
         let g = r.line_group[i];
@@ -232,8 +251,10 @@ fn emit_lines<A, R>(
             out.agents.append_row(&agent_row(&lc, l, value, sc));
             continue;
         }
-        rule_row(&mut out.rules, &lc, r, i);
-        if l.key == Key::AppDirectives {
+        if which.rules {
+            rule_row(&mut out.rules, &lc, r, i);
+        }
+        if l.key == Key::AppDirectives && which.app_directives {
             let agents = match &group_agents {
                 Some((gi, a)) if *gi == g => a,
                 _ => &group_agents.insert((g, agents_of(r, g))).1,
@@ -469,6 +490,63 @@ mod tests {
     use crate::tables::TableBuilder;
     use arrow_array::Array;
 
+    /// A line table selected alone gets exactly the rows it gets beside the others, and the
+    /// tables not selected get none.
+    #[test]
+    fn each_line_table_alone_gets_the_rows_it_gets_with_all() {
+        let body = b"Sitemap: /s.xml\nUser-agent: a\nUser-Agent-Purpose: ai-training\nDisallow: /x\nApp-Directives: /n/ search;snippets=?0\nACAP-crawler: *\nACAP-disallow-crawl: /p\njunk\n";
+        let parsed = ParsedBody::parse(body);
+        let p = Provenance {
+            warc_file: "f",
+            warc_offset: 0,
+            host: Some("h"),
+        };
+        type Arrow = RobotsLineTables<RobotsAgentsArrow, RobotsRulesArrow>;
+        let rows = |which: LineTables| {
+            let mut t = Arrow::default();
+            parsed.emit(&mut t, which, &p, &mut Scratch::default());
+            [
+                t.agents.finish("c"),
+                t.rules.finish("c"),
+                t.app_directives.finish("c"),
+                t.acap.finish("c"),
+            ]
+        };
+        let all = rows(LineTables::ALL);
+        assert!(all.iter().all(|b| b.num_rows() > 0));
+        let none = LineTables {
+            agents: false,
+            rules: false,
+            app_directives: false,
+            acap: false,
+        };
+        let alone = [
+            LineTables {
+                agents: true,
+                ..none
+            },
+            LineTables {
+                rules: true,
+                ..none
+            },
+            LineTables {
+                app_directives: true,
+                ..none
+            },
+            LineTables { acap: true, ..none },
+        ];
+        for (k, which) in alone.into_iter().enumerate() {
+            let got = rows(which);
+            for (j, b) in got.iter().enumerate() {
+                if j == k {
+                    assert_eq!(b, &all[k], "table {k} alone");
+                } else {
+                    assert_eq!(b.num_rows(), 0, "table {j} when only {k} is selected");
+                }
+            }
+        }
+    }
+
     #[test]
     fn rows_of_a_small_file() {
         let body = b"Sitemap: /s.xml\nUser-agent: Googlebot/2.1\nUser-Agent-Purpose: ai-training\nCrawl-delay: 10\nDisalow /x*\nApp-Directive: /n/ search;snippets=?0, other\nContent-Signal: search=yes, ai-train=no\ngarbage\n";
@@ -479,7 +557,7 @@ mod tests {
             warc_offset: 0,
             host: Some("h"),
         };
-        emit_lines(&mut t, &p, &r, &mut Scratch::default());
+        emit_lines(&mut t, LineTables::ALL, &p, &r, &mut Scratch::default());
         assert_eq!(t.agents.len(), 2);
         assert_eq!(t.rules.len(), 6);
         assert_eq!(t.app_directives.len(), 2);

@@ -9,7 +9,7 @@ use arrow_array::ArrayRef;
 use arrow_schema::{DataType, Field, TimeUnit};
 use std::sync::Arc;
 
-use crate::parts::columns::{BoolCol, DictCol, StrCol, StrListCol, TextCol};
+use crate::parts::columns::{BoolCol, DictCol, LabelCol, StrCol, StrListCol, TextCol};
 use crate::parts::runs::RunColumn;
 
 /// A column kind: its Arrow type, the borrowed value a row holds, the Arrow builder that takes it
@@ -29,6 +29,9 @@ pub trait Kind {
 
 /// UTF-8 string, dictionary-encoded in Parquet (values that repeat: names, enums, hosts).
 pub struct Str;
+/// UTF-8 string from a closed set (an enum's names, `&'static str`), dictionary-encoded like
+/// [`Str`]; a column written from runs knows its values by their address.
+pub struct Label;
 /// UTF-8 string of mostly distinct values (URLs, line values), PLAIN-encoded in Parquet.
 pub struct Text;
 /// 64-bit integer.
@@ -68,6 +71,24 @@ macro_rules! str_kind {
 }
 str_kind!(Str, StrCol, false);
 str_kind!(Text, TextCol, true);
+
+impl Kind for Label {
+    type Value<'a> = Option<&'static str>;
+    type Builder = StringBuilder;
+    type RunCol = LabelCol;
+    fn data_type() -> DataType {
+        DataType::Utf8
+    }
+    fn append(b: &mut StringBuilder, v: &Option<&'static str>) {
+        b.append_option(*v)
+    }
+    fn finish(b: &mut StringBuilder) -> ArrayRef {
+        Arc::new(b.finish())
+    }
+    fn push(c: &mut LabelCol, v: &Option<&'static str>, n: u32) {
+        c.push_label(*v, n)
+    }
+}
 
 macro_rules! prim_kind {
     ($kind:ident, $t:ty, $builder:ty, $dt:expr) => {

@@ -24,7 +24,7 @@ use anyhow::Result;
 use declare::table;
 
 pub use declare::{AppendRow, TableBuilder, CRAWL_COLUMN};
-pub use kind::{Bool, Kind, Str, StrList, Text, Ts, F64, I32, I64};
+pub use kind::{Bool, Kind, Label, Str, StrList, Text, Ts, F64, I32, I64};
 pub use table::{Table, TableSelection};
 
 /// Version of the table schemas, stored in every Parquet file's metadata as `repcensus.schema_version`.
@@ -116,10 +116,10 @@ table! {
         group_index: I32,
         line_no: I32,
         /// `user_agent` or `purpose`.
-        line_kind: Str,
+        line_kind: Label,
         key_raw: Str,
-        key_form: Str,
-        separator: Str,
+        key_form: Label,
+        separator: Label,
         agent_raw: Str,
         agent: Str,
         product_token: Str,
@@ -136,10 +136,10 @@ table! {
         host: Str,
         group_index: I32,
         line_no: I32,
-        key: Str,
+        key: Label,
         key_raw: Str,
-        key_form: Str,
-        separator: Str,
+        key_form: Label,
+        separator: Label,
         value_raw: Text,
         value: Text,
         path_pattern: Str,
