@@ -59,6 +59,12 @@ impl<'w> Extractor<'w> {
         self
     }
 
+    /// Fill `out` (an empty output, from [`ChunkOutput::recycled`]) instead of a new one.
+    pub(crate) fn with_output(mut self, out: ChunkOutput) -> Self {
+        self.cx.out = out;
+        self
+    }
+
     pub fn into_output(self) -> ChunkOutput {
         self.cx.out
     }

@@ -26,6 +26,8 @@ pub(super) struct InputState {
     pub(super) crawl: Option<String>,
     /// Chunk outputs delivered before the crawl was known.
     pub(super) pending: Vec<ChunkOutput>,
+    /// Chunk outputs whose rows were written, for their buffers to be reused.
+    pub(super) drained: Vec<ChunkOutput>,
     /// The input's parts, written chunk by chunk as outputs arrive.
     pub(super) writers: Writers,
     pub(super) counts: RecordCounts,
@@ -52,6 +54,7 @@ impl InputState {
             hints: vec![None; chunks],
             crawl: None,
             pending: Vec::new(),
+            drained: Vec::new(),
             writers: Writers {
                 tables,
                 parts: Default::default(),
@@ -105,6 +108,7 @@ impl InputState {
         if let Some(crawl) = self.crawl.clone() {
             for mut o in std::mem::take(&mut self.pending) {
                 self.writers.write_output(out, &crawl, id, &mut o)?;
+                self.drained.push(o);
             }
         }
         Ok(last)

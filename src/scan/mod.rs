@@ -140,6 +140,7 @@ pub fn scan(opts: &ScanOptions) -> Result<ScanSummary> {
             ..ScanSummary::default()
         }),
         output_error: Mutex::new(None),
+        spare: Mutex::new(Vec::new()),
         bar,
     };
     let threads = opts.threads.max(1);

@@ -8,7 +8,7 @@ use crate::archive::input::Container;
 use crate::archive::mapped::Mapped;
 use crate::archive::reader::ReadBuffers;
 use crate::parts::OutDir;
-use crate::rows::{ExtractBuffers, Extractor};
+use crate::rows::{ChunkOutput, ExtractBuffers, Extractor};
 use crate::tables::TableSelection;
 use indicatif::ProgressBar;
 use std::collections::VecDeque;
@@ -80,6 +80,8 @@ pub(super) struct Shared<'o> {
     pub(super) summary: Mutex<ScanSummary>,
     pub(super) output_error: Mutex<Option<anyhow::Error>>,
     pub(super) bar: ProgressBar,
+    /// Emptied chunk outputs whose buffers the next chunks reuse (at most one per worker).
+    pub(super) spare: Mutex<Vec<ChunkOutput>>,
 }
 
 impl Shared<'_> {
@@ -89,7 +91,21 @@ impl Shared<'_> {
         bufs: &'w mut ExtractBuffers,
         name: &'w str,
     ) -> Extractor<'w> {
-        Extractor::new(name, bufs, &self.opts.registry).with_tables(self.opts.tables)
+        let ex = Extractor::new(name, bufs, &self.opts.registry).with_tables(self.opts.tables);
+        match lock(&self.spare).pop() {
+            Some(out) => ex.with_output(out),
+            None => ex,
+        }
+    }
+
+    /// Keep emptied outputs for the next chunks, up to one per worker.
+    pub(super) fn give_back(&self, outputs: Vec<ChunkOutput>) {
+        let mut spare = lock(&self.spare);
+        for o in outputs.into_iter().filter_map(ChunkOutput::recycled) {
+            if spare.len() < self.opts.threads.max(1) {
+                spare.push(o);
+            }
+        }
     }
 }
 

@@ -63,24 +63,23 @@ pub(super) fn deliver(
     output: ChunkOutput,
     stats: ContainerStats,
 ) -> Result<()> {
-    let finished = {
+    let (finished, drained) = {
         let mut slot = lock(&shared.inputs[i]);
         let Some(state) = slot.as_mut() else {
             return Ok(());
         };
-        if state.accept(
+        let last = state.accept(
             shared.out,
             shared.opts.crawl.as_deref(),
             &shared.ids[i],
             index,
             output,
             stats,
-        )? {
-            slot.take()
-        } else {
-            None
-        }
+        )?;
+        let drained = std::mem::take(&mut state.drained);
+        (if last { slot.take() } else { None }, drained)
     };
+    shared.give_back(drained);
     match finished {
         Some(state) => finalize(shared, i, state, None),
         None => Ok(()),
