@@ -170,7 +170,11 @@ fn conventional_case(s: &[u8]) -> bool {
 
 /// Classify a (non-empty, trimmed) key.
 pub fn classify(key: &[u8]) -> (Key, KeyForm) {
-    for &(spelling, k, form) in PREFIXED {
+    // Only spellings with the key's first letter can match it (the tables are lowercase): one
+    // byte comparison passes over the others.
+    let first = key.first().map_or(0, u8::to_ascii_lowercase);
+    let starts = |spelling: &str| spelling.as_bytes()[0] == first;
+    for &(spelling, k, form) in PREFIXED.iter().filter(|e| starts(e.0)) {
         if starts_with_ignore_case(key, spelling) {
             let form = if key.len() > spelling.len() {
                 KeyForm::Prefix
@@ -182,7 +186,7 @@ pub fn classify(key: &[u8]) -> (Key, KeyForm) {
             return (k, form);
         }
     }
-    for &(spelling, k, form) in EXACT {
+    for &(spelling, k, form) in EXACT.iter().filter(|e| starts(e.0)) {
         if key.eq_ignore_ascii_case(spelling.as_bytes()) {
             let form = if form == KeyForm::Canonical && !conventional_case(key) {
                 KeyForm::Case

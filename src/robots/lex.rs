@@ -85,14 +85,20 @@ pub struct Lines<'a> {
 }
 
 impl<'a> Lines<'a> {
+    #[cfg(test)]
     pub fn new(body: &'a [u8]) -> Self {
-        let pos = bom_len(body);
+        let utf8 = std::str::from_utf8(&body[bom_len(body)..]).is_ok();
+        Self::checked(body, utf8)
+    }
+
+    /// The lines of `body`, whose part after the BOM the caller found to be valid UTF-8 or not.
+    pub fn checked(body: &'a [u8], utf8: bool) -> Self {
         Lines {
             body,
-            pos,
+            pos: bom_len(body),
             number: 0,
             done: false,
-            utf8: std::str::from_utf8(&body[pos..]).is_ok(),
+            utf8,
         }
     }
 }

@@ -75,6 +75,9 @@ pub struct RobotsTxt<'a> {
     pub escaped: Vec<u8>,
     pub groups: Vec<Group>,
     pub summary: Summary,
+    /// The body after its BOM as text, when it is valid UTF-8 (checked once, for the lexer and
+    /// for [`Self::text_of`]).
+    pub utf8: Option<&'a str>,
 }
 
 const HEX: &[u8; 16] = b"0123456789ABCDEF";
@@ -137,7 +140,8 @@ impl<'a> RobotsTxt<'a> {
         let mut groups: Vec<Group> = Vec::new();
         // Whether the current group has seen an allow/disallow line.
         let mut closed = true;
-        for line in Lines::new(body) {
+        let utf8 = std::str::from_utf8(&body[usize::from(s.bom_bytes)..]).ok();
+        for line in Lines::checked(body, utf8.is_some()) {
             let idx = lines.len() as u32;
             let k = line.key;
             if k.is_agent() {
@@ -220,6 +224,30 @@ impl<'a> RobotsTxt<'a> {
             escaped,
             groups,
             summary: s,
+            utf8,
+        }
+    }
+
+    /// A part of the body (or of a normalised value) as text, invalid UTF-8 replaced. A part of
+    /// a valid body is sliced from [`Self::utf8`] (its ends fall on ASCII bytes: line ends,
+    /// separators, whitespace), so a line's key and value are not checked again one by one.
+    pub fn text_of<'s>(&self, part: &'s [u8]) -> std::borrow::Cow<'s, str>
+    where
+        'a: 's,
+    {
+        let from = part.as_ptr() as usize;
+        let base = self.body.as_ptr() as usize + usize::from(self.summary.bom_bytes);
+        let sliced = self.utf8.filter(|_| from >= base).and_then(|t| {
+            let at = from - base;
+            t.get(at..at + part.len())
+        });
+        match sliced {
+            // The same bytes: `part` lies in the body at `at`.
+            Some(t) => std::borrow::Cow::Borrowed(t),
+            None => match std::str::from_utf8(part) {
+                Ok(t) => std::borrow::Cow::Borrowed(t),
+                Err(_) => String::from_utf8_lossy(part),
+            },
         }
     }
 
@@ -304,6 +332,27 @@ mod tests {
         assert_eq!(r.summary.n_agents, 3);
         assert_eq!(r.summary.n_unknown, 1);
         assert_eq!(r.summary.n_sitemaps, 1);
+    }
+
+    /// `text_of` gives a part's own text whether it is sliced from the checked body or not:
+    /// after a BOM, in a body with invalid UTF-8 elsewhere, and from the escape buffer.
+    #[test]
+    fn text_of_slices_and_falls_back() {
+        for body in [
+            "\u{feff}User-agent: b\u{e9}bot\nDisallow: /caf\u{e9}\n".as_bytes(),
+            b"\xef\xbbUser-agent: bot\nDisallow: /x\xff\n",
+            b"User-agent: bot\nDisallow: /\xc3\xa9t\xc3\xa9\nAllow: /\xff\n",
+        ] {
+            let r = RobotsTxt::parse(body);
+            for (i, l) in r.lines.iter().enumerate() {
+                for part in [l.key_raw(r.body), l.value(r.body), r.norm_value(i)] {
+                    assert_eq!(r.text_of(part), String::from_utf8_lossy(part), "{body:?}");
+                }
+            }
+        }
+        let r = RobotsTxt::parse("Disallow: /\u{e9}".as_bytes());
+        assert!(r.utf8.is_some());
+        assert_eq!(r.text_of(r.norm_value(0)), "/%C3%A9");
     }
 
     #[test]

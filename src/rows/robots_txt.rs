@@ -244,11 +244,11 @@ fn emit_lines<A, R>(
             p,
             group_index: (g != NO_GROUP).then_some(g as i32),
             line_no: Some(l.number as i32),
-            key_raw: text(l.key_raw(r.body)),
-            value_raw: text(value),
+            key_raw: r.text_of(l.key_raw(r.body)),
+            value_raw: r.text_of(value),
         };
         if l.key.is_agent() {
-            out.agents.append_row(&agent_row(&lc, l, value, sc));
+            out.agents.append_row(&agent_row(&lc, r, l, value, sc));
             continue;
         }
         if which.rules {
@@ -278,6 +278,7 @@ struct LineCols<'a> {
 /// The `robots_agents` row of a `User-agent` or `User-Agent-Purpose` line.
 fn agent_row<'a>(
     lc: &'a LineCols<'a>,
+    r: &RobotsTxt<'_>,
     l: &Line,
     value: &[u8],
     sc: &'a mut Scratch,
@@ -287,13 +288,13 @@ fn agent_row<'a>(
     if wildcard {
         sc.a.push('*');
     } else {
-        sc.a.push_str(&text(agent_name(value)));
+        sc.a.push_str(&r.text_of(agent_name(value)));
     }
     sc.a.make_ascii_lowercase();
     sc.b.clear();
     let token = l.key == Key::UserAgent && !wildcard;
     if token {
-        sc.b.push_str(&text(product_token(value)));
+        sc.b.push_str(&r.text_of(product_token(value)));
         sc.b.make_ascii_lowercase();
     }
     RobotsAgentRow {
@@ -354,7 +355,7 @@ where
     match l.key {
         Key::Allow | Key::Disallow => {
             let v = r.norm_value(i);
-            norm = text(v);
+            norm = r.text_of(v);
             row.value = Some(&norm);
             row.has_wildcard = Some(v.contains(&b'*'));
             row.has_end_anchor = Some(v.last() == Some(&b'$'));
