@@ -4,6 +4,7 @@
 //!   cargo bench --bench e2e                      # 1 GiB (uncompressed) pages and robots archives
 //!   REPCENSUS_BENCH_SIZE=200M cargo bench --bench e2e
 //!   REPCENSUS_BENCH_KINDS=pages cargo bench --bench e2e   # some kinds only (pages,cc-pages,robots,robots-real)
+//!   REPCENSUS_BENCH_PER_TABLE=0 cargo bench --bench e2e   # without each robots.txt table alone
 //!
 //! The archives are generated once (deterministically) into target/bench-data/. The floor inflates
 //! every gzip member of the file and nothing else, split at member starts over the same number of
@@ -12,7 +13,8 @@
 //! issue 2 with only the capture table, no verdicts, line tables or head scans) and, for the page
 //! kinds, `scan --inflate-all`; and `scan --tables errors`, which writes only `errors` and
 //! `inputs`: the reader alone (framing, inflating, WARC heads, records counted by type), the part
-//! of the scan every table pays before any table's own work. Three rounds each run every
+//! of the scan every table pays before any table's own work. On the robots.txt kinds it also
+//! runs each table a capture feeds alone (`--tables T`), printed as a second table. Three rounds each run every
 //! measurement once; the best of each is printed.
 
 use repcensus::inputs::{plan_chunks, Container};
@@ -21,6 +23,17 @@ use repcensus::{generate, real_bodies, GenKind, GenOptions, Layout};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
+
+/// The tables a robots.txt capture feeds besides `robots_files` (measured on every kind), each
+/// run alone on the robots.txt kinds (`REPCENSUS_BENCH_PER_TABLE=0` skips them).
+const ROBOTS_TABLES: [&str; 6] = [
+    "robots_agents",
+    "robots_rules",
+    "app_directives",
+    "acap_fields",
+    "agent_verdicts",
+    "host_counts",
+];
 
 fn parse_size(s: &str) -> u64 {
     let (n, m) = match s.chars().last() {
@@ -195,6 +208,8 @@ fn main() {
     println!("threads: {threads}; uncompressed size per archive: {size} bytes");
     println!("| archive | compressed MB | floor libdeflate s (MB/s) | floor flate2/zlib-rs s (MB/s) | scan s (MB/s) | scan / libdeflate floor | peak RSS MB | scan --tables robots_files s | its ratio | its peak RSS MB | scan --inflate-all s | its ratio | scan --tables errors (reading only) s | its ratio |");
     println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    let per_table = std::env::var("REPCENSUS_BENCH_PER_TABLE").map_or(true, |v| v != "0");
+    let mut per_table_rows = Vec::new();
     let kinds = std::env::var("REPCENSUS_BENCH_KINDS")
         .unwrap_or_else(|_| "pages,cc-pages,robots,robots-real".into());
     for (name, kind) in [
@@ -221,6 +236,14 @@ fn main() {
         let mut st = (f64::MAX, 0);
         let mut sa = (f64::MAX, 0);
         let mut sr = (f64::MAX, 0);
+        let robots = matches!(kind, GenKind::Robots | GenKind::RobotsReal);
+        // On robots.txt archives, each table the captures feed alone, in the same rounds.
+        let alone: &[&str] = if robots && per_table {
+            &ROBOTS_TABLES
+        } else {
+            &[]
+        };
+        let mut sp = vec![(f64::MAX, 0); alone.len()];
         let keep = |best: &mut (f64, u64), r: (f64, u64)| {
             if r.0 < best.0 {
                 *best = r;
@@ -243,10 +266,22 @@ fn main() {
                 &mut sr,
                 run_scan(&bin, &path, threads, &["--tables", "errors"]),
             );
+            for (best, table) in sp.iter_mut().zip(alone) {
+                keep(best, run_scan(&bin, &path, threads, &["--tables", table]));
+            }
         }
         assert_eq!(fl.1, ff.1, "both floors inflate the same bytes");
         let (fl, ff, rss) = (fl.0, ff.0, sc.1);
-        let all = if matches!(kind, GenKind::Robots | GenKind::RobotsReal) {
+        let with_files = std::iter::once((&st, &"robots_files")).filter(|_| !alone.is_empty());
+        for (best, table) in with_files.chain(sp.iter().zip(alone)) {
+            per_table_rows.push(format!(
+                "| {name} | `{table}` | {:.2} | {:.2} | {:.0} |",
+                best.0,
+                fl / best.0,
+                best.1 as f64 / 1024.0
+            ));
+        }
+        let all = if robots {
             "| |".to_string()
         } else {
             format!("{:.2} | {:.2} |", sa.0, fl / sa.0)
@@ -265,5 +300,14 @@ fn main() {
             sr.0,
             fl / sr.0,
         );
+    }
+    if !per_table_rows.is_empty() {
+        println!();
+        println!("each table alone (`scan --tables T`), best of the same rounds:");
+        println!("| archive | table | scan s | scan / libdeflate floor | peak RSS MB |");
+        println!("|---|---|---|---|---|");
+        for r in per_table_rows {
+            println!("{r}");
+        }
     }
 }
