@@ -229,8 +229,10 @@ impl<'a> RobotsTxt<'a> {
     }
 
     /// A part of the body (or of a normalised value) as text, invalid UTF-8 replaced. A part of
-    /// a valid body is sliced from [`Self::utf8`] (its ends fall on ASCII bytes: line ends,
-    /// separators, whitespace), so a line's key and value are not checked again one by one.
+    /// a valid body is sliced from [`Self::utf8`] (keys, values and names end at ASCII bytes:
+    /// line ends, separators, whitespace), so they are not checked again one by one; any other
+    /// part (the escape buffer, a line cut inside a character at the length limit) is checked
+    /// by itself.
     pub fn text_of<'s>(&self, part: &'s [u8]) -> std::borrow::Cow<'s, str>
     where
         'a: 's,

@@ -37,15 +37,6 @@ pub struct Scratch {
     b: String,
 }
 
-/// The text of a slice of a body, replacing invalid UTF-8. Most lines are valid, and checking
-/// is much cheaper than `from_utf8_lossy`'s chunked walk.
-fn text(b: &[u8]) -> Cow<'_, str> {
-    match std::str::from_utf8(b) {
-        Ok(s) => Cow::Borrowed(s),
-        Err(_) => String::from_utf8_lossy(b),
-    }
-}
-
 /// Which line tables to fill: a table not selected costs nothing per line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LineTables {
@@ -152,12 +143,12 @@ fn emit_acap(out: &mut AcapFieldsBuilder, p: &Provenance<'_>, r: &RobotsTxt<'_>,
         let key_raw = if f.field == "version" || l.key != Key::Acap {
             None
         } else {
-            Some(text(l.key_raw(r.body)))
+            Some(r.text_of(l.key_raw(r.body)))
         };
         let value_raw = if l.key == Key::Acap {
-            text(l.value(r.body))
+            r.text_of(l.value(r.body))
         } else {
-            text(l.text(r.body).trim_ascii())
+            r.text_of(l.text(r.body).trim_ascii())
         };
         out.append(&AcapFieldRow {
             warc_file: Some(p.warc_file),
@@ -261,7 +252,7 @@ fn emit_lines<A, R>(
             };
             let agents: Vec<&str> = agents.iter().map(String::as_str).collect();
             let agents = (g != NO_GROUP).then_some(&agents[..]);
-            app_directive_rows(&mut out.app_directives, &lc, l, value, agents);
+            app_directive_rows(&mut out.app_directives, r, &lc, l, value, agents);
         }
     }
 }
@@ -346,7 +337,7 @@ where
         // The whole text (comment removed): there is no key.
         let t = l.text(r.body);
         let t = &t[..memchr::memchr2(0, b'#', t).unwrap_or(t.len())];
-        line_text = text(t.trim_ascii());
+        line_text = r.text_of(t.trim_ascii());
         row.value_raw = Some(&line_text);
     }
     let norm;
@@ -363,13 +354,13 @@ where
         Key::ContentUsage | Key::ContentSignal => {
             let (pp, kv) = parse_pairs(l.value(r.body));
             pairs = kv;
-            path = pp.map(text);
+            path = pp.map(|p| r.text_of(p));
             row.value = Some(&pairs);
             row.path_pattern = path.as_deref();
         }
         Key::AppDirectives => {
             let (pp, _) = split_path(r.norm_value(i));
-            path = pp.map(text);
+            path = pp.map(|p| r.text_of(p));
             row.path_pattern = path.as_deref();
             row.value = Some(&lc.value_raw);
         }
@@ -386,13 +377,14 @@ where
 /// The `app_directives` rows of an `App-Directives` line: one per directive.
 fn app_directive_rows(
     out: &mut AppDirectivesBuilder,
+    r: &RobotsTxt<'_>,
     lc: &LineCols<'_>,
     l: &Line,
     value: &[u8],
     agents: Option<&[&str]>,
 ) {
     let parsed = parse_app_directives(value);
-    let path = parsed.path.map(text);
+    let path = parsed.path.map(|p| r.text_of(p));
     for d in &parsed.directives {
         out.append(&AppDirectiveRow {
             warc_file: Some(lc.p.warc_file),
@@ -426,8 +418,8 @@ fn agents_of(r: &RobotsTxt<'_>, g: u32) -> Vec<String> {
             let v = l.value(r.body);
             match l.key {
                 Key::UserAgent if is_wildcard_agent(v) => Some("*".to_string()),
-                Key::UserAgent => Some(text(product_token(v)).to_ascii_lowercase()),
-                Key::Purpose => Some(format!("purpose:{}", text(v).to_ascii_lowercase())),
+                Key::UserAgent => Some(r.text_of(product_token(v)).to_ascii_lowercase()),
+                Key::Purpose => Some(format!("purpose:{}", r.text_of(v).to_ascii_lowercase())),
                 _ => None,
             }
         })

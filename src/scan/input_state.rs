@@ -26,8 +26,6 @@ pub(super) struct InputState {
     pub(super) crawl: Option<String>,
     /// Chunk outputs delivered before the crawl was known.
     pub(super) pending: Vec<ChunkOutput>,
-    /// Chunk outputs whose rows were written, for their buffers to be reused.
-    pub(super) drained: Vec<ChunkOutput>,
     /// The input's parts, written chunk by chunk as outputs arrive.
     pub(super) writers: Writers,
     pub(super) counts: RecordCounts,
@@ -54,7 +52,6 @@ impl InputState {
             hints: vec![None; chunks],
             crawl: None,
             pending: Vec::new(),
-            drained: Vec::new(),
             writers: Writers {
                 tables,
                 parts: Default::default(),
@@ -80,7 +77,8 @@ impl InputState {
     }
 
     /// Take a chunk's output: count it, and write its rows now if the crawl is known (else keep
-    /// them until it is). Returns whether this was the input's last chunk.
+    /// them until it is). Returns whether this was the input's last chunk, and the outputs whose
+    /// rows were written (emptied, for their buffers to be reused).
     pub(super) fn accept(
         &mut self,
         out: &OutDir,
@@ -89,7 +87,7 @@ impl InputState {
         index: usize,
         output: ChunkOutput,
         stats: ContainerStats,
-    ) -> Result<bool> {
+    ) -> Result<(bool, Vec<ChunkOutput>)> {
         self.counts.add(&output.counts);
         self.count_errors(&output);
         if let Some(h) = self.hints.get_mut(index) {
@@ -105,13 +103,14 @@ impl InputState {
                 None => crawl_from_hints(&self.hints, last).map(|c| input::sanitize(&c)),
             };
         }
+        let mut written = Vec::new();
         if let Some(crawl) = self.crawl.clone() {
             for mut o in std::mem::take(&mut self.pending) {
                 self.writers.write_output(out, &crawl, id, &mut o)?;
-                self.drained.push(o);
+                written.push(o);
             }
         }
-        Ok(last)
+        Ok((last, written))
     }
 }
 

@@ -68,7 +68,7 @@ pub(super) fn deliver(
         let Some(state) = slot.as_mut() else {
             return Ok(());
         };
-        let last = state.accept(
+        let (last, drained) = state.accept(
             shared.out,
             shared.opts.crawl.as_deref(),
             &shared.ids[i],
@@ -76,7 +76,6 @@ pub(super) fn deliver(
             output,
             stats,
         )?;
-        let drained = std::mem::take(&mut state.drained);
         (if last { slot.take() } else { None }, drained)
     };
     shared.give_back(drained);

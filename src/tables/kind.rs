@@ -48,47 +48,30 @@ pub struct Ts;
 pub struct StrList;
 
 macro_rules! str_kind {
-    ($kind:ident, $run_col:ty, $plain:expr) => {
+    ($kind:ident, $value:ty, $run_col:ty, $push:ident, $plain:expr) => {
         impl Kind for $kind {
-            type Value<'a> = Option<&'a str>;
+            type Value<'a> = Option<$value>;
             type Builder = StringBuilder;
             type RunCol = $run_col;
             const PLAIN: bool = $plain;
             fn data_type() -> DataType {
                 DataType::Utf8
             }
-            fn append(b: &mut StringBuilder, v: &Option<&str>) {
+            fn append(b: &mut StringBuilder, v: &Self::Value<'_>) {
                 b.append_option(*v)
             }
             fn finish(b: &mut StringBuilder) -> ArrayRef {
                 Arc::new(b.finish())
             }
-            fn push(c: &mut $run_col, v: &Option<&str>, n: u32) {
-                c.push_str(*v, n)
+            fn push(c: &mut $run_col, v: &Self::Value<'_>, n: u32) {
+                c.$push(*v, n)
             }
         }
     };
 }
-str_kind!(Str, StrCol, false);
-str_kind!(Text, TextCol, true);
-
-impl Kind for Label {
-    type Value<'a> = Option<&'static str>;
-    type Builder = StringBuilder;
-    type RunCol = LabelCol;
-    fn data_type() -> DataType {
-        DataType::Utf8
-    }
-    fn append(b: &mut StringBuilder, v: &Option<&'static str>) {
-        b.append_option(*v)
-    }
-    fn finish(b: &mut StringBuilder) -> ArrayRef {
-        Arc::new(b.finish())
-    }
-    fn push(c: &mut LabelCol, v: &Option<&'static str>, n: u32) {
-        c.push_label(*v, n)
-    }
-}
+str_kind!(Str, &'a str, StrCol, push_str, false);
+str_kind!(Text, &'a str, TextCol, push_str, true);
+str_kind!(Label, &'static str, LabelCol, push_label, false);
 
 macro_rules! prim_kind {
     ($kind:ident, $t:ty, $builder:ty, $dt:expr) => {
