@@ -5,6 +5,7 @@
 //!   REPCENSUS_BENCH_SIZE=200M cargo bench --bench e2e
 //!   REPCENSUS_BENCH_KINDS=pages cargo bench --bench e2e   # some kinds only (pages,cc-pages,robots,robots-real)
 //!   REPCENSUS_BENCH_PER_TABLE=0 cargo bench --bench e2e   # without each robots.txt table alone
+//!   REPCENSUS_BENCH_PEER=0 cargo bench --bench e2e        # without the FastWARC + pyarrow peer
 //!
 //! The archives are generated once (deterministically) into target/bench-data/. The floor inflates
 //! every gzip member of the file and nothing else, split at member starts over the same number of
@@ -16,6 +17,11 @@
 //! of the scan every table pays before any table's own work. On the robots.txt kinds it also
 //! runs each table a capture feeds alone (`--tables T`), printed as a second table. Three rounds each run every
 //! measurement once; the best of each is printed.
+//!
+//! The peer is `benches/peer_fastwarc.py`: FastWARC, regexes and pyarrow on one core, one Parquet
+//! row per capture (what a researcher might write instead). Its packages are installed from PyPI
+//! into target/tools/peer on first use; when they cannot be had the bench says so and goes on
+//! without it. It runs in the same rounds, and the last table gives the scan's speed-up over it.
 
 use repcensus::inputs::{plan_chunks, Container};
 use repcensus::internals::{MemberInflater, MemberResult};
@@ -184,6 +190,60 @@ fn run_scan(bin: &Path, input: &Path, threads: usize, extra: &[&str]) -> (f64, u
     (secs, rss)
 }
 
+/// The peer's Python packages, pinned: installed into target/tools/peer on first use. `None`
+/// (with the reason printed) when pip cannot install them.
+const PEER_PACKAGES: [&str; 2] = ["fastwarc==2.0.1", "pyarrow==26.0.1"];
+
+fn peer_tools(root: &Path) -> Option<PathBuf> {
+    let tools = root.join("target/tools/peer");
+    if !tools.join("fastwarc").exists() || !tools.join("pyarrow").exists() {
+        eprintln!(
+            "installing the peer's packages {PEER_PACKAGES:?} into {} ...",
+            tools.display()
+        );
+        let status = Command::new("python3")
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+            ])
+            .arg("--target")
+            .arg(&tools)
+            .args(PEER_PACKAGES)
+            .status();
+        if !matches!(status, Ok(s) if s.success()) {
+            println!("peer: not run (pip could not install {PEER_PACKAGES:?}: {status:?})");
+            return None;
+        }
+    }
+    Some(tools)
+}
+
+/// Run the peer on `input` (one core); returns (seconds, rows it wrote).
+fn run_peer(root: &Path, tools: &Path, input: &Path) -> (f64, u64) {
+    let out = std::env::temp_dir().join(format!("repcensus-peer-{}.parquet", std::process::id()));
+    let t = Instant::now();
+    let o = Command::new("python3")
+        .arg(root.join("benches/peer_fastwarc.py"))
+        .arg(input)
+        .arg(&out)
+        .env("PYTHONPATH", tools)
+        .output()
+        .unwrap();
+    let secs = t.elapsed().as_secs_f64();
+    assert!(
+        o.status.success(),
+        "peer failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let _ = std::fs::remove_file(&out);
+    let rows = String::from_utf8_lossy(&o.stdout).trim().parse().unwrap();
+    assert!(rows > 0, "the peer wrote no rows");
+    (secs, rows)
+}
+
 fn main() {
     if std::env::args().any(|a| a == "--list" || a == "--test") {
         return; // `cargo test --benches` lists or smoke-runs benches; this one is too large.
@@ -210,6 +270,11 @@ fn main() {
     println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     let per_table = std::env::var("REPCENSUS_BENCH_PER_TABLE").map_or(true, |v| v != "0");
     let mut per_table_rows = Vec::new();
+    let peer = std::env::var("REPCENSUS_BENCH_PEER")
+        .map_or(true, |v| v != "0")
+        .then(|| peer_tools(&root))
+        .flatten();
+    let mut peer_rows = Vec::new();
     let kinds = std::env::var("REPCENSUS_BENCH_KINDS")
         .unwrap_or_else(|_| "pages,cc-pages,robots,robots-real".into());
     for (name, kind) in [
@@ -244,6 +309,7 @@ fn main() {
             &[]
         };
         let mut sp = vec![(f64::MAX, 0); alone.len()];
+        let mut pr = (f64::MAX, 0);
         let keep = |best: &mut (f64, u64), r: (f64, u64)| {
             if r.0 < best.0 {
                 *best = r;
@@ -269,6 +335,18 @@ fn main() {
             for (best, table) in sp.iter_mut().zip(alone) {
                 keep(best, run_scan(&bin, &path, threads, &["--tables", table]));
             }
+            if let Some(tools) = &peer {
+                keep(&mut pr, run_peer(&root, tools, &path));
+            }
+        }
+        if peer.is_some() {
+            peer_rows.push(format!(
+                "| {name} | {:.2} | {} | {:.2} | {:.1} |",
+                pr.0,
+                pr.1,
+                sc.0,
+                pr.0 / sc.0
+            ));
         }
         assert_eq!(fl.1, ff.1, "both floors inflate the same bytes");
         let (fl, ff, rss) = (fl.0, ff.0, sc.1);
@@ -307,6 +385,15 @@ fn main() {
         println!("| archive | table | scan s | scan / libdeflate floor | peak RSS MB |");
         println!("|---|---|---|---|---|");
         for r in per_table_rows {
+            println!("{r}");
+        }
+    }
+    if !peer_rows.is_empty() {
+        println!();
+        println!("the peer (benches/peer_fastwarc.py, one core) against the scan with every table, best of the same rounds:");
+        println!("| archive | peer s | peer rows | scan s | scan speed-up |");
+        println!("|---|---|---|---|---|");
+        for r in peer_rows {
             println!("{r}");
         }
     }
