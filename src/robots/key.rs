@@ -170,6 +170,23 @@ fn conventional_case(s: &[u8]) -> bool {
 
 /// Classify a (non-empty, trimmed) key.
 pub fn classify(key: &[u8]) -> (Key, KeyForm) {
+    // Most lines of real files are written with one of these (a test checks each gives what
+    // the general rules give).
+    let common = match key {
+        b"User-agent" | b"User-Agent" | b"user-agent" => Some(Key::UserAgent),
+        b"Disallow" | b"disallow" => Some(Key::Disallow),
+        b"Allow" | b"allow" => Some(Key::Allow),
+        b"Sitemap" | b"sitemap" => Some(Key::Sitemap),
+        _ => None,
+    };
+    match common {
+        Some(k) => (k, KeyForm::Canonical),
+        None => classify_by_rules(key),
+    }
+}
+
+/// [`classify`] by the tables of spellings.
+fn classify_by_rules(key: &[u8]) -> (Key, KeyForm) {
     // Only spellings with the key's first letter can match it (the tables are lowercase): one
     // byte comparison passes over the others.
     let first = key.first().map_or(0, u8::to_ascii_lowercase);
@@ -210,6 +227,27 @@ pub fn classify(key: &[u8]) -> (Key, KeyForm) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn common_spellings_classify_as_the_rules_do() {
+        for k in [
+            "User-agent",
+            "User-Agent",
+            "user-agent",
+            "Disallow",
+            "disallow",
+            "Allow",
+            "allow",
+            "Sitemap",
+            "sitemap",
+        ] {
+            assert_eq!(
+                classify(k.as_bytes()),
+                classify_by_rules(k.as_bytes()),
+                "{k}"
+            );
+        }
+    }
 
     #[test]
     fn forms() {

@@ -85,6 +85,9 @@ const HEX: &[u8; 16] = b"0123456789ABCDEF";
 /// Google's `MaybeEscapePattern`: `%xx` escapes get uppercase hex digits, bytes >= 0x80 are
 /// %-encoded, everything else is kept. Returns `None` when the value needs no change.
 pub fn escape_pattern(src: &[u8], out: &mut Vec<u8>) -> Option<(usize, usize)> {
+    if !has_percent_or_high(src) {
+        return None;
+    }
     let is_hex = |c: Option<&u8>| c.is_some_and(|c| c.is_ascii_hexdigit());
     let mut change = false;
     let mut i = 0;
@@ -123,6 +126,22 @@ pub fn escape_pattern(src: &[u8], out: &mut Vec<u8>) -> Option<(usize, usize)> {
     Some((start, out.len()))
 }
 
+/// Whether `b` holds a `%` or a byte >= 0x80, eight bytes at a time.
+fn has_percent_or_high(b: &[u8]) -> bool {
+    const ONES: u64 = u64::from_ne_bytes([1; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    const PCT: u64 = u64::from_ne_bytes([b'%'; 8]);
+    let words = b.chunks_exact(8);
+    let tail = words.remainder();
+    let found = words.fold(0u64, |acc, w| {
+        let w = u64::from_ne_bytes(w.try_into().unwrap());
+        // A zero byte of w ^ PCT is a `%` (the classic test: it sets that byte's high bit).
+        let x = w ^ PCT;
+        acc | w | (x.wrapping_sub(ONES) & !x)
+    });
+    found & HIGH != 0 || tail.iter().any(|&c| c == b'%' || c >= 0x80)
+}
+
 impl<'a> RobotsTxt<'a> {
     /// Parse a robots.txt body. Never fails: every byte sequence gives a (possibly empty) file.
     pub fn parse(body: &'a [u8]) -> Self {
@@ -141,6 +160,9 @@ impl<'a> RobotsTxt<'a> {
         // Whether the current group has seen an allow/disallow line.
         let mut closed = true;
         let utf8 = std::str::from_utf8(&body[usize::from(s.bom_bytes)..]).ok();
+        // A body without `%` and bytes >= 0x80 has no pattern that escaping changes: one pass
+        // over the body saves one per pattern.
+        let may_escape = has_percent_or_high(body);
         for line in Lines::checked(body, utf8.is_some()) {
             let idx = lines.len() as u32;
             let k = line.key;
@@ -192,7 +214,7 @@ impl<'a> RobotsTxt<'a> {
             }
             let value = line.value(body);
             // Allow/Disallow patterns and App-Directives paths are matched, so normalised.
-            let span = if k.is_pattern() || k == Key::AppDirectives {
+            let span = if may_escape && (k.is_pattern() || k == Key::AppDirectives) {
                 escape_pattern(value, &mut escaped).map(|(a, b)| Span {
                     start: a as u32,
                     end: b as u32,
@@ -311,6 +333,23 @@ mod tests {
             Some((a, b)) => String::from_utf8(out[a..b].to_vec()).unwrap(),
             None => s.to_string(),
         }
+    }
+
+    #[test]
+    fn percent_or_high_byte_found_anywhere() {
+        assert!(!has_percent_or_high(b""));
+        assert!(!has_percent_or_high(b"User-agent: *\nDisallow: /a$\n"));
+        for at in 0..40 {
+            for c in [b'%', 0x80, 0xff, 0xc3] {
+                let mut b = vec![b'a'; 40];
+                b[at] = c;
+                assert!(has_percent_or_high(&b), "{c:#x} at {at}");
+            }
+        }
+        // Bytes next to `%` (0x24, 0x26) and just under 0x80 are not found.
+        assert!(!has_percent_or_high(&[
+            0x24, 0x26, 0x7f, 0x05, 0x24, 0x26, 0x7f, 0x05, 0x24
+        ]));
     }
 
     #[test]
