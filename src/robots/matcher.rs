@@ -220,39 +220,35 @@ impl Matcher {
     ) -> Selection {
         let flags = &mut self.flags;
         flags.clear();
-        let mut any_specific = false;
-        let mut any_purpose = false;
-        for g in 0..robots.groups.len() {
-            let mut f = 0u8;
-            for i in robots.group_lines(g) {
-                let line = &robots.lines[i];
-                let value = line.value(robots.body);
-                match line.key {
-                    Key::UserAgent => {
-                        if is_wildcard_agent(value) {
-                            f |= GLOBAL;
-                        } else {
-                            let token = product_token(value);
-                            if agents
-                                .iter()
-                                .any(|a| a.as_bytes().eq_ignore_ascii_case(token))
-                            {
-                                f |= SPECIFIC;
-                            }
-                        }
+        flags.resize(robots.groups.len(), 0);
+        // Only agent lines choose groups; each belongs to the group it starts or joins.
+        for &i in &robots.agent_lines {
+            let line = &robots.lines[i as usize];
+            let value = line.value(robots.body);
+            let f = match line.key {
+                Key::UserAgent if is_wildcard_agent(value) => GLOBAL,
+                Key::UserAgent => {
+                    let token = product_token(value);
+                    let named = agents
+                        .iter()
+                        .any(|a| a.as_bytes().eq_ignore_ascii_case(token));
+                    if named {
+                        SPECIFIC
+                    } else {
+                        0
                     }
-                    Key::Purpose
-                        if purpose.is_some_and(|p| p.as_bytes().eq_ignore_ascii_case(value)) =>
-                    {
-                        f |= PURPOSE;
-                    }
-                    _ => {}
                 }
-            }
-            any_specific |= f & SPECIFIC != 0;
-            any_purpose |= f & PURPOSE != 0;
-            flags.push(f);
+                Key::Purpose
+                    if purpose.is_some_and(|p| p.as_bytes().eq_ignore_ascii_case(value)) =>
+                {
+                    PURPOSE
+                }
+                _ => 0,
+            };
+            flags[robots.line_group[i as usize] as usize] |= f;
         }
+        let any_specific = flags.iter().any(|f| f & SPECIFIC != 0);
+        let any_purpose = flags.iter().any(|f| f & PURPOSE != 0);
         let (want, source) = if any_specific {
             (SPECIFIC, Source::Specific)
         } else if any_purpose {

@@ -74,6 +74,9 @@ pub struct RobotsTxt<'a> {
     pub norm: Vec<Span>,
     pub escaped: Vec<u8>,
     pub groups: Vec<Group>,
+    /// The agent lines (user-agent and purpose; indexes into [`Self::lines`]), in file order:
+    /// what a matcher looks at to choose groups, without passing over the rules.
+    pub agent_lines: Vec<u32>,
     pub summary: Summary,
     /// The body after its BOM as text, when it is valid UTF-8 (checked once, for the lexer and
     /// for [`Self::text_of`]).
@@ -157,6 +160,7 @@ impl<'a> RobotsTxt<'a> {
         let mut norm = Vec::with_capacity(body.len() / 24 + 1);
         let mut escaped = Vec::new();
         let mut groups: Vec<Group> = Vec::new();
+        let mut agent_lines = Vec::new();
         // Whether the current group has seen an allow/disallow line.
         let mut closed = true;
         let utf8 = std::str::from_utf8(&body[usize::from(s.bom_bytes)..]).ok();
@@ -179,6 +183,7 @@ impl<'a> RobotsTxt<'a> {
                 }
                 s.n_agents += 1;
                 s.has_purpose |= k == Key::Purpose;
+                agent_lines.push(idx);
             } else if k.is_rule() {
                 if groups.is_empty() {
                     s.n_orphan_rules += 1;
@@ -245,6 +250,7 @@ impl<'a> RobotsTxt<'a> {
             norm,
             escaped,
             groups,
+            agent_lines,
             summary: s,
             utf8,
         }

@@ -290,7 +290,10 @@ impl Verdicts {
         // append it as one run for each stretch of such agents.
         let mut ua_lines = std::mem::take(&mut self.ua_lines);
         ua_lines.clear();
-        ua_lines.extend((0..robots.lines.len()).filter(|&i| robots.lines[i].key == Key::UserAgent));
+        ua_lines.extend(
+            (robots.agent_lines.iter().map(|&i| i as usize))
+                .filter(|&i| robots.lines[i].key == Key::UserAgent),
+        );
         let value = |i: usize| robots.lines[i].value(robots.body);
         self.mark_named(registry, ua_lines.iter().map(|&i| product_token(value(i))));
         let mut shared: Option<AgentVerdict> = None;
