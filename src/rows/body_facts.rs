@@ -4,6 +4,7 @@
 
 use super::fetch::FetchOutcome;
 use crate::robots::parse::PARSE_LIMIT;
+use crate::robots::RobotsTxt;
 use crate::tables::RobotsFileRow;
 
 /// Facts about a robots.txt body.
@@ -65,15 +66,31 @@ impl<'a> BodyFacts<'a> {
         FetchOutcome::Ok
     }
 
-    /// Fill the body columns of `row`; returns the digest string.
-    pub(crate) fn apply(&self, row: &mut RobotsFileRow<'_>) -> String {
+    /// Fill the body columns of `row`; returns the digest string. `robots` is the parse of this
+    /// body, when it was parsed: it checked the same bytes for UTF-8 (after a BOM), so a body it
+    /// found valid is not checked again.
+    pub(crate) fn apply(
+        &self,
+        row: &mut RobotsFileRow<'_>,
+        robots: Option<&RobotsTxt<'_>>,
+    ) -> String {
         let b = self.body;
         row.body_bytes = Some(self.bytes as i64);
         row.truncated = Some(self.bytes > PARSE_LIMIT as u64);
         row.has_bom = Some(b.starts_with(b"\xef\xbb\xbf"));
         let parsed = &b[..b.len().min(PARSE_LIMIT)];
-        row.valid_utf8 =
-            Some(std::str::from_utf8(parsed).is_ok() || (self.cut && utf8_valid_but_cut(parsed)));
+        // The parse checked the bytes after the BOM. With no BOM or a whole one (itself a
+        // character) that is the whole part; a partial BOM (`EF BB` then `80`...) may still
+        // make a character with what follows, so that case is checked here.
+        let known_valid = robots.is_some_and(|r| {
+            debug_assert_eq!(r.body.as_ptr(), b.as_ptr(), "the parse of this body");
+            r.utf8.is_some() && matches!(r.summary.bom_bytes, 0 | 3)
+        });
+        row.valid_utf8 = Some(
+            known_valid
+                || std::str::from_utf8(parsed).is_ok()
+                || (self.cut && utf8_valid_but_cut(parsed)),
+        );
         row.line_endings = Some(line_endings(parsed));
         const HEX: &[u8; 16] = b"0123456789abcdef";
         let mut hex = String::with_capacity(71);
@@ -191,6 +208,34 @@ mod tests {
         assert_eq!(line_endings(b"a\rb"), "cr");
         assert_eq!(line_endings(b"a\r\nb\n"), "mixed");
         assert_eq!(line_endings(b"ab"), "none");
+    }
+
+    /// `valid_utf8` is the same whether the body's parse is given or not: with a whole, a
+    /// partial or no BOM, valid or invalid text after it (`EF BB 80` is a partial BOM that is one
+    /// valid character with the byte after it).
+    #[test]
+    fn valid_utf8_from_the_parse_is_what_checking_gives() {
+        for body in [
+            &b"User-agent: *"[..],
+            b"\xef\xbb\xbfUser-agent: *",
+            b"\xef\xbb\x80User-agent: *",
+            b"\xefUser-agent: *",
+            b"User-agent: \xff",
+            b"\xef\xbb\xbfUser-agent: \xff",
+            b"Disallow: /caf\xc3\xa9",
+        ] {
+            let facts = BodyFacts::of(body, body.len() as u64, false);
+            let robots = RobotsTxt::parse(body);
+            let (mut with, mut without) = (RobotsFileRow::default(), RobotsFileRow::default());
+            facts.apply(&mut with, Some(&robots));
+            facts.apply(&mut without, None);
+            assert_eq!(with.valid_utf8, without.valid_utf8, "{body:?}");
+            assert_eq!(
+                with.valid_utf8,
+                Some(std::str::from_utf8(body).is_ok()),
+                "{body:?}"
+            );
+        }
     }
 
     /// The endings as found one at a time, a CR LF pair taken as one.

@@ -7,6 +7,7 @@ use crate::archive::http::{self, BodyDecoder, HttpHead};
 use crate::archive::problem::ErrorKind;
 use crate::archive::record::{self, strip_angle, trim, unfold};
 use crate::archive::sink::{Need, Record};
+use crate::robots::RobotsTxt;
 use crate::rows::body_facts::BodyFacts;
 use crate::rows::fetch::FetchOutcome;
 use crate::rows::robots_txt::{LineTables, ParsedBody, Provenance};
@@ -78,13 +79,13 @@ impl RobotsCaptures {
         let head = http::parse_response(rec.block);
         let fetch = Fetch::of(&mut cx.bufs.body, rec, ty, head.as_ref());
         let mut row = who.row(cx.warc_file, rec, ty, uri);
-        let digest = fetch.fill(&mut row);
-        let mut undetermined = false;
         // Parse what a crawler would parse: the body of a 2xx response (or of a resource record).
         let body = fetch.facts.as_ref().map(BodyFacts::body);
         let parsed = body
             .filter(|_| fetch.outcome.is_success())
             .map(ParsedBody::parse);
+        let digest = fetch.fill(&mut row, parsed.as_ref().map(|p| &p.robots));
+        let mut undetermined = false;
         if let Some(p) = &parsed {
             p.fill(&mut row);
             let prov = Provenance {
@@ -274,15 +275,20 @@ impl<'b> Fetch<'b> {
         }
     }
 
-    /// Fill the HTTP, outcome and body columns of `row`; returns the body digest.
-    fn fill<'a>(&'a self, row: &mut RobotsFileRow<'a>) -> Option<String> {
+    /// Fill the HTTP, outcome and body columns of `row`; returns the body digest. `robots` is
+    /// the body's parse, when it was parsed.
+    fn fill<'a>(
+        &'a self,
+        row: &mut RobotsFileRow<'a>,
+        robots: Option<&RobotsTxt<'_>>,
+    ) -> Option<String> {
         row.http_status = self.http_status;
         row.content_type = self.content_type.as_deref();
         row.content_encoding = self.content_encoding.as_deref();
         row.transfer_encoding = self.transfer_encoding.as_deref();
         row.redirect_location = self.redirect_location.as_deref();
         row.fetch_outcome = Some(self.outcome.as_str());
-        self.facts.as_ref().map(|f| f.apply(row))
+        self.facts.as_ref().map(|f| f.apply(row, robots))
     }
 }
 

@@ -441,7 +441,7 @@ pub fn file_json(body: &[u8], name: &str) -> serde_json::Value {
         fetch_outcome: Some(facts.outcome_2xx().as_str()),
         ..RobotsFileRow::default()
     };
-    let digest = facts.apply(&mut row);
+    let digest = facts.apply(&mut row, Some(&parsed.robots));
     row.body_digest = Some(&digest);
     parsed.fill(&mut row);
     let mut files = RobotsFilesBuilder::default();
