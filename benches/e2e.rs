@@ -23,6 +23,9 @@
 //! into target/tools/peer on first use; when they cannot be had the bench says so and goes on
 //! without it. It runs in the same rounds, and the last table gives the scan's speed-up over it.
 
+#[path = "../tests/common/pip.rs"]
+mod pip;
+
 use repcensus::inputs::{plan_chunks, Container};
 use repcensus::internals::{MemberInflater, MemberResult};
 use repcensus::{generate, real_bodies, GenKind, GenOptions, Layout};
@@ -201,20 +204,8 @@ fn peer_tools(root: &Path) -> Option<PathBuf> {
             "installing the peer's packages {PEER_PACKAGES:?} into {} ...",
             tools.display()
         );
-        let status = Command::new("python3")
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "--quiet",
-                "--disable-pip-version-check",
-            ])
-            .arg("--target")
-            .arg(&tools)
-            .args(PEER_PACKAGES)
-            .status();
-        if !matches!(status, Ok(s) if s.success()) {
-            println!("peer: not run (pip could not install {PEER_PACKAGES:?}: {status:?})");
+        if !pip::install(&tools, &PEER_PACKAGES) {
+            println!("peer: not run (pip could not install {PEER_PACKAGES:?})");
             return None;
         }
     }

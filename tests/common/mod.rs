@@ -5,6 +5,7 @@
 
 pub mod corpus;
 pub mod pack;
+pub mod pip;
 pub mod sink;
 
 use std::path::{Path, PathBuf};
@@ -76,13 +77,9 @@ pub fn duckdb() -> &'static Path {
         let tools = repo().join("target").join("tools");
         let exe = tools.join("duckdb_cli").join("duckdb");
         if !exe.exists() {
-            let status = Command::new("python3")
-                .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--target"])
-                .arg(&tools)
-                .arg(format!("duckdb-cli=={DUCKDB_CLI_VERSION}"))
-                .status();
+            let spec = format!("duckdb-cli=={DUCKDB_CLI_VERSION}");
             assert!(
-                matches!(status, Ok(s) if s.success()) && exe.exists(),
+                pip::install(&tools, &[&spec]) && exe.exists(),
                 "could not install the DuckDB CLI (pip install duckdb-cli=={DUCKDB_CLI_VERSION}); the query tests need it"
             );
         }
@@ -97,20 +94,8 @@ pub fn python_tool(dir: &str, specs: &[&str], probe: &str) -> PathBuf {
     let _guard = LOCK.lock().unwrap_or_else(|p| p.into_inner());
     let tools = repo().join("target").join("tools").join(dir);
     if !tools.join(probe).exists() {
-        let status = Command::new("python3")
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "--quiet",
-                "--disable-pip-version-check",
-                "--target",
-            ])
-            .arg(&tools)
-            .args(specs)
-            .status();
         assert!(
-            matches!(status, Ok(s) if s.success()) && tools.join(probe).exists(),
+            pip::install(&tools, specs) && tools.join(probe).exists(),
             "could not install {specs:?} from PyPI; the tests need it"
         );
     }
