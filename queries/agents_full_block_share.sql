@@ -5,7 +5,7 @@
 -- Denominators, both given:
 --   hosts_2xx  hosts whose latest capture is a 2xx robots.txt (or a resource record), empty or not
 --   hosts_any  hosts with any capture (404s, 5xx, redirects included)
--- full_block: `/` disallowed and no Allow rule reopens any part of the site (docs/agents.md).
+-- full_block: every path but the robots.txt disallowed, nothing may be fetched (docs/agents.md).
 -- Run from the scan's output folder: duckdb -c ".read ../queries/agents_full_block_share.sql"
 -- Columns:
 --   crawl, agent, agent_category

@@ -2,9 +2,13 @@
 //! `agent_verdicts` rows), with Google's semantics (see [`crate::robots::matcher`]).
 //!
 //! Verdict kinds, for a parsed body:
-//! * `full_block`: `/` is disallowed and no Allow rule reopens any part of the site;
+//! * `full_block`: every path but the robots.txt is disallowed: `/` and a path no pattern names
+//!   are disallowed, and no Allow rule reopens any part of the site;
 //! * `partial_block`: not a full block, and some Disallow rule disallows something;
 //! * `allowed`: nothing is disallowed (including files with no group for the agent).
+//!
+//! The robots.txt itself (every path that begins `/robots.txt`) is implicitly allowed (RFC 9309
+//! section 2.3): a rule that only allows or disallows it neither reopens nor blocks anything.
 //!
 //! A rule "reopens" (Allow) or "disallows something" (Disallow) when one of its probe paths gets
 //! that rule's outcome from the agent's groups. The probes are the path the pattern describes
@@ -137,6 +141,16 @@ pub struct Verdicts {
     token: Vec<u8>,
 }
 
+/// A path that only a rule matching every path matches: no pattern names the byte 0x01, so a
+/// pattern that matches it has no literal but its first `/` and matches any path.
+const UNNAMED_PATH: &[u8] = b"/\x01";
+
+/// Whether a path is the robots.txt itself (or begins with it: `/robots.txt?x`), which RFC 9309
+/// (section 2.3, end) makes implicitly allowed, so rules about it neither block nor reopen the site.
+fn is_robots_txt(path: &[u8]) -> bool {
+    path.starts_with(b"/robots.txt")
+}
+
 /// Fill `buf` with the probe paths of a rule's pattern (see the module doc), separated by
 /// 0x00; returns false if the pattern can match no path.
 fn probe_paths(pattern: &[u8], buf: &mut Vec<u8>) -> bool {
@@ -196,14 +210,17 @@ impl Verdicts {
         self.budget = PROBE_BUDGET;
         self.probe_cost = u64::from(root.n_rules).max(1);
         self.exhausted = false;
+        // A path no pattern names is disallowed only by a rule that disallows every path.
+        let all_paths = !root.allowed && !self.matcher.decide(robots, sel, UNNAMED_PATH).allowed;
         let full_block =
-            !root.allowed && !(0..self.allows.len()).any(|k| self.has_effect(robots, sel, k, true));
-        // Without Allow rules any Disallow that can match a path blocks it.
+            all_paths && !(0..self.allows.len()).any(|k| self.has_effect(robots, sel, k, true));
+        // Without Allow rules any Disallow that can match a path (but the robots.txt) blocks it.
         let partial = !full_block
             && (!root.allowed
                 || (0..self.disallows.len()).any(|k| {
                     if self.allows.is_empty() {
                         probe_paths(robots.norm_value(self.disallows[k]), &mut self.path)
+                            && self.path.split(|&b| b == 0).any(|p| !is_robots_txt(p))
                     } else {
                         self.has_effect(robots, sel, k, false)
                     }
@@ -246,14 +263,17 @@ impl Verdicts {
         let mut probes = std::mem::take(&mut self.path);
         let mut hit = false;
         if probe_paths(robots.norm_value(i), &mut probes) {
-            hit = probes.split(|&b| b == 0).any(|path| {
-                if self.budget < self.probe_cost {
-                    self.exhausted = true;
-                    return false;
-                }
-                self.budget -= self.probe_cost;
-                self.matcher.decide(robots, sel, path).allowed == allow
-            });
+            hit = probes
+                .split(|&b| b == 0)
+                .filter(|p| !is_robots_txt(p))
+                .any(|path| {
+                    if self.budget < self.probe_cost {
+                        self.exhausted = true;
+                        return false;
+                    }
+                    self.budget -= self.probe_cost;
+                    self.matcher.decide(robots, sel, path).allowed == allow
+                });
         }
         self.path = probes;
         hit
@@ -450,6 +470,50 @@ mod tests {
         );
     }
 
+    /// `full_block` means every path but the robots.txt is disallowed (docs/agents.md), on the
+    /// patterns that make it hard: `$`, `*`, `/*`, Allow rules that reopen one path, the
+    /// robots.txt itself, percent-encoding.
+    #[test]
+    fn full_block_means_every_path_but_the_robots_txt_is_disallowed() {
+        let k = |rules: &str| kind(&format!("User-agent: *\n{rules}"), "a").0;
+        let cases = [
+            ("Disallow: /", "full_block"),
+            ("Disallow: *", "full_block"),
+            ("Disallow: /*", "full_block"),
+            ("Disallow: /*$", "full_block"),
+            ("Disallow: *$", "full_block"),
+            ("Disallow: /**", "full_block"),
+            // Only the home page is blocked.
+            ("Disallow: /$", "partial_block"),
+            ("Disallow: /$\nDisallow: /index.html", "partial_block"),
+            // Both together block everything.
+            ("Disallow: /$\nDisallow: /*", "full_block"),
+            // The robots.txt is implicitly allowed (RFC 9309 section 2.3): allowing it reopens
+            // nothing, disallowing it blocks nothing.
+            ("Disallow: /\nAllow: /robots.txt", "full_block"),
+            ("Disallow: /\nAllow: /robots.txt$", "full_block"),
+            ("Disallow: /robots.txt", "allowed"),
+            ("Disallow: /robots.txt$", "allowed"),
+            ("Disallow: /robots", "partial_block"),
+            ("Disallow: /\nAllow: /robots", "partial_block"),
+            // Allow rules that reopen one path, or paths by a wildcard.
+            ("Disallow: /\nAllow: /about.html$", "partial_block"),
+            ("Disallow: /\nAllow: /*.css$", "partial_block"),
+            ("Disallow: /*\nAllow: /$", "partial_block"),
+            // An Allow that a longer Disallow always outranks reopens nothing.
+            ("Disallow: /\nDisallow: /a*\nAllow: /a", "full_block"),
+            // A Disallow with only literal text past the `/` leaves the rest open.
+            ("Disallow: /*/", "partial_block"),
+            ("Disallow: /%7Euser\nDisallow: /~user", "partial_block"),
+            ("Disallow: /\nAllow: /%7Euser/", "partial_block"),
+            ("Disallow: /\nAllow: /caf%C3%A9", "partial_block"),
+            ("Disallow: /\nAllow: /café", "partial_block"),
+        ];
+        for (rules, want) in cases {
+            assert_eq!(k(rules), want, "{rules:?}");
+        }
+    }
+
     #[test]
     fn kinds_more() {
         let k = |b: &str| kind(b, "a").0;
@@ -495,6 +559,44 @@ mod tests {
                 "allowed" | "partial_block" => {}
                 k => proptest::prop_assert!(false, "unexpected {}", k),
             }
+        }
+    }
+
+    /// Every path over `alphabet` of up to `max` bytes after the leading `/`.
+    fn all_paths(alphabet: &[u8], max: usize) -> Vec<Vec<u8>> {
+        let mut level = vec![b"/".to_vec()];
+        let mut all = level.clone();
+        for _ in 0..max {
+            level = (level.iter())
+                .flat_map(|p| alphabet.iter().map(move |&c| [p.as_slice(), &[c]].concat()))
+                .collect();
+            all.extend(level.iter().cloned());
+        }
+        all
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+        /// The verdict kinds agree with trying every short path: `full_block` when every path
+        /// is disallowed, `allowed` when none is, `partial_block` otherwise. Patterns of up to
+        /// four bytes over `/ a * $` have their probe paths among the paths tried.
+        #[test]
+        fn verdicts_agree_with_trying_every_path(
+            rules in proptest::collection::vec("(Allow|Disallow): [/*]?[/a*$]{0,3}", 0..6)
+        ) {
+            let body = format!("User-agent: *\n{}", rules.join("\n"));
+            let r = RobotsTxt::parse(body.as_bytes());
+            let verdict = Verdicts::default().parsed(&r, &agent("a"), false).verdict;
+            let mut m = Matcher::new();
+            let sel = m.select(&r, &["a"], None);
+            let paths = all_paths(b"/a*$\x01", 5);
+            let disallowed = paths.iter().filter(|p| !m.decide(&r, sel, p).allowed).count();
+            let want = match disallowed {
+                0 => Verdict::Allowed,
+                n if n == paths.len() => Verdict::FullBlock,
+                _ => Verdict::PartialBlock,
+            };
+            proptest::prop_assert_eq!(verdict, want, "{}", body);
         }
     }
 
