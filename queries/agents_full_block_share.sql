@@ -13,6 +13,8 @@
 --   full_block                hosts fully blocking the agent
 --   by_own_group, by_star     of those, blocked by a group naming the agent / by `*`
 --   share_2xx, share_any      full_block / hosts_2xx, full_block / hosts_any (4 decimals)
+--   full_block_documented     hosts fully blocking the agent as its operator documents its
+--                             groups (verdict_documented; docs/agents.md)
 WITH latest AS (
     SELECT *
     FROM read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true)
@@ -32,7 +34,8 @@ SELECT
     count(*) FILTER (verdict = 'full_block' AND verdict_source = 'specific') AS by_own_group,
     count(*) FILTER (verdict = 'full_block' AND verdict_source = 'wildcard') AS by_star,
     round(full_block / nullif(hosts_2xx, 0), 4) AS share_2xx,
-    round(full_block / hosts_any, 4) AS share_any
+    round(full_block / hosts_any, 4) AS share_any,
+    count(*) FILTER (verdict_documented = 'full_block') AS full_block_documented
 FROM latest
 GROUP BY crawl, agent
 ORDER BY crawl, full_block DESC, agent;

@@ -63,6 +63,11 @@ enum Command {
         /// Say which line decided, and why.
         #[arg(long)]
         explain: bool,
+        /// Choose groups as the crawler's operator documents (the registry's fallback tokens
+        /// and ignored `*` groups; agent_verdicts.verdict_documented), not only as Google's
+        /// library does. Agents the registry does not know are checked as without it.
+        #[arg(long)]
+        documented: bool,
     },
     /// Parse a robots.txt and print, as JSON, everything the tables would hold for it.
     Parse {
@@ -258,6 +263,13 @@ fn read_input(path: &std::path::Path) -> Result<Vec<u8>> {
     Ok(b)
 }
 
+/// The registry's agent named `agent`, or else the first whose product token it is (ignoring
+/// case).
+fn registry_entry<'r>(registry: &'r Registry, agent: &str) -> Option<&'r repcensus::Agent> {
+    let by_name = registry.position(agent).map(|i| &registry.agents[i]);
+    by_name.or_else(|| (registry.agents.iter()).find(|e| e.token.eq_ignore_ascii_case(agent)))
+}
+
 #[allow(clippy::too_many_arguments)]
 fn check(
     robots: &std::path::Path,
@@ -268,6 +280,7 @@ fn check(
     purpose: Option<String>,
     json: bool,
     explain: bool,
+    documented: bool,
 ) -> Result<ExitCode> {
     use repcensus::{path_params_query, Matcher, RobotsTxt};
     agents.splice(0..0, agent);
@@ -281,7 +294,13 @@ fn check(
     let mut m = Matcher::new();
     let mut out = std::io::stdout().lock();
     let mut all_allowed = true;
+    let registry = Registry::builtin();
     for a in &agents {
+        let rules = documented
+            .then(|| registry_entry(&registry, a))
+            .flatten()
+            .map(|e| e.group_rules())
+            .unwrap_or_default();
         if explain && !repcensus::is_valid_product_token(a) {
             eprintln!(
                 "note: '{a}' is not a product token ([A-Za-z_-]+); robots.txt lines name tokens like 'Googlebot', so it may match nothing"
@@ -289,7 +308,8 @@ fn check(
         }
         for u in &urls {
             let path = path_params_query(u);
-            let v = m.verdict(&parsed, &[a.as_str()], purpose.as_deref(), path.as_bytes());
+            let sel = m.select_documented(&parsed, a, purpose.as_deref(), rules);
+            let v = m.decide(&parsed, sel, path.as_bytes());
             all_allowed &= v.allowed;
             let word = if v.allowed { "ALLOWED" } else { "DISALLOWED" };
             let line = v.line_index.map(|i| &parsed.lines[i]);
@@ -308,6 +328,7 @@ fn check(
                     "pattern": v.line_index.map(|i| String::from_utf8_lossy(parsed.norm_value(i)).into_owned()),
                     "priority": v.priority,
                     "rules_considered": v.n_rules,
+                    "documented": documented,
                 });
                 writeln!(out, "{o}")?;
                 continue;
@@ -321,6 +342,13 @@ fn check(
                     }
                     repcensus::Source::Wildcard => {
                         "the '*' group(s): no group names this agent".into()
+                    }
+                    repcensus::Source::Fallback => format!(
+                        "the group(s) naming '{}', which the crawler follows when no group names '{a}' (its operator documents it)",
+                        rules.fallback_tokens.iter().find(|t| m.select(&parsed, &[t.as_str()], None).source == repcensus::Source::Specific).map_or("", |t| t.as_str())
+                    ),
+                    repcensus::Source::None if rules.ignores_wildcard => {
+                        "no group names this agent, and it ignores the '*' group(s) (its operator documents it): everything is allowed".into()
                     }
                     repcensus::Source::None => "no group applies: everything is allowed".into(),
                 };
@@ -362,7 +390,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             purpose,
             json,
             explain,
-        } => check(&robots, agent, url, agents, urls, purpose, json, explain),
+            documented,
+        } => check(
+            &robots, agent, url, agents, urls, purpose, json, explain, documented,
+        ),
         Command::Agents { agents, format } => {
             let r = load_registry(agents.as_deref())?;
             print_agents(&r, format)?;

@@ -134,6 +134,40 @@ fn check_explain_names_the_deciding_line() {
     assert!(s.contains("'*' group"), "{s}");
 }
 
+/// `check --documented` reads the file as the crawler's operator documents: Applebot follows
+/// Googlebot's group, AdsBot-Google ignores `*`; without the flag, Google's library's reading.
+#[test]
+fn check_documented_follows_each_crawlers_own_group_rules() {
+    let f = robots_file("User-agent: Googlebot\nDisallow: /\n\nUser-agent: *\nDisallow: /x\n");
+    let check = |agent: &str, url: &str, documented: bool| {
+        let mut c = common::bin();
+        c.args(["check", f.path().to_str().unwrap(), agent, url, "--explain"]);
+        if documented {
+            c.arg("--documented");
+        }
+        let out = c.output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (code, s) = check("Applebot", "http://e.com/a", false);
+    assert_eq!(code, Some(0), "{s}");
+    let (code, s) = check("Applebot", "http://e.com/a", true);
+    assert_eq!(code, Some(1), "{s}");
+    assert!(
+        s.contains("naming 'Googlebot', which the crawler follows"),
+        "{s}"
+    );
+    let (code, s) = check("AdsBot-Google", "http://e.com/x", false);
+    assert_eq!(code, Some(1), "{s}");
+    let (code, s) = check("AdsBot-Google", "http://e.com/x", true);
+    assert_eq!(code, Some(0), "{s}");
+    assert!(s.contains("ignores the '*' group(s)"), "{s}");
+    // An agent the registry does not know reads as without the flag.
+    assert_eq!(check("FooBot", "http://e.com/x", true).0, Some(1));
+}
+
 #[test]
 fn parse_prints_the_table_rows() {
     let f = robots_file(ROBOTS);

@@ -51,6 +51,28 @@ pub struct Agent {
     pub purpose: Option<String>,
     /// Where the entry comes from (`ai.robots.txt`, `operator`, `both`, or the override file).
     pub source: String,
+    /// Product tokens whose groups the crawler follows, in order, when no group names its own
+    /// (as its operator documents; space separated in CSV).
+    #[serde(serialize_with = "space_separated")]
+    pub fallback_tokens: Vec<String>,
+    /// The crawler ignores the `*` groups (as its operator documents).
+    pub ignores_wildcard: bool,
+    /// Where `fallback_tokens` and `ignores_wildcard` are documented.
+    pub groups_source: Option<String>,
+}
+
+fn space_separated<S: serde::Serializer>(v: &[String], s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&v.join(" "))
+}
+
+impl Agent {
+    /// How the crawler chooses its groups, as its operator documents it.
+    pub fn group_rules(&self) -> crate::robots::GroupRules<'_> {
+        crate::robots::GroupRules {
+            fallback_tokens: &self.fallback_tokens,
+            ignores_wildcard: self.ignores_wildcard,
+        }
+    }
 }
 
 /// The agents of a run, in registry order, with the registry's version.
@@ -82,6 +104,22 @@ struct Entry {
     /// ai.robots.txt's `respect` field (robots.json files load as overrides).
     #[serde(default)]
     respect: Option<String>,
+    #[serde(default)]
+    fallback_tokens: Option<String>,
+    #[serde(default)]
+    ignores_wildcard: Option<String>,
+    #[serde(default)]
+    groups_source: Option<String>,
+}
+
+/// `true` / `false` (any case; empty is none).
+fn parse_bool(name: &str, column: &str, v: Option<String>) -> Result<Option<bool>> {
+    match non_empty(v).map(|v| v.to_ascii_lowercase()).as_deref() {
+        None => Ok(None),
+        Some("true") => Ok(Some(true)),
+        Some("false") => Ok(Some(false)),
+        Some(other) => bail!("agent {name:?}: {column} {other:?} is not true or false"),
+    }
 }
 
 fn non_empty(s: Option<String>) -> Option<String> {
@@ -133,6 +171,18 @@ impl Entry {
         let keep = |v: Option<String>, f: fn(&Agent) -> &Option<String>| {
             non_empty(v).or_else(|| base.and_then(|a| f(a).clone()))
         };
+        let fallback_tokens = match non_empty(self.fallback_tokens) {
+            Some(t) => t.split_whitespace().map(str::to_string).collect(),
+            None => base.map_or_else(Vec::new, |a| a.fallback_tokens.clone()),
+        };
+        if let Some(t) = fallback_tokens
+            .iter()
+            .find(|t| !crate::robots::parse::is_valid_product_token(t))
+        {
+            bail!("agent {name:?}: fallback token {t:?} is not a product token ([A-Za-z_-]+)");
+        }
+        let ignores_wildcard = parse_bool(&name, "ignores_wildcard", self.ignores_wildcard)?
+            .unwrap_or_else(|| base.is_some_and(|a| a.ignores_wildcard));
         Ok(Agent {
             operator: pick(
                 self.operator.map(|o| unlink(&o)),
@@ -143,6 +193,9 @@ impl Entry {
             app: keep(self.app, |a| &a.app),
             purpose: keep(self.purpose, |a| &a.purpose),
             source: non_empty(self.source).unwrap_or_else(|| default_source.to_string()),
+            groups_source: keep(self.groups_source, |a| &a.groups_source),
+            fallback_tokens,
+            ignores_wildcard,
             name,
             token,
             category,
@@ -294,7 +347,7 @@ mod tests {
     #[test]
     fn builtin_is_valid_and_unique() {
         let r = Registry::builtin();
-        assert_eq!(r.version, "2026-11-22.1");
+        assert_eq!(r.version, "2026-11-25.1");
         assert!(r.agents.len() >= 150, "{}", r.agents.len());
         let mut names: Vec<String> = r
             .agents

@@ -28,8 +28,27 @@ pub enum Source {
     Purpose,
     /// The `*` group(s).
     Wildcard,
+    /// A group naming a token the crawler's operator documents it follows when no group names
+    /// its own ([`GroupRules`]; never in Google's reading).
+    Fallback,
     /// No group applies.
     None,
+}
+
+/// How a crawler chooses its groups where its operator documents more than Google's library
+/// does (see docs/agents.md): the tokens whose groups it follows, in order, when no group names
+/// its own, and whether it ignores the `*` groups.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GroupRules<'a> {
+    pub fallback_tokens: &'a [String],
+    pub ignores_wildcard: bool,
+}
+
+impl GroupRules<'_> {
+    /// Whether these rules choose exactly as Google's library does.
+    pub fn is_google(&self) -> bool {
+        self.fallback_tokens.is_empty() && !self.ignores_wildcard
+    }
 }
 
 impl Source {
@@ -38,6 +57,7 @@ impl Source {
             Source::Specific => "specific",
             Source::Purpose => "purpose",
             Source::Wildcard => "wildcard",
+            Source::Fallback => "fallback",
             Source::None => "none",
         }
     }
@@ -259,6 +279,41 @@ impl Matcher {
             (0, Source::None)
         };
         Selection { want, source }
+    }
+
+    /// Choose the groups as the crawler documents it ([`GroupRules`]): the groups naming its
+    /// token, else those naming its first fallback token that some group names, else its
+    /// purpose's, else (unless it ignores them) the `*` groups, else none.
+    pub fn select_documented(
+        &mut self,
+        robots: &RobotsTxt<'_>,
+        token: &str,
+        purpose: Option<&str>,
+        rules: GroupRules<'_>,
+    ) -> Selection {
+        if rules.is_google() {
+            return self.select(robots, &[token], purpose);
+        }
+        let own = self.select(robots, &[token], None);
+        if own.source == Source::Specific {
+            return own;
+        }
+        for fallback in rules.fallback_tokens {
+            if self.select(robots, &[fallback.as_str()], None).source == Source::Specific {
+                return Selection {
+                    want: SPECIFIC,
+                    source: Source::Fallback,
+                };
+            }
+        }
+        let sel = self.select(robots, &[token], purpose);
+        if sel.source == Source::Wildcard && rules.ignores_wildcard {
+            return Selection {
+                want: 0,
+                source: Source::None,
+            };
+        }
+        sel
     }
 
     /// The lines (indexes into [`RobotsTxt::lines`]) of the groups chosen by the last

@@ -17,5 +17,5 @@ pub mod parse;
 
 pub use key::Key;
 pub use lex::Line;
-pub use matcher::{allowed_by_robots, path_params_query, Matcher, Source};
+pub use matcher::{allowed_by_robots, path_params_query, GroupRules, Matcher, Source};
 pub use parse::RobotsTxt;

@@ -63,6 +63,8 @@ pub struct AgentVerdict {
     pub root_allowed: Option<bool>,
     pub verdict: Verdict,
     pub verdict_rfc9309: Verdict,
+    /// As `verdict`, with the groups chosen as the crawler documents ([`Agent::group_rules`]).
+    pub verdict_documented: Verdict,
     pub n_rules: Option<i32>,
     pub crawl_delay: Option<f64>,
     /// `directive=value` of the agent's application, when it has one.
@@ -78,6 +80,7 @@ pub fn unparsed(fetch_outcome: FetchOutcome) -> AgentVerdict {
         root_allowed: None,
         verdict: Verdict::Unknown,
         verdict_rfc9309: Verdict::Unknown,
+        verdict_documented: Verdict::Unknown,
         n_rules: None,
         crawl_delay: None,
         app_directives: None,
@@ -89,6 +92,7 @@ pub fn unparsed(fetch_outcome: FetchOutcome) -> AgentVerdict {
         root_allowed: Some(true),
         verdict: Verdict::NoRobots,
         verdict_rfc9309: Verdict::NoRobots,
+        verdict_documented: Verdict::NoRobots,
         n_rules: Some(0),
         ..none.clone()
     };
@@ -101,16 +105,19 @@ pub fn unparsed(fetch_outcome: FetchOutcome) -> AgentVerdict {
         FetchOutcome::ServerError => AgentVerdict {
             verdict: Verdict::Unreachable,
             verdict_rfc9309: Verdict::FullBlock,
+            verdict_documented: Verdict::Unreachable,
             ..none
         },
         FetchOutcome::TooManyRequests => AgentVerdict {
             verdict: Verdict::Unreachable,
             verdict_rfc9309: Verdict::NoRobots,
+            verdict_documented: Verdict::Unreachable,
             ..none
         },
         FetchOutcome::Redirect => AgentVerdict {
             verdict: Verdict::Redirect,
             verdict_rfc9309: Verdict::Redirect,
+            verdict_documented: Verdict::Redirect,
             ..none
         },
         _ => none,
@@ -134,10 +141,18 @@ pub struct Verdicts {
     /// Indexes of the user-agent lines of the file being emitted.
     ua_lines: Vec<usize>,
     /// The registry's agents by lower-cased product token, for the registry they were built
-    /// from (its address and size), and which agents the file being emitted names.
+    /// from (its address and size), and which agents the file being emitted names. Slots past
+    /// the agents stand for the registry's fallback tokens: `fallbacks[k]` lists agent `k`'s,
+    /// and `fallback_verdicts` keeps, per slot, the verdict of the groups naming that token
+    /// once computed for the file (Googlebot's serves five agents).
     by_token: rustc_hash::FxHashMap<Vec<u8>, Vec<usize>>,
     by_token_of: (usize, usize),
     named: Vec<bool>,
+    fallbacks: Vec<Vec<usize>>,
+    fallback_verdicts: Vec<Option<Verdict>>,
+    /// Agents with no purpose, application or documented group rules: unless named, their
+    /// verdicts are all the shared one.
+    plain: Vec<bool>,
     token: Vec<u8>,
 }
 
@@ -179,6 +194,7 @@ impl Verdicts {
             .matcher
             .select(robots, &[&agent.token], agent.purpose.as_deref());
         let mut v = self.classify(robots, sel);
+        v.verdict_documented = self.documented(robots, agent, sel.source, v.verdict);
         v.named = Some(named);
         if let Some(app) = &agent.app {
             v.app_directives = Some(
@@ -189,6 +205,56 @@ impl Verdicts {
             );
         }
         v
+    }
+
+    /// [`Verdicts::documented`] for the `k`-th agent, which the file does not name and which
+    /// has no purpose: Google's verdict for it is `google` (from `google_source`), the verdict
+    /// of the groups of the first fallback token the file names if any (computed once per
+    /// file), `allowed` if it ignores the `*` groups that decide for it.
+    fn documented_unnamed(
+        &mut self,
+        robots: &RobotsTxt<'_>,
+        registry: &Registry,
+        k: usize,
+        google_source: Source,
+        google: Verdict,
+    ) -> Verdict {
+        let a = &registry.agents[k];
+        let n = registry.agents.len();
+        let Some(j) = self.fallbacks[k].iter().position(|&slot| self.named[slot]) else {
+            let ignored = a.ignores_wildcard && google_source == Source::Wildcard;
+            return if ignored { Verdict::Allowed } else { google };
+        };
+        let slot = self.fallbacks[k][j] - n;
+        if let Some(v) = self.fallback_verdicts[slot] {
+            return v;
+        }
+        let sel = self.matcher.select(robots, &[&a.fallback_tokens[j]], None);
+        let v = self.classify(robots, sel).verdict;
+        self.fallback_verdicts[slot] = Some(v);
+        v
+    }
+
+    /// The verdict with the groups chosen as `agent`'s operator documents, given Google's
+    /// choice (its source) and verdict: the same unless the choice differs.
+    fn documented(
+        &mut self,
+        robots: &RobotsTxt<'_>,
+        agent: &Agent,
+        google_source: Source,
+        google: Verdict,
+    ) -> Verdict {
+        let rules = agent.group_rules();
+        if rules.is_google() {
+            return google;
+        }
+        let purpose = agent.purpose.as_deref();
+        let sel = (self.matcher).select_documented(robots, &agent.token, purpose, rules);
+        // Each source but `Fallback` stands for one choice of groups.
+        if sel.source == google_source {
+            return google;
+        }
+        self.classify(robots, sel).verdict
     }
 
     fn classify(&mut self, robots: &RobotsTxt<'_>, sel: Selection) -> AgentVerdict {
@@ -241,6 +307,7 @@ impl Verdicts {
             root_allowed: Some(root.allowed),
             verdict,
             verdict_rfc9309: verdict,
+            verdict_documented: verdict,
             n_rules: Some(root.n_rules as i32),
             crawl_delay,
             app_directives: None,
@@ -305,9 +372,22 @@ impl Verdicts {
             push(out, &unparsed(outcome), registry.agents.len() as u32);
             return false;
         };
+        self.runs(registry, robots, |v, n| push(out, v, n))
+    }
+
+    /// The verdicts of a parsed body for the registry's agents, in their order, as runs: `push`
+    /// gets each verdict and the number of agents in a row it stands for. Returns whether some
+    /// verdict was left `undetermined`.
+    fn runs(
+        &mut self,
+        registry: &Registry,
+        robots: &RobotsTxt<'_>,
+        mut push: impl FnMut(&AgentVerdict, u32),
+    ) -> bool {
         // The user-agent lines; an agent none of them names (and without a purpose or
-        // application) gets the same verdict as every other such agent: compute it once, and
-        // append it as one run for each stretch of such agents.
+        // application) gets the same Google verdict as every other such agent: compute it
+        // once, and append it as one run for each stretch of such agents whose operator
+        // documents nothing else (`verdict_documented` breaks the run where it differs).
         let mut ua_lines = std::mem::take(&mut self.ua_lines);
         ua_lines.clear();
         ua_lines.extend(
@@ -316,14 +396,23 @@ impl Verdicts {
         );
         let value = |i: usize| robots.lines[i].value(robots.body);
         self.mark_named(registry, ua_lines.iter().map(|&i| product_token(value(i))));
+        // The shared verdict, and how many agents in a row (`run`) it stands for with one
+        // documented verdict (`shared.verdict_documented`).
         let mut shared: Option<AgentVerdict> = None;
         let mut run = 0u32;
         let mut undetermined = false;
         for (k, a) in registry.agents.iter().enumerate() {
             let is_named = self.named[k];
+            // The common case, kept short: one more agent for the current run.
+            if let (false, true, Some(v)) = (is_named, self.plain[k], &shared) {
+                if v.verdict_documented == v.verdict {
+                    run += 1;
+                    continue;
+                }
+            }
             if is_named || a.purpose.is_some() || a.app.is_some() {
                 if let (Some(v), true) = (&shared, run > 0) {
-                    push(out, v, std::mem::take(&mut run));
+                    push(v, std::mem::take(&mut run));
                 }
                 let exact = is_named
                     && ua_lines.iter().any(|&i| {
@@ -331,20 +420,29 @@ impl Verdicts {
                     });
                 let mut v = self.parsed(robots, a, is_named);
                 v.named_exact = Some(exact);
-                undetermined |= v.verdict == Verdict::Undetermined;
-                push(out, &v, 1);
+                undetermined |= [v.verdict, v.verdict_documented].contains(&Verdict::Undetermined);
+                push(&v, 1);
             } else {
-                if shared.is_none() {
-                    let mut v = self.parsed(robots, a, false);
-                    v.named_exact = Some(false);
+                let v = shared.get_or_insert_with(|| {
+                    let v = self.parsed(robots, a, false);
                     undetermined |= v.verdict == Verdict::Undetermined;
-                    shared = Some(v);
+                    AgentVerdict {
+                        named_exact: Some(false),
+                        ..v
+                    }
+                });
+                let source = v.source.unwrap_or(Source::None);
+                let documented = self.documented_unnamed(robots, registry, k, source, v.verdict);
+                undetermined |= documented == Verdict::Undetermined;
+                if run > 0 && documented != v.verdict_documented {
+                    push(v, std::mem::take(&mut run));
                 }
+                v.verdict_documented = documented;
                 run += 1;
             }
         }
         if let (Some(v), true) = (&shared, run > 0) {
-            push(out, v, run);
+            push(v, run);
         }
         self.ua_lines = ua_lines;
         undetermined
@@ -352,20 +450,51 @@ impl Verdicts {
 }
 
 impl Verdicts {
+    /// Index the registry's product tokens and fallback tokens (see [`Verdicts::by_token`]).
+    fn index_tokens(&mut self, registry: &Registry) {
+        let n = registry.agents.len();
+        self.by_token.clear();
+        for (k, a) in registry.agents.iter().enumerate() {
+            let t = a.token.to_ascii_lowercase().into_bytes();
+            self.by_token.entry(t).or_default().push(k);
+        }
+        let mut slots: Vec<Vec<u8>> = Vec::new();
+        self.fallbacks = (registry.agents.iter())
+            .map(|a| {
+                (a.fallback_tokens.iter())
+                    .map(|t| {
+                        let t = t.to_ascii_lowercase().into_bytes();
+                        let slot = slots.iter().position(|s| *s == t).unwrap_or_else(|| {
+                            slots.push(t.clone());
+                            slots.len() - 1
+                        });
+                        n + slot
+                    })
+                    .collect()
+            })
+            .collect();
+        self.plain = (registry.agents.iter())
+            .map(|a| a.purpose.is_none() && a.app.is_none() && a.group_rules().is_google())
+            .collect();
+        for (slot, t) in slots.into_iter().enumerate() {
+            self.by_token.entry(t).or_default().push(n + slot);
+        }
+        self.fallback_verdicts = vec![None; self.by_token.values().flatten().count() - n];
+    }
+
     /// Set `self.named[k]` for the registry agents whose product token (ignoring case) is one
-    /// of `tokens`.
+    /// of `tokens`, and for the fallback token slots likewise.
     fn mark_named<'b>(&mut self, registry: &Registry, tokens: impl Iterator<Item = &'b [u8]>) {
         let key = (registry.agents.as_ptr() as usize, registry.agents.len());
         if self.by_token_of != key {
-            self.by_token.clear();
-            for (k, a) in registry.agents.iter().enumerate() {
-                let t = a.token.to_ascii_lowercase().into_bytes();
-                self.by_token.entry(t).or_default().push(k);
-            }
+            self.index_tokens(registry);
             self.by_token_of = key;
         }
+        let slots = self.fallback_verdicts.len();
+        self.fallback_verdicts.clear();
+        self.fallback_verdicts.resize(slots, None);
         self.named.clear();
-        self.named.resize(registry.agents.len(), false);
+        self.named.resize(registry.agents.len() + slots, false);
         for t in tokens {
             self.token.clear();
             self.token.extend(t.iter().map(u8::to_ascii_lowercase));
@@ -389,6 +518,7 @@ fn push(out: &mut AgentVerdictsBuilder, v: &AgentVerdict, n: u32) {
         root_allowed: v.root_allowed,
         verdict: Some(v.verdict.as_str()),
         verdict_rfc9309: Some(v.verdict_rfc9309.as_str()),
+        verdict_documented: Some(v.verdict_documented.as_str()),
         n_applicable_rules: v.n_rules,
         crawl_delay: v.crawl_delay,
         app_directives: apps.as_deref(),
@@ -412,6 +542,9 @@ mod tests {
             app: None,
             purpose: None,
             source: "test".into(),
+            fallback_tokens: Vec::new(),
+            ignores_wildcard: false,
+            groups_source: None,
         }
     }
 
@@ -597,6 +730,110 @@ mod tests {
                 _ => Verdict::PartialBlock,
             };
             proptest::prop_assert_eq!(verdict, want, "{}", body);
+        }
+    }
+
+    /// The verdicts of a body for every built-in agent, by name: Google's and the documented.
+    fn both_readings(body: &str) -> Vec<(String, Verdict, Verdict)> {
+        let registry = Registry::builtin();
+        let r = RobotsTxt::parse(body.as_bytes());
+        let mut rows = Vec::new();
+        let mut agents = registry.agents.iter();
+        Verdicts::default().runs(&registry, &r, |v, n| {
+            for a in agents.by_ref().take(n as usize) {
+                rows.push((a.name.clone(), v.verdict, v.verdict_documented));
+            }
+        });
+        assert_eq!(rows.len(), registry.agents.len());
+        rows
+    }
+
+    fn reading(rows: &[(String, Verdict, Verdict)], name: &str) -> (&'static str, &'static str) {
+        let (_, google, documented) = rows.iter().find(|r| r.0 == name).unwrap();
+        (google.as_str(), documented.as_str())
+    }
+
+    /// `verdict_documented` chooses groups as each crawler's operator documents: fallback
+    /// tokens in order after the crawler's own, `*` ignored by Google's special-case crawlers;
+    /// `verdict` stays Google's library's reading.
+    #[test]
+    fn documented_verdicts_follow_each_crawlers_own_rules() {
+        let rows = both_readings("User-agent: *\nDisallow: /\n");
+        assert_eq!(reading(&rows, "AdsBot-Google"), ("full_block", "allowed"));
+        assert_eq!(
+            reading(&rows, "Mediapartners-Google"),
+            ("full_block", "allowed")
+        );
+        assert_eq!(
+            reading(&rows, "Googlebot-Image"),
+            ("full_block", "full_block")
+        );
+        assert_eq!(reading(&rows, "GPTBot"), ("full_block", "full_block"));
+
+        let rows = both_readings("User-agent: Googlebot\nDisallow: /\n\nUser-agent: *\nAllow: /\n");
+        for name in [
+            "Googlebot-Image",
+            "Googlebot-News",
+            "Googlebot-Video",
+            "Applebot",
+        ] {
+            assert_eq!(reading(&rows, name), ("allowed", "full_block"), "{name}");
+        }
+        assert_eq!(reading(&rows, "Googlebot"), ("full_block", "full_block"));
+        assert_eq!(reading(&rows, "GoogleOther-Image"), ("allowed", "allowed"));
+        assert_eq!(reading(&rows, "bingbot"), ("allowed", "allowed"));
+
+        // The crawler's own group comes first.
+        let rows = both_readings(
+            "User-agent: Googlebot-Image\nAllow: /\n\nUser-agent: Googlebot\nDisallow: /\n",
+        );
+        assert_eq!(reading(&rows, "Googlebot-Image"), ("allowed", "allowed"));
+        assert_eq!(reading(&rows, "Googlebot-News"), ("allowed", "full_block"));
+
+        let rows = both_readings(
+            "User-agent: YandexBot\nAllow: /\n\nUser-agent: Yandex\nDisallow: /private\n\nUser-agent: *\nDisallow: /\n",
+        );
+        assert_eq!(reading(&rows, "YandexBot"), ("allowed", "allowed"));
+        assert_eq!(
+            reading(&rows, "YandexImages"),
+            ("full_block", "partial_block")
+        );
+
+        let rows = both_readings("User-agent: msnbot\nDisallow: /\n");
+        assert_eq!(reading(&rows, "bingbot"), ("allowed", "full_block"));
+        assert_eq!(reading(&rows, "msnbot"), ("full_block", "full_block"));
+
+        // A special-case crawler named by its own group is read as Google reads it.
+        let rows = both_readings(
+            "User-agent: AdsBot-Google\nDisallow: /x\n\nUser-agent: *\nDisallow: /\n",
+        );
+        assert_eq!(
+            reading(&rows, "AdsBot-Google"),
+            ("partial_block", "partial_block")
+        );
+        assert_eq!(
+            reading(&rows, "AdsBot-Google-Mobile"),
+            ("full_block", "allowed")
+        );
+    }
+
+    proptest::proptest! {
+        /// The runs `emit` appends give every agent the verdicts `parsed` computes for it alone.
+        #[test]
+        fn runs_give_each_agent_its_own_verdicts(
+            lines in proptest::collection::vec(
+                "(User-agent: (\\*|Googlebot|msnbot|Yandex|YandexBot|GPTBot|AdsBot-Google)|(Allow|Disallow): /?[a*$]{0,2})",
+                0..10)
+        ) {
+            let body = lines.join("\n");
+            let registry = Registry::builtin();
+            let r = RobotsTxt::parse(body.as_bytes());
+            let rows = both_readings(&body);
+            let mut alone = Verdicts::default();
+            for (a, (name, google, documented)) in registry.agents.iter().zip(&rows) {
+                let v = alone.parsed(&r, a, false);
+                proptest::prop_assert_eq!((v.verdict, v.verdict_documented), (*google, *documented), "{} in {:?}", name, body);
+            }
         }
     }
 

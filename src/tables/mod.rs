@@ -28,7 +28,7 @@ pub use kind::{Bool, Kind, Label, Str, StrList, Text, Ts, F64, I32, I64};
 pub use table::{Table, TableSelection};
 
 /// Version of the table schemas, stored in every Parquet file's metadata as `repcensus.schema_version`.
-pub const SCHEMA_VERSION: &str = "6";
+pub const SCHEMA_VERSION: &str = "7";
 table! {
     /// One row per capture of a `/robots.txt` URL, whatever its status.
     RobotsFilesBuilder, RobotsFileRow, RobotsFiles,
@@ -178,6 +178,9 @@ table! {
         /// As `verdict`, but an unreachable robots.txt (5xx) is a full_block (RFC 9309 2.3.1.4)
         /// and a 429 is no_robots (a 4xx under RFC 9309).
         verdict_rfc9309: Str,
+        /// As `verdict`, with the groups chosen as the crawler's operator documents (the
+        /// registry's fallback tokens and ignored `*` groups).
+        verdict_documented: Str,
         n_applicable_rules: I32,
         crawl_delay: F64,
         /// `directive=value` of the agent's App-Directives application for `/`.
@@ -236,6 +239,7 @@ impl AgentVerdictsBuilder {
         self.root_allowed.push(r.root_allowed, n);
         self.verdict.push_str(r.verdict, n);
         self.verdict_rfc9309.push_str(r.verdict_rfc9309, n);
+        self.verdict_documented.push_str(r.verdict_documented, n);
         self.n_applicable_rules
             .push(r.n_applicable_rules.as_ref(), n);
         self.crawl_delay.push(r.crawl_delay.as_ref(), n);
@@ -451,6 +455,9 @@ mod tests {
             app: None,
             purpose: None,
             source: "test".into(),
+            fallback_tokens: Vec::new(),
+            ignores_wildcard: false,
+            groups_source: None,
         }
     }
 
@@ -512,6 +519,7 @@ mod tests {
                         root_allowed: [None, Some(true), Some(false)][rnd(3) as usize],
                         verdict: Some(verdicts[rnd(4) as usize]),
                         verdict_rfc9309: Some(verdicts[rnd(4) as usize]),
+                        verdict_documented: Some(verdicts[rnd(4) as usize]),
                         n_applicable_rules: [None, Some(0), Some(3)][rnd(3) as usize],
                         crawl_delay: [None, Some(0.5), Some(10.0), Some(f64::NAN)][rnd(4) as usize],
                         app_directives: lists[rnd(4) as usize],
