@@ -1,15 +1,17 @@
 -- Question: among hosts whose robots.txt names an agent, how often is it fully blocked?
--- "Names": the agent's product token is on a user-agent line (named, as Google matches it:
--- `Ai2Bot-Dolma` names the token `Ai`, so it names AI2Bot too); named_exact counts hosts writing
--- the agent's own name. Each host counts once, by its latest capture in the crawl.
+-- "Names": the agent's own name is on a user-agent line (named_exact; docs/agents.md, "Naming").
+-- hosts_naming_token gives Google's reading beside it (the agent's product token on a line:
+-- `Ai2Bot-Dolma` names the token `Ai`, so it names AI2Bot too; `Crawl` names Crawl4AI).
+-- Each host counts once, by its latest capture in the crawl (ties: later warc_file, then offset).
+-- Verdicts: `verdict`, Google's library's reading (docs/agents.md).
 -- Run from the scan's output folder: duckdb -c ".read ../queries/agents_named_full_block.sql"
 -- Columns:
 --   crawl, agent, agent_category
---   hosts_naming      hosts whose latest robots.txt names the agent's token
---   hosts_naming_exact  of those, hosts writing the agent's name itself
---   full_block        of hosts_naming, those fully blocking it
---   partial_block     of hosts_naming, those blocking part of the site
---   share_full        full_block / hosts_naming (4 decimals)
+--   hosts_naming        hosts whose latest robots.txt writes the agent's name
+--   hosts_naming_token  hosts whose latest robots.txt names the agent's product token
+--   full_block          of hosts_naming, those fully blocking it
+--   partial_block       of hosts_naming, those blocking part of the site
+--   share_full          full_block / hosts_naming (4 decimals)
 WITH latest AS (
     SELECT *
     FROM read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true)
@@ -22,12 +24,12 @@ SELECT
     crawl,
     agent,
     any_value(agent_category) AS agent_category,
-    count(*) AS hosts_naming,
-    count(*) FILTER (named_exact) AS hosts_naming_exact,
-    count(*) FILTER (verdict = 'full_block') AS full_block,
-    count(*) FILTER (verdict = 'partial_block') AS partial_block,
-    round(full_block / hosts_naming, 4) AS share_full
+    count(*) FILTER (named_exact) AS hosts_naming,
+    count(*) AS hosts_naming_token,
+    count(*) FILTER (named_exact AND verdict = 'full_block') AS full_block,
+    count(*) FILTER (named_exact AND verdict = 'partial_block') AS partial_block,
+    round(full_block / nullif(hosts_naming, 0), 4) AS share_full
 FROM latest
 WHERE named
 GROUP BY crawl, agent
-ORDER BY crawl, hosts_naming DESC, agent;
+ORDER BY crawl, hosts_naming DESC, hosts_naming_token DESC, agent;

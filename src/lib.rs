@@ -78,7 +78,9 @@ pub use archive::sink::{Need, Record, Sink, KEEP_BLOCK};
 /// robots.txt: Google-compatible parsing and matching (`repcensus check`), and everything the
 /// tables hold for one file as JSON (`repcensus parse`).
 pub use robots::parse::{is_valid_product_token, product_token, PARSE_LIMIT};
-pub use robots::{allowed_by_robots, path_params_query, Key, Matcher, RobotsTxt, Source};
+pub use robots::{
+    allowed_by_robots, path_params_query, GroupRules, Key, Matcher, RobotsTxt, Source,
+};
 pub use rows::robots_txt::file_json;
 pub use rows::{ExtractBuffers, Extractor};
 pub use scan::chunk_target;

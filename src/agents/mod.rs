@@ -368,6 +368,20 @@ mod tests {
         }
     }
 
+    /// "Does this file name an AI agent" must not count files naming a spider or an operator:
+    /// no registry name is a common word.
+    #[test]
+    fn no_agent_is_named_by_a_common_word() {
+        const COMMON: &[&str] = &[
+            "agent", "ai", "bot", "code", "crawl", "crawler", "fetcher", "operator", "robot",
+            "search", "spider", "user", "web",
+        ];
+        for a in &Registry::builtin().agents {
+            let name = a.name.to_ascii_lowercase();
+            assert!(!COMMON.contains(&name.as_str()), "{}", a.name);
+        }
+    }
+
     #[test]
     fn markdown_operator() {
         assert_eq!(unlink("[Ai2](https://allenai.org/crawler)"), "Ai2");

@@ -318,6 +318,25 @@ pub fn agent_name(value: &[u8]) -> &[u8] {
     &value[..n]
 }
 
+/// Whether a user-agent value writes this agent's name, ignoring case: the name up to the first
+/// `/` or space for a one-word name (`Googlebot/2.1` writes `Googlebot`), the whole name for one
+/// of several words (`Kangaroo Bot/1.0` writes `Kangaroo Bot`, `Kangaroo` does not), runs of
+/// spaces and tabs counting as one space.
+pub fn writes_name(value: &[u8], name: &[u8]) -> bool {
+    let name = name.trim_ascii();
+    if !name.iter().any(u8::is_ascii_whitespace) {
+        return agent_name(value).eq_ignore_ascii_case(agent_name(name));
+    }
+    let end = value.iter().position(|&c| c == b'/').unwrap_or(value.len());
+    let words = |s: &[u8]| -> Vec<Vec<u8>> {
+        (s.split(u8::is_ascii_whitespace))
+            .filter(|w| !w.is_empty())
+            .map(|w| w.to_ascii_lowercase())
+            .collect()
+    };
+    words(&value[..end]) == words(name)
+}
+
 /// Google's global agent: `*`, or `*` followed by whitespace and anything.
 pub fn is_wildcard_agent(value: &[u8]) -> bool {
     value.first() == Some(&b'*')
@@ -331,6 +350,20 @@ pub fn is_valid_product_token(agent: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_line_writes_a_name_of_one_word_or_several() {
+        use super::writes_name;
+        assert!(writes_name(b"Googlebot/2.1 (+http://x)", b"Googlebot"));
+        assert!(writes_name(b"googlebot", b"Googlebot"));
+        assert!(!writes_name(b"Googlebot-News", b"Googlebot"));
+        assert!(!writes_name(b"MJ", b"MJ12bot"));
+        assert!(writes_name(b"Kangaroo  Bot/1.0", b"Kangaroo Bot"));
+        assert!(writes_name(b"kangaroo bot", b"Kangaroo Bot"));
+        assert!(!writes_name(b"Kangaroo", b"Kangaroo Bot"));
+        assert!(!writes_name(b"ChatGPT", b"ChatGPT Agent"));
+        assert!(!writes_name(b"ChatGPT Agent Smith", b"ChatGPT Agent"));
+    }
+
     use super::*;
 
     fn esc(s: &str) -> String {

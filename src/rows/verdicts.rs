@@ -34,7 +34,7 @@ use crate::agents::{Agent, Registry};
 use crate::robots::ext::app_directives_for;
 use crate::robots::ext::leading_number;
 use crate::robots::matcher::Selection;
-use crate::robots::parse::{agent_name, product_token};
+use crate::robots::parse::{product_token, writes_name};
 use crate::robots::{Key, Matcher, RobotsTxt, Source};
 use crate::tables::{AgentVerdictRow, AgentVerdictsBuilder, RobotsFileRow};
 
@@ -415,9 +415,9 @@ impl Verdicts {
                     push(v, std::mem::take(&mut run));
                 }
                 let exact = is_named
-                    && ua_lines.iter().any(|&i| {
-                        agent_name(value(i)).eq_ignore_ascii_case(agent_name(a.name.as_bytes()))
-                    });
+                    && ua_lines
+                        .iter()
+                        .any(|&i| writes_name(value(i), a.name.as_bytes()));
                 let mut v = self.parsed(robots, a, is_named);
                 v.named_exact = Some(exact);
                 undetermined |= [v.verdict, v.verdict_documented].contains(&Verdict::Undetermined);

@@ -167,7 +167,8 @@ table! {
         operator: Str,
         /// The agent's product token is on a user-agent line of the file (as Google matches it).
         named: Bool,
-        /// The agent's name (up to a `/` or space) is written on a user-agent line, ignoring case.
+        /// The agent's name is written on a user-agent line, ignoring case (see
+        /// [`crate::robots::parse::writes_name`]).
         named_exact: Bool,
         /// Which groups decide: `specific`, `purpose`, `wildcard`, `none`.
         verdict_source: Str,
