@@ -11,8 +11,9 @@ use super::key::Key;
 use super::lex::{is_ignore_directive, is_version_comment, Line};
 use super::parse::RobotsTxt;
 
-/// Standard ACAP usage verbs (§4.5.3.1).
-pub const USAGES: &[&str] = &["crawl", "index", "preserve", "present", "other"];
+/// Standard ACAP usage verbs (the table of §4.5.3.1: crawl, follow, index, preserve, present,
+/// other).
+pub const USAGES: &[&str] = &["crawl", "follow", "index", "preserve", "present", "other"];
 /// Used resource types, valid only after `present-` (§4.5.2.5.1).
 pub const RESOURCE_TYPES: &[&str] = &[
     "original",
@@ -543,6 +544,16 @@ mod tests {
         assert_eq!(local.resource.as_deref(), Some("/news"));
         let r = a.fields.last().unwrap();
         assert_eq!((r.field, r.record), ("permissions_reference", Some(1)));
+    }
+
+    /// `follow` is one of the strawman's standard usage verbs (§4.5.3.1's table).
+    #[test]
+    fn follow_is_a_standard_usage() {
+        let a = fields("ACAP-crawler: *\nACAP-allow-follow: /\nACAP-disallow-follow: /private\n");
+        for f in &a.fields[1..] {
+            assert_eq!(f.usage.as_deref(), Some("follow"));
+            assert!(f.problems.is_empty(), "{:?}", f.problems);
+        }
     }
 
     #[test]
