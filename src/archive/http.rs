@@ -73,14 +73,17 @@ impl<'a> Iterator for HeaderLines<'a> {
 }
 
 /// Parse the HTTP response head at the start of `block`. `None` when the block does not start
-/// with an `HTTP/` status line.
+/// with an `HTTP/` status line, or one like `HTTPX/1.1 200 OK` (a version beginning `HTTP` and
+/// holding a `/`, then a three-digit code): that one still starts a head, with no status, so its
+/// headers are read and the response counts (as status `other`) like any other with an HTTP
+/// head.
 pub fn parse_response(block: &[u8]) -> Option<HttpHead<'_>> {
     let start = block
         .iter()
         .take_while(|b| matches!(b, b'\r' | b'\n'))
         .count();
     let block_from = &block[start..];
-    if block_from.len() < 5 || !block_from[..5].eq_ignore_ascii_case(b"HTTP/") {
+    if block_from.len() < 5 || !block_from[..4].eq_ignore_ascii_case(b"HTTP") {
         return None;
     }
     let line_end = memchr::memchr(b'\n', block_from).map_or(block_from.len(), |i| i + 1);
@@ -89,7 +92,12 @@ pub fn parse_response(block: &[u8]) -> Option<HttpHead<'_>> {
     let version = parts.next().unwrap_or_default();
     let code = parts.next().unwrap_or_default();
     let reason = trim(parts.next().unwrap_or_default());
-    let status = (code.len() == 3 && code.iter().all(u8::is_ascii_digit))
+    let three_digits = code.len() == 3 && code.iter().all(u8::is_ascii_digit);
+    let http_version = block_from[..5].eq_ignore_ascii_case(b"HTTP/");
+    if !http_version && !(three_digits && version.contains(&b'/')) {
+        return None;
+    }
+    let status = (http_version && three_digits)
         .then(|| code.iter().fold(0u16, |n, &d| n * 10 + u16::from(d - b'0')));
     let rest = &block_from[line_end..];
     let (headers, body_rel, incomplete) = if rest.starts_with(b"\r\n") {
@@ -382,6 +390,12 @@ mod tests {
         let h = parse_response(b"HTTP/1.0 abc\r\n\r\n").unwrap();
         assert_eq!(h.status, None);
         assert!(parse_response(b"<html>").is_none());
+        // A mangled version (pywb's example-extra.warc) still starts a head, without a status.
+        let h = parse_response(b"HTTPX/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>").unwrap();
+        assert_eq!(h.status, None);
+        assert_eq!(h.header("content-type"), Some(&b"text/html"[..]));
+        assert!(parse_response(b"HTTPS is a protocol\n").is_none());
+        assert!(parse_response(b"HTTP 200 OK\r\n\r\n").is_none());
         let h = parse_response(b"HTTP/1.1 200 OK\r\n\r\n").unwrap();
         assert_eq!(h.body_offset, 19);
     }
