@@ -94,7 +94,8 @@ pub fn parse_response(block: &[u8]) -> Option<HttpHead<'_>> {
     let reason = trim(parts.next().unwrap_or_default());
     let three_digits = code.len() == 3 && code.iter().all(u8::is_ascii_digit);
     let http_version = block_from[..5].eq_ignore_ascii_case(b"HTTP/");
-    if !http_version && !(three_digits && version.contains(&b'/')) {
+    let mangled_version = three_digits && version.contains(&b'/');
+    if !(http_version || mangled_version) {
         return None;
     }
     let status = (http_version && three_digits)
