@@ -51,6 +51,8 @@ pub struct Agent {
     pub purpose: Option<String>,
     /// Where the entry comes from (`ai.robots.txt`, `operator`, `both`, or the override file).
     pub source: String,
+    /// A page for the entry (operator page, the crawler's user-agent URL, or the list it is from).
+    pub source_url: Option<String>,
     /// Product tokens whose groups the crawler follows, in order, when no group names its own
     /// (as its operator documents; space separated in CSV).
     #[serde(serialize_with = "space_separated")]
@@ -104,6 +106,8 @@ struct Entry {
     /// ai.robots.txt's `respect` field (robots.json files load as overrides).
     #[serde(default)]
     respect: Option<String>,
+    #[serde(default)]
+    source_url: Option<String>,
     #[serde(default)]
     fallback_tokens: Option<String>,
     #[serde(default)]
@@ -194,6 +198,7 @@ impl Entry {
             purpose: keep(self.purpose, |a| &a.purpose),
             source: non_empty(self.source).unwrap_or_else(|| default_source.to_string()),
             groups_source: keep(self.groups_source, |a| &a.groups_source),
+            source_url: keep(self.source_url, |a| &a.source_url),
             fallback_tokens,
             ignores_wildcard,
             name,
@@ -347,7 +352,7 @@ mod tests {
     #[test]
     fn builtin_is_valid_and_unique() {
         let r = Registry::builtin();
-        assert_eq!(r.version, "2026-11-25.1");
+        assert_eq!(r.version, "2026-11-25.2");
         assert!(r.agents.len() >= 150, "{}", r.agents.len());
         let mut names: Vec<String> = r
             .agents
@@ -379,6 +384,42 @@ mod tests {
         for a in &Registry::builtin().agents {
             let name = a.name.to_ascii_lowercase();
             assert!(!COMMON.contains(&name.as_str()), "{}", a.name);
+        }
+    }
+
+    /// Every built-in agent cites a page, every `documented` claim its page, and agents Google's
+    /// token rule cannot tell apart, or one crawler under two names (`X` and `Operator-X`), share
+    /// one category.
+    #[test]
+    fn every_agent_is_cited_and_has_one_category() {
+        let r = Registry::builtin();
+        for a in &r.agents {
+            let url = a.source_url.as_deref().unwrap_or_default();
+            assert!(url.starts_with("http"), "{} has no source_url", a.name);
+            if a.robots_txt == "documented" {
+                assert!(
+                    a.robots_txt_source.is_some(),
+                    "{}: documented where?",
+                    a.name
+                );
+            }
+            if !a.group_rules().is_google() {
+                assert!(
+                    a.groups_source.is_some(),
+                    "{}: group rules from where?",
+                    a.name
+                );
+            }
+        }
+        for a in &r.agents {
+            for b in &r.agents {
+                let same_token = a.token.eq_ignore_ascii_case(&b.token);
+                let (an, bn) = (a.name.to_ascii_lowercase(), b.name.to_ascii_lowercase());
+                let prefixed = an.ends_with(&format!("-{bn}"));
+                if same_token || prefixed {
+                    assert_eq!(a.category, b.category, "{} and {}", a.name, b.name);
+                }
+            }
         }
     }
 

@@ -456,6 +456,7 @@ mod tests {
             app: None,
             purpose: None,
             source: "test".into(),
+            source_url: None,
             fallback_tokens: Vec::new(),
             ignores_wildcard: false,
             groups_source: None,
