@@ -1,7 +1,10 @@
 -- Question: which applications and directives do App-Directives lines (plan-b draft) name, with
 --           which values, and how many such lines are not valid Structured Fields?
+-- Each host counts once, by its latest robots.txt capture in the crawl (ties: later warc_file,
+-- then later offset); lines of earlier captures are not counted.
 -- Run from the scan's output folder: duckdb -c ".read ../queries/robots_app_directives.sql"
 -- Columns:
+--   crawl         crawl name
 --   app_id        application token (NULL when the line did not parse)
 --   directive     directive (parameter) name; NULL for an application named without directives
 --   value         directive value as text (booleans true/false)
@@ -10,7 +13,17 @@
 --   spelling      App-Directives or App-Directive as written (lowercased)
 --   directives    rows (directive occurrences)
 --   hosts         distinct hosts
+WITH latest AS (
+    -- each host's latest robots.txt capture in the crawl (ties: later warc_file, then offset)
+    SELECT crawl, host, warc_file, warc_offset, parsed
+    FROM read_parquet('robots_files/*/*.parquet', hive_partitioning = true)
+    WHERE host IS NOT NULL
+    QUALIFY row_number() OVER (
+        PARTITION BY crawl, host
+        ORDER BY capture_time DESC NULLS LAST, warc_file DESC, warc_offset DESC) = 1
+)
 SELECT
+    crawl,
     app_id,
     directive,
     value,
@@ -20,5 +33,6 @@ SELECT
     count(*) AS directives,
     count(DISTINCT host) AS hosts
 FROM read_parquet('app_directives/*/*.parquet', hive_partitioning = true)
+JOIN latest USING (crawl, host, warc_file, warc_offset)
 GROUP BY ALL
-ORDER BY hosts DESC, app_id NULLS LAST, directive NULLS FIRST, value, spelling;
+ORDER BY crawl, hosts DESC, app_id NULLS LAST, directive NULLS FIRST, value, spelling;

@@ -1,34 +1,46 @@
 -- Question: how do sites write robots.txt keys? Canonical spellings, unusual case, Google's
 --           accepted typos (useragent, disalow, ...), variants (site-map, App-Directive),
 --           prefixes (Disallowed), and lines separated by whitespace instead of a colon.
+-- Each host counts once, by its latest robots.txt capture in the crawl (ties: later warc_file,
+-- then later offset); lines of earlier captures are not counted.
 -- Run from the scan's output folder: duckdb -c ".read ../queries/robots_key_forms.sql"
 -- Columns:
+--   crawl      crawl name
 --   key        what the key means (user_agent, purpose, allow, disallow, sitemap, crawl_delay, ...)
 --   key_form   canonical, case, typo, variant, prefix
 --   separator  colon or whitespace
---   key_raw    the key as written, lowercased (the most frequent spelling per key and form)
+--   key_raw    the key as written (the most frequent spelling per key and form, case kept)
 --   lines      lines written this way
 --   hosts      distinct hosts writing it
-WITH lines AS (
-    SELECT 'user_agent' AS key, key_form, separator, key_raw, host
+WITH latest AS (
+    -- each host's latest robots.txt capture in the crawl (ties: later warc_file, then offset)
+    SELECT crawl, host, warc_file, warc_offset, parsed
+    FROM read_parquet('robots_files/*/*.parquet', hive_partitioning = true)
+    WHERE host IS NOT NULL
+    QUALIFY row_number() OVER (
+        PARTITION BY crawl, host
+        ORDER BY capture_time DESC NULLS LAST, warc_file DESC, warc_offset DESC) = 1
+), lines AS (
+    SELECT crawl, 'user_agent' AS key, key_form, separator, key_raw, host, warc_file, warc_offset
     FROM read_parquet('robots_agents/*/*.parquet', hive_partitioning = true)
     WHERE line_kind = 'user_agent'
     UNION ALL
-    SELECT 'purpose', key_form, separator, key_raw, host
+    SELECT crawl, 'purpose', key_form, separator, key_raw, host, warc_file, warc_offset
     FROM read_parquet('robots_agents/*/*.parquet', hive_partitioning = true)
     WHERE line_kind = 'purpose'
     UNION ALL
-    SELECT key, key_form, separator, key_raw, host
+    SELECT crawl, key, key_form, separator, key_raw, host, warc_file, warc_offset
     FROM read_parquet('robots_rules/*/*.parquet', hive_partitioning = true)
     WHERE key NOT IN ('unknown', 'invalid')
 )
 SELECT
+    crawl,
     key,
     key_form,
     separator,
-    mode(lower(key_raw)) AS key_raw,
+    mode(key_raw ORDER BY key_raw) AS key_raw,
     count(*) AS lines,
     count(DISTINCT host) AS hosts
-FROM lines
-GROUP BY key, key_form, separator
-ORDER BY lines DESC, key, key_form, separator;
+FROM lines JOIN latest USING (crawl, host, warc_file, warc_offset)
+GROUP BY crawl, key, key_form, separator
+ORDER BY crawl, lines DESC, key, key_form, separator;

@@ -1,13 +1,16 @@
 -- Question: which directives do pages give, by source (meta tag, X-Robots-Tag, Robots-Tag) and
 --           by the agent they address (* for all, else the product token)?
+-- Pages: responses with a 2xx status (what a crawler could index), as in every signals_* query.
 -- Run from the scan's output folder: duckdb -c ".read ../queries/signals_directive_frequency.sql"
 -- Columns:
+--   crawl       crawl name
 --   source      meta, x_robots_tag, robots_tag
 --   agent       * or the product token (lower case)
 --   directive   normalized directive (noindex, max-snippet, noai, ..., unknown)
---   responses   distinct responses giving it
+--   responses   distinct 2xx responses giving it
 --   hosts       distinct hosts giving it
 SELECT
+    crawl,
     source,
     agent,
     directive,
@@ -15,6 +18,6 @@ SELECT
     count(DISTINCT host) AS hosts
 FROM read_parquet('page_signals/*/*.parquet', hive_partitioning = true)
 WHERE source IN ('meta', 'x_robots_tag', 'robots_tag') AND directive IS NOT NULL
-  AND directive NOT LIKE 'tdm-%'
-GROUP BY source, agent, directive
-ORDER BY responses DESC, source, agent, directive;
+  AND directive NOT LIKE 'tdm-%' AND http_status BETWEEN 200 AND 299
+GROUP BY crawl, source, agent, directive
+ORDER BY crawl, responses DESC, source, agent, directive;

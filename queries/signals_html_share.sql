@@ -1,6 +1,7 @@
 -- Question: what share of HTML pages carry a robots meta tag, a robots header (X-Robots-Tag or
 --           Robots-Tag), either, or a TDM Reservation Protocol signal? Per crawl, over 2xx
 --           HTML responses (host_counts is the denominator: every response is counted there).
+-- Pages: responses with a 2xx status (what a crawler could index), as in every signals_* query.
 -- Run from the scan's output folder: duckdb -c ".read ../queries/signals_html_share.sql"
 -- Columns:
 --   crawl             crawl name
