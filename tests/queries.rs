@@ -147,3 +147,102 @@ fn readme_duckdb_session_answers_the_gptbot_question() {
     );
     assert_eq!(line, by_hand.lines().nth(1).unwrap(), "{got}");
 }
+
+/// A WARC file of robots.txt responses, one per `(host, body)`, captured at `date`.
+fn robots_warc(path: &Path, date: &str, files: &[(&str, &str)]) {
+    let mut out = Vec::new();
+    for (i, (host, body)) in files.iter().enumerate() {
+        let http = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        out.extend_from_slice(
+            format!(
+                "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://{host}/robots.txt\r\n\
+                 WARC-Date: {date}\r\nWARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-{i:012}>\r\n\
+                 Content-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n",
+                http.len()
+            )
+            .as_bytes(),
+        );
+        out.extend_from_slice(http.as_bytes());
+        out.extend_from_slice(b"\r\n\r\n");
+    }
+    std::fs::write(path, out).unwrap();
+}
+
+/// Two crawls of the same three hosts: agents_blocking_change counts hosts that start and stop
+/// fully blocking an agent, and agents_singled_out the hosts whose own group for an agent is
+/// stricter than their `*` group.
+#[test]
+fn two_crawls_give_blocking_changes_and_singled_out_agents() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b, out) = (
+        dir.path().join("a.warc"),
+        dir.path().join("b.warc"),
+        dir.path().join("out"),
+    );
+    let gptbot_blocked = "User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow:\n";
+    robots_warc(
+        &a,
+        "2025-01-01T00:00:00Z",
+        &[
+            ("h1.example", "User-agent: *\nDisallow:\n"),
+            ("h2.example", "User-agent: *\nDisallow: /\n"),
+            ("h3.example", gptbot_blocked),
+        ],
+    );
+    robots_warc(
+        &b,
+        "2025-06-01T00:00:00Z",
+        &[
+            ("h1.example", gptbot_blocked),
+            ("h2.example", "User-agent: *\nDisallow: /private\n"),
+            ("h3.example", gptbot_blocked),
+        ],
+    );
+    for (input, crawl) in [(&a, "CRAWL-A"), (&b, "CRAWL-B")] {
+        let status = common::bin()
+            .args(["scan", "--quiet", "--crawl", crawl, "--out"])
+            .arg(&out)
+            .arg(input)
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(0));
+    }
+    let run = |q: &str, agent: &str| {
+        let all = duck(
+            &out,
+            &format!(".read {}", repo().join("queries").join(q).display()),
+        );
+        let mut lines = all.lines();
+        let header = lines.next().unwrap().to_string();
+        let row = lines
+            .find(|l| l.split(',').any(|c| c == agent))
+            .unwrap_or_default();
+        format!("{header}\n{row}")
+    };
+    assert_eq!(
+        run("agents_blocking_change.sql", "GPTBot"),
+        "from_crawl,to_crawl,agent,agent_category,hosts_both,blocking_before,blocking_after,newly_blocking,unblocking,change\n\
+         CRAWL-A,CRAWL-B,GPTBot,ai_training,3,2,2,1,1,0.0"
+    );
+    assert_eq!(
+        run("agents_blocking_change.sql", "CCBot"),
+        "from_crawl,to_crawl,agent,agent_category,hosts_both,blocking_before,blocking_after,newly_blocking,unblocking,change\n\
+         CRAWL-A,CRAWL-B,CCBot,ai_training,3,1,0,0,1,-0.3333"
+    );
+    let singled = duck(
+        &out,
+        &format!(
+            ".read {}",
+            repo().join("queries/agents_singled_out.sql").display()
+        ),
+    );
+    assert!(
+        singled.contains("CRAWL-A,GPTBot,ai_training,3,1,1,0.3333")
+            && singled.contains("CRAWL-B,GPTBot,ai_training,3,2,2,0.6667")
+            && singled.contains("CRAWL-B,CCBot,ai_training,3,0,0,0.0"),
+        "{singled}"
+    );
+}

@@ -362,6 +362,7 @@ impl Verdicts {
             warc_file: file.warc_file,
             warc_offset: file.warc_offset,
             host: file.host,
+            registered_domain: file.registered_domain,
             capture_time: file.capture_time,
             http_status: file.http_status,
             fetch_outcome: file.fetch_outcome,

@@ -28,7 +28,7 @@ pub use kind::{Bool, Kind, Label, Str, StrList, Text, Ts, F64, I32, I64};
 pub use table::{Table, TableSelection};
 
 /// Version of the table schemas, stored in every Parquet file's metadata as `repcensus.schema_version`.
-pub const SCHEMA_VERSION: &str = "7";
+pub const SCHEMA_VERSION: &str = "8";
 table! {
     /// One row per capture of a `/robots.txt` URL, whatever its status.
     RobotsFilesBuilder, RobotsFileRow, RobotsFiles,
@@ -159,6 +159,8 @@ table! {
         warc_file: Str,
         warc_offset: I64,
         host: Str,
+        /// The host's registered domain (public suffix list), as in `robots_files`.
+        registered_domain: Str,
         capture_time: Ts,
         http_status: I32,
         fetch_outcome: Str,
@@ -227,6 +229,7 @@ impl AgentVerdictsBuilder {
         self.warc_file.push_str(r.warc_file, n);
         self.warc_offset.push(r.warc_offset.as_ref(), n);
         self.host.push_str(r.host, n);
+        self.registered_domain.push_str(r.registered_domain, n);
         self.capture_time.push(r.capture_time.as_ref(), n);
         self.http_status.push(r.http_status.as_ref(), n);
         self.fetch_outcome.push_str(r.fetch_outcome, n);
@@ -502,6 +505,7 @@ mod tests {
                     warc_file: Some(files[(capture % 2) as usize]),
                     warc_offset: Some((capture * 1000 + group) as i64),
                     host: hosts[rnd(3) as usize],
+                    registered_domain: hosts[rnd(3) as usize],
                     capture_time: (rnd(4) > 0).then_some(1_700_000_000_000_000 + capture as i64),
                     http_status: [Some(200), Some(404), None][rnd(3) as usize],
                     fetch_outcome: Some(["ok", "not_found"][rnd(2) as usize]),
