@@ -105,7 +105,9 @@ pub mod internals {
     pub use crate::archive::gz::{MemberInflater, MemberResult};
     pub use crate::archive::http::parse_response;
     pub use crate::parts::{OutDir, PartWriter};
-    pub use crate::robots::ext::{app_directives_for, parse_app_directives, parse_pairs};
+    pub use crate::robots::ext::{
+        app_directives_at, app_directives_for, parse_app_directives, parse_pairs,
+    };
     pub use crate::robots::lex::flag;
     pub use crate::rows::host_counts::HostCounts;
     pub use crate::rows::page_signals::Carried;

@@ -310,6 +310,7 @@ fn check(
             let path = path_params_query(u);
             let sel = m.select_documented(&parsed, a, purpose.as_deref(), rules);
             let v = m.decide(&parsed, sel, path.as_bytes());
+            let apps = repcensus::internals::app_directives_at(&parsed, a, path.as_bytes());
             all_allowed &= v.allowed;
             let word = if v.allowed { "ALLOWED" } else { "DISALLOWED" };
             let line = v.line_index.map(|i| &parsed.lines[i]);
@@ -329,6 +330,9 @@ fn check(
                     "priority": v.priority,
                     "rules_considered": v.n_rules,
                     "documented": documented,
+                    "app_directives": apps.iter().map(|(app, k, v, t)| serde_json::json!({
+                        "app": app, "directive": k, "value": v, "value_type": t,
+                    })).collect::<Vec<_>>(),
                 });
                 writeln!(out, "{o}")?;
                 continue;
@@ -372,6 +376,17 @@ fn check(
                         String::from_utf8_lossy(l.text(parsed.body)).trim()
                     )?,
                     None => writeln!(out, "  no rule matches this path")?,
+                }
+                if !apps.is_empty() {
+                    let list: Vec<String> = apps
+                        .iter()
+                        .map(|(app, k, v, _)| format!("{app}: {k}={v}"))
+                        .collect();
+                    writeln!(
+                        out,
+                        "  App-Directives for this path (its longest matching App-Directives path in the agent's groups): {}",
+                        list.join(", ")
+                    )?;
                 }
             }
         }

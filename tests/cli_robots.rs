@@ -168,6 +168,62 @@ fn check_documented_follows_each_crawlers_own_group_rules() {
     assert_eq!(check("FooBot", "http://e.com/x", true).0, Some(1));
 }
 
+/// `check --json` and `--explain` give the App-Directives each application obtains for the
+/// agent and URL (plan-b: the agent's groups, else `*`; the longest matching path), not only
+/// those for `/`.
+#[test]
+fn check_gives_the_app_directives_of_each_agent_and_url() {
+    let f = robots_file(
+        // The Disallow lines end the groups (App-Directives lines do not, for Google's parser).
+        "User-agent: *\nDisallow: /private\nApp-Directives: search;snippets=?1\nApp-Directives: /news/ search;snippets=?0, archive;keep=5\n\nUser-agent: FooBot\nDisallow:\nApp-Directives: /news/ search;snippets=?1\n",
+    );
+    let json = |agent: &str, url: &str| -> serde_json::Value {
+        let out = common::bin()
+            .args(["check", f.path().to_str().unwrap(), agent, url, "--json"])
+            .output()
+            .unwrap();
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let apps = |v: &serde_json::Value| -> Vec<String> {
+        (v["app_directives"].as_array().unwrap().iter())
+            .map(|d| {
+                format!(
+                    "{}:{}={}",
+                    d["app"].as_str().unwrap(),
+                    d["directive"].as_str().unwrap(),
+                    d["value"].as_str().unwrap()
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        apps(&json("BarBot", "http://e.com/")),
+        ["search:snippets=true"]
+    );
+    assert_eq!(
+        apps(&json("BarBot", "http://e.com/news/1")),
+        ["search:snippets=false", "archive:keep=5"]
+    );
+    // FooBot's own group decides; `*`'s directives do not add to it.
+    assert_eq!(
+        apps(&json("FooBot", "http://e.com/news/1")),
+        ["search:snippets=true"]
+    );
+    assert!(apps(&json("FooBot", "http://e.com/")).is_empty());
+    let out = common::bin()
+        .args([
+            "check",
+            f.path().to_str().unwrap(),
+            "BarBot",
+            "http://e.com/news/1",
+            "--explain",
+        ])
+        .output()
+        .unwrap();
+    let s = String::from_utf8_lossy(&out.stdout);
+    assert!(s.contains("search: snippets=false, archive: keep=5"), "{s}");
+}
+
 #[test]
 fn parse_prints_the_table_rows() {
     let f = robots_file(ROBOTS);

@@ -145,16 +145,31 @@ pub fn parse_app_directives(value: &[u8]) -> AppDirectivesValue<'_> {
     out
 }
 
-/// The directives that apply to application `app` fetched by the crawler `product` for `path`:
-/// the groups naming `product` (else the `*` groups), then the App-Directives rules with the
-/// longest matching path pattern (a rule without a path matches with length 0), combined in file
-/// order; of those, the directives of `app` (a later directive of the same name overrides).
+/// The directives that apply to application `app` fetched by the crawler `product` for `path`
+/// (see [`app_directives_at`]).
 pub fn app_directives_for(
     robots: &RobotsTxt<'_>,
     product: &str,
     app: &str,
     path: &[u8],
 ) -> Vec<(String, String, &'static str)> {
+    app_directives_at(robots, product, path)
+        .into_iter()
+        .filter(|d| d.0 == app)
+        .map(|(_, k, v, t)| (k, v, t))
+        .collect()
+}
+
+/// The directives every application obtains when fetched by the crawler `product` for `path`,
+/// as `(application, directive, value, value type)`: the groups naming `product` (else the `*`
+/// groups), then the App-Directives rules with the longest matching path pattern (a rule without
+/// a path matches with length 0), combined in file order (a later directive of the same name for
+/// the same application overrides).
+pub fn app_directives_at(
+    robots: &RobotsTxt<'_>,
+    product: &str,
+    path: &[u8],
+) -> Vec<(String, String, String, &'static str)> {
     let mut m = Matcher::new();
     let sel = m.select(robots, &[product], None);
     let selected: Vec<usize> = m
@@ -177,18 +192,20 @@ pub fn app_directives_for(
     let Some((_, best_path)) = best else {
         return Vec::new();
     };
-    let mut out: Vec<(String, String, &'static str)> = Vec::new();
+    let mut out: Vec<(String, String, String, &'static str)> = Vec::new();
     for (i, p) in lines {
         if p != best_path {
             continue;
         }
         for d in parse_app_directives(robots.lines[i].value(robots.body)).directives {
-            if d.problem.is_some() || d.app.as_deref() != Some(app) {
+            if d.problem.is_some() {
                 continue;
             }
-            if let (Some(k), Some(v), Some(t)) = (d.directive, d.value, d.value_type) {
-                out.retain(|(k2, _, _)| *k2 != k);
-                out.push((k, v, t));
+            if let (Some(a), Some(k), Some(v), Some(t)) =
+                (d.app, d.directive, d.value, d.value_type)
+            {
+                out.retain(|(a2, k2, _, _)| !(*a2 == a && *k2 == k));
+                out.push((a, k, v, t));
             }
         }
     }
