@@ -9,6 +9,7 @@ pub mod host_counts;
 pub mod output;
 pub mod page_signals;
 pub mod pages;
+pub mod redirects;
 pub mod robots_capture;
 pub mod robots_txt;
 pub mod source;

@@ -1,0 +1,249 @@
+//! The effective robots.txt of a host: RFC 9309 section 2.3.1.2 has crawlers follow at least five
+//! redirects of a robots.txt fetch, so a host whose `/robots.txt` answers 301 to `https://` or to
+//! `www.` is governed by the file at the end of the chain, not by "redirect".
+//!
+//! [`resolve`] follows redirects among the captures of one crawl: each capture is looked up by
+//! its URL (scheme, host, port and path+query, normalized by the `url` crate), the latest capture
+//! of a URL standing for it. A chain ends at the first capture that is not a redirect
+//! ([`Resolution::Direct`] when there was no hop, [`Resolution::Resolved`] after one to five), or
+//! fails: a location that is not a URL, a target never captured in the crawl, a loop, or more
+//! than five hops. Targets on another host are followed (Google follows them too) and flagged.
+
+use std::collections::HashMap;
+
+/// At most this many redirects are followed (RFC 9309 section 2.3.1.2: "at least five").
+pub const MAX_HOPS: u8 = 5;
+
+/// A robots.txt capture, as the resolver needs it.
+#[derive(Clone, Copy, Debug)]
+pub struct Capture<'a> {
+    /// The capture's URL (`WARC-Target-URI`).
+    pub url: &'a str,
+    /// The response was a redirect (`fetch_outcome` `redirect`).
+    pub redirect: bool,
+    /// Its `Location` header, if any (absolute or relative to `url`).
+    pub location: Option<&'a str>,
+}
+
+str_enum! {
+    /// How a capture's chain of redirects ended.
+    pub enum Resolution {
+        /// Not a redirect: the capture is its own effective capture.
+        Direct = "direct",
+        /// One to five redirects led to a capture that is not a redirect.
+        Resolved = "resolved",
+        /// A redirect without a usable `Location`.
+        BadLocation = "bad_location",
+        /// The target URL was never captured in the crawl.
+        MissingTarget = "missing_target",
+        /// The chain came back to a URL it had passed.
+        Loop = "loop",
+        /// More than [`MAX_HOPS`] redirects.
+        TooManyHops = "too_many_hops",
+    }
+}
+
+/// Where a capture's chain of redirects ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Effective {
+    /// Index (into the resolver's input) of the effective capture, when the chain ended at one.
+    pub capture: Option<usize>,
+    /// Redirects followed.
+    pub hops: u8,
+    /// Some hop went to another host.
+    pub cross_host: bool,
+    pub resolution: Resolution,
+}
+
+/// A URL as the resolver compares them: `url`'s normalization (lower-case scheme and host, no
+/// default port, `%`-encoding of the path), without the fragment.
+fn key(url: &url::Url) -> String {
+    let mut u = url.clone();
+    u.set_fragment(None);
+    u.into()
+}
+
+/// The effective capture of every capture of `captures` (one crawl): see the module doc. When
+/// several captures share a URL, the one latest in `captures` stands for it, so give them in
+/// capture order.
+pub fn resolve(captures: &[Capture<'_>]) -> Vec<Effective> {
+    let parsed: Vec<Option<url::Url>> = captures
+        .iter()
+        .map(|c| url::Url::parse(c.url).ok())
+        .collect();
+    let mut by_url: HashMap<String, usize> = HashMap::new();
+    for (i, u) in parsed.iter().enumerate() {
+        if let Some(u) = u {
+            by_url.insert(key(u), i);
+        }
+    }
+    (0..captures.len())
+        .map(|i| follow(captures, &parsed, &by_url, i))
+        .collect()
+}
+
+/// Follow the chain that starts at capture `start`.
+fn follow(
+    captures: &[Capture<'_>],
+    parsed: &[Option<url::Url>],
+    by_url: &HashMap<String, usize>,
+    start: usize,
+) -> Effective {
+    let mut at = start;
+    let mut seen = vec![start];
+    let mut cross_host = false;
+    let end = |capture, hops, cross_host, resolution| Effective {
+        capture,
+        hops,
+        cross_host,
+        resolution,
+    };
+    for hops in 0..=MAX_HOPS {
+        let c = &captures[at];
+        if !c.redirect {
+            let resolution = if hops == 0 {
+                Resolution::Direct
+            } else {
+                Resolution::Resolved
+            };
+            return end(Some(at), hops, cross_host, resolution);
+        }
+        if hops == MAX_HOPS {
+            break;
+        }
+        let target = parsed[at]
+            .as_ref()
+            .zip(c.location)
+            .and_then(|(base, loc)| base.join(loc.trim()).ok());
+        let Some(target) = target else {
+            return end(None, hops, cross_host, Resolution::BadLocation);
+        };
+        cross_host |= parsed[at].as_ref().and_then(url::Url::host_str) != target.host_str();
+        let Some(&next) = by_url.get(&key(&target)) else {
+            return end(None, hops + 1, cross_host, Resolution::MissingTarget);
+        };
+        if seen.contains(&next) {
+            return end(None, hops + 1, cross_host, Resolution::Loop);
+        }
+        seen.push(next);
+        at = next;
+    }
+    end(None, MAX_HOPS + 1, cross_host, Resolution::TooManyHops)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(url: &str) -> Capture<'_> {
+        Capture {
+            url,
+            redirect: false,
+            location: None,
+        }
+    }
+
+    fn to<'a>(url: &'a str, location: &'a str) -> Capture<'a> {
+        Capture {
+            url,
+            redirect: true,
+            location: Some(location),
+        }
+    }
+
+    fn summary(e: &Effective) -> (Option<usize>, u8, bool, &'static str) {
+        (e.capture, e.hops, e.cross_host, e.resolution.as_str())
+    }
+
+    /// Chains to https and to www. are followed to the file at their end; loops, targets never
+    /// captured, missing locations and chains longer than five hops are told apart.
+    #[test]
+    fn chains_loops_and_missing_targets() {
+        let caps = [
+            /* 0 */
+            to(
+                "http://a.example/robots.txt",
+                "https://a.example/robots.txt",
+            ),
+            /* 1 */ ok("https://a.example/robots.txt"),
+            /* 2 */
+            to(
+                "http://b.example/robots.txt",
+                "http://www.b.example/robots.txt",
+            ),
+            /* 3 */
+            to(
+                "http://www.b.example/robots.txt",
+                "https://www.b.example/robots.txt",
+            ),
+            /* 4 */ ok("https://WWW.B.example:443/robots.txt"),
+            /* 5 */ to("http://c.example/robots.txt", "/robots.txt?x"),
+            /* 6 */
+            to(
+                "http://c.example/robots.txt?x",
+                "http://c.example/robots.txt",
+            ),
+            /* 7 */
+            to(
+                "http://d.example/robots.txt",
+                "https://d.example/robots.txt",
+            ),
+            /* 8 */ to("http://e.example/robots.txt", "/"),
+            /* 9 */
+            Capture {
+                location: None,
+                ..to("http://f.example/robots.txt", "")
+            },
+        ];
+        let got: Vec<_> = resolve(&caps).iter().map(summary).collect();
+        assert_eq!(got[0], (Some(1), 1, false, "resolved"));
+        assert_eq!(got[1], (Some(1), 0, false, "direct"));
+        assert_eq!(got[2], (Some(4), 2, true, "resolved"));
+        assert_eq!(got[3], (Some(4), 1, false, "resolved"));
+        assert_eq!(got[5], (None, 2, false, "loop"));
+        assert_eq!(got[7], (None, 1, false, "missing_target"));
+        // A redirect to the home page: no robots.txt capture there.
+        assert_eq!(got[8], (None, 1, false, "missing_target"));
+        assert_eq!(got[9], (None, 0, false, "bad_location"));
+    }
+
+    #[test]
+    fn five_hops_are_followed_and_six_are_too_many() {
+        let urls: Vec<String> = (0..8)
+            .map(|i| format!("http://h{i}.example/robots.txt"))
+            .collect();
+        let chain = |n: usize| -> Vec<Capture<'_>> {
+            (0..=n)
+                .map(|i| {
+                    if i < n {
+                        to(&urls[i], &urls[i + 1])
+                    } else {
+                        ok(&urls[i])
+                    }
+                })
+                .collect()
+        };
+        assert_eq!(
+            summary(&resolve(&chain(5))[0]),
+            (Some(5), 5, true, "resolved")
+        );
+        assert_eq!(
+            summary(&resolve(&chain(6))[0]),
+            (None, 6, true, "too_many_hops")
+        );
+    }
+
+    /// The latest capture of a URL stands for it.
+    #[test]
+    fn the_latest_capture_of_a_target_decides() {
+        let caps = [
+            ok("https://a.example/robots.txt"),
+            to(
+                "http://a.example/robots.txt",
+                "https://a.example/robots.txt",
+            ),
+            ok("https://a.example/robots.txt"),
+        ];
+        assert_eq!(resolve(&caps)[1].capture, Some(2));
+    }
+}
