@@ -108,21 +108,36 @@ impl<V: DictValue + PartialEq> DictCol<V> {
 
     /// Encode the indexes of the non-NULL values.
     fn encode_values(&self, bw: u8, s: &mut Scratch) {
-        // A block of whole groups of 8 is bit-packed once and copied.
-        let packed = (self.block_rows > 0 && self.block_rows % 8 == 0).then(|| {
+        // The block, repeated until it fills whole groups of 8 (once for 184 agents, eight
+        // times for 215), is bit-packed once and copied.
+        let copies = 8 / gcd(self.block_rows, 8).max(1);
+        let packed = (self.block_rows > 0).then(|| {
             let mut p = Vec::new();
-            bitpack(&self.block_indexes, bw, &mut p);
+            let values: Vec<u32> = (self.block_indexes.iter())
+                .cycle()
+                .take(self.block_indexes.len() * copies as usize)
+                .copied()
+                .collect();
+            bitpack(&values, bw, &mut p);
             p
         });
         let mut h = Hybrid::new(bw, &mut s.page, &mut s.lits);
         for &(v, n) in &self.runs.0 {
             match v {
                 NULL => {}
-                BLOCK => h.block(&self.block, packed.as_deref(), n),
+                BLOCK => h.block(&self.block, packed.as_deref(), copies, n),
                 _ => h.run(v, n),
             }
         }
         h.finish();
+    }
+}
+
+fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
     }
 }
 
@@ -472,7 +487,9 @@ mod tests {
     /// Blocks, packed or not, encode as their values would one by one.
     #[test]
     fn blocks_encode_as_their_values() {
-        for block_len in [8usize, 16, 5] {
+        // Whole groups of 8, one pack of two copies, of eight copies (215 agents), and the
+        // copies left over after the packs (19 = 2 x 8 + 3).
+        for block_len in [8usize, 16, 5, 12, 215] {
             let mut c = StrCol::default();
             let idx: Vec<u32> = (0..block_len)
                 .map(|i| c.intern(&format!("v{}", i % 6).into()))
@@ -483,12 +500,12 @@ mod tests {
             c.push_str(None, 4);
             c.push_blocks(1);
             c.push_str(Some("v5"), 9);
-            c.push_blocks(3);
+            c.push_blocks(19);
             let mut want = vec![1; 3];
             want.extend(idx.iter().cycle().take(2 * block_len));
             want.extend(idx.iter().take(block_len));
             want.extend([5; 9]);
-            want.extend(idx.iter().cycle().take(3 * block_len));
+            want.extend(idx.iter().cycle().take(19 * block_len));
             let bw = bit_width(5);
             let mut s = Scratch::default();
             c.encode_values(bw, &mut s);
@@ -497,10 +514,10 @@ mod tests {
                 want,
                 "block of {block_len}"
             );
-            assert_eq!(c.rows(), 3 + 4 + 9 + 6 * block_len as u64);
+            assert_eq!(c.rows(), 3 + 4 + 9 + 22 * block_len as u64);
             let defs: Vec<(u32, u32)> = def_level_runs(&c.runs.0, c.block_rows).collect();
             let b = block_len as u32;
-            assert_eq!(defs, vec![(1, 3 + 2 * b), (0, 4), (1, b + 9 + 3 * b)]);
+            assert_eq!(defs, vec![(1, 3 + 2 * b), (0, 4), (1, b + 9 + 19 * b)]);
         }
     }
 }

@@ -49,24 +49,33 @@ impl<'a> Hybrid<'a> {
         }
     }
 
-    /// `times` copies of a block whose values, bit-packed at this width, are `packed` (whole
-    /// groups of 8), or else its `runs`.
-    pub(super) fn block(&mut self, runs: &[(u32, u32)], packed: Option<&[u8]>, times: u32) {
-        match packed {
-            Some(p) if self.lits.len() % 8 == 0 && !p.is_empty() => {
+    /// `times` copies of a block whose `runs` fill whole groups of 8 when repeated `per_pack`
+    /// times; `packed` is those `per_pack` copies bit-packed at this width. Whole packs are
+    /// copied as bit-packed groups, the copies left over (and every copy when the literals in
+    /// hand do not end on a group) go through [`Hybrid::run`].
+    pub(super) fn block(
+        &mut self,
+        runs: &[(u32, u32)],
+        packed: Option<&[u8]>,
+        per_pack: u32,
+        times: u32,
+    ) {
+        let mut left = times;
+        if let Some(p) = packed {
+            let packs = times / per_pack;
+            if self.lits.len() % 8 == 0 && !p.is_empty() && packs > 0 {
                 flush_literals(self.lits, self.bw, self.out);
-                let groups = (p.len() / usize::from(self.bw)) as u64 * u64::from(times);
+                let groups = (p.len() / usize::from(self.bw)) as u64 * u64::from(packs);
                 put_varint(self.out, (groups << 1) | 1);
-                for _ in 0..times {
+                for _ in 0..packs {
                     self.out.extend_from_slice(p);
                 }
+                left -= packs * per_pack;
             }
-            _ => {
-                for _ in 0..times {
-                    for &(v, n) in runs {
-                        self.run(v, n);
-                    }
-                }
+        }
+        for _ in 0..left {
+            for &(v, n) in runs {
+                self.run(v, n);
             }
         }
     }
