@@ -294,11 +294,10 @@ fn check(
     let mut m = Matcher::new();
     let mut out = std::io::stdout().lock();
     let mut all_allowed = true;
-    let registry = Registry::builtin();
+    let registry = documented.then(Registry::builtin);
     for a in &agents {
-        let rules = documented
-            .then(|| registry_entry(&registry, a))
-            .flatten()
+        let rules = (registry.as_ref())
+            .and_then(|r| registry_entry(r, a))
             .map(|e| e.group_rules())
             .unwrap_or_default();
         if explain && !repcensus::is_valid_product_token(a) {
@@ -306,9 +305,13 @@ fn check(
                 "note: '{a}' is not a product token ([A-Za-z_-]+); robots.txt lines name tokens like 'Googlebot', so it may match nothing"
             );
         }
+        // The groups depend on the agent only; each URL is decided against them.
+        let sel = m.select_documented(&parsed, a, purpose.as_deref(), rules);
+        let fallback = sel
+            .fallback
+            .map_or("", |k| &rules.fallback_tokens[usize::from(k)]);
         for u in &urls {
             let path = path_params_query(u);
-            let sel = m.select_documented(&parsed, a, purpose.as_deref(), rules);
             let v = m.decide(&parsed, sel, path.as_bytes());
             let apps = repcensus::internals::app_directives_at(&parsed, a, path.as_bytes());
             all_allowed &= v.allowed;
@@ -348,8 +351,7 @@ fn check(
                         "the '*' group(s): no group names this agent".into()
                     }
                     repcensus::Source::Fallback => format!(
-                        "the group(s) naming '{}', which the crawler follows when no group names '{a}' (its operator documents it)",
-                        rules.fallback_tokens.iter().find(|t| m.select(&parsed, &[t.as_str()], None).source == repcensus::Source::Specific).map_or("", |t| t.as_str())
+                        "the group(s) naming '{fallback}', which the crawler follows when no group names '{a}' (its operator documents it)"
                     ),
                     repcensus::Source::None if rules.ignores_wildcard => {
                         "no group names this agent, and it ignores the '*' group(s) (its operator documents it): everything is allowed".into()

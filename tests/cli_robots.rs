@@ -166,6 +166,27 @@ fn check_documented_follows_each_crawlers_own_group_rules() {
     assert!(s.contains("ignores the '*' group(s)"), "{s}");
     // An agent the registry does not know reads as without the flag.
     assert_eq!(check("FooBot", "http://e.com/x", true).0, Some(1));
+    // Several URLs are each decided against the groups chosen once for the agent.
+    let out = common::bin()
+        .args([
+            "check",
+            f.path().to_str().unwrap(),
+            "--documented",
+            "--explain",
+        ])
+        .args([
+            "--agent",
+            "Applebot",
+            "--url",
+            "http://e.com/a",
+            "--url",
+            "http://e.com/x",
+        ])
+        .output()
+        .unwrap();
+    let s = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(s.matches("DISALLOWED").count(), 2, "{s}");
+    assert_eq!(s.matches("naming 'Googlebot', which").count(), 2, "{s}");
 }
 
 /// `check --json` and `--explain` give the App-Directives each application obtains for the

@@ -121,6 +121,8 @@ pub fn path_params_query(url: &str) -> String {
 pub struct Selection {
     want: u8,
     pub source: Source,
+    /// For [`Source::Fallback`], which of the [`GroupRules::fallback_tokens`] named the groups.
+    pub fallback: Option<u8>,
 }
 
 /// Reusable scratch space for matching.
@@ -278,7 +280,11 @@ impl Matcher {
         } else {
             (0, Source::None)
         };
-        Selection { want, source }
+        Selection {
+            want,
+            source,
+            fallback: None,
+        }
     }
 
     /// Choose the groups as the crawler documents it ([`GroupRules`]): the groups naming its
@@ -298,11 +304,12 @@ impl Matcher {
         if own.source == Source::Specific {
             return own;
         }
-        for fallback in rules.fallback_tokens {
+        for (k, fallback) in rules.fallback_tokens.iter().enumerate() {
             if self.select(robots, &[fallback.as_str()], None).source == Source::Specific {
                 return Selection {
                     want: SPECIFIC,
                     source: Source::Fallback,
+                    fallback: u8::try_from(k).ok(),
                 };
             }
         }
@@ -311,6 +318,7 @@ impl Matcher {
             return Selection {
                 want: 0,
                 source: Source::None,
+                fallback: None,
             };
         }
         sel
