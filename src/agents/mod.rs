@@ -10,7 +10,7 @@
 
 use crate::robots::parse::product_token;
 use anyhow::{bail, Context, Result};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// The embedded registry, as a CSV file with `#` comment lines.
@@ -108,12 +108,30 @@ struct Entry {
     respect: Option<String>,
     #[serde(default)]
     source_url: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "text_or_json")]
     fallback_tokens: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "text_or_json")]
     ignores_wildcard: Option<String>,
     #[serde(default)]
     groups_source: Option<String>,
+}
+
+/// A field as CSV gives it (text), or as JSON may: `true`, or `["Googlebot", "GoogleOther"]`
+/// (read as the space-separated text the CSV column holds).
+fn text_or_json<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    #[derive(serde::Deserialize)]
+    #[serde(untagged)]
+    enum Loose {
+        Text(String),
+        Flag(bool),
+        List(Vec<String>),
+    }
+    Ok(match Option::<Loose>::deserialize(d)? {
+        None => None,
+        Some(Loose::Text(t)) => Some(t),
+        Some(Loose::Flag(b)) => Some(b.to_string()),
+        Some(Loose::List(l)) => Some(l.join(" ")),
+    })
 }
 
 /// `true` / `false` (any case; empty is none).
@@ -421,6 +439,34 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Overrides give the group rules as CSV text or as JSON values, to the same effect.
+    #[test]
+    fn group_rules_from_csv_text_or_json_values() {
+        let dir = tempfile::tempdir().unwrap();
+        let json = dir.path().join("o.json");
+        std::fs::write(
+            &json,
+            r#"[{"name": "GPTBot", "ignores_wildcard": true, "fallback_tokens": ["Googlebot", "GoogleOther"]}]"#,
+        )
+        .unwrap();
+        let csv = dir.path().join("o.csv");
+        std::fs::write(
+            &csv,
+            "name,ignores_wildcard,fallback_tokens\nGPTBot,TRUE,Googlebot GoogleOther\n",
+        )
+        .unwrap();
+        for path in [&json, &csv] {
+            let mut r = Registry::builtin();
+            r.apply_file(path).unwrap();
+            let a = &r.agents[r.position("GPTBot").unwrap()];
+            assert!(a.ignores_wildcard, "{}", path.display());
+            assert_eq!(a.fallback_tokens, ["Googlebot", "GoogleOther"]);
+        }
+        std::fs::write(&csv, "name,ignores_wildcard\nGPTBot,maybe\n").unwrap();
+        let err = Registry::builtin().apply_file(&csv).unwrap_err();
+        assert!(format!("{err:#}").contains("not true or false"), "{err:#}");
     }
 
     #[test]
