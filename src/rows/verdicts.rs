@@ -477,10 +477,10 @@ impl Verdicts {
         self.plain = (registry.agents.iter())
             .map(|a| a.purpose.is_none() && a.app.is_none() && a.group_rules().is_google())
             .collect();
+        self.fallback_verdicts = vec![None; slots.len()];
         for (slot, t) in slots.into_iter().enumerate() {
             self.by_token.entry(t).or_default().push(n + slot);
         }
-        self.fallback_verdicts = vec![None; self.by_token.values().flatten().count() - n];
     }
 
     /// Set `self.named[k]` for the registry agents whose product token (ignoring case) is one
