@@ -328,13 +328,17 @@ pub fn writes_name(value: &[u8], name: &[u8]) -> bool {
         return agent_name(value).eq_ignore_ascii_case(agent_name(name));
     }
     let end = value.iter().position(|&c| c == b'/').unwrap_or(value.len());
-    let words = |s: &[u8]| -> Vec<Vec<u8>> {
-        (s.split(u8::is_ascii_whitespace))
-            .filter(|w| !w.is_empty())
-            .map(|w| w.to_ascii_lowercase())
-            .collect()
-    };
-    words(&value[..end]) == words(name)
+    fn words(s: &[u8]) -> impl Iterator<Item = &[u8]> {
+        s.split(u8::is_ascii_whitespace).filter(|w| !w.is_empty())
+    }
+    let (mut a, mut b) = (words(&value[..end]), words(name));
+    loop {
+        match (a.next(), b.next()) {
+            (None, None) => return true,
+            (Some(x), Some(y)) if x.eq_ignore_ascii_case(y) => {}
+            _ => return false,
+        }
+    }
 }
 
 /// Google's global agent: `*`, or `*` followed by whitespace and anything.
