@@ -1,9 +1,10 @@
 -- Question: how did blocking of each agent change between one crawl and the next? Among hosts
 --           captured in both, how many started fully blocking it, and how many stopped?
 -- Crawls are ordered by their earliest robots.txt capture; each crawl is compared with the one
--- before it. Each host counts once per crawl, by its latest capture in that crawl (ties: later
--- warc_file, then offset), and only hosts whose latest capture is a 2xx robots.txt (or a
--- resource record) in both crawls are compared.
+-- before it. Each host counts once per crawl, by its governing capture in that crawl
+-- (robots_hosts: its latest capture or, when that is a redirect, the capture its redirects lead
+-- to), and only hosts whose governing capture is a 2xx robots.txt (or a resource record) in both
+-- crawls are compared.
 -- Verdicts: `verdict`, Google's library's reading (docs/agents.md).
 -- Run from the scan's output folder: duckdb -c ".read ../queries/agents_blocking_change.sql"
 -- Columns:
@@ -16,12 +17,13 @@
 --   unblocking             fully blocking before, not after
 --   change                 (blocking_after - blocking_before) / hosts_both (4 decimals)
 WITH latest AS (
-    SELECT *
-    FROM read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true)
-    WHERE host IS NOT NULL
-    QUALIFY row_number() OVER (
-        PARTITION BY crawl, host, agent
-        ORDER BY capture_time DESC NULLS LAST, warc_file DESC, warc_offset DESC) = 1
+    -- Each host once, with the verdicts of the capture that governs it (robots_hosts).
+    SELECT h.host, h.registered_domain, h.resolution, v.* EXCLUDE (host, registered_domain)
+    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+    JOIN read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true) v
+        ON v.crawl = h.crawl
+        AND v.warc_file = h.effective_warc_file
+        AND v.warc_offset = h.effective_warc_offset
 ), ok AS (
     SELECT crawl, host, agent, agent_category, verdict = 'full_block' AS blocks
     FROM latest

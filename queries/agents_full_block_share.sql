@@ -1,10 +1,12 @@
 -- Question: what share of hosts fully block each tracked agent, and through which groups: the
 --           agent's own group (specific) or the `*` group (wildcard)?
--- Each host counts once, by its latest robots.txt capture in the crawl (ties: later warc_file,
--- then later offset), so repeated captures of a host do not double count.
+-- Each host counts once, by the robots.txt capture that governs it (robots_hosts): its latest
+-- capture in the crawl (ties: later warc_file, then later offset) or, when that is a redirect,
+-- the capture its redirects lead to (up to five hops; docs/schema.md, robots_hosts).
 -- Denominators, both given:
---   hosts_2xx  hosts whose latest capture is a 2xx robots.txt (or a resource record), empty or not
---   hosts_any  hosts with any capture (404s, 5xx, redirects included)
+--   hosts_2xx  hosts whose governing capture is a 2xx robots.txt (or a resource record), empty
+--              or not
+--   hosts_any  hosts with any capture (404s, 5xx and redirects that lead nowhere included)
 -- full_block: every path but the robots.txt disallowed, nothing may be fetched (docs/agents.md).
 -- Run from the scan's output folder: duckdb -c ".read ../queries/agents_full_block_share.sql"
 -- Columns:
@@ -15,13 +17,17 @@
 --   share_2xx, share_any      full_block / hosts_2xx, full_block / hosts_any (4 decimals)
 --   full_block_documented     hosts fully blocking the agent as its operator documents its
 --                             groups (verdict_documented; docs/agents.md)
+--   hosts_resolved            of hosts_any, those read through redirects (resolution resolved)
+--   hosts_unresolved          of hosts_any, those whose redirects lead nowhere (a loop, more than
+--                             five hops, a target never captured, no Location): verdict redirect
 WITH latest AS (
-    SELECT *
-    FROM read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true)
-    WHERE host IS NOT NULL
-    QUALIFY row_number() OVER (
-        PARTITION BY crawl, host, agent
-        ORDER BY capture_time DESC NULLS LAST, warc_file DESC, warc_offset DESC) = 1
+    -- Each host once, with the verdicts of the capture that governs it (robots_hosts).
+    SELECT h.host, h.registered_domain, h.resolution, v.* EXCLUDE (host, registered_domain)
+    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+    JOIN read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true) v
+        ON v.crawl = h.crawl
+        AND v.warc_file = h.effective_warc_file
+        AND v.warc_offset = h.effective_warc_offset
 )
 SELECT
     crawl,
@@ -35,7 +41,9 @@ SELECT
     count(*) FILTER (verdict = 'full_block' AND verdict_source = 'wildcard') AS by_star,
     round(full_block / nullif(hosts_2xx, 0), 4) AS share_2xx,
     round(full_block / hosts_any, 4) AS share_any,
-    count(*) FILTER (verdict_documented = 'full_block') AS full_block_documented
+    count(*) FILTER (verdict_documented = 'full_block') AS full_block_documented,
+    count(*) FILTER (resolution = 'resolved') AS hosts_resolved,
+    count(*) FILTER (resolution NOT IN ('direct', 'resolved')) AS hosts_unresolved
 FROM latest
 GROUP BY crawl, agent
 ORDER BY crawl, full_block DESC, agent;

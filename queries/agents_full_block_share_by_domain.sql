@@ -1,8 +1,9 @@
 -- Question: what share of registered domains (example.co.uk for www.example.co.uk and
 --           shop.example.co.uk) fully block each tracked agent, so sites with many hosts do not
 --           count many times?
--- Each host counts by its latest capture in the crawl (ties: later warc_file, then offset); a
--- domain is made of its hosts whose latest capture is a 2xx robots.txt (or a resource record).
+-- Each host counts by its governing capture (robots_hosts: its latest capture in the crawl or,
+-- when that is a redirect, the capture its redirects lead to); a domain is made of its hosts
+-- whose governing capture is a 2xx robots.txt (or a resource record).
 -- Two readings, both given: every such host of the domain fully blocks the agent, or at least
 -- one does.
 -- Verdicts: `verdict`, Google's library's reading (docs/agents.md).
@@ -14,12 +15,13 @@
 --   some_host_blocks     domains at least one of whose such hosts fully blocks it
 --   share_all, share_some  all_hosts_block / domains_2xx, some_host_blocks / domains_2xx (4 decimals)
 WITH latest AS (
-    SELECT *
-    FROM read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true)
-    WHERE host IS NOT NULL
-    QUALIFY row_number() OVER (
-        PARTITION BY crawl, host, agent
-        ORDER BY capture_time DESC NULLS LAST, warc_file DESC, warc_offset DESC) = 1
+    -- Each host once, with the verdicts of the capture that governs it (robots_hosts).
+    SELECT h.host, h.registered_domain, h.resolution, v.* EXCLUDE (host, registered_domain)
+    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+    JOIN read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true) v
+        ON v.crawl = h.crawl
+        AND v.warc_file = h.effective_warc_file
+        AND v.warc_offset = h.effective_warc_offset
 ), domains AS (
     SELECT
         crawl,

@@ -2,23 +2,25 @@
 -- "Names": the agent's own name is on a user-agent line (named_exact; docs/agents.md, "Naming").
 -- hosts_naming_token gives Google's reading beside it (the agent's product token on a line:
 -- `Ai2Bot-Dolma` names the token `Ai`, so it names AI2Bot too; `Crawl` names Crawl4AI).
--- Each host counts once, by its latest capture in the crawl (ties: later warc_file, then offset).
+-- Each host counts once, by its governing capture (robots_hosts: its latest capture in the crawl
+-- or, when that is a redirect, the capture its redirects lead to).
 -- Verdicts: `verdict`, Google's library's reading (docs/agents.md).
 -- Run from the scan's output folder: duckdb -c ".read ../queries/agents_named_full_block.sql"
 -- Columns:
 --   crawl, agent, agent_category
---   hosts_naming        hosts whose latest robots.txt writes the agent's name
---   hosts_naming_token  hosts whose latest robots.txt names the agent's product token
+--   hosts_naming        hosts whose governing robots.txt writes the agent's name
+--   hosts_naming_token  hosts whose governing robots.txt names the agent's product token
 --   full_block          of hosts_naming, those fully blocking it
 --   partial_block       of hosts_naming, those blocking part of the site
 --   share_full          full_block / hosts_naming (4 decimals)
 WITH latest AS (
-    SELECT *
-    FROM read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true)
-    WHERE host IS NOT NULL
-    QUALIFY row_number() OVER (
-        PARTITION BY crawl, host, agent
-        ORDER BY capture_time DESC NULLS LAST, warc_file DESC, warc_offset DESC) = 1
+    -- Each host once, with the verdicts of the capture that governs it (robots_hosts).
+    SELECT h.host, h.registered_domain, h.resolution, v.* EXCLUDE (host, registered_domain)
+    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+    JOIN read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true) v
+        ON v.crawl = h.crawl
+        AND v.warc_file = h.effective_warc_file
+        AND v.warc_offset = h.effective_warc_offset
 )
 SELECT
     crawl,

@@ -2,8 +2,9 @@
 --           block one agent while letting another in, for three pairs:
 --           GPTBot vs OAI-SearchBot, Google-Extended vs Googlebot, CCBot vs Googlebot.
 -- "Blocks": verdict full_block. "Allows": `/` is allowed (root_allowed) for the other agent.
--- Each host counts once, by its latest capture in the crawl; denominator: hosts whose latest
--- capture is a 2xx robots.txt (or a resource record).
+-- Each host counts once, by its governing capture (robots_hosts: its latest capture in the crawl
+-- or, when that is a redirect, the capture its redirects lead to); denominator: hosts whose
+-- governing capture is a 2xx robots.txt (or a resource record).
 -- Run from the scan's output folder: duckdb -c ".read ../queries/agents_selective_policies.sql"
 -- Columns:
 --   crawl, policy
@@ -12,12 +13,13 @@
 --   selective        of those, hosts allowing the second
 --   share_selective  selective / hosts_2xx (4 decimals)
 WITH latest AS (
-    SELECT *
-    FROM read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true)
-    WHERE host IS NOT NULL
-    QUALIFY row_number() OVER (
-        PARTITION BY crawl, host, agent
-        ORDER BY capture_time DESC NULLS LAST, warc_file DESC, warc_offset DESC) = 1
+    -- Each host once, with the verdicts of the capture that governs it (robots_hosts).
+    SELECT h.host, h.registered_domain, h.resolution, v.* EXCLUDE (host, registered_domain)
+    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+    JOIN read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true) v
+        ON v.crawl = h.crawl
+        AND v.warc_file = h.effective_warc_file
+        AND v.warc_offset = h.effective_warc_offset
 ), ok AS (
     SELECT * FROM latest
     WHERE fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')

@@ -5,8 +5,9 @@
 -- of the agents no group names (verdict_source wildcard or none); a host singles the agent out
 -- when the agent's own group (verdict_source specific) gives a stricter verdict than that.
 -- Verdicts: `verdict`, Google's library's reading (docs/agents.md).
--- Each host counts once, by its latest capture in the crawl (ties: later warc_file, then offset).
--- Denominator: hosts whose latest capture is a 2xx robots.txt (or a resource record), empty or
+-- Each host counts once, by its governing capture (robots_hosts: its latest capture in the crawl
+-- or, when that is a redirect, the capture its redirects lead to).
+-- Denominator: hosts whose governing capture is a 2xx robots.txt (or a resource record), empty or
 -- not, and that leave at least one agent to the `*` reading.
 -- Run from the scan's output folder: duckdb -c ".read ../queries/agents_singled_out.sql"
 -- Columns:
@@ -16,17 +17,18 @@
 --   to_full_block    of those, hosts fully blocking the agent
 --   share            singled_out / hosts_2xx (4 decimals)
 WITH latest AS (
-    SELECT *
-    FROM read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true)
-    WHERE host IS NOT NULL
-      AND fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
-    QUALIFY row_number() OVER (
-        PARTITION BY crawl, host, agent
-        ORDER BY capture_time DESC NULLS LAST, warc_file DESC, warc_offset DESC) = 1
+    -- Each host once, with the verdicts of the capture that governs it (robots_hosts).
+    SELECT h.host, h.registered_domain, h.resolution, v.* EXCLUDE (host, registered_domain)
+    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+    JOIN read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true) v
+        ON v.crawl = h.crawl
+        AND v.warc_file = h.effective_warc_file
+        AND v.warc_offset = h.effective_warc_offset
 ), ranked AS (
     SELECT *,
         CASE verdict WHEN 'full_block' THEN 2 WHEN 'partial_block' THEN 1 ELSE 0 END AS strictness
     FROM latest
+    WHERE fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
 ), star AS (
     SELECT crawl, host, max(strictness) AS star_strictness
     FROM ranked

@@ -7,6 +7,7 @@
 //! ```text
 //! archive (bytes to records) -> rows (records to rows) -> tables (the catalogue) -> parts (Parquet)
 //!            robots, signals, agents: pure parsers and the agent registry, used by rows
+//! derive: tables made per crawl from the written parts (robots_hosts), after the inputs
 //! ```
 //!
 //! [`scan()`] drives it all on a thread pool; the binary in `main.rs` is a thin CLI over this
@@ -53,6 +54,7 @@ macro_rules! str_enum {
 
 mod agents;
 mod archive;
+mod derive;
 mod parts;
 mod robots;
 mod rows;
@@ -75,6 +77,9 @@ pub use archive::reader::{
 };
 pub use archive::record::Head;
 pub use archive::sink::{Need, Record, Sink, KEEP_BLOCK};
+/// Each host's effective robots.txt capture (`repcensus hosts`, and the end of a scan).
+pub use derive::hosts::{derive_in as derive_hosts, CrawlHosts, HostsSummary};
+pub use derive::redirects::Resolution;
 /// robots.txt: Google-compatible parsing and matching (`repcensus check`), and everything the
 /// tables hold for one file as JSON (`repcensus parse`).
 pub use robots::parse::{is_valid_product_token, product_token, PARSE_LIMIT};

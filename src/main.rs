@@ -74,6 +74,22 @@ enum Command {
         /// The robots.txt file ("-" for standard input).
         robots: PathBuf,
     },
+    /// Derive robots_hosts (each host's latest robots.txt capture and the capture its redirects
+    /// lead to, whose verdicts the agents_* queries count) from the robots_files a scan wrote.
+    ///
+    /// A scan does this for its crawls at its end, except a shard (`--shard`): run it once after
+    /// the last shard, or after runs into the same folder that overlapped. Exit 0: done; 1: some
+    /// crawl's robots_files could not be read (its robots_hosts is left as it was); 2: error.
+    Hosts {
+        /// The scan's output folder (or s3:// prefix).
+        out: PathBuf,
+        /// Only these crawls (default: every crawl with robots_files).
+        #[arg(long, value_name = "NAME")]
+        crawl: Vec<String>,
+        /// Print nothing.
+        #[arg(long, short)]
+        quiet: bool,
+    },
     /// Write a deterministic Common-Crawl-like archive (for benchmarks and tests).
     Generate {
         /// Output file.
@@ -424,6 +440,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Scan(args) => run_scan(args),
+        Command::Hosts { out, crawl, quiet } => run_hosts(&out, &crawl, quiet),
         Command::Generate {
             out,
             kind,
@@ -487,6 +504,7 @@ fn run_scan(args: ScanArgs) -> Result<ExitCode> {
         resume,
         inflate_all,
         tables,
+        derive_hosts: shard.is_none(),
         panic_on_input: std::env::var("REPCENSUS_PANIC_ON_INPUT").ok(),
         stall_timeout: std::time::Duration::from_secs(stall_timeout.max(1)),
         input_deadline: (input_deadline > 0)
@@ -516,6 +534,31 @@ fn run_scan(args: ScanArgs) -> Result<ExitCode> {
             ExitCode::SUCCESS
         },
     )
+}
+
+/// `repcensus hosts`.
+fn run_hosts(out: &std::path::Path, crawls: &[String], quiet: bool) -> Result<ExitCode> {
+    let only: Option<std::collections::BTreeSet<String>> =
+        (!crawls.is_empty()).then(|| crawls.iter().cloned().collect());
+    let summary = repcensus::derive_hosts(out, only.as_ref())?;
+    if summary.crawls.is_empty() && summary.failed.is_empty() && summary.removed.is_empty() {
+        anyhow::bail!(
+            "no robots_files in {}{} (scan it first)",
+            out.display(),
+            match &only {
+                Some(_) => format!(" for crawl {}", crawls.join(", ")),
+                None => String::new(),
+            }
+        );
+    }
+    if !quiet {
+        eprint!("{}", summary.render());
+    }
+    Ok(if summary.failed.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 /// `repcensus generate`.

@@ -80,8 +80,27 @@ fn summary_json_agrees_with_the_tables_and_fail_on_error_exits_one() {
     ]);
     assert_eq!(code, 0, "{err}");
     let s: serde_json::Value = read_summary(&summary);
-    assert_eq!(s["inputs"], 23);
+    assert_eq!(s["inputs"], 24);
     assert_eq!(s["schema_version"], repcensus::SCHEMA_VERSION);
+    // robots_hosts, derived at the end: one row per host of each crawl.
+    let hosts: u64 = s["robots_hosts"]["crawls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["hosts"].as_u64().unwrap())
+        .sum();
+    assert_eq!(hosts as usize, table_rows(&out, "robots_hosts", &[]).len());
+    let crawls: std::collections::BTreeSet<String> = table_rows(&out, "inputs", &[])
+        .iter()
+        .map(|r| r.split('|').next().unwrap().to_string())
+        .collect();
+    let listed: Vec<String> = s["crawls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| format!("crawl={}", c.as_str().unwrap()))
+        .collect();
+    assert_eq!(listed, crawls.into_iter().collect::<Vec<_>>());
     for table in TABLES.iter().chain(&["inputs"]) {
         assert_eq!(
             s["rows"][table].as_u64().unwrap() as usize,

@@ -18,10 +18,11 @@ const LAYERS: &[(&str, &[&str])] = &[
         "rows",
         &["archive", "robots", "signals", "agents", "tables"],
     ),
+    ("derive", &["archive", "parts", "tables"]),
     (
         "scan",
         &[
-            "archive", "robots", "signals", "agents", "parts", "tables", "rows",
+            "archive", "robots", "signals", "agents", "parts", "tables", "rows", "derive",
         ],
     ),
 ];

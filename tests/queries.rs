@@ -116,36 +116,31 @@ fn duckdb_and_parquet_reader_agree_on_counts() {
     assert_eq!(versions, repcensus::SCHEMA_VERSION);
 }
 
+/// The README's GPTBot query gives, crawl by crawl, the share and denominator of the bundled
+/// agents_full_block_share.sql.
 #[test]
 fn readme_duckdb_session_answers_the_gptbot_question() {
     let out = sample_tables();
     let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
-    // The ```sql block of the README: three lines over `out/`.
+    // The ```sql block of the README: four lines over `out/`.
     let sql = readme
         .split("```sql\n")
         .nth(1)
         .and_then(|s| s.split("```").next())
         .expect("README has a ```sql block");
-    assert_eq!(sql.lines().count(), 3, "{sql}");
+    assert_eq!(sql.lines().count(), 4, "{sql}");
     let got = duck(out.parent().unwrap(), sql);
-    // One row per crawl of the samples; the hand-written verdict cases and the real robots.txt
-    // corpus share the crawl repcensus-samples, whose GPTBot answer is checked by hand in
-    // tests/agent_verdicts.rs; here the share must equal the same count made another way.
-    assert_eq!(got.lines().count(), 1 + 5, "{got}");
-    let line = got
-        .lines()
-        .find(|l| l.starts_with("CC-MAIN-GENERATED,"))
-        .unwrap()
-        .to_string();
-    let by_hand = duck(
+    let bundled =
+        std::fs::read_to_string(repo().join("queries/agents_full_block_share.sql")).unwrap();
+    let want: String = duck(
         out,
-        "WITH l AS (SELECT host, verdict, http_status FROM read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true) \
-         WHERE crawl = 'CC-MAIN-GENERATED' AND agent = 'GPTBot' \
-         QUALIFY row_number() OVER (PARTITION BY host ORDER BY capture_time DESC) = 1) \
-         SELECT 'CC-MAIN-GENERATED', round(count(*) FILTER (verdict = 'full_block') / count(*), 4), count(*) \
-         FROM l WHERE http_status BETWEEN 200 AND 299",
+        &format!(
+            "SELECT crawl, share_2xx, hosts_2xx FROM ({}) WHERE agent = 'GPTBot' ORDER BY crawl",
+            bundled.trim().trim_end_matches(';')
+        ),
     );
-    assert_eq!(line, by_hand.lines().nth(1).unwrap(), "{got}");
+    assert_eq!(got.lines().count(), 1 + 5, "{got}");
+    assert_eq!(got, want);
 }
 
 /// A WARC file of robots.txt responses, one per `(host, body)`, captured at `date`.

@@ -83,7 +83,7 @@ fn samples_scan_exits_zero_and_yields_every_capture() {
         .all(|r| !r.contains("http_status=NULL") || r.contains("real-robots.warc.gz")));
     // One inputs row per sample archive, and the broken ones have errors rows.
     let inputs = table_rows(out.path(), "inputs", &[]);
-    assert_eq!(inputs.len(), 23);
+    assert_eq!(inputs.len(), 24);
     // The inputs rows count the page tables' rows.
     let counted = |col: &str| -> usize {
         inputs

@@ -53,7 +53,9 @@ fn spark_local_mode_equals_a_single_process_run() {
     assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
     assert!(stdout.contains("3 of 3 tasks succeeded"), "{stdout}");
 
-    for table in TABLES {
+    // The driver derived robots_hosts from every shard's robots_files.
+    assert!(stdout.contains("robots_hosts  "), "{stdout}");
+    for table in TABLES.iter().chain(&["robots_hosts"]) {
         assert_eq!(
             table_rows(&spark, table, &[]),
             table_rows(&single, table, &[]),

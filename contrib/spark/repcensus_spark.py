@@ -11,8 +11,10 @@ spreads the manifest over `--num_input_partitions` Spark tasks. Each task runs
   (`--resume`), and never duplicates rows;
 * every task reports its outcome: exit code, its JSON run summary and the end of its log.
 
-The driver prints a per-task table, writes all outcomes as JSON to OUT/_spark/<app id>.json,
-and exits 1 when any task exited non-zero (each task's repcensus exit code is in the table:
+When the tasks are done, the driver runs `repcensus hosts OUT` (robots_hosts: each host's
+effective robots.txt capture, which needs every shard's robots_files; a shard does not write
+it), prints a per-task table, writes all outcomes as JSON to OUT/_spark/<app id>.json, and
+exits 1 when any task or `repcensus hosts` exited non-zero (each task's repcensus exit code is in the table:
 1 when some input could not be read, or had errors with --fail-on-error; 2 for usage or output
 errors).
 
@@ -45,7 +47,8 @@ def parse_args(argv):
     p.add_argument("--prefix", default=None,
                    help="put before the manifest's relative paths (repcensus scan --prefix)")
     p.add_argument("--repcensus", default=os.environ.get("REPCENSUS", "repcensus"),
-                   help="the repcensus binary on the executors")
+                   help="the repcensus binary on the executors (and on the driver, which runs "
+                        "`repcensus hosts` at the end)")
     p.add_argument("--threads", type=int, default=1,
                    help="threads per task (one per Spark core is the usual choice)")
     p.add_argument("--crawl", default=None, help="crawl name (repcensus scan --crawl)")
@@ -122,17 +125,33 @@ def main(argv=None):
     for o in failed:
         print(f"shard {o['shard']}/{n} failed (exit {o['exit_code']}):\n{o['log_tail']}",
               file=sys.stderr)
+    hosts = derive_hosts(args)
     report_dir = os.path.join(args.output, "_spark")
     if args.output.startswith("s3://"):
         report_dir = os.path.join(tempfile.gettempdir(), "repcensus-spark")
     os.makedirs(report_dir, exist_ok=True)
     report = os.path.join(report_dir, f"{sc.applicationId}.json")
     with open(report + ".tmp", "w") as f:
-        json.dump({"manifest": manifest, "shards": n, "tasks": outcomes}, f, indent=2)
+        json.dump({"manifest": manifest, "shards": n, "tasks": outcomes, "hosts": hosts},
+                  f, indent=2)
     os.replace(report + ".tmp", report)
     print(f"{n - len(failed)} of {n} tasks succeeded; outcomes in {report}")
     spark.stop()
-    return 1 if failed else 0
+    return 1 if failed or hosts["exit_code"] != 0 else 0
+
+
+def derive_hosts(args):
+    """Run `repcensus hosts OUT` on the driver once every shard is done; its outcome."""
+    cmd = [args.repcensus, "hosts", args.output]
+    if args.crawl:
+        cmd += ["--crawl", args.crawl]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        code, log = proc.returncode, proc.stderr
+    except OSError as e:
+        code, log = 127, f"cannot run {args.repcensus}: {e}"
+    print(log, end="", file=sys.stderr if code else sys.stdout)
+    return {"exit_code": code, "log_tail": log[-4000:]}
 
 
 if __name__ == "__main__":

@@ -7,5 +7,5 @@ mod out_dir;
 mod part;
 pub mod runs;
 
-pub use out_dir::OutDir;
+pub use out_dir::{OutDir, PartRef};
 pub use part::{PartOutcome, PartWriter, TableDesc};

@@ -257,6 +257,16 @@ pub enum PartRef {
     Remote(object_store::path::Path),
 }
 
+impl PartRef {
+    /// The part's path or key, for messages and ordering.
+    pub fn name(&self) -> String {
+        match self {
+            PartRef::Local(p) => p.display().to_string(),
+            PartRef::Remote(k) => k.to_string(),
+        }
+    }
+}
+
 impl OutDir {
     /// The committed parts of `table` for `input_id`, under any `crawl=` folder: (crawl, part).
     pub fn find_parts(&self, table: &str, input_id: &str) -> Vec<(String, PartRef)> {
@@ -291,6 +301,70 @@ impl OutDir {
             }
         }
         found
+    }
+
+    /// Every committed part of `table`, under every `crawl=` folder: (crawl, part), sorted.
+    pub fn table_parts(&self, table: &str) -> Result<Vec<(String, PartRef)>> {
+        let is_part = |name: &str| name.starts_with("part-") && name.ends_with(".parquet");
+        let mut found = Vec::new();
+        if let Some(r) = &self.remote {
+            let table_key = self.key(r, &self.root.join(table))?;
+            for crawl in remote_crawls(r, &table_key)? {
+                let dir = crawl.filename().unwrap_or_default().to_string();
+                let Some(c) = dir.strip_prefix("crawl=") else {
+                    continue;
+                };
+                let listed =
+                    crate::archive::remote::block_on(r.store.list_with_delimiter(Some(&crawl)))
+                        .with_context(|| format!("cannot list {}/{crawl}", r.url))?;
+                for o in listed.objects {
+                    if o.location.filename().is_some_and(is_part) {
+                        found.push((c.to_string(), PartRef::Remote(o.location)));
+                    }
+                }
+            }
+        } else {
+            let dir = self.root.join(table);
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                return Ok(found);
+            };
+            for e in entries.flatten() {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let Some(c) = name.strip_prefix("crawl=") else {
+                    continue;
+                };
+                let files = std::fs::read_dir(e.path())
+                    .with_context(|| format!("cannot list {}", e.path().display()))?;
+                for f in files.flatten() {
+                    if is_part(&f.file_name().to_string_lossy()) {
+                        found.push((c.to_string(), PartRef::Local(f.path())));
+                    }
+                }
+            }
+        }
+        found.sort_by(|a, b| (&a.0, a.1.name()).cmp(&(&b.0, b.1.name())));
+        Ok(found)
+    }
+
+    /// The rows of a part, only the named `columns` (those the part has), in batches.
+    pub fn read_columns(&self, part: &PartRef, columns: &[&str]) -> Result<Vec<RecordBatch>> {
+        use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+        use parquet::arrow::ProjectionMask;
+        fn read<R: parquet::file::reader::ChunkReader + 'static>(
+            r: R,
+            columns: &[&str],
+        ) -> Result<Vec<RecordBatch>> {
+            let b = ParquetRecordBatchReaderBuilder::try_new(r)?;
+            let mask = ProjectionMask::columns(b.parquet_schema(), columns.iter().copied());
+            let batches = b.with_projection(mask).build()?;
+            Ok(batches.collect::<Result<Vec<_>, _>>()?)
+        }
+        let what = || format!("cannot read {}", part.name());
+        match part {
+            PartRef::Local(p) => read(std::fs::File::open(p).with_context(what)?, columns),
+            PartRef::Remote(_) => read(self.read_part(part).with_context(what)?, columns),
+        }
+        .with_context(what)
     }
 
     /// The bytes of a (small) part.

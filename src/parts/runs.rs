@@ -270,8 +270,9 @@ num_value!(i64, i64, |v| v, Int64, false);
 num_value!(f64, u64, f64::to_bits, Double, true);
 
 /// A dictionary: entries in index order, and a table of their indexes by the hash of their key
-/// (each entry stored once; a string new to it costs one allocation).
-pub(super) struct Dict<V: DictValue> {
+/// (each entry stored once; a string new to it costs one allocation). Also an interner for
+/// other layers (`derive/hosts.rs`).
+pub struct Dict<V: DictValue> {
     pub(super) values: Vec<V>,
     pub(super) index: HashTable<u32>,
 }
@@ -290,8 +291,13 @@ pub(super) fn hash_of<K: std::hash::Hash + ?Sized>(k: &K) -> u64 {
 }
 
 impl<V: DictValue> Dict<V> {
+    /// The entry of index `i`.
+    pub fn get(&self, i: u32) -> &V {
+        &self.values[i as usize]
+    }
+
     /// The index of the entry whose key is `k`, adding `make()` when there is none.
-    pub(super) fn intern_by(&mut self, k: V::Key<'_>, make: impl FnOnce() -> V) -> u32 {
+    pub fn intern_by(&mut self, k: V::Key<'_>, make: impl FnOnce() -> V) -> u32 {
         let h = hash_of(&k);
         let values = &self.values;
         if let Some(&i) = self

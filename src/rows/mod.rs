@@ -9,10 +9,6 @@ pub mod host_counts;
 pub mod output;
 pub mod page_signals;
 pub mod pages;
-// Not yet called by the scan: the table that gives each host its effective capture comes next
-// (issue 21, point 4).
-#[allow(dead_code)]
-pub mod redirects;
 pub mod robots_capture;
 pub mod robots_txt;
 pub mod source;

@@ -31,6 +31,7 @@ use crate::archive::reader::ContainerStats;
 use crate::archive::remote;
 use crate::parts::OutDir;
 use crate::rows::ChunkOutput;
+use crate::tables::Table;
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use input_state::InputState;
@@ -153,11 +154,15 @@ pub fn scan(opts: &ScanOptions) -> Result<ScanSummary> {
         }
     });
     shared.bar.finish_and_clear();
-    out.close();
     if let Some(e) = lock(&shared.output_error).take() {
+        out.close();
         return Err(e);
     }
     let mut summary = lock(&shared.summary).clone();
+    let hosts = (opts.derive_hosts && opts.tables.writes(Table::RobotsFiles))
+        .then(|| crate::derive::hosts::derive(&out, Some(&summary.crawls)));
+    out.close();
+    summary.hosts = hosts.transpose()?;
     summary.seconds = started.elapsed().as_secs_f64();
     summary.peak_rss_bytes = peak_rss_bytes();
     Ok(summary)

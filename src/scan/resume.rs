@@ -56,6 +56,7 @@ pub fn completed(
         return None;
     }
     let mut done = InputTotals {
+        crawl: crawl.clone(),
         records: int("records")?,
         errors: int("errors")?,
         ..InputTotals::default()

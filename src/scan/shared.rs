@@ -36,6 +36,10 @@ pub struct ScanOptions {
     pub inflate_all: bool,
     /// The tables to write (`--tables`); work only unselected tables need is not done.
     pub tables: TableSelection,
+    /// Derive `robots_hosts` for the run's crawls at the end (when `robots_files` is written).
+    /// Off for a shard: the crawl's other shards may still be running (`repcensus hosts` after
+    /// the last one).
+    pub derive_hosts: bool,
     /// Testing only: panic while reading the input whose path ends with this, to exercise the
     /// recovery from internal errors (set by `REPCENSUS_PANIC_ON_INPUT`).
     #[doc(hidden)]

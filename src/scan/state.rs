@@ -149,6 +149,7 @@ fn finalize(
     shared.out.commit(parts)?;
 
     let totals = InputTotals {
+        crawl: crawl.clone(),
         records: state.counts.total,
         errors: state.n_errors,
         rows: Table::OF_INPUT

@@ -2,13 +2,16 @@
 //! `--resume`, through one [`ScanSummary::add_input`]), printed at the end and written as JSON
 //! with `--summary`.
 
+use crate::derive::hosts::HostsSummary;
 use crate::tables::{Table, SCHEMA_VERSION};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 /// What one complete input adds to the summary.
 #[derive(Debug, Clone, Default)]
 pub struct InputTotals {
+    /// The crawl its rows are under.
+    pub crawl: String,
     pub records: u64,
     /// `errors` rows.
     pub errors: u64,
@@ -40,12 +43,17 @@ pub struct ScanSummary {
     pub peak_rss_bytes: Option<u64>,
     /// Inputs that could not be read, with the reason.
     pub failures: Vec<(PathBuf, String)>,
+    /// The crawls of the run's inputs.
+    pub crawls: BTreeSet<String>,
+    /// What deriving `robots_hosts` did at the end, if it ran.
+    pub hosts: Option<HostsSummary>,
 }
 
 impl ScanSummary {
     /// Count a complete input, its `inputs` row included; `failure` is its path and reason when
     /// it could not be read.
     pub(super) fn add_input(&mut self, t: &InputTotals, failure: Option<(PathBuf, String)>) {
+        self.crawls.insert(t.crawl.clone());
         for (table, n) in &t.rows {
             *self.rows.entry(table.name().to_string()).or_default() += n;
             if *table == Table::RobotsFiles {
@@ -94,6 +102,8 @@ impl ScanSummary {
                 "path": p.to_string_lossy(),
                 "error": why,
             })).collect::<Vec<_>>(),
+            "crawls": self.crawls,
+            "robots_hosts": self.hosts.as_ref().map(HostsSummary::to_json),
         })
     }
 
@@ -111,6 +121,9 @@ impl ScanSummary {
         );
         if let Some(b) = self.peak_rss_bytes {
             s.push_str(&format!("memory        {:.0} MB at peak\n", b as f64 / 1e6));
+        }
+        if let Some(h) = &self.hosts {
+            s.push_str(&h.render());
         }
         if self.inputs_resumed > 0 {
             s.push_str(&format!(

@@ -402,6 +402,36 @@ table! {
         registry_version: Str,
     }
 }
+table! {
+    /// One row per host of a crawl with a robots.txt capture: its latest capture, and the
+    /// capture whose verdicts govern it (the end of the latest capture's chain of redirects).
+    /// Derived from the crawl's `robots_files` by `repcensus hosts` (and at the end of a scan).
+    RobotsHostsBuilder, RobotsHostRow, RobotsHosts,
+    {
+        host: Str,
+        registered_domain: Str,
+        /// Captures of `/robots.txt` on the host in the crawl.
+        captures: I32,
+        /// The host's latest capture (by `capture_time`, then `warc_file`, then `warc_offset`).
+        warc_file: Str,
+        warc_offset: I64,
+        url: Text,
+        capture_time: Ts,
+        fetch_outcome: Str,
+        /// How the latest capture's chain of redirects ended (`derive::redirects::Resolution`).
+        resolution: Label,
+        hops: I32,
+        cross_host: Bool,
+        /// The capture that governs the host: the end of the chain when it was `resolved`,
+        /// else the latest capture itself.
+        effective_warc_file: Str,
+        effective_warc_offset: I64,
+        effective_url: Text,
+        effective_host: Str,
+        effective_fetch_outcome: Str,
+    }
+}
+
 /// The rows of a batch as JSON objects (column name -> value; NULL -> null). For the CLI's JSON
 /// output, so it holds exactly what the tables hold.
 pub fn batch_to_json(batch: &RecordBatch) -> Vec<serde_json::Map<String, serde_json::Value>> {

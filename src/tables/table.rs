@@ -1,11 +1,12 @@
-//! The catalogue: every table a scan writes ([`Table`]) and the set of them a scan is asked for
-//! ([`TableSelection`]). Writers, `--resume`, the run summary and the tests iterate [`Table`];
+//! The catalogue: every table a scan writes ([`Table`]), the tables derived from them
+//! ([`Table::DERIVED`]), and the set of them a scan is asked for ([`TableSelection`]). Writers, `--resume`, the run summary and the tests iterate [`Table`];
 //! adding a table is one variant here, one `table!` declaration and one row source.
 
 use super::*;
 use crate::parts::TableDesc;
 
-/// Every table a scan writes.
+/// Every table: those a scan writes per input ([`Table::ALL`]), then those derived from them
+/// per crawl ([`Table::DERIVED`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Table {
     RobotsFiles,
@@ -19,10 +20,13 @@ pub enum Table {
     HostCounts,
     /// One row per input, written last: its presence says the input's other parts are complete.
     Inputs,
+    /// One row per host of a crawl: its latest robots.txt capture and the capture its chain of
+    /// redirects ends at, derived from all of the crawl's `robots_files` (`repcensus hosts`).
+    RobotsHosts,
 }
 
 impl Table {
-    /// Every table, `inputs` last.
+    /// Every table a scan writes per input, `inputs` last.
     pub const ALL: [Table; 10] = [
         Table::RobotsFiles,
         Table::RobotsAgents,
@@ -35,6 +39,10 @@ impl Table {
         Table::HostCounts,
         Table::Inputs,
     ];
+
+    /// The tables derived from a crawl's tables once they are written: one part per crawl,
+    /// not per input, and not in `--tables`.
+    pub const DERIVED: [Table; 1] = [Table::RobotsHosts];
 
     /// The tables an input writes parts of besides `inputs`, in the order its parts are written:
     /// [`Table::ALL`] without its last.
@@ -61,6 +69,7 @@ impl Table {
             Table::PageSignals => "page_signals",
             Table::HostCounts => "host_counts",
             Table::Inputs => "inputs",
+            Table::RobotsHosts => "robots_hosts",
         }
     }
 
@@ -81,7 +90,7 @@ impl Table {
             Table::Errors => "errors",
             Table::PageSignals => "rows_page_signals",
             Table::HostCounts => "rows_host_counts",
-            Table::Inputs => return None,
+            Table::Inputs | Table::RobotsHosts => return None,
         })
     }
 
@@ -98,10 +107,12 @@ impl Table {
             Table::PageSignals => PageSignalsBuilder::desc(),
             Table::HostCounts => HostCountsBuilder::desc(),
             Table::Inputs => InputsBuilder::desc(),
+            Table::RobotsHosts => RobotsHostsBuilder::desc(),
         }
     }
 
-    /// The table's place in [`Table::ALL`] (and, but for `inputs`, in [`Table::OF_INPUT`]).
+    /// The table's place in [`Table::ALL`] (and, but for `inputs`, in [`Table::OF_INPUT`]);
+    /// derived tables come after.
     pub const fn index(self) -> usize {
         self as usize
     }
@@ -243,6 +254,12 @@ mod tests {
             }
         }
         assert_eq!(&Table::ALL[..9], &Table::OF_INPUT);
+        for (i, t) in Table::DERIVED.into_iter().enumerate() {
+            assert_eq!(t.index(), Table::ALL.len() + i);
+            assert_eq!(t.desc().name, t.name());
+            assert_eq!(t.count_column(), None);
+            assert_eq!(Table::from_name(t.name()), None, "{t} is not for --tables");
+        }
         assert_eq!(RobotsAgentsArrow::NAME, RobotsAgentsBuilder::NAME);
     }
 }

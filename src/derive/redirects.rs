@@ -2,14 +2,13 @@
 //! redirects of a robots.txt fetch, so a host whose `/robots.txt` answers 301 to `https://` or to
 //! `www.` is governed by the file at the end of the chain, not by "redirect".
 //!
-//! [`resolve`] follows redirects among the captures of one crawl: each capture is looked up by
-//! its URL (scheme, host, port and path+query, normalized by the `url` crate), the latest capture
-//! of a URL standing for it. A chain ends at the first capture that is not a redirect
-//! ([`Resolution::Direct`] when there was no hop, [`Resolution::Resolved`] after one to five), or
-//! fails: a location that is not a URL, a target never captured in the crawl, a loop, or more
-//! than five hops. Targets on another host are followed (Google follows them too) and flagged.
-
-use std::collections::HashMap;
+//! [`follow`] follows redirects among the captures of one crawl, looked up through an [`Index`]:
+//! each capture is found by its URL (scheme, host, port and path+query, normalized by the `url`
+//! crate: [`url_key`]), the latest capture of a URL standing for it. A chain ends at the first
+//! capture that is not a redirect ([`Resolution::Direct`] when there was no hop,
+//! [`Resolution::Resolved`] after one to five), or fails: a location that is not a URL, a target
+//! never captured in the crawl, a loop, or more than five hops. Targets on another host are
+//! followed (Google follows them too) and flagged.
 
 /// At most this many redirects are followed (RFC 9309 section 2.3.1.2: "at least five").
 pub const MAX_HOPS: u8 = 5;
@@ -45,14 +44,23 @@ str_enum! {
 
 /// Where a capture's chain of redirects ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Effective {
-    /// Index (into the resolver's input) of the effective capture, when the chain ended at one.
-    pub capture: Option<usize>,
+pub struct Effective<Id> {
+    /// The effective capture, when the chain ended at one.
+    pub capture: Option<Id>,
     /// Redirects followed.
     pub hops: u8,
     /// Some hop went to another host.
     pub cross_host: bool,
     pub resolution: Resolution,
+}
+
+/// The captures of a crawl, as [`follow`] looks them up.
+pub trait Index {
+    /// How the index names a capture.
+    type Id: Copy;
+    fn capture(&self, id: Self::Id) -> Capture<'_>;
+    /// The latest capture of the URL whose [`url_key`] is `key`.
+    fn find(&self, key: &str) -> Option<Self::Id>;
 }
 
 /// A URL as the resolver compares them: `url`'s normalization (lower-case scheme and host, no
@@ -63,34 +71,28 @@ fn key(url: &url::Url) -> String {
     u.into()
 }
 
-/// The effective capture of every capture of `captures` (one crawl): see the module doc. When
-/// several captures share a URL, the one latest in `captures` stands for it, so give them in
-/// capture order.
-pub fn resolve(captures: &[Capture<'_>]) -> Vec<Effective> {
-    let parsed: Vec<Option<url::Url>> = captures
-        .iter()
-        .map(|c| url::Url::parse(c.url).ok())
-        .collect();
-    let mut by_url: HashMap<String, usize> = HashMap::new();
-    for (i, u) in parsed.iter().enumerate() {
-        if let Some(u) = u {
-            by_url.insert(key(u), i);
-        }
-    }
-    (0..captures.len())
-        .map(|i| follow(captures, &parsed, &by_url, i))
-        .collect()
+/// The key a capture of `url` is found by; `None` when it is not a URL.
+pub fn url_key(url: &str) -> Option<String> {
+    url::Url::parse(url).ok().map(|u| key(&u))
 }
 
-/// Follow the chain that starts at capture `start`.
-fn follow(
-    captures: &[Capture<'_>],
-    parsed: &[Option<url::Url>],
-    by_url: &HashMap<String, usize>,
-    start: usize,
-) -> Effective {
+/// Where a redirect of `c` points: the parsed URL of `c` and of its location.
+fn target(c: &Capture<'_>) -> Option<(url::Url, url::Url)> {
+    let base = url::Url::parse(c.url).ok()?;
+    let to = base.join(c.location?.trim()).ok()?;
+    Some((base, to))
+}
+
+/// The key of the capture a redirect `c` points to; `None` when `c` is not a redirect or has no
+/// usable location.
+pub fn target_key(c: &Capture<'_>) -> Option<String> {
+    c.redirect.then(|| target(c))?.map(|(_, to)| key(&to))
+}
+
+/// Follow the chain of redirects that starts at capture `start`.
+pub fn follow<I: Index>(index: &I, start: I::Id) -> Effective<I::Id> {
     let mut at = start;
-    let mut seen = vec![start];
+    let mut seen: Vec<String> = Vec::new();
     let mut cross_host = false;
     let end = |capture, hops, cross_host, resolution| Effective {
         capture,
@@ -99,7 +101,7 @@ fn follow(
         resolution,
     };
     for hops in 0..=MAX_HOPS {
-        let c = &captures[at];
+        let c = index.capture(at);
         if !c.redirect {
             let resolution = if hops == 0 {
                 Resolution::Direct
@@ -111,21 +113,21 @@ fn follow(
         if hops == MAX_HOPS {
             break;
         }
-        let target = parsed[at]
-            .as_ref()
-            .zip(c.location)
-            .and_then(|(base, loc)| base.join(loc.trim()).ok());
-        let Some(target) = target else {
+        let Some((from, to)) = target(&c) else {
             return end(None, hops, cross_host, Resolution::BadLocation);
         };
-        cross_host |= parsed[at].as_ref().and_then(url::Url::host_str) != target.host_str();
-        let Some(&next) = by_url.get(&key(&target)) else {
-            return end(None, hops + 1, cross_host, Resolution::MissingTarget);
-        };
-        if seen.contains(&next) {
+        cross_host |= from.host_str() != to.host_str();
+        if seen.is_empty() {
+            seen.push(key(&from));
+        }
+        let to = key(&to);
+        if seen.contains(&to) {
             return end(None, hops + 1, cross_host, Resolution::Loop);
         }
-        seen.push(next);
+        let Some(next) = index.find(&to) else {
+            return end(None, hops + 1, cross_host, Resolution::MissingTarget);
+        };
+        seen.push(to);
         at = next;
     }
     end(None, MAX_HOPS + 1, cross_host, Resolution::TooManyHops)
@@ -134,6 +136,30 @@ fn follow(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashMap;
+
+    /// Captures in capture order, each URL standing for its latest capture.
+    struct Slice<'c, 'a>(&'c [Capture<'a>], HashMap<String, usize>);
+
+    impl Index for Slice<'_, '_> {
+        type Id = usize;
+        fn capture(&self, id: usize) -> Capture<'_> {
+            self.0[id]
+        }
+        fn find(&self, key: &str) -> Option<usize> {
+            self.1.get(key).copied()
+        }
+    }
+
+    fn resolve(captures: &[Capture<'_>]) -> Vec<Effective<usize>> {
+        let by_url = captures
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| Some((url_key(c.url)?, i)))
+            .collect();
+        let index = Slice(captures, by_url);
+        (0..captures.len()).map(|i| follow(&index, i)).collect()
+    }
 
     fn ok(url: &str) -> Capture<'_> {
         Capture {
@@ -151,7 +177,7 @@ mod tests {
         }
     }
 
-    fn summary(e: &Effective) -> (Option<usize>, u8, bool, &'static str) {
+    fn summary(e: &Effective<usize>) -> (Option<usize>, u8, bool, &'static str) {
         (e.capture, e.hops, e.cross_host, e.resolution.as_str())
     }
 

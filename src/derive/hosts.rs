@@ -1,0 +1,413 @@
+//! `robots_hosts`: one row per host of a crawl, with its latest robots.txt capture and the capture
+//! that governs it, the end of that capture's chain of redirects ([`super::redirects`]). The
+//! `agents_*` queries read each host's verdicts from its governing capture.
+//!
+//! A crawl's `robots_files` parts are read twice, a few columns at a time, so that memory grows
+//! with the crawl's hosts and redirect targets, not with its captures: the first pass collects
+//! the URLs redirects point to, the second keeps each host's latest capture and each such URL's
+//! latest capture. The crawl's part (`robots_hosts/crawl=C/part-C.parquet`) replaces the one an
+//! earlier derivation wrote, whole, when it is complete.
+
+use super::redirects::{self, Capture, Index, Resolution};
+use crate::parts::runs::Dict;
+use crate::parts::{OutDir, PartRef};
+use crate::tables::{RobotsHostRow, RobotsHostsBuilder, Table, TableBuilder};
+use anyhow::{Context, Result};
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Int64Type, TimestampMicrosecondType};
+use arrow_array::{Array, RecordBatch, StringArray};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+/// What deriving `robots_hosts` did for one crawl.
+#[derive(Debug, Clone, Default)]
+pub struct CrawlHosts {
+    pub crawl: String,
+    pub captures: u64,
+    pub hosts: u64,
+    /// Hosts by how their latest capture's chain of redirects ended.
+    pub resolutions: BTreeMap<Resolution, u64>,
+    /// Hosts resolved through a hop to another host.
+    pub cross_host: u64,
+}
+
+/// What deriving `robots_hosts` did.
+#[derive(Debug, Clone, Default)]
+pub struct HostsSummary {
+    pub crawls: Vec<CrawlHosts>,
+    /// Crawls whose `robots_files` could not be read (crawl, why): their `robots_hosts` part is
+    /// left as it was.
+    pub failed: Vec<(String, String)>,
+    /// Crawls whose `robots_hosts` part was removed: they have no `robots_files` any more.
+    pub removed: Vec<String>,
+}
+
+impl HostsSummary {
+    /// Lines for the end of a scan or `repcensus hosts`: per crawl, hosts and how redirects
+    /// resolved.
+    pub fn render(&self) -> String {
+        let mut s = String::new();
+        for c in &self.crawls {
+            let n = |r: Resolution| c.resolutions.get(&r).copied().unwrap_or(0);
+            let redirected = c.hosts - n(Resolution::Direct);
+            s.push_str(&format!(
+                "robots_hosts  {}: {} hosts; {} redirect, {} of them resolved",
+                c.crawl,
+                c.hosts,
+                redirected,
+                n(Resolution::Resolved)
+            ));
+            let failed: Vec<String> = Resolution::ALL
+                .iter()
+                .filter(|&&r| !matches!(r, Resolution::Direct | Resolution::Resolved) && n(r) > 0)
+                .map(|&r| format!("{} {r}", n(r)))
+                .collect();
+            if !failed.is_empty() {
+                s.push_str(&format!(" ({})", failed.join(", ")));
+            }
+            s.push('\n');
+        }
+        for (crawl, why) in &self.failed {
+            s.push_str(&format!("robots_hosts  {crawl}: not derived: {why}\n"));
+        }
+        for crawl in &self.removed {
+            s.push_str(&format!(
+                "robots_hosts  {crawl}: removed (no robots_files left)\n"
+            ));
+        }
+        s
+    }
+
+    /// The same, for `--summary`.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "crawls": self.crawls.iter().map(|c| serde_json::json!({
+                "crawl": c.crawl,
+                "captures": c.captures,
+                "hosts": c.hosts,
+                "resolutions": c.resolutions.iter()
+                    .map(|(r, n)| (r.as_str().to_string(), *n))
+                    .collect::<BTreeMap<_, _>>(),
+                "cross_host": c.cross_host,
+            })).collect::<Vec<_>>(),
+            "failed": self.failed.iter()
+                .map(|(c, why)| serde_json::json!({"crawl": c, "error": why}))
+                .collect::<Vec<_>>(),
+            "removed": self.removed,
+        })
+    }
+}
+
+/// Derive `robots_hosts` in the output folder (or `s3://` prefix) `out` of a scan, for the
+/// crawls in `only` (every crawl with `robots_files` when `None`).
+pub fn derive_in(out: &std::path::Path, only: Option<&BTreeSet<String>>) -> Result<HostsSummary> {
+    let remote = out.to_str().is_some_and(crate::archive::remote::is_remote);
+    anyhow::ensure!(
+        remote || out.is_dir(),
+        "{} is not a folder (give the --out of a scan)",
+        out.display()
+    );
+    let dir = OutDir::create(out)?;
+    let summary = derive(&dir, only);
+    dir.close();
+    summary
+}
+
+/// Derive `robots_hosts` in `out` for the crawls in `only` (every crawl with `robots_files`
+/// when `None`), and remove it for crawls that have no `robots_files` left. Errors are output
+/// errors; a crawl whose parts cannot be read is in `failed`.
+pub fn derive(out: &OutDir, only: Option<&BTreeSet<String>>) -> Result<HostsSummary> {
+    let mut by_crawl: BTreeMap<String, Vec<PartRef>> = BTreeMap::new();
+    for (crawl, part) in out.table_parts(Table::RobotsFiles.name())? {
+        by_crawl.entry(crawl).or_default().push(part);
+    }
+    let mut summary = HostsSummary::default();
+    let table = Table::RobotsHosts;
+    // Whatever was asked: a crawl without robots_files (its inputs were scanned again under
+    // another crawl name) keeps no robots_hosts.
+    for (crawl, _) in out.table_parts(table.name())? {
+        if !by_crawl.contains_key(&crawl) && !summary.removed.contains(&crawl) {
+            out.remove_parts(table.name(), &crawl)?;
+            summary.removed.push(crawl);
+        }
+    }
+    by_crawl.retain(|c, _| only.is_none_or(|o| o.contains(c)));
+    for (crawl, parts) in by_crawl {
+        let hosts = match read_crawl(out, &parts) {
+            Ok(h) => h,
+            Err(e) => {
+                summary.failed.push((crawl, format!("{e:#}")));
+                continue;
+            }
+        };
+        let (batches, counts) = hosts.rows(&crawl);
+        let part = out.write(&table.desc(), &crawl, &crawl, &batches)?;
+        out.commit(vec![part])?;
+        summary.crawls.push(counts);
+    }
+    Ok(summary)
+}
+
+/// The columns of `robots_files` each pass reads.
+const TARGET_COLUMNS: [&str; 3] = ["url", "fetch_outcome", "redirect_location"];
+const CAPTURE_COLUMNS: [&str; 8] = [
+    "warc_file",
+    "warc_offset",
+    "url",
+    "host",
+    "registered_domain",
+    "capture_time",
+    "fetch_outcome",
+    "redirect_location",
+];
+
+/// Read a crawl's parts: the URLs its redirects point to, then each host's latest capture and
+/// each such URL's latest capture.
+fn read_crawl(out: &OutDir, parts: &[PartRef]) -> Result<CrawlIndex> {
+    let mut targets = HashSet::new();
+    for part in parts {
+        for batch in out.read_columns(part, &TARGET_COLUMNS)? {
+            let cols = Columns::of(&batch, part)?;
+            for i in 0..batch.num_rows() {
+                if let Some(key) = cols.capture(i).as_ref().and_then(redirects::target_key) {
+                    targets.insert(key);
+                }
+            }
+        }
+    }
+    let mut index = CrawlIndex {
+        targets,
+        ..CrawlIndex::default()
+    };
+    for part in parts {
+        for batch in out.read_columns(part, &CAPTURE_COLUMNS)? {
+            let cols = Columns::of(&batch, part)?;
+            for i in 0..batch.num_rows() {
+                index.add(&cols, i);
+            }
+        }
+    }
+    Ok(index)
+}
+
+/// The columns of a batch of `robots_files` (those read: the others are `None`).
+struct Columns<'b> {
+    file: Option<&'b StringArray>,
+    offset: Option<&'b arrow_array::Int64Array>,
+    url: &'b StringArray,
+    host: Option<&'b StringArray>,
+    domain: Option<&'b StringArray>,
+    time: Option<&'b arrow_array::TimestampMicrosecondArray>,
+    outcome: &'b StringArray,
+    location: &'b StringArray,
+}
+
+impl<'b> Columns<'b> {
+    fn of(batch: &'b RecordBatch, part: &PartRef) -> Result<Self> {
+        let missing = |c: &str| format!("{}: no column {c} of the expected type", part.name());
+        let text = |c: &str| batch.column_by_name(c).and_then(|a| a.as_string_opt());
+        let need = |c: &str| text(c).with_context(|| missing(c));
+        Ok(Columns {
+            file: text("warc_file"),
+            offset: batch
+                .column_by_name("warc_offset")
+                .and_then(|a| a.as_primitive_opt::<Int64Type>()),
+            url: need("url")?,
+            host: text("host"),
+            domain: text("registered_domain"),
+            time: batch
+                .column_by_name("capture_time")
+                .and_then(|a| a.as_primitive_opt::<TimestampMicrosecondType>()),
+            outcome: need("fetch_outcome")?,
+            location: need("redirect_location")?,
+        })
+    }
+
+    fn get(a: Option<&StringArray>, i: usize) -> Option<&str> {
+        a.filter(|a| a.is_valid(i)).map(|a| a.value(i))
+    }
+
+    /// Row `i` as the resolver sees it; `None` without a URL.
+    fn capture(&self, i: usize) -> Option<Capture<'b>> {
+        Some(Capture {
+            url: Self::get(Some(self.url), i)?,
+            redirect: Self::get(Some(self.outcome), i) == Some("redirect"),
+            location: Self::get(Some(self.location), i),
+        })
+    }
+}
+
+/// Strings that repeat across captures (file names, hosts, outcomes), each stored once.
+#[derive(Default)]
+struct Interner(Dict<Box<str>>);
+
+impl Interner {
+    fn id(&mut self, s: &str) -> u32 {
+        self.0.intern_by(s, || s.into())
+    }
+
+    fn get(&self, id: u32) -> &str {
+        self.0.get(id)
+    }
+}
+
+/// A capture, as much of it as `robots_hosts` needs.
+struct Seen {
+    file: u32,
+    offset: i64,
+    time: Option<i64>,
+    host: u32,
+    domain: Option<u32>,
+    outcome: Option<u32>,
+    url: Box<str>,
+    location: Option<Box<str>>,
+}
+
+/// The latest of the captures seen for a host or a URL, and how many there were.
+struct Latest {
+    seen: Seen,
+    captures: u32,
+}
+
+/// What is kept of a crawl's captures.
+#[derive(Default)]
+struct CrawlIndex {
+    strings: Interner,
+    /// The URLs (keys) redirects point to.
+    targets: HashSet<String>,
+    /// Each host's latest capture.
+    hosts: HashMap<u32, Latest>,
+    /// Each redirect target's latest capture.
+    urls: HashMap<String, Latest>,
+    captures: u64,
+}
+
+impl CrawlIndex {
+    fn add(&mut self, cols: &Columns<'_>, i: usize) {
+        let (Some(c), Some(host)) = (cols.capture(i), Columns::get(cols.host, i)) else {
+            return;
+        };
+        self.captures += 1;
+        let s = &mut self.strings;
+        let seen = Seen {
+            file: s.id(Columns::get(cols.file, i).unwrap_or_default()),
+            offset: cols
+                .offset
+                .filter(|a| a.is_valid(i))
+                .map_or(0, |a| a.value(i)),
+            time: cols.time.filter(|a| a.is_valid(i)).map(|a| a.value(i)),
+            host: s.id(host),
+            domain: Columns::get(cols.domain, i).map(|d| s.id(d)),
+            outcome: Columns::get(Some(cols.outcome), i).map(|o| s.id(o)),
+            url: c.url.into(),
+            location: c.location.map(Into::into),
+        };
+        if !self.targets.is_empty() {
+            if let Some(key) = redirects::url_key(c.url).filter(|k| self.targets.contains(k)) {
+                keep_latest(&self.strings, self.urls.entry(key), seen.copy());
+            }
+        }
+        keep_latest(&self.strings, self.hosts.entry(seen.host), seen);
+    }
+
+    /// The rows of `robots_hosts`, by host, and what they count.
+    fn rows(&self, crawl: &str) -> (Vec<RecordBatch>, CrawlHosts) {
+        let mut counts = CrawlHosts {
+            crawl: crawl.to_string(),
+            captures: self.captures,
+            hosts: self.hosts.len() as u64,
+            ..CrawlHosts::default()
+        };
+        let mut hosts: Vec<_> = self.hosts.iter().collect();
+        hosts.sort_unstable_by_key(|(&h, _)| self.strings.get(h));
+        let mut builder = RobotsHostsBuilder::default();
+        let mut batches = Vec::new();
+        for (_, latest) in hosts {
+            let start = &latest.seen;
+            let e = redirects::follow(&self, start);
+            *counts.resolutions.entry(e.resolution).or_default() += 1;
+            counts.cross_host += u64::from(e.cross_host && e.capture.is_some());
+            let s = &latest.seen;
+            let eff = e.capture.unwrap_or(start);
+            let text = |id: Option<u32>| id.map(|i| self.strings.get(i));
+            builder.append(&RobotsHostRow {
+                host: Some(self.strings.get(s.host)),
+                registered_domain: text(s.domain),
+                captures: Some(latest.captures as i32),
+                warc_file: Some(self.strings.get(s.file)),
+                warc_offset: Some(s.offset),
+                url: Some(&s.url),
+                capture_time: s.time,
+                fetch_outcome: text(s.outcome),
+                resolution: Some(e.resolution.as_str()),
+                hops: Some(i32::from(e.hops)),
+                cross_host: Some(e.cross_host),
+                effective_warc_file: Some(self.strings.get(eff.file)),
+                effective_warc_offset: Some(eff.offset),
+                effective_url: Some(&eff.url),
+                effective_host: Some(self.strings.get(eff.host)),
+                effective_fetch_outcome: text(eff.outcome),
+            });
+            if builder.len() == BATCH_ROWS {
+                batches.push(builder.finish(crawl));
+            }
+        }
+        batches.push(builder.finish(crawl));
+        (batches, counts)
+    }
+}
+
+/// Rows per batch of `robots_hosts`.
+const BATCH_ROWS: usize = 1 << 16;
+
+impl Seen {
+    fn copy(&self) -> Seen {
+        Seen {
+            url: self.url.clone(),
+            location: self.location.clone(),
+            ..*self
+        }
+    }
+
+    /// Capture order: `capture_time` (none first), then `warc_file`, then `warc_offset`, as the
+    /// queries order them.
+    fn is_after(&self, other: &Seen, strings: &Interner) -> bool {
+        (self.time, strings.get(self.file), self.offset)
+            > (other.time, strings.get(other.file), other.offset)
+    }
+}
+
+fn keep_latest<K>(
+    strings: &Interner,
+    entry: std::collections::hash_map::Entry<'_, K, Latest>,
+    seen: Seen,
+) {
+    use std::collections::hash_map::Entry;
+    match entry {
+        Entry::Vacant(v) => {
+            v.insert(Latest { seen, captures: 1 });
+        }
+        Entry::Occupied(mut o) => {
+            let l = o.get_mut();
+            l.captures += 1;
+            if seen.is_after(&l.seen, strings) {
+                l.seen = seen;
+            }
+        }
+    }
+}
+
+/// A capture kept by a [`CrawlIndex`] (a host's latest, or a redirect target's latest) is named
+/// by reference.
+impl<'s> Index for &'s CrawlIndex {
+    type Id = &'s Seen;
+    fn capture(&self, s: &'s Seen) -> Capture<'_> {
+        Capture {
+            url: &s.url,
+            redirect: s.outcome.is_some_and(|o| self.strings.get(o) == "redirect"),
+            location: s.location.as_deref(),
+        }
+    }
+    fn find(&self, key: &str) -> Option<&'s Seen> {
+        self.urls.get(key).map(|l| &l.seen)
+    }
+}

@@ -1,0 +1,9 @@
+//! Tables derived from the tables a scan wrote, per crawl rather than per input: they need every
+//! input of a crawl, so they are made after the inputs' parts are in place (at the end of a scan
+//! that is not a shard, or by `repcensus hosts` after the last shard).
+//!
+//! * `robots_hosts` ([`hosts`]): each host's latest robots.txt capture and the capture its chain
+//!   of redirects ends at ([`redirects`]), which the `agents_*` queries read verdicts from.
+
+pub mod hosts;
+pub mod redirects;

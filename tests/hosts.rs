@@ -1,0 +1,178 @@
+//! `robots_hosts`: each host's latest robots.txt capture and the capture its redirects lead to
+//! (RFC 9309 section 2.3.1.2), written at the end of a scan and by `repcensus hosts`.
+
+mod common;
+
+use common::{assert_ok, bin, duck, repo, scan, table_rows};
+use std::path::Path;
+
+fn scan_into(out: &Path, inputs: &[&str], extra: &[&str]) {
+    let mut args: Vec<&str> = inputs.to_vec();
+    args.extend_from_slice(&["--out", out.to_str().unwrap()]);
+    args.extend_from_slice(extra);
+    let (code, err) = scan(&args);
+    assert_eq!(code, 0, "{err}");
+}
+
+fn hosts(args: &[&str]) -> std::process::Output {
+    bin()
+        .arg("hosts")
+        .args(args)
+        .output()
+        .expect("run repcensus")
+}
+
+/// The hand-written chains of samples/redirect-cases.warc.gz (scripts/make_redirect_cases.py):
+/// each host's resolution, hops, whether a hop left the host, the host of the capture that
+/// governs it and GPTBot's verdict there.
+#[test]
+fn each_host_is_governed_by_the_end_of_its_redirects() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let cases = repo().join("samples/redirect-cases.warc.gz");
+    scan_into(&out, &[cases.to_str().unwrap()], &[]);
+    let got = duck(
+        &out,
+        "SELECT replace(h.host, '.redirect-case.invalid', '') AS host, h.captures,
+                h.resolution, h.hops, h.cross_host,
+                replace(h.effective_host, '.redirect-case.invalid', '') AS governed_by,
+                v.verdict
+         FROM read_parquet('robots_hosts/*/*.parquet') h
+         JOIN read_parquet('agent_verdicts/*/*.parquet') v
+           ON v.warc_file = h.effective_warc_file AND v.warc_offset = h.effective_warc_offset
+         WHERE v.agent = 'GPTBot'
+         ORDER BY h.host",
+    );
+    let want = "\
+host,captures,resolution,hops,cross_host,governed_by,verdict
+bare,1,direct,0,false,bare,full_block
+busy,2,resolved,1,false,busy,unreachable
+five0,1,resolved,5,true,five5,full_block
+five1,1,resolved,4,true,five5,full_block
+five2,1,resolved,3,true,five5,full_block
+five3,1,resolved,2,true,five5,full_block
+five4,1,resolved,1,true,five5,full_block
+five5,1,direct,0,false,five5,full_block
+gone,2,resolved,1,false,gone,no_robots
+home,1,missing_target,1,false,home,redirect
+https,2,resolved,1,false,https,full_block
+loop-a,1,loop,2,true,loop-a,redirect
+loop-b,1,loop,2,true,loop-b,redirect
+missing,1,missing_target,1,false,missing,redirect
+no-location,1,bad_location,0,false,no-location,redirect
+relative,2,resolved,1,false,relative,full_block
+scheme-relative,1,direct,0,false,scheme-relative,full_block
+six0,1,too_many_hops,6,true,six0,redirect
+six1,1,resolved,5,true,six6,full_block
+six2,1,resolved,4,true,six6,full_block
+six3,1,resolved,3,true,six6,full_block
+six4,1,resolved,2,true,six6,full_block
+six5,1,resolved,1,true,six6,full_block
+six6,1,direct,0,false,six6,full_block
+twice,3,resolved,1,false,twice,full_block
+www.bare,1,resolved,1,true,bare,full_block
+www.scheme-relative,1,resolved,1,true,scheme-relative,full_block
+";
+    assert_eq!(got, want);
+    // The bundled query reads the same: of 27 hosts, 19 governed by a 2xx file, all blocking
+    // GPTBot (15 by name, the bare and scheme-relative pairs by `*`), 17 read through
+    // redirects and 6 whose redirects lead nowhere.
+    let sql = std::fs::read_to_string(repo().join("queries/agents_full_block_share.sql")).unwrap();
+    let table = duck(&out, &sql);
+    let gptbot = table
+        .lines()
+        .find(|l| l.contains(",GPTBot,"))
+        .expect("GPTBot row");
+    assert_eq!(
+        gptbot,
+        "repcensus-samples,GPTBot,ai_training,19,27,19,15,4,1.0,0.7037,19,17,6"
+    );
+}
+
+/// A sharded run writes no robots_hosts (a shard cannot see the crawl's other inputs);
+/// `repcensus hosts` after the last shard writes exactly what one unsharded scan writes.
+#[test]
+fn hosts_after_the_shards_equal_one_full_scan() {
+    let dir = tempfile::tempdir().unwrap();
+    let samples = repo().join("samples");
+    let samples = samples.to_str().unwrap();
+    let (full, sharded) = (dir.path().join("full"), dir.path().join("sharded"));
+    scan_into(&full, &[samples], &[]);
+    for spec in ["0/2", "1/2"] {
+        scan_into(&sharded, &[samples], &["--shard", spec]);
+    }
+    assert!(!sharded.join("robots_hosts").exists());
+    let run = hosts(&[sharded.to_str().unwrap()]);
+    assert_ok(&run);
+    let said = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        said.contains("robots_hosts  repcensus-samples: ") && said.contains(" resolved"),
+        "{said}"
+    );
+    let want = table_rows(&full, "robots_hosts", &[]);
+    assert!(want.len() > 2000, "{} hosts", want.len());
+    assert_eq!(table_rows(&sharded, "robots_hosts", &[]), want);
+    // Again: the same rows, replaced whole.
+    assert_ok(&hosts(&["--quiet", sharded.to_str().unwrap()]));
+    assert_eq!(table_rows(&sharded, "robots_hosts", &[]), want);
+}
+
+/// Scanning an input again under another crawl name moves its rows; the old crawl's
+/// robots_hosts goes with them, and `--crawl` derives one crawl only.
+#[test]
+fn a_crawl_without_robots_files_keeps_no_robots_hosts() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let cases = repo().join("samples/redirect-cases.warc.gz");
+    let cases = cases.to_str().unwrap();
+    scan_into(&out, &[cases], &[]);
+    let old = out.join("robots_hosts/crawl=repcensus-samples/part-repcensus-samples.parquet");
+    assert!(old.exists());
+    scan_into(&out, &[cases], &["--crawl", "again"]);
+    assert!(!old.exists());
+    assert!(out
+        .join("robots_hosts/crawl=again/part-again.parquet")
+        .exists());
+    assert_eq!(table_rows(&out, "robots_hosts", &[]).len(), 27);
+    let run = hosts(&[out.to_str().unwrap(), "--crawl", "again"]);
+    assert_ok(&run);
+    let run = hosts(&[out.to_str().unwrap(), "--crawl", "nothing"]);
+    assert_eq!(run.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        said.contains("no robots_files in") && said.contains("nothing"),
+        "{said}"
+    );
+}
+
+/// A robots_files part that is not Parquet: that crawl is not derived (its robots_hosts stays
+/// as it was) and `hosts` exits 1 naming it; the other crawls are derived. A folder that is
+/// not a scan's is an error (exit 2).
+#[test]
+fn an_unreadable_part_fails_its_crawl_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let cases = repo().join("samples/redirect-cases.warc.gz");
+    let verdicts = repo().join("samples/verdict-cases.warc.gz");
+    scan_into(&out, &[cases.to_str().unwrap()], &["--crawl", "a"]);
+    scan_into(&out, &[verdicts.to_str().unwrap()], &["--crawl", "b"]);
+    let before = table_rows(&out, "robots_hosts", &[]);
+    std::fs::write(
+        out.join("robots_files/crawl=a/part-zzz.parquet"),
+        b"not parquet",
+    )
+    .unwrap();
+    let run = hosts(&[out.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        said.contains("robots_hosts  a: not derived: cannot read")
+            && said.contains("part-zzz.parquet")
+            && said.contains("robots_hosts  b: "),
+        "{said}"
+    );
+    assert_eq!(table_rows(&out, "robots_hosts", &[]), before);
+    let run = hosts(&[dir.path().join("nowhere").to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("is not a folder"));
+}
