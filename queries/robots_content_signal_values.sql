@@ -13,12 +13,10 @@
 --   hosts    hosts giving it
 --   share    hosts / hosts with a Content-Signal line (0..1, 4 decimals)
 WITH latest AS (
+    -- each host's latest robots.txt capture in the crawl (robots_hosts: by capture_time, then
+    -- warc_file, then warc_offset)
     SELECT crawl, host, warc_file, warc_offset
-    FROM read_parquet('robots_files/*/*.parquet', hive_partitioning = true)
-    WHERE host IS NOT NULL
-    QUALIFY row_number() OVER (
-        PARTITION BY crawl, host
-        ORDER BY capture_time DESC NULLS LAST, warc_file DESC, warc_offset DESC) = 1
+    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true)
 ), lines AS (
     SELECT crawl, host, value
     FROM read_parquet('robots_rules/*/*.parquet', hive_partitioning = true)

@@ -13,13 +13,12 @@
 --   lines      lines written this way
 --   hosts      distinct hosts writing it
 WITH latest AS (
-    -- each host's latest robots.txt capture in the crawl (ties: later warc_file, then offset)
-    SELECT crawl, host, warc_file, warc_offset, parsed
-    FROM read_parquet('robots_files/*/*.parquet', hive_partitioning = true)
-    WHERE host IS NOT NULL
-    QUALIFY row_number() OVER (
-        PARTITION BY crawl, host
-        ORDER BY capture_time DESC NULLS LAST, warc_file DESC, warc_offset DESC) = 1
+    -- each host's latest robots.txt capture in the crawl (robots_hosts: by capture_time, then
+    -- warc_file, then warc_offset)
+    SELECT crawl, h.host, warc_file, warc_offset, f.parsed
+    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+    JOIN read_parquet('robots_files/*/*.parquet', hive_partitioning = true) f
+        USING (crawl, warc_file, warc_offset)
 ), lines AS (
     SELECT crawl, 'user_agent' AS key, key_form, separator, key_raw, host, warc_file, warc_offset
     FROM read_parquet('robots_agents/*/*.parquet', hive_partitioning = true)

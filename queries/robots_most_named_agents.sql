@@ -14,12 +14,12 @@
 --   hosts    hosts naming it
 --   share    hosts / hosts whose latest capture was parsed (0..1, 4 decimals)
 WITH latest AS (
-    SELECT crawl, host, warc_file, warc_offset, parsed
-    FROM read_parquet('robots_files/*/*.parquet', hive_partitioning = true)
-    WHERE host IS NOT NULL
-    QUALIFY row_number() OVER (
-        PARTITION BY crawl, host
-        ORDER BY capture_time DESC NULLS LAST, warc_file DESC, warc_offset DESC) = 1
+    -- each host's latest robots.txt capture in the crawl (robots_hosts: by capture_time, then
+    -- warc_file, then warc_offset)
+    SELECT crawl, h.host, warc_file, warc_offset, f.parsed
+    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+    JOIN read_parquet('robots_files/*/*.parquet', hive_partitioning = true) f
+        USING (crawl, warc_file, warc_offset)
 ), parsed AS (
     SELECT crawl, count(*) AS n FROM latest WHERE parsed GROUP BY crawl
 ), named AS (
