@@ -49,13 +49,15 @@ impl HostsSummary {
         for c in &self.crawls {
             let n = |r: Resolution| c.resolutions.get(&r).copied().unwrap_or(0);
             let redirected = c.hosts - n(Resolution::Direct);
-            s.push_str(&format!(
-                "robots_hosts  {}: {} hosts; {} redirect, {} of them resolved",
-                c.crawl,
-                c.hosts,
-                redirected,
-                n(Resolution::Resolved)
-            ));
+            s.push_str(&format!("robots_hosts  {}: {} hosts", c.crawl, c.hosts));
+            if redirected == 0 {
+                s.push_str(", none behind a redirect");
+            } else {
+                s.push_str(&format!(
+                    "; {redirected} behind redirects, {} resolved",
+                    n(Resolution::Resolved)
+                ));
+            }
             let failed: Vec<String> = Resolution::ALL
                 .iter()
                 .filter(|&&r| !matches!(r, Resolution::Direct | Resolution::Resolved) && n(r) > 0)
