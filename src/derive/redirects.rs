@@ -37,7 +37,7 @@ str_enum! {
         MissingTarget = "missing_target",
         /// The chain came back to a URL it had passed.
         Loop = "loop",
-        /// More than [`MAX_HOPS`] redirects.
+        /// More than five redirects (`MAX_HOPS`).
         TooManyHops = "too_many_hops",
     }
 }
