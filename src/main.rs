@@ -171,7 +171,8 @@ struct ScanArgs {
     /// Write only these tables (comma-separated; `errors` and `inputs` are always written).
     /// Work that only other tables need is skipped: without `agent_verdicts` no verdicts are
     /// computed, without `page_signals` and `host_counts` no HTML head is scanned. Parts of
-    /// tables not written are left as they are.
+    /// tables not written are left as they are. `robots_hosts` is derived whenever
+    /// `robots_files` is written.
     #[arg(long, value_name = "TABLE,...", value_delimiter = ',')]
     tables: Option<Vec<String>>,
     /// Put PREFIX before the relative entries of @FILE lists: a crawl's warc.paths.gz with
