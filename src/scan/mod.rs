@@ -42,9 +42,9 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
 /// Default chunk size: large inputs are cut into pieces of about this many (compressed) bytes.
-/// A chunk's rows are held until it finishes; with 184 `agent_verdicts` rows per robots.txt (the registry then)
-/// capture, a 32 MiB robots chunk held about 1 GB of rows, an 8 MiB one about a quarter of that
-/// (same throughput, see BENCHMARKS.md).
+/// A chunk's rows are held until it finishes; with 184 `agent_verdicts` rows per robots.txt
+/// capture (the registry then), a 32 MiB robots chunk held about 1 GB of rows, an 8 MiB one about
+/// a quarter of that (same throughput, see BENCHMARKS.md).
 pub const DEFAULT_CHUNK: usize = 8 << 20;
 
 /// The chunk size for an input of `len` bytes: enough chunks to keep every worker busy to the
