@@ -1,5 +1,6 @@
 -- Question: what share of hosts fully block each tracked agent, and through which groups: the
---           agent's own group (specific) or the `*` group (wildcard)?
+--           agent's own group (specific) or the `*` group (wildcard)? And what share block part
+--           of the site for it?
 -- Each host counts once, by the robots.txt capture that governs it (robots_hosts): its latest
 -- capture in the crawl (ties: later warc_file, then later offset) or, when that is a redirect,
 -- the capture its redirects lead to (up to five hops; docs/schema.md, robots_hosts).
@@ -15,6 +16,8 @@
 --   full_block                hosts fully blocking the agent
 --   by_own_group, by_star     of those, blocked by a group naming the agent / by `*`
 --   share_2xx, share_any      full_block / hosts_2xx, full_block / hosts_any (4 decimals)
+--   partial_block             hosts blocking part of the site for the agent (verdict partial_block)
+--   share_partial_2xx         partial_block / hosts_2xx (4 decimals)
 --   full_block_documented     hosts fully blocking the agent as its operator documents its
 --                             groups (verdict_documented; docs/agents.md)
 --   hosts_resolved            of hosts_any, those read through redirects (resolution resolved)
@@ -41,6 +44,8 @@ SELECT
     count(*) FILTER (verdict = 'full_block' AND verdict_source = 'wildcard') AS by_star,
     round(full_block / nullif(hosts_2xx, 0), 4) AS share_2xx,
     round(full_block / hosts_any, 4) AS share_any,
+    count(*) FILTER (verdict = 'partial_block') AS partial_block,
+    round(partial_block / nullif(hosts_2xx, 0), 4) AS share_partial_2xx,
     count(*) FILTER (verdict_documented = 'full_block') AS full_block_documented,
     count(*) FILTER (resolution = 'resolved') AS hosts_resolved,
     count(*) FILTER (resolution NOT IN ('direct', 'resolved')) AS hosts_unresolved

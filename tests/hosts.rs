@@ -85,7 +85,7 @@ www.scheme-relative,1,resolved,1,true,scheme-relative,full_block
         .expect("GPTBot row");
     assert_eq!(
         gptbot,
-        "repcensus-samples,GPTBot,ai_training,19,27,19,15,4,1.0,0.7037,19,17,6"
+        "repcensus-samples,GPTBot,ai_training,19,27,19,15,4,1.0,0.7037,0,0.0,19,17,6"
     );
 }
 
