@@ -176,3 +176,26 @@ fn an_unreadable_part_fails_its_crawl_only() {
     assert_eq!(run.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&run.stderr).contains("is not a folder"));
 }
+
+/// A real wget crawl (commoncrawl/ia-web-commons' IAH-urls-wget.warc.gz, 2013) fetched
+/// www.archive.org/robots.txt, got a 301 to archive.org and fetched that too: the host is read
+/// at the file its redirect leads to.
+#[test]
+fn a_real_redirect_to_the_bare_host_is_followed() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let wget = repo().join("samples/commoncrawl_ia-web-commons__IAH-urls-wget.warc.gz");
+    scan_into(&out, &[wget.to_str().unwrap()], &[]);
+    let got = duck(
+        &out,
+        "SELECT host, fetch_outcome, resolution, hops, cross_host, effective_url,
+                effective_fetch_outcome
+         FROM read_parquet('robots_hosts/*/*.parquet') ORDER BY host",
+    );
+    assert_eq!(
+        got,
+        "host,fetch_outcome,resolution,hops,cross_host,effective_url,effective_fetch_outcome\n\
+         archive.org,ok,direct,0,false,http://archive.org/robots.txt,ok\n\
+         www.archive.org,redirect,resolved,1,true,http://archive.org/robots.txt,ok\n"
+    );
+}
