@@ -8,6 +8,7 @@
 //! archive (bytes to records) -> rows (records to rows) -> tables (the catalogue) -> parts (Parquet)
 //!            robots, signals, agents: pure parsers and the agent registry, used by rows
 //! derive: tables made per crawl from the written parts (robots_hosts), after the inputs
+//! report: the census as an HTML page, read from the written parts
 //! ```
 //!
 //! [`scan()`] drives it all on a thread pool; the binary in `main.rs` is a thin CLI over this
@@ -56,6 +57,7 @@ mod agents;
 mod archive;
 mod derive;
 mod parts;
+mod report;
 mod robots;
 mod rows;
 mod scan;
@@ -80,6 +82,8 @@ pub use archive::sink::{Need, Record, Sink, KEEP_BLOCK};
 /// Each host's effective robots.txt capture (`repcensus hosts`, and the end of a scan).
 pub use derive::hosts::{derive_in as derive_hosts, CrawlHosts, HostsSummary};
 pub use derive::redirects::Resolution;
+/// The census as one HTML page, from the tables (`repcensus report`).
+pub use report::{report, ReportOptions, ReportSummary};
 /// robots.txt: Google-compatible parsing and matching (`repcensus check`), and everything the
 /// tables hold for one file as JSON (`repcensus parse`).
 pub use robots::parse::{is_valid_product_token, product_token, PARSE_LIMIT};

@@ -90,6 +90,19 @@ enum Command {
         #[arg(long, short)]
         quiet: bool,
     },
+    /// Write the census as one HTML page (charts and tables, no network access needed to view
+    /// it) from the tables of a scan's output folder. Every number is the one the bundled query
+    /// named beside it gives on the same folder.
+    Report {
+        /// The scan's output folder (or s3:// prefix).
+        tables: PathBuf,
+        /// The HTML file to write.
+        #[arg(long, value_name = "FILE", default_value = "report.html")]
+        out: PathBuf,
+        /// Only these crawls (default: every crawl in the folder).
+        #[arg(long, value_name = "NAME")]
+        crawl: Vec<String>,
+    },
     /// Write a deterministic Common-Crawl-like archive (for benchmarks and tests).
     Generate {
         /// Output file.
@@ -442,6 +455,23 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Scan(args) => run_scan(args),
         Command::Hosts { out, crawl, quiet } => run_hosts(&out, &crawl, quiet),
+        Command::Report { tables, out, crawl } => {
+            let s = repcensus::report(&repcensus::ReportOptions {
+                tables,
+                html: out.clone(),
+                crawls: crawl,
+            })?;
+            eprintln!(
+                "wrote {}: {} crawl(s), {} KB",
+                out.display(),
+                s.crawls.len(),
+                s.bytes.div_ceil(1000)
+            );
+            for m in &s.missing {
+                eprintln!("missing: {m}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Generate {
             out,
             kind,

@@ -19,6 +19,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         &["archive", "robots", "signals", "agents", "tables"],
     ),
     ("derive", &["archive", "parts", "tables"]),
+    ("report", &["archive", "parts", "tables"]),
     (
         "scan",
         &[

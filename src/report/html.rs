@@ -1,0 +1,161 @@
+//! The report page: one self-contained HTML file (inline CSS and SVG, no script, no font, no
+//! network), readable offline and printable.
+//!
+//! Every number a query reproduces is written in a table cell that names the query, its key and
+//! its column (`data-query`, `data-key`, `data-column`, `data-value`: the value as the query
+//! gives it), under a section that names the crawl (`data-crawl`); `tests/report.rs` compares
+//! them with the queries' answers.
+
+use std::fmt::Write;
+
+/// Escape text for HTML content and attribute values.
+pub(super) fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// A number as a query gives it (DuckDB writes 1.0 where Rust writes 1; the test compares
+/// numerically).
+pub(super) enum Num {
+    Count(u64),
+    Share(Option<f64>),
+}
+
+impl Num {
+    fn value(&self) -> String {
+        match self {
+            Num::Count(n) => n.to_string(),
+            Num::Share(Some(s)) => s.to_string(),
+            Num::Share(None) => String::new(),
+        }
+    }
+
+    fn shown(&self) -> String {
+        match self {
+            Num::Count(n) => thousands(*n),
+            Num::Share(Some(s)) => format!("{:.2}%", s * 100.0),
+            Num::Share(None) => "n/a".to_string(),
+        }
+    }
+}
+
+/// `1234567` as `1,234,567`.
+pub(super) fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A table cell holding a number of `query` (file stem), for the row `key` (empty when the query
+/// has one row per crawl) and `column`.
+pub(super) fn cell(query: &str, key: &str, column: &str, n: Num) -> String {
+    format!(
+        r#"<td class="num" data-query="{}" data-key="{}" data-column="{}" data-value="{}">{}</td>"#,
+        esc(query),
+        esc(key),
+        esc(column),
+        n.value(),
+        n.shown()
+    )
+}
+
+/// A figure: a title, an optional chart, a caption saying the unit, the denominator and the
+/// query that reproduces it, and the table of its numbers.
+pub(super) struct Figure<'a> {
+    pub id: String,
+    pub title: &'a str,
+    pub chart: Option<String>,
+    pub legend: &'a [(&'a str, String)],
+    pub unit: &'a str,
+    pub query: &'a str,
+    pub head: &'a [&'a str],
+    pub rows: Vec<String>,
+}
+
+impl Figure<'_> {
+    pub(super) fn render(&self, out: &mut String) {
+        let _ = write!(
+            out,
+            r#"<figure id="{}"><h4>{}</h4>"#,
+            esc(&self.id),
+            esc(self.title)
+        );
+        if let Some(svg) = &self.chart {
+            let _ = write!(out, r#"<div class="chart">{svg}</div>"#);
+        }
+        if !self.legend.is_empty() {
+            out.push_str(r#"<p class="legend">"#);
+            for (name, colour) in self.legend {
+                let _ = write!(
+                    out,
+                    r#"<span><i style="background:{colour}"></i>{}</span>"#,
+                    esc(name)
+                );
+            }
+            out.push_str("</p>");
+        }
+        let _ = write!(
+            out,
+            r#"<figcaption>{} Reproduce: <code>queries/{}.sql</code>.</figcaption><table><thead><tr>"#,
+            esc(self.unit),
+            esc(self.query)
+        );
+        for h in self.head {
+            let _ = write!(out, "<th>{}</th>", esc(h));
+        }
+        out.push_str("</tr></thead><tbody>");
+        for r in &self.rows {
+            let _ = write!(out, "<tr>{r}</tr>");
+        }
+        out.push_str("</tbody></table></figure>\n");
+    }
+}
+
+/// The page around the sections.
+pub(super) fn page(title: &str, intro: &str, nav: &str, body: &str) -> String {
+    format!(
+        r#"<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<style>{CSS}</style></head>
+<body><header><h1>{title}</h1>{intro}</header>
+<nav>{nav}</nav>
+<main>{body}</main>
+</body></html>
+"#,
+        title = esc(title),
+    )
+}
+
+const CSS: &str = "
+body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;margin:0 auto;max-width:960px;padding:0 16px 48px;color:#1a1a1a;line-height:1.45}
+h1{margin:24px 0 4px}h2{border-bottom:2px solid #1a1a1a;padding-bottom:4px;margin-top:40px}
+h3{margin-top:28px}h4{margin:0 0 8px}
+nav a{margin-right:12px}
+figure{margin:16px 0 28px;padding:12px;border:1px solid #ddd;border-radius:6px;break-inside:avoid}
+figcaption{font-size:0.9em;color:#444;margin:6px 0}
+.chart svg{max-width:100%;height:auto}
+table{border-collapse:collapse;font-size:0.9em;margin-top:6px}
+th,td{padding:2px 10px;border-bottom:1px solid #eee;text-align:left}
+td.num{text-align:right;font-variant-numeric:tabular-nums}
+.legend span{margin-right:16px;font-size:0.9em}.legend i{display:inline-block;width:12px;height:12px;margin-right:4px;vertical-align:middle}
+.missing{background:#fff4e5;border:1px solid #f0c36d;padding:8px 12px;border-radius:6px}
+code{font-size:0.95em}
+@media print{nav{display:none}figure{border:none}}
+";

@@ -1,0 +1,120 @@
+//! Reading the tables of an output folder for the report: which tables and crawls there are, and
+//! the rows of one table of one crawl, a few columns at a time, through [`OutDir`].
+
+use crate::parts::{OutDir, PartRef};
+use anyhow::{Context, Result};
+use arrow_array::cast::AsArray;
+use arrow_array::types::Int64Type;
+use arrow_array::{Array, BooleanArray, Int64Array, RecordBatch, StringArray};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The committed parts of every table of an output folder, by table and crawl.
+pub(super) struct Tables<'o> {
+    out: &'o OutDir,
+    parts: BTreeMap<&'static str, BTreeMap<String, Vec<PartRef>>>,
+}
+
+impl<'o> Tables<'o> {
+    /// List the parts of `tables` in `out`.
+    pub(super) fn list(out: &'o OutDir, tables: &[&'static str]) -> Result<Self> {
+        let mut parts: BTreeMap<_, BTreeMap<String, Vec<PartRef>>> = BTreeMap::new();
+        for &t in tables {
+            for (crawl, part) in out.table_parts(t)? {
+                parts
+                    .entry(t)
+                    .or_default()
+                    .entry(crawl)
+                    .or_default()
+                    .push(part);
+            }
+        }
+        Ok(Tables { out, parts })
+    }
+
+    /// Whether `table` has any part.
+    pub(super) fn has(&self, table: &str) -> bool {
+        self.parts.contains_key(table)
+    }
+
+    /// The crawls with an `inputs` part (every scanned crawl has them).
+    pub(super) fn crawls(&self) -> BTreeSet<String> {
+        self.parts
+            .values()
+            .flat_map(|by_crawl| by_crawl.keys().cloned())
+            .collect()
+    }
+
+    /// Call `f` with each batch of `table`'s rows in `crawl`, holding only `columns`.
+    pub(super) fn each(
+        &self,
+        table: &str,
+        crawl: &str,
+        columns: &[&str],
+        mut f: impl FnMut(&Batch<'_>) -> Result<()>,
+    ) -> Result<()> {
+        let Some(parts) = self.parts.get(table).and_then(|c| c.get(crawl)) else {
+            return Ok(());
+        };
+        for part in parts {
+            for batch in self.out.read_columns(part, columns)? {
+                f(&Batch {
+                    batch: &batch,
+                    part,
+                })?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A batch of a part, with typed access to its columns by name.
+pub(super) struct Batch<'b> {
+    batch: &'b RecordBatch,
+    part: &'b PartRef,
+}
+
+impl<'b> Batch<'b> {
+    pub(super) fn len(&self) -> usize {
+        self.batch.num_rows()
+    }
+
+    fn column(&self, name: &str) -> Result<&'b dyn Array> {
+        self.batch
+            .column_by_name(name)
+            .map(|c| c.as_ref())
+            .with_context(|| format!("{}: no column {name}", self.part.name()))
+    }
+
+    fn typed<T>(&self, name: &str, cast: impl Fn(&'b dyn Array) -> Option<T>) -> Result<T> {
+        let c = self.column(name)?;
+        cast(c).with_context(|| {
+            format!(
+                "{}: column {name} is {}, not the expected type",
+                self.part.name(),
+                c.data_type()
+            )
+        })
+    }
+
+    pub(super) fn strings(&self, name: &str) -> Result<&'b StringArray> {
+        self.typed(name, |c| c.as_string_opt::<i32>())
+    }
+
+    pub(super) fn i64s(&self, name: &str) -> Result<&'b Int64Array> {
+        self.typed(name, |c| c.as_primitive_opt::<Int64Type>())
+    }
+
+    pub(super) fn bools(&self, name: &str) -> Result<&'b BooleanArray> {
+        self.typed(name, |c| c.as_boolean_opt())
+    }
+}
+
+/// Value `i` of a string column, `None` when NULL.
+pub(super) fn text(a: &StringArray, i: usize) -> Option<&str> {
+    a.is_valid(i).then(|| a.value(i))
+}
+
+/// Value `i` of a boolean column; NULL reads as false.
+pub(super) fn flag(a: &BooleanArray, i: usize) -> bool {
+    a.is_valid(i) && a.value(i)
+}

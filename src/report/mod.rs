@@ -1,0 +1,370 @@
+//! `repcensus report`: the census as one HTML page, read from the tables of an output folder
+//! (any number of crawls and runs). Every number is the one a bundled query gives on the same
+//! folder, and says so ([`html`]); charts are SVG drawn with plotters ([`chart`]).
+
+mod chart;
+mod facts;
+mod html;
+mod load;
+
+use crate::parts::OutDir;
+use anyhow::{Context, Result};
+use facts::{share, Agents, Read};
+use html::{cell, esc, thousands, Figure, Num};
+use load::Tables;
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+/// What to report on.
+#[derive(Debug, Clone)]
+pub struct ReportOptions {
+    /// The scan's output folder (or `s3://` prefix).
+    pub tables: PathBuf,
+    /// The HTML file to write.
+    pub html: PathBuf,
+    /// Only these crawls (all when empty).
+    pub crawls: Vec<String>,
+}
+
+/// What a report held.
+#[derive(Debug, Clone, Default)]
+pub struct ReportSummary {
+    pub crawls: Vec<String>,
+    /// What the folder lacks, as said on the page.
+    pub missing: Vec<String>,
+    pub bytes: usize,
+}
+
+/// The tables the report reads.
+const TABLES: [&str; 5] = [
+    "inputs",
+    "errors",
+    "robots_files",
+    "robots_hosts",
+    "agent_verdicts",
+];
+
+/// AI agents shown in the blocking chart.
+const TOP_AI: usize = 15;
+
+/// Write the report of `opts.tables` to `opts.html`.
+pub fn report(opts: &ReportOptions) -> Result<ReportSummary> {
+    let dir = &opts.tables;
+    let remote = dir.to_str().is_some_and(crate::archive::remote::is_remote);
+    anyhow::ensure!(
+        remote || dir.is_dir(),
+        "{} is not a folder (give the --out of a scan)",
+        dir.display()
+    );
+    let out = OutDir::create(dir)?;
+    let made = render(&out, opts);
+    out.close();
+    let (page, summary) = made?;
+    write_atomically(&opts.html, page.as_bytes())?;
+    Ok(ReportSummary {
+        bytes: page.len(),
+        ..summary
+    })
+}
+
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let tmp = path.with_extension("html.tmp");
+    std::fs::write(&tmp, bytes)
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// The page and what it holds.
+fn render(out: &OutDir, opts: &ReportOptions) -> Result<(String, ReportSummary)> {
+    let tables = Tables::list(out, &TABLES)?;
+    let mut crawls = tables.crawls();
+    if !opts.crawls.is_empty() {
+        let unknown: Vec<&String> = opts
+            .crawls
+            .iter()
+            .filter(|c| !crawls.contains(*c))
+            .collect();
+        anyhow::ensure!(
+            unknown.is_empty(),
+            "no crawl {} in {} (crawls: {})",
+            unknown
+                .iter()
+                .map(|c| c.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            out.location(),
+            crawls.iter().cloned().collect::<Vec<_>>().join(", ")
+        );
+        crawls.retain(|c| opts.crawls.contains(c));
+    }
+    let missing = missing(&tables, &out.location());
+    let mut body = String::new();
+    if !missing.is_empty() {
+        body.push_str(r#"<section class="missing"><h2>Missing</h2><ul>"#);
+        for m in &missing {
+            let _ = write!(body, "<li>{}</li>", esc(m));
+        }
+        body.push_str("</ul></section>");
+    }
+    let mut nav = String::new();
+    for crawl in &crawls {
+        let _ = write!(nav, r##"<a href="#crawl-{0}">{0}</a>"##, esc(crawl));
+        crawl_section(&tables, crawl, &mut body)?;
+    }
+    let intro = format!(
+        "<p>The tables in <code>{}</code>: {} crawl{}. Written by repcensus {} (schema {}). Each \
+         figure says its unit and denominator and names the bundled query that gives the same \
+         numbers (run it from the tables' folder: <code>duckdb -c \".read queries/NAME.sql\"</code>).</p>",
+        esc(&out.location()),
+        crawls.len(),
+        if crawls.len() == 1 { "" } else { "s" },
+        env!("CARGO_PKG_VERSION"),
+        crate::tables::SCHEMA_VERSION,
+    );
+    let page = html::page("repcensus report", &intro, &nav, &body);
+    Ok((
+        page,
+        ReportSummary {
+            crawls: crawls.into_iter().collect(),
+            missing,
+            bytes: 0,
+        },
+    ))
+}
+
+/// What the folder lacks for a full report, in words.
+fn missing(t: &Tables<'_>, location: &str) -> Vec<String> {
+    let mut m = Vec::new();
+    if !t.has("inputs") {
+        m.push(format!(
+            "No tables: {location} holds no inputs table (is it the --out of a scan?)."
+        ));
+        return m;
+    }
+    if !t.has("robots_files") {
+        m.push(
+            "No robots_files table: no robots.txt capture was read (or scan --tables left it out)."
+                .into(),
+        );
+    } else if !t.has("robots_hosts") {
+        m.push(format!(
+            "No robots_hosts table (a sharded scan does not write it): run `repcensus hosts {location}`."
+        ));
+    }
+    if !t.has("agent_verdicts") {
+        m.push("No agent_verdicts table (scan --tables left it out): the AI crawler figures are not drawn.".into());
+    }
+    m
+}
+
+/// The section of one crawl.
+fn crawl_section(t: &Tables<'_>, crawl: &str, body: &mut String) -> Result<()> {
+    let _ = write!(
+        body,
+        r#"<section id="crawl-{0}" data-crawl="{0}"><h2>Crawl {0}</h2>"#,
+        esc(crawl)
+    );
+    let read = Read::load(t, crawl)?;
+    read_figures(crawl, &read, body);
+    if read.robots_hosts > 0 && t.has("agent_verdicts") {
+        let agents = Agents::load(t, crawl)?;
+        agent_figures(crawl, &agents, body);
+    }
+    body.push_str("</section>\n");
+    Ok(())
+}
+
+fn read_figures(crawl: &str, r: &Read, body: &mut String) {
+    body.push_str("<h3>What was read</h3>");
+    let q = "read_summary";
+    let row = |label: &str, column: &str, n: u64| {
+        format!(
+            "<td>{}</td>{}",
+            esc(label),
+            cell(q, "", column, Num::Count(n))
+        )
+    };
+    Figure {
+        id: format!("{crawl}-read"),
+        title: "Inputs, records and robots.txt captures",
+        chart: None,
+        legend: &[],
+        unit: "Counts over the crawl's inputs.",
+        query: q,
+        head: &["", "count"],
+        rows: vec![
+            row("inputs", "inputs", r.inputs),
+            row(
+                "inputs that could not be read",
+                "inputs_failed",
+                r.inputs_failed,
+            ),
+            row(
+                "inputs read with problems",
+                "inputs_with_errors",
+                r.inputs_with_errors,
+            ),
+            row("records", "records", r.records),
+            row("robots.txt captures", "robots_captures", r.robots_captures),
+            row(
+                "hosts with a robots.txt capture",
+                "robots_hosts",
+                r.robots_hosts,
+            ),
+            row("problems (errors rows)", "errors", r.errors),
+        ],
+    }
+    .render(body);
+    if !r.errors_by_kind.is_empty() {
+        Figure {
+            id: format!("{crawl}-errors"),
+            title: "Problems by kind",
+            chart: None,
+            legend: &[],
+            unit: "errors rows, summed over the crawl's inputs.",
+            query: "errors_by_input",
+            head: &["kind", "errors"],
+            rows: r
+                .errors_by_kind
+                .iter()
+                .map(|(k, n)| {
+                    format!(
+                        "<td>{}</td>{}",
+                        esc(k),
+                        cell("errors_by_input", k, "errors", Num::Count(*n))
+                    )
+                })
+                .collect(),
+        }
+        .render(body);
+    }
+    if r.robots_captures > 0 {
+        let bars: Vec<chart::Bar<'_>> = r
+            .fetch_outcomes
+            .iter()
+            .map(|(o, n)| chart::Bar {
+                label: o,
+                parts: vec![share(*n, r.robots_captures).unwrap_or(0.0)],
+            })
+            .collect();
+        let max = bars.iter().map(|b| b.parts[0]).fold(0.0, f64::max);
+        let q = "robots_fetch_outcomes";
+        Figure {
+            id: format!("{crawl}-fetch"),
+            title: "How robots.txt fetches ended",
+            chart: Some(chart::bars(&bars, (max * 1.1).min(1.0))),
+            legend: &[],
+            unit: &format!(
+                "Share of the crawl's {} robots.txt captures (every capture counts, repeated \
+                 captures of a host included).",
+                thousands(r.robots_captures)
+            ),
+            query: q,
+            head: &["fetch outcome", "captures", "share"],
+            rows: r
+                .fetch_outcomes
+                .iter()
+                .map(|(o, n)| {
+                    format!(
+                        "<td>{}</td>{}{}",
+                        esc(o),
+                        cell(q, o, "captures", Num::Count(*n)),
+                        cell(q, o, "share", Num::Share(share(*n, r.robots_captures)))
+                    )
+                })
+                .collect(),
+        }
+        .render(body);
+    }
+}
+
+fn agent_figures(crawl: &str, a: &Agents, body: &mut String) {
+    body.push_str("<h3>AI crawlers</h3>");
+    let top = a.top_ai(TOP_AI);
+    if let Some(first) = top.first() {
+        let bars: Vec<chart::Bar<'_>> = top
+            .iter()
+            .map(|s| chart::Bar {
+                label: &s.agent,
+                parts: vec![
+                    s.share_2xx().unwrap_or(0.0),
+                    s.share_partial_2xx().unwrap_or(0.0),
+                ],
+            })
+            .collect();
+        let max = bars
+            .iter()
+            .map(|b| b.parts.iter().sum::<f64>())
+            .fold(0.0, f64::max);
+        let q = "agents_full_block_share";
+        let legend = [
+            ("fully blocked", chart::css_colour(0)),
+            ("partly blocked", chart::css_colour(1)),
+        ];
+        Figure {
+            id: format!("{crawl}-ai-blocking"),
+            title: "AI crawlers blocked, by share of hosts",
+            chart: Some(chart::bars(&bars, (max * 1.1).min(1.0))),
+            legend: &legend,
+            unit: &format!(
+                "Share of the {} hosts whose robots.txt answered 2xx (each host once, read at the \
+                 capture that governs it: its latest, or where its redirects lead). The {} AI \
+                 agents (registry categories ai_*) most often fully blocked.",
+                thousands(first.hosts_2xx),
+                top.len()
+            ),
+            query: q,
+            head: &[
+                "agent",
+                "operator",
+                "category",
+                "fully blocked",
+                "share",
+                "partly blocked",
+                "share",
+                "hosts (2xx)",
+            ],
+            rows: top
+                .iter()
+                .map(|s| {
+                    let k = &s.agent;
+                    format!(
+                        "<td>{}</td><td>{}</td><td>{}</td>{}{}{}{}{}",
+                        esc(k),
+                        esc(&s.operator),
+                        esc(&s.category),
+                        cell(q, k, "full_block", Num::Count(s.full_block)),
+                        cell(q, k, "share_2xx", Num::Share(s.share_2xx())),
+                        cell(q, k, "partial_block", Num::Count(s.partial_block)),
+                        cell(q, k, "share_partial_2xx", Num::Share(s.share_partial_2xx())),
+                        cell(q, k, "hosts_2xx", Num::Count(s.hosts_2xx)),
+                    )
+                })
+                .collect(),
+        }
+        .render(body);
+    }
+    let q = "agents_ai_named_share";
+    Figure {
+        id: format!("{crawl}-ai-named"),
+        title: "Hosts naming an AI agent",
+        chart: None,
+        legend: &[],
+        unit: "Hosts whose robots.txt writes the name of at least one AI agent on a user-agent \
+               line, over hosts whose governing capture answered 2xx.",
+        query: q,
+        head: &["hosts (2xx)", "naming an AI agent", "share"],
+        rows: vec![format!(
+            "{}{}{}",
+            cell(q, "", "hosts_2xx", Num::Count(a.hosts_2xx)),
+            cell(q, "", "hosts_naming_ai", Num::Count(a.hosts_naming_ai)),
+            cell(
+                q,
+                "",
+                "share",
+                Num::Share(share(a.hosts_naming_ai, a.hosts_2xx))
+            ),
+        )],
+    }
+    .render(body);
+}

@@ -1,0 +1,217 @@
+//! `repcensus report`: every number on the page is the one the bundled query it names gives on
+//! the same folder, and a folder lacking tables is said to lack them.
+
+mod common;
+
+use common::{assert_ok, bin, duck, repo, scan};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// A number of the page: its crawl, query, key, column and value as the query gives it.
+#[derive(Debug)]
+struct Cell {
+    crawl: String,
+    query: String,
+    key: String,
+    column: String,
+    value: String,
+}
+
+/// The value of attribute `name` in the tag text `tag`.
+fn attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+    let start = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+    let len = tag[start..].find('"')?;
+    Some(&tag[start..start + len])
+}
+
+fn unescape(s: &str) -> String {
+    s.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+}
+
+/// Every number cell of the page, with the crawl of the section it is in.
+fn cells(html: &str) -> Vec<Cell> {
+    let mut out = Vec::new();
+    for section in html.split("<section ").skip(1) {
+        let Some(crawl) = attr(&format!(" {section}"), "data-crawl").map(unescape) else {
+            continue;
+        };
+        for td in section.split("<td ").skip(1) {
+            let tag = format!(" {}", &td[..td.find('>').unwrap()]);
+            if let Some(query) = attr(&tag, "data-query") {
+                out.push(Cell {
+                    crawl: crawl.clone(),
+                    query: unescape(query),
+                    key: unescape(attr(&tag, "data-key").unwrap()),
+                    column: unescape(attr(&tag, "data-column").unwrap()),
+                    value: unescape(attr(&tag, "data-value").unwrap()),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The column whose value is a cell's key, per query (none: one row per crawl).
+fn key_column(query: &str) -> Option<&'static str> {
+    match query {
+        "agents_full_block_share" => Some("agent"),
+        "robots_fetch_outcomes" => Some("fetch_outcome"),
+        "errors_by_input" => Some("kind"),
+        "read_summary" | "agents_ai_named_share" => None,
+        other => panic!("the test does not know the key of {other}"),
+    }
+}
+
+/// A query's answer on `out`, as (crawl, key) -> column -> value. `errors_by_input` is summed
+/// over inputs (the page gives errors by kind per crawl).
+fn answers(out: &Path, query: &str) -> BTreeMap<(String, String), BTreeMap<String, String>> {
+    let sql = std::fs::read_to_string(repo().join(format!("queries/{query}.sql"))).unwrap();
+    let sql = if query == "errors_by_input" {
+        format!(
+            "SELECT crawl, kind, sum(errors) AS errors FROM ({}) GROUP BY ALL",
+            sql.trim().trim_end_matches(';')
+        )
+    } else {
+        sql
+    };
+    let csv = duck(out, &sql);
+    let mut lines = csv.lines();
+    let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let mut rows = BTreeMap::new();
+    for line in lines {
+        let row: BTreeMap<String, String> = head
+            .iter()
+            .zip(line.split(','))
+            .map(|(h, v)| (h.to_string(), v.to_string()))
+            .collect();
+        let key = key_column(query).map_or(String::new(), |k| row[k].clone());
+        rows.insert((row["crawl"].clone(), key), row);
+    }
+    rows
+}
+
+fn same_number(page: &str, query: &str) -> bool {
+    match (page.parse::<f64>(), query.parse::<f64>()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => page == query,
+    }
+}
+
+fn report(tables: &Path, html: &Path, extra: &[&str]) -> std::process::Output {
+    bin()
+        .arg("report")
+        .arg(tables)
+        .arg("--out")
+        .arg(html)
+        .args(extra)
+        .output()
+        .expect("run repcensus")
+}
+
+/// The samples' report: every number checked against its query, for every crawl.
+#[test]
+fn every_number_on_the_page_is_its_querys() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let (code, err) = scan(&[
+        repo().join("samples").to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let html = dir.path().join("report.html");
+    let run = report(&out, &html, &[]);
+    assert_ok(&run);
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.len() < 400_000, "{} bytes", page.len());
+    // Self-contained: no script, no linked or embedded resource; links only within the page.
+    for banned in ["<script", "<link", " src=", "url(", "@import"] {
+        assert!(!page.contains(banned), "{banned}");
+    }
+    assert!(page.split(" href=\"").skip(1).all(|h| h.starts_with('#')));
+    let cells = cells(&page);
+    let queries: BTreeSet<&str> = cells.iter().map(|c| c.query.as_str()).collect();
+    assert_eq!(
+        queries.into_iter().collect::<Vec<_>>(),
+        [
+            "agents_ai_named_share",
+            "agents_full_block_share",
+            "errors_by_input",
+            "read_summary",
+            "robots_fetch_outcomes"
+        ]
+    );
+    let mut checked = 0;
+    for query in [
+        "agents_ai_named_share",
+        "agents_full_block_share",
+        "errors_by_input",
+        "read_summary",
+        "robots_fetch_outcomes",
+    ] {
+        let rows = answers(&out, query);
+        for c in cells.iter().filter(|c| c.query == query) {
+            let row = rows
+                .get(&(c.crawl.clone(), c.key.clone()))
+                .unwrap_or_else(|| panic!("{query} has no row for {c:?}"));
+            let want = &row[&c.column];
+            assert!(same_number(&c.value, want), "{c:?}: the query gives {want}");
+            checked += 1;
+        }
+    }
+    // Eight crawls; the GPTBot row is among the top AI agents of the generated crawl.
+    let crawls: BTreeSet<&str> = cells.iter().map(|c| c.crawl.as_str()).collect();
+    assert_eq!(crawls.len(), 8, "{crawls:?}");
+    assert!(cells
+        .iter()
+        .any(|c| c.crawl == "CC-MAIN-GENERATED" && c.key == "GPTBot"));
+    assert!(checked > 300, "{checked} numbers checked");
+    // Every chart is an SVG with bars.
+    let charts = page.matches("<div class=\"chart\"><svg").count();
+    assert!(charts >= 6, "{charts} charts");
+    assert_eq!(page.matches("<svg").count(), page.matches("</svg>").count());
+}
+
+/// A folder a sharded scan wrote (no robots_hosts) and one with no tables at all: the page says
+/// what is missing instead of failing; an unknown crawl is an error.
+#[test]
+fn missing_tables_are_said_not_fatal() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let cases = repo().join("samples/redirect-cases.warc.gz");
+    let (code, err) = scan(&[
+        cases.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--shard",
+        "0/1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let html = dir.path().join("r.html");
+    let run = report(&out, &html, &[]);
+    assert_ok(&run);
+    let said = String::from_utf8_lossy(&run.stderr);
+    assert!(said.contains("missing: No robots_hosts table"), "{said}");
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("run `repcensus hosts "), "{page}");
+    assert!(page.contains("How robots.txt fetches ended"));
+
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let run = report(&empty, &html, &[]);
+    assert_ok(&run);
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("holds no inputs table"), "{page}");
+
+    let run = report(&out, &html, &["--crawl", "nope"]);
+    assert_eq!(run.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        said.contains("no crawl nope") && said.contains("repcensus-samples"),
+        "{said}"
+    );
+}
