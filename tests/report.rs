@@ -61,7 +61,8 @@ fn key_column(query: &str) -> Option<&'static str> {
         "agents_full_block_share" => Some("agent"),
         "robots_fetch_outcomes" => Some("fetch_outcome"),
         "errors_by_input" => Some("kind"),
-        "read_summary" | "agents_ai_named_share" => None,
+        "robots_extension_adoption" => Some("extension"),
+        "read_summary" | "agents_ai_named_share" | "signals_html_share" => None,
         other => panic!("the test does not know the key of {other}"),
     }
 }
@@ -136,23 +137,19 @@ fn every_number_on_the_page_is_its_querys() {
     let cells = cells(&page);
     let queries: BTreeSet<&str> = cells.iter().map(|c| c.query.as_str()).collect();
     assert_eq!(
-        queries.into_iter().collect::<Vec<_>>(),
+        queries.iter().copied().collect::<Vec<_>>(),
         [
             "agents_ai_named_share",
             "agents_full_block_share",
             "errors_by_input",
             "read_summary",
-            "robots_fetch_outcomes"
+            "robots_extension_adoption",
+            "robots_fetch_outcomes",
+            "signals_html_share"
         ]
     );
     let mut checked = 0;
-    for query in [
-        "agents_ai_named_share",
-        "agents_full_block_share",
-        "errors_by_input",
-        "read_summary",
-        "robots_fetch_outcomes",
-    ] {
+    for query in queries {
         let rows = answers(&out, query);
         for c in cells.iter().filter(|c| c.query == query) {
             let row = rows

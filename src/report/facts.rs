@@ -128,11 +128,8 @@ struct Governs {
 
 impl Agents {
     pub(super) fn load(t: &Tables<'_>, crawl: &str) -> Result<Agents> {
-        let mut files: HashMap<String, u32> = HashMap::new();
-        let mut file_id = |f: &str| -> u32 {
-            let n = files.len() as u32;
-            *files.entry(f.to_string()).or_insert(n)
-        };
+        let mut files = Files::default();
+        let mut file_id = |f: &str| files.id(f);
         let mut governs: HashMap<(u32, i64), Governs> = HashMap::new();
         let cols = ["effective_warc_file", "effective_warc_offset", "resolution"];
         t.each("robots_hosts", crawl, &cols, |b| {
@@ -237,5 +234,212 @@ impl Agents {
         });
         ai.truncate(n);
         ai
+    }
+}
+
+/// The keys `robots_extension_adoption.sql` counts among `robots_rules` lines (and `purpose`,
+/// the `User-Agent-Purpose` lines of `robots_agents`).
+const EXTENSION_KEYS: [&str; 11] = [
+    "app_directives",
+    "acap",
+    "content_usage",
+    "content_signal",
+    "crawl_delay",
+    "host",
+    "clean_param",
+    "noindex",
+    "request_rate",
+    "visit_time",
+    "sitemap",
+];
+
+/// One extension's row of `robots_extension_adoption.sql`.
+#[derive(Debug, Clone)]
+pub(super) struct Extension {
+    pub extension: String,
+    pub hosts: u64,
+    pub lines: u64,
+}
+
+/// `robots_extension_adoption.sql`: hosts (by their latest capture) writing each extension, over
+/// hosts whose latest capture was parsed.
+#[derive(Debug, Default)]
+pub(super) struct Extensions {
+    pub parsed_hosts: u64,
+    /// Most hosts first (ties by name).
+    pub rows: Vec<Extension>,
+}
+
+impl Extensions {
+    pub(super) fn load(t: &Tables<'_>, crawl: &str) -> Result<Extensions> {
+        let mut files = Files::default();
+        // Each host's latest capture (a capture is the latest of at most one host).
+        let mut latest: HashSet<(u32, i64)> = HashSet::new();
+        t.each("robots_hosts", crawl, &["warc_file", "warc_offset"], |b| {
+            let (f, o) = (b.strings("warc_file")?, b.i64s("warc_offset")?);
+            for i in 0..b.len() {
+                latest.insert((files.id(text(f, i).unwrap_or("")), o.value(i)));
+            }
+            Ok(())
+        })?;
+        let mut parsed_hosts = 0;
+        t.each(
+            "robots_files",
+            crawl,
+            &["warc_file", "warc_offset", "parsed"],
+            |b| {
+                let (f, o, p) = (
+                    b.strings("warc_file")?,
+                    b.i64s("warc_offset")?,
+                    b.bools("parsed")?,
+                );
+                for i in 0..b.len() {
+                    let key = (files.id(text(f, i).unwrap_or("")), o.value(i));
+                    parsed_hosts += u64::from(flag(p, i) && latest.contains(&key));
+                }
+                Ok(())
+            },
+        )?;
+        let mut lines: BTreeMap<String, u64> = BTreeMap::new();
+        let mut hosts: HashSet<(String, u32, i64)> = HashSet::new();
+        let mut count = |ext: &str, key: (u32, i64)| {
+            if latest.contains(&key) {
+                *lines.entry(ext.to_string()).or_default() += 1;
+                hosts.insert((ext.to_string(), key.0, key.1));
+            }
+        };
+        t.each(
+            "robots_agents",
+            crawl,
+            &["warc_file", "warc_offset", "line_kind"],
+            |b| {
+                let (f, o, k) = (
+                    b.strings("warc_file")?,
+                    b.i64s("warc_offset")?,
+                    b.strings("line_kind")?,
+                );
+                for i in 0..b.len() {
+                    if text(k, i) == Some("purpose") {
+                        count("purpose", (files.id(text(f, i).unwrap_or("")), o.value(i)));
+                    }
+                }
+                Ok(())
+            },
+        )?;
+        t.each(
+            "robots_rules",
+            crawl,
+            &["warc_file", "warc_offset", "key"],
+            |b| {
+                let (f, o, k) = (
+                    b.strings("warc_file")?,
+                    b.i64s("warc_offset")?,
+                    b.strings("key")?,
+                );
+                for i in 0..b.len() {
+                    if let Some(key) = text(k, i).filter(|k| EXTENSION_KEYS.contains(k)) {
+                        count(key, (files.id(text(f, i).unwrap_or("")), o.value(i)));
+                    }
+                }
+                Ok(())
+            },
+        )?;
+        let mut by_ext: BTreeMap<&str, u64> = BTreeMap::new();
+        for (ext, _, _) in &hosts {
+            *by_ext.entry(ext).or_default() += 1;
+        }
+        let mut rows: Vec<Extension> = lines
+            .iter()
+            .map(|(ext, &n)| Extension {
+                extension: ext.clone(),
+                hosts: by_ext.get(ext.as_str()).copied().unwrap_or(0),
+                lines: n,
+            })
+            .collect();
+        rows.sort_by(|a, b| {
+            b.hosts
+                .cmp(&a.hosts)
+                .then_with(|| a.extension.cmp(&b.extension))
+        });
+        if parsed_hosts == 0 {
+            rows.clear();
+        }
+        Ok(Extensions { parsed_hosts, rows })
+    }
+}
+
+/// `signals_html_share.sql`: 2xx HTML responses and those with a robots meta tag, header,
+/// either, or a TDM signal.
+#[derive(Debug, Default)]
+pub(super) struct PageSignals {
+    pub html_pages: u64,
+    pub with_meta: u64,
+    pub with_header: u64,
+    pub with_any: u64,
+    pub with_tdm: u64,
+    pub hosts: u64,
+}
+
+impl PageSignals {
+    pub(super) fn load(t: &Tables<'_>, crawl: &str) -> Result<PageSignals> {
+        let mut p = PageSignals::default();
+        let mut hosts: HashSet<String> = HashSet::new();
+        let cols = [
+            "host",
+            "status_class",
+            "html",
+            "responses",
+            "with_meta",
+            "with_header",
+            "with_both",
+            "with_tdm",
+        ];
+        t.each("host_counts", crawl, &cols, |b| {
+            let (host, class, html) = (
+                b.strings("host")?,
+                b.strings("status_class")?,
+                b.bools("html")?,
+            );
+            let n = |c: &str| b.i64s(c);
+            let (responses, meta, header, both, tdm) = (
+                n("responses")?,
+                n("with_meta")?,
+                n("with_header")?,
+                n("with_both")?,
+                n("with_tdm")?,
+            );
+            let v = |a: &arrow_array::Int64Array, i: usize| a.value(i).max(0) as u64;
+            for i in 0..b.len() {
+                if text(class, i) != Some("2xx") || !flag(html, i) {
+                    continue;
+                }
+                p.html_pages += v(responses, i);
+                p.with_meta += v(meta, i);
+                p.with_header += v(header, i);
+                p.with_any += v(meta, i) + v(header, i) - v(both, i);
+                p.with_tdm += v(tdm, i);
+                if let Some(h) = text(host, i) {
+                    hosts.insert(h.to_string());
+                }
+            }
+            Ok(())
+        })?;
+        p.hosts = hosts.len() as u64;
+        Ok(p)
+    }
+}
+
+/// File names as small numbers, for keys of captures.
+#[derive(Default)]
+struct Files(HashMap<String, u32>);
+
+impl Files {
+    fn id(&mut self, f: &str) -> u32 {
+        if let Some(&id) = self.0.get(f) {
+            return id;
+        }
+        let id = self.0.len() as u32;
+        self.0.insert(f.to_string(), id);
+        id
     }
 }

@@ -9,7 +9,7 @@ mod load;
 
 use crate::parts::OutDir;
 use anyhow::{Context, Result};
-use facts::{share, Agents, Read};
+use facts::{share, Agents, Extensions, PageSignals, Read};
 use html::{cell, esc, thousands, Figure, Num};
 use load::Tables;
 use std::fmt::Write;
@@ -36,12 +36,15 @@ pub struct ReportSummary {
 }
 
 /// The tables the report reads.
-const TABLES: [&str; 5] = [
+const TABLES: [&str; 8] = [
     "inputs",
     "errors",
     "robots_files",
     "robots_hosts",
     "agent_verdicts",
+    "robots_agents",
+    "robots_rules",
+    "host_counts",
 ];
 
 /// AI agents shown in the blocking chart.
@@ -154,6 +157,12 @@ fn missing(t: &Tables<'_>, location: &str) -> Vec<String> {
     if !t.has("agent_verdicts") {
         m.push("No agent_verdicts table (scan --tables left it out): the AI crawler figures are not drawn.".into());
     }
+    if t.has("robots_files") && !t.has("robots_rules") {
+        m.push("No robots_rules table (scan --tables left it out): the extension figures are not drawn.".into());
+    }
+    if !t.has("host_counts") {
+        m.push("No host_counts table (no page was read, or scan --tables left it out): the page signal figures are not drawn.".into());
+    }
     m
 }
 
@@ -169,6 +178,13 @@ fn crawl_section(t: &Tables<'_>, crawl: &str, body: &mut String) -> Result<()> {
     if read.robots_hosts > 0 && t.has("agent_verdicts") {
         let agents = Agents::load(t, crawl)?;
         agent_figures(crawl, &agents, body);
+    }
+    if read.robots_hosts > 0 && t.has("robots_rules") {
+        extension_figures(crawl, &Extensions::load(t, crawl)?, body);
+    }
+    let pages = PageSignals::load(t, crawl)?;
+    if pages.html_pages > 0 {
+        page_figures(crawl, &pages, body);
     }
     body.push_str("</section>\n");
     Ok(())
@@ -309,7 +325,10 @@ fn agent_figures(crawl: &str, a: &Agents, body: &mut String) {
             unit: &format!(
                 "Share of the {} hosts whose robots.txt answered 2xx (each host once, read at the \
                  capture that governs it: its latest, or where its redirects lead). The {} AI \
-                 agents (registry categories ai_*) most often fully blocked.",
+                 agents (registry categories ai_*) most often fully blocked. Fully: nothing may \
+                 be fetched; partly: some rule disallows something, often a generic \
+                 `Disallow: /admin` (agents_singled_out.sql counts hosts treating an agent more \
+                 strictly than `*`).",
                 thousands(first.hosts_2xx),
                 top.len()
             ),
@@ -365,6 +384,111 @@ fn agent_figures(crawl: &str, a: &Agents, body: &mut String) {
                 Num::Share(share(a.hosts_naming_ai, a.hosts_2xx))
             ),
         )],
+    }
+    .render(body);
+}
+
+fn extension_figures(crawl: &str, e: &Extensions, body: &mut String) {
+    if e.rows.is_empty() {
+        return;
+    }
+    body.push_str("<h3>robots.txt extensions</h3>");
+    let q = "robots_extension_adoption";
+    let bars: Vec<chart::Bar<'_>> = e
+        .rows
+        .iter()
+        .map(|x| chart::Bar {
+            label: &x.extension,
+            parts: vec![share(x.hosts, e.parsed_hosts).unwrap_or(0.0)],
+        })
+        .collect();
+    let max = bars.iter().map(|b| b.parts[0]).fold(0.0, f64::max);
+    Figure {
+        id: format!("{crawl}-extensions"),
+        title: "Hosts writing each extension and non-standard line",
+        chart: Some(chart::bars(&bars, (max * 1.1).min(1.0))),
+        legend: &[],
+        unit: &format!(
+            "Share of the {} hosts whose latest robots.txt capture was parsed (a 2xx or a \
+             resource record) that have at least one such line.",
+            thousands(e.parsed_hosts)
+        ),
+        query: q,
+        head: &["extension", "hosts", "lines", "share"],
+        rows: e
+            .rows
+            .iter()
+            .map(|x| {
+                let k = &x.extension;
+                format!(
+                    "<td>{}</td>{}{}{}",
+                    esc(k),
+                    cell(q, k, "hosts", Num::Count(x.hosts)),
+                    cell(q, k, "lines", Num::Count(x.lines)),
+                    cell(q, k, "share", Num::Share(share(x.hosts, e.parsed_hosts)))
+                )
+            })
+            .collect(),
+    }
+    .render(body);
+}
+
+fn page_figures(crawl: &str, p: &PageSignals, body: &mut String) {
+    body.push_str("<h3>Page signals</h3>");
+    let q = "signals_html_share";
+    let kinds = [
+        ("robots meta tag", "with_meta", "share_meta", p.with_meta),
+        (
+            "robots header",
+            "with_header",
+            "share_header",
+            p.with_header,
+        ),
+        ("either", "with_any", "share_any", p.with_any),
+    ];
+    let bars: Vec<chart::Bar<'_>> = kinds
+        .iter()
+        .map(|(label, _, _, n)| chart::Bar {
+            label,
+            parts: vec![share(*n, p.html_pages).unwrap_or(0.0)],
+        })
+        .collect();
+    let max = bars.iter().map(|b| b.parts[0]).fold(0.0, f64::max);
+    let mut rows: Vec<String> = kinds
+        .iter()
+        .map(|(label, count, share_col, n)| {
+            format!(
+                "<td>{}</td>{}{}",
+                esc(label),
+                cell(q, "", count, Num::Count(*n)),
+                cell(q, "", share_col, Num::Share(share(*n, p.html_pages)))
+            )
+        })
+        .collect();
+    rows.push(format!(
+        "<td>TDM Reservation Protocol signal</td>{}<td></td>",
+        cell(q, "", "with_tdm", Num::Count(p.with_tdm))
+    ));
+    rows.push(format!(
+        "<td>HTML pages (2xx)</td>{}<td></td>",
+        cell(q, "", "html_pages", Num::Count(p.html_pages))
+    ));
+    rows.push(format!(
+        "<td>hosts with such pages</td>{}<td></td>",
+        cell(q, "", "hosts", Num::Count(p.hosts))
+    ));
+    Figure {
+        id: format!("{crawl}-pages"),
+        title: "HTML pages with a robots meta tag or header",
+        chart: Some(chart::bars(&bars, (max * 1.1).clamp(0.01, 1.0))),
+        legend: &[],
+        unit: &format!(
+            "Share of the crawl's {} HTML pages that answered 2xx (every response counts).",
+            thousands(p.html_pages)
+        ),
+        query: q,
+        head: &["", "pages", "share"],
+        rows,
     }
     .render(body);
 }
