@@ -212,3 +212,108 @@ fn missing_tables_are_said_not_fatal() {
         "{said}"
     );
 }
+
+/// Pixels of an RGB(A) PNG: (width, height, RGB triples).
+fn pixels(png_file: &Path) -> (u32, u32, Vec<[u8; 3]>) {
+    let decoder = png::Decoder::new(std::fs::File::open(png_file).unwrap());
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let step = match info.color_type {
+        png::ColorType::Rgba => 4,
+        png::ColorType::Rgb => 3,
+        other => panic!("screenshot in {other:?}"),
+    };
+    let px = buf[..info.buffer_size()]
+        .chunks(step)
+        .map(|p| [p[0], p[1], p[2]])
+        .collect();
+    (info.width, info.height, px)
+}
+
+/// The report in a real browser (Debian's chromium, headless): it loads with no console message,
+/// every chart is an SVG with drawn bars in the rendered page, and a screenshot shows them (not a
+/// blank page). `REPCENSUS_BLESS=1` copies the screenshot to docs/report.png.
+#[test]
+fn the_report_renders_in_headless_chromium() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let (code, err) = scan(&[
+        repo().join("samples").to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let html = dir.path().join("report.html");
+    // From the folder above the tables, as the README says, so the page names them `out`.
+    assert_ok(
+        &bin()
+            .current_dir(dir.path())
+            .args([
+                "report",
+                "out",
+                "--out",
+                "report.html",
+                "--crawl",
+                "repcensus-samples",
+            ])
+            .output()
+            .unwrap(),
+    );
+    let url = format!("file://{}", html.display());
+    let browser = |args: &[&str]| {
+        let run = std::process::Command::new(common::chromium())
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--hide-scrollbars",
+            ])
+            .arg(format!(
+                "--user-data-dir={}",
+                dir.path().join("profile").display()
+            ))
+            .args(["--enable-logging=stderr", "--v=0"])
+            .args(args)
+            .arg(&url)
+            .output()
+            .expect("run chromium");
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let log = String::from_utf8_lossy(&run.stderr).into_owned();
+        let console: Vec<&str> = log.lines().filter(|l| l.contains(":CONSOLE")).collect();
+        assert!(console.is_empty(), "console messages: {console:?}");
+        String::from_utf8_lossy(&run.stdout).into_owned()
+    };
+    // The DOM as the browser built it: every chart an SVG with bars.
+    let dom = browser(&["--dump-dom"]);
+    let charts: Vec<&str> = dom.split("<div class=\"chart\">").skip(1).collect();
+    assert!(charts.len() >= 4, "{} charts", charts.len());
+    for c in &charts {
+        let svg = &c[..c.find("</svg>").expect("an svg in each chart")];
+        assert!(svg.starts_with("<svg"), "{}", &svg[..80.min(svg.len())]);
+        assert!(svg.matches("<rect").count() > 3, "an empty chart");
+    }
+    // A screenshot of the top of the page: not blank, and the first bars' colour is on it.
+    let shot = dir.path().join("report.png");
+    browser(&[
+        "--window-size=1000,2600",
+        &format!("--screenshot={}", shot.display()),
+    ]);
+    let (w, h, px) = pixels(&shot);
+    assert_eq!((w, h), (1000, 2600));
+    let inked = px.iter().filter(|p| p.iter().any(|&c| c < 200)).count();
+    assert!(
+        inked * 50 > px.len(),
+        "{inked} of {} pixels inked",
+        px.len()
+    );
+    let bar_red = px.iter().filter(|p| **p == [0xb2, 0x18, 0x2b]).count();
+    assert!(bar_red > 2000, "{bar_red} pixels of the bars' red");
+    if std::env::var_os("REPCENSUS_BLESS").is_some() {
+        std::fs::copy(&shot, repo().join("docs/report.png")).unwrap();
+    }
+}

@@ -206,3 +206,30 @@ pub fn walk(dir: &Path) -> Vec<PathBuf> {
     }
     out
 }
+
+/// Headless Chromium: $REPCENSUS_CHROMIUM, else Debian's `chromium` package, installed with
+/// apt-get on first use when missing (the test setup runs as root, as CI does). Panics (the test
+/// fails) when none can be had.
+pub fn chromium() -> &'static Path {
+    static PATH: OnceLock<PathBuf> = OnceLock::new();
+    PATH.get_or_init(|| {
+        if let Ok(p) = std::env::var("REPCENSUS_CHROMIUM") {
+            return PathBuf::from(p);
+        }
+        let exe = PathBuf::from("/usr/bin/chromium");
+        if !exe.exists() {
+            let apt = |args: &[&str]| {
+                Command::new("apt-get")
+                    .args(args)
+                    .env("DEBIAN_FRONTEND", "noninteractive")
+                    .status()
+                    .is_ok_and(|s| s.success())
+            };
+            assert!(
+                apt(&["update", "-qq"]) && apt(&["install", "-y", "-qq", "chromium"]),
+                "could not install Debian's chromium (apt-get install chromium); the report test needs it"
+            );
+        }
+        exe
+    })
+}
