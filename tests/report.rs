@@ -32,27 +32,48 @@ fn unescape(s: &str) -> String {
         .replace("&amp;", "&")
 }
 
-/// Every number cell of the page, with the crawl of the section it is in.
+/// Every number cell of the page, with its crawl: its own `data-crawl`, else its section's.
 fn cells(html: &str) -> Vec<Cell> {
     let mut out = Vec::new();
     for section in html.split("<section ").skip(1) {
-        let Some(crawl) = attr(&format!(" {section}"), "data-crawl").map(unescape) else {
-            continue;
-        };
+        let section_crawl = attr(&format!(" {section}"), "data-crawl").map(unescape);
         for td in section.split("<td ").skip(1) {
             let tag = format!(" {}", &td[..td.find('>').unwrap()]);
-            if let Some(query) = attr(&tag, "data-query") {
-                out.push(Cell {
-                    crawl: crawl.clone(),
-                    query: unescape(query),
-                    key: unescape(attr(&tag, "data-key").unwrap()),
-                    column: unescape(attr(&tag, "data-column").unwrap()),
-                    value: unescape(attr(&tag, "data-value").unwrap()),
-                });
-            }
+            let Some(query) = attr(&tag, "data-query") else {
+                continue;
+            };
+            let crawl = attr(&tag, "data-crawl")
+                .map(unescape)
+                .or_else(|| section_crawl.clone())
+                .expect("a number cell names its crawl or is in a crawl's section");
+            out.push(Cell {
+                crawl,
+                query: unescape(query),
+                key: unescape(attr(&tag, "data-key").unwrap()),
+                column: unescape(attr(&tag, "data-column").unwrap()),
+                value: unescape(attr(&tag, "data-value").unwrap()),
+            });
         }
     }
     out
+}
+
+/// Check every number cell against its query run on `out`; how many were checked.
+fn check_numbers(out: &Path, cells: &[Cell]) -> usize {
+    let queries: BTreeSet<&str> = cells.iter().map(|c| c.query.as_str()).collect();
+    let mut checked = 0;
+    for query in queries {
+        let rows = answers(out, query);
+        for c in cells.iter().filter(|c| c.query == query) {
+            let row = rows
+                .get(&(c.crawl.clone(), c.key.clone()))
+                .unwrap_or_else(|| panic!("{query} has no row for {c:?}"));
+            let want = &row[&c.column];
+            assert!(same_number(&c.value, want), "{c:?}: the query gives {want}");
+            checked += 1;
+        }
+    }
+    checked
 }
 
 /// The column whose value is a cell's key, per query (none: one row per crawl).
@@ -148,18 +169,7 @@ fn every_number_on_the_page_is_its_querys() {
             "signals_html_share"
         ]
     );
-    let mut checked = 0;
-    for query in queries {
-        let rows = answers(&out, query);
-        for c in cells.iter().filter(|c| c.query == query) {
-            let row = rows
-                .get(&(c.crawl.clone(), c.key.clone()))
-                .unwrap_or_else(|| panic!("{query} has no row for {c:?}"));
-            let want = &row[&c.column];
-            assert!(same_number(&c.value, want), "{c:?}: the query gives {want}");
-            checked += 1;
-        }
-    }
+    let checked = check_numbers(&out, &cells);
     // Eight crawls; the GPTBot row is among the top AI agents of the generated crawl.
     let crawls: BTreeSet<&str> = cells.iter().map(|c| c.crawl.as_str()).collect();
     assert_eq!(crawls.len(), 8, "{crawls:?}");
@@ -171,6 +181,48 @@ fn every_number_on_the_page_is_its_querys() {
     let charts = page.matches("<div class=\"chart\"><svg").count();
     assert!(charts >= 6, "{charts} charts");
     assert_eq!(page.matches("<svg").count(), page.matches("</svg>").count());
+}
+
+/// Two crawls (two scans with different `--crawl` names): the page has a change section whose
+/// shares, crawl by crawl, are the queries', in the order of each crawl's earliest capture.
+#[test]
+fn two_crawls_give_a_change_section() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    for (crawl, file) in [("later", "redirect-cases"), ("earlier", "verdict-cases")] {
+        let input = repo().join(format!("samples/{file}.warc.gz"));
+        let (code, err) = scan(&[
+            input.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--crawl",
+            crawl,
+        ]);
+        assert_eq!(code, 0, "{err}");
+    }
+    let html = dir.path().join("report.html");
+    assert_ok(&report(&out, &html, &[]));
+    let page = std::fs::read_to_string(&html).unwrap();
+    let change = &page[page
+        .find(r#"<section id="change">"#)
+        .expect("a change section")..];
+    // verdict-cases' earliest capture is 2026-01-01, redirect-cases' too (its target captured
+    // twice): the tie goes by name.
+    let head = &change[change.find("<thead>").unwrap()..change.find("</thead>").unwrap()];
+    assert!(
+        head.find("earlier").unwrap() < head.find("later</th>").unwrap(),
+        "{head}"
+    );
+    assert!(change.contains("<div class=\"chart\"><svg"));
+    let in_change = cells(change);
+    assert!(in_change
+        .iter()
+        .any(|c| c.key == "GPTBot" && c.crawl == "earlier"));
+    assert!(in_change
+        .iter()
+        .any(|c| c.key == "GPTBot" && c.crawl == "later"));
+    assert!(check_numbers(&out, &in_change) >= 18);
+    assert!(check_numbers(&out, &cells(&page)) > 40);
 }
 
 /// A folder a sharded scan wrote (no robots_hosts) and one with no tables at all: the page says

@@ -40,7 +40,8 @@ fn draw_bars(
         .margin(8)
         .x_label_area_size(24)
         .y_label_area_size(200)
-        .build_cartesian_2d(0f64..max, (0..n).into_segmented())?;
+        // A segmented range holds its end: 0..n-1 is n segments.
+        .build_cartesian_2d(0f64..max, (0..n - 1).into_segmented())?;
     chart
         .configure_mesh()
         .disable_y_mesh()
@@ -83,4 +84,89 @@ fn draw_bars(
 pub(super) fn css_colour(k: usize) -> String {
     let RGBColor(r, g, b) = PALETTE[k % PALETTE.len()];
     format!("#{r:02x}{g:02x}{b:02x}")
+}
+
+/// A line of a line chart: its value at each x (a share, or none); its legend is the page's.
+pub(super) struct Line {
+    pub points: Vec<Option<f64>>,
+}
+
+/// The colour of line `k`.
+fn line_rgb(k: usize) -> RGBColor {
+    const LINES: [RGBColor; 8] = [
+        RGBColor(0xb2, 0x18, 0x2b),
+        RGBColor(0x21, 0x66, 0xac),
+        RGBColor(0x1b, 0x9e, 0x77),
+        RGBColor(0xd9, 0x5f, 0x02),
+        RGBColor(0x75, 0x70, 0xb3),
+        RGBColor(0xe7, 0x29, 0x8a),
+        RGBColor(0x66, 0xa6, 0x1e),
+        RGBColor(0x66, 0x66, 0x66),
+    ];
+    LINES[k % LINES.len()]
+}
+
+/// The CSS colour of line `k`, for legends written in HTML.
+pub(super) fn line_colour(k: usize) -> String {
+    let RGBColor(r, g, b) = line_rgb(k);
+    format!("#{r:02x}{g:02x}{b:02x}")
+}
+
+/// Lines of shares over categories (crawls), each point marked; a missing value breaks its line.
+pub(super) fn lines(xs: &[&str], lines: &[Line]) -> String {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (720, 320)).into_drawing_area();
+        let _ = draw_lines(&root, xs, lines);
+        let _ = root.present();
+    }
+    svg
+}
+
+fn draw_lines(
+    root: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
+    xs: &[&str],
+    lines: &[Line],
+) -> Result<(), DrawingAreaErrorKind<std::io::Error>> {
+    root.fill(&WHITE)?;
+    let max = lines
+        .iter()
+        .flat_map(|l| l.points.iter().flatten())
+        .fold(0.0f64, |a, &b| a.max(b));
+    let top = (max * 1.15).clamp(0.01, 1.0);
+    let n = xs.len().max(1);
+    let mut chart = ChartBuilder::on(root)
+        .margin(12)
+        .x_label_area_size(28)
+        .y_label_area_size(48)
+        .build_cartesian_2d((0..n - 1).into_segmented(), 0f64..top)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .light_line_style(TRANSPARENT)
+        .x_labels(n)
+        .y_labels(6)
+        .x_label_formatter(&|v| match v {
+            SegmentValue::CenterOf(i) => xs.get(*i).map_or(String::new(), |x| x.to_string()),
+            _ => String::new(),
+        })
+        .y_label_formatter(&|v| format!("{:.0}%", v * 100.0))
+        .label_style(("sans-serif", 13))
+        .draw()?;
+    for (k, line) in lines.iter().enumerate() {
+        let colour = line_rgb(k);
+        let points: Vec<(SegmentValue<usize>, f64)> = line
+            .points
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| Some((SegmentValue::CenterOf(i), (*p)?)))
+            .collect();
+        chart.draw_series(LineSeries::new(points.clone(), colour.stroke_width(2)))?;
+        chart.draw_series(
+            points
+                .into_iter()
+                .map(|p| Circle::new(p, 4, colour.filled())),
+        )?;
+    }
+    Ok(())
 }

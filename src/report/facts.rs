@@ -4,6 +4,7 @@
 
 use super::load::{flag, text, Tables};
 use anyhow::Result;
+use arrow_array::Array;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// A robots.txt capture answered 2xx (or is a resource record): the `hosts_2xx` of the queries.
@@ -29,6 +30,8 @@ pub(super) struct Read {
     pub errors_by_kind: BTreeMap<String, u64>,
     /// Captures by fetch outcome, most first (ties by name).
     pub fetch_outcomes: Vec<(String, u64)>,
+    /// The earliest robots.txt capture (microseconds since 1970), which orders crawls.
+    pub first_capture: Option<i64>,
 }
 
 impl Read {
@@ -50,16 +53,25 @@ impl Read {
             Ok(())
         })?;
         let mut outcomes: BTreeMap<String, u64> = BTreeMap::new();
-        t.each("robots_files", crawl, &["fetch_outcome"], |b| {
-            let o = b.strings("fetch_outcome")?;
-            for i in 0..b.len() {
-                r.robots_captures += 1;
-                *outcomes
-                    .entry(text(o, i).unwrap_or("").to_string())
-                    .or_default() += 1;
-            }
-            Ok(())
-        })?;
+        t.each(
+            "robots_files",
+            crawl,
+            &["fetch_outcome", "capture_time"],
+            |b| {
+                let (o, time) = (b.strings("fetch_outcome")?, b.times("capture_time")?);
+                for i in 0..b.len() {
+                    r.robots_captures += 1;
+                    if time.is_valid(i) {
+                        let t = time.value(i);
+                        r.first_capture = Some(r.first_capture.map_or(t, |f| f.min(t)));
+                    }
+                    *outcomes
+                        .entry(text(o, i).unwrap_or("").to_string())
+                        .or_default() += 1;
+                }
+                Ok(())
+            },
+        )?;
         r.fetch_outcomes = outcomes.into_iter().collect();
         r.fetch_outcomes
             .sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));

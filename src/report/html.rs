@@ -75,6 +75,11 @@ pub(super) fn cell(query: &str, key: &str, column: &str, n: Num) -> String {
     )
 }
 
+/// A cell as [`cell`], of another crawl than its section's (`data-crawl`).
+pub(super) fn cell_in(crawl: &str, query: &str, key: &str, column: &str, n: Num) -> String {
+    cell(query, key, column, n).replacen("<td ", &format!(r#"<td data-crawl="{}" "#, esc(crawl)), 1)
+}
+
 /// A figure: a title, an optional chart, a caption saying the unit, the denominator and the
 /// query that reproduces it, and the table of its numbers.
 pub(super) struct Figure<'a> {

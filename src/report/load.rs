@@ -4,8 +4,10 @@
 use crate::parts::{OutDir, PartRef};
 use anyhow::{Context, Result};
 use arrow_array::cast::AsArray;
-use arrow_array::types::Int64Type;
-use arrow_array::{Array, BooleanArray, Int64Array, RecordBatch, StringArray};
+use arrow_array::types::{Int64Type, TimestampMicrosecondType};
+use arrow_array::{
+    Array, BooleanArray, Int64Array, RecordBatch, StringArray, TimestampMicrosecondArray,
+};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The committed parts of every table of an output folder, by table and crawl.
@@ -102,6 +104,10 @@ impl<'b> Batch<'b> {
 
     pub(super) fn i64s(&self, name: &str) -> Result<&'b Int64Array> {
         self.typed(name, |c| c.as_primitive_opt::<Int64Type>())
+    }
+
+    pub(super) fn times(&self, name: &str) -> Result<&'b TimestampMicrosecondArray> {
+        self.typed(name, |c| c.as_primitive_opt::<TimestampMicrosecondType>())
     }
 
     pub(super) fn bools(&self, name: &str) -> Result<&'b BooleanArray> {

@@ -110,9 +110,23 @@ fn render(out: &OutDir, opts: &ReportOptions) -> Result<(String, ReportSummary)>
         body.push_str("</ul></section>");
     }
     let mut nav = String::new();
+    let mut digests = Vec::new();
     for crawl in &crawls {
         let _ = write!(nav, r##"<a href="#crawl-{0}">{0}</a>"##, esc(crawl));
-        crawl_section(&tables, crawl, &mut body)?;
+        digests.push(crawl_section(&tables, crawl, &mut body)?);
+    }
+    // Crawls in the order of their earliest robots.txt capture, as agents_blocking_change.sql.
+    digests.retain(|d| d.agents.is_some());
+    digests.sort_by(|a, b| {
+        (a.first_capture.is_none(), a.first_capture, &a.crawl).cmp(&(
+            b.first_capture.is_none(),
+            b.first_capture,
+            &b.crawl,
+        ))
+    });
+    if digests.len() >= 2 {
+        let _ = write!(nav, r##"<a href="#change">Change between crawls</a>"##);
+        change_section(&digests, &mut body);
     }
     let intro = format!(
         "<p>The tables in <code>{}</code>: {} crawl{}. Written by repcensus {} (schema {}). Each \
@@ -166,8 +180,15 @@ fn missing(t: &Tables<'_>, location: &str) -> Vec<String> {
     m
 }
 
+/// What the change between crawls needs of each.
+struct Digest {
+    crawl: String,
+    first_capture: Option<i64>,
+    agents: Option<Agents>,
+}
+
 /// The section of one crawl.
-fn crawl_section(t: &Tables<'_>, crawl: &str, body: &mut String) -> Result<()> {
+fn crawl_section(t: &Tables<'_>, crawl: &str, body: &mut String) -> Result<Digest> {
     let _ = write!(
         body,
         r#"<section id="crawl-{0}" data-crawl="{0}"><h2>Crawl {0}</h2>"#,
@@ -175,9 +196,11 @@ fn crawl_section(t: &Tables<'_>, crawl: &str, body: &mut String) -> Result<()> {
     );
     let read = Read::load(t, crawl)?;
     read_figures(crawl, &read, body);
+    let mut agents = None;
     if read.robots_hosts > 0 && t.has("agent_verdicts") {
-        let agents = Agents::load(t, crawl)?;
-        agent_figures(crawl, &agents, body);
+        let a = Agents::load(t, crawl)?;
+        agent_figures(crawl, &a, body);
+        agents = Some(a);
     }
     if read.robots_hosts > 0 && t.has("robots_rules") {
         extension_figures(crawl, &Extensions::load(t, crawl)?, body);
@@ -187,7 +210,107 @@ fn crawl_section(t: &Tables<'_>, crawl: &str, body: &mut String) -> Result<()> {
         page_figures(crawl, &pages, body);
     }
     body.push_str("</section>\n");
-    Ok(())
+    Ok(Digest {
+        crawl: crawl.to_string(),
+        first_capture: read.first_capture,
+        agents,
+    })
+}
+
+/// AI agents whose full-block share the change chart follows.
+const CHANGE_AGENTS: usize = 8;
+
+/// The change of the headline shares between crawls: the AI agents most often fully blocked in
+/// the last crawl, their share of hosts in each crawl (agents_full_block_share.sql), and the share
+/// of hosts naming an AI agent (agents_ai_named_share.sql).
+fn change_section(digests: &[Digest], body: &mut String) {
+    fn agents(d: &Digest) -> &Agents {
+        d.agents.as_ref().expect("digests with agents")
+    }
+    let last = agents(&digests[digests.len() - 1]);
+    let followed: Vec<&str> = last
+        .top_ai(CHANGE_AGENTS)
+        .iter()
+        .map(|s| s.agent.as_str())
+        .collect();
+    let share_of = |d: &Digest, agent: &str| {
+        agents(d)
+            .shares
+            .iter()
+            .find(|s| s.agent == agent)
+            .and_then(|s| s.share_2xx())
+    };
+    let crawls: Vec<&str> = digests.iter().map(|d| d.crawl.as_str()).collect();
+    let lines: Vec<chart::Line> = followed
+        .iter()
+        .map(|a| chart::Line {
+            points: digests.iter().map(|d| share_of(d, a)).collect(),
+        })
+        .collect();
+    body.push_str(r#"<section id="change"><h2>Change between crawls</h2>"#);
+    let q = "agents_full_block_share";
+    let legend: Vec<(&str, String)> = followed
+        .iter()
+        .enumerate()
+        .map(|(k, a)| (*a, chart::line_colour(k)))
+        .collect();
+    let mut head = vec!["agent"];
+    head.extend(crawls.iter().copied());
+    Figure {
+        id: "change-ai-blocking".into(),
+        title: "AI crawlers fully blocked, crawl by crawl",
+        chart: Some(chart::lines(&crawls, &lines)),
+        legend: &legend,
+        unit: "Share of hosts whose robots.txt answered 2xx that fully block the agent, in each \
+               crawl (each host read at its governing capture); the AI agents most often fully \
+               blocked in the last crawl. Crawls in the order of their earliest robots.txt \
+               capture.",
+        query: q,
+        head: &head,
+        rows: followed
+            .iter()
+            .map(|a| {
+                let mut r = format!("<td>{}</td>", esc(a));
+                for d in digests {
+                    r.push_str(&html::cell_in(
+                        &d.crawl,
+                        q,
+                        a,
+                        "share_2xx",
+                        Num::Share(share_of(d, a)),
+                    ));
+                }
+                r
+            })
+            .collect(),
+    }
+    .render(body);
+    let q = "agents_ai_named_share";
+    let mut row = "<td>hosts naming an AI agent</td>".to_string();
+    for d in digests {
+        let a = agents(d);
+        row.push_str(&html::cell_in(
+            &d.crawl,
+            q,
+            "",
+            "share",
+            Num::Share(share(a.hosts_naming_ai, a.hosts_2xx)),
+        ));
+    }
+    let mut head = vec![""];
+    head.extend(crawls.iter().copied());
+    Figure {
+        id: "change-ai-named".into(),
+        title: "Hosts naming an AI agent, crawl by crawl",
+        chart: None,
+        legend: &[],
+        unit: "Share of hosts whose robots.txt answered 2xx that write the name of an AI agent.",
+        query: q,
+        head: &head,
+        rows: vec![row],
+    }
+    .render(body);
+    body.push_str("</section>\n");
 }
 
 fn read_figures(crawl: &str, r: &Read, body: &mut String) {
