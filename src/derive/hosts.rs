@@ -167,26 +167,28 @@ const CAPTURE_COLUMNS: [&str; 8] = [
 fn read_crawl(out: &OutDir, parts: &[PartRef]) -> Result<CrawlIndex> {
     let mut targets = HashSet::new();
     for part in parts {
-        for batch in out.read_columns(part, &TARGET_COLUMNS)? {
+        out.each_batch(part, &TARGET_COLUMNS, &[], |batch| {
             let cols = Columns::of(&batch, part)?;
             for i in 0..batch.num_rows() {
                 if let Some(key) = cols.capture(i).as_ref().and_then(redirects::target_key) {
                     targets.insert(key);
                 }
             }
-        }
+            Ok(())
+        })?;
     }
     let mut index = CrawlIndex {
         targets,
         ..CrawlIndex::default()
     };
     for part in parts {
-        for batch in out.read_columns(part, &CAPTURE_COLUMNS)? {
+        out.each_batch(part, &CAPTURE_COLUMNS, &[], |batch| {
             let cols = Columns::of(&batch, part)?;
             for i in 0..batch.num_rows() {
                 index.add(&cols, i);
             }
-        }
+            Ok(())
+        })?;
     }
     Ok(index)
 }

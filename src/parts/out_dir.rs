@@ -18,6 +18,9 @@ use std::path::{Path, PathBuf};
 
 const STAGING: &str = ".staging";
 
+/// Rows per batch when parts are read back ([`OutDir::each_batch`]).
+const READ_BATCH: usize = 8192;
+
 /// The output folder of a run.
 pub struct OutDir {
     /// The folder (for an `s3://` output, the local folder the keys are mirrored from: only its
@@ -346,23 +349,72 @@ impl OutDir {
         Ok(found)
     }
 
-    /// The rows of a part, only the named `columns` (those the part has), in batches.
-    pub fn read_columns(&self, part: &PartRef, columns: &[&str]) -> Result<Vec<RecordBatch>> {
-        use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+    /// Call `f` with the rows of a part, only the named `columns` (those the part has), batch
+    /// by batch: memory holds one batch, not the part. String columns named in `dictionaries`
+    /// come as `Dictionary(Int32, Utf8)` arrays (each value once per batch: cheap to read when
+    /// values repeat).
+    pub fn each_batch(
+        &self,
+        part: &PartRef,
+        columns: &[&str],
+        dictionaries: &[&str],
+        mut f: impl FnMut(RecordBatch) -> Result<()>,
+    ) -> Result<()> {
+        use arrow_schema::{DataType, Field, Schema};
+        use parquet::arrow::arrow_reader::{
+            ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder,
+        };
         use parquet::arrow::ProjectionMask;
         fn read<R: parquet::file::reader::ChunkReader + 'static>(
             r: R,
             columns: &[&str],
-        ) -> Result<Vec<RecordBatch>> {
-            let b = ParquetRecordBatchReaderBuilder::try_new(r)?;
+            dictionaries: &[&str],
+            f: &mut dyn FnMut(RecordBatch) -> Result<()>,
+        ) -> Result<()> {
+            let mut meta = ArrowReaderMetadata::load(&r, ArrowReaderOptions::new())?;
+            if !dictionaries.is_empty() {
+                let dict =
+                    DataType::Dictionary(Box::new(DataType::Int32), Box::new(DataType::Utf8));
+                let fields: Vec<Field> = meta
+                    .schema()
+                    .fields()
+                    .iter()
+                    .map(|fld| {
+                        let wanted = dictionaries.contains(&fld.name().as_str())
+                            && fld.data_type() == &DataType::Utf8;
+                        let t = if wanted {
+                            dict.clone()
+                        } else {
+                            fld.data_type().clone()
+                        };
+                        Field::new(fld.name(), t, fld.is_nullable())
+                    })
+                    .collect();
+                let options =
+                    ArrowReaderOptions::new().with_schema(std::sync::Arc::new(Schema::new(fields)));
+                meta = ArrowReaderMetadata::try_new(meta.metadata().clone(), options)?;
+            }
+            let b = ParquetRecordBatchReaderBuilder::new_with_metadata(r, meta);
             let mask = ProjectionMask::columns(b.parquet_schema(), columns.iter().copied());
-            let batches = b.with_projection(mask).build()?;
-            Ok(batches.collect::<Result<Vec<_>, _>>()?)
+            for batch in b
+                .with_projection(mask)
+                .with_batch_size(READ_BATCH)
+                .build()?
+            {
+                f(batch?)?;
+            }
+            Ok(())
         }
         let what = || format!("cannot read {}", part.name());
         match part {
-            PartRef::Local(p) => read(std::fs::File::open(p).with_context(what)?, columns),
-            PartRef::Remote(_) => read(self.read_part(part).with_context(what)?, columns),
+            PartRef::Local(p) => {
+                let file = std::fs::File::open(p).with_context(what)?;
+                read(file, columns, dictionaries, &mut f)
+            }
+            PartRef::Remote(_) => {
+                let bytes = self.read_part(part).with_context(what)?;
+                read(bytes, columns, dictionaries, &mut f)
+            }
         }
         .with_context(what)
     }

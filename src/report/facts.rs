@@ -37,26 +37,33 @@ pub(super) struct Read {
 impl Read {
     pub(super) fn load(t: &Tables<'_>, crawl: &str) -> Result<Read> {
         let mut r = Read::default();
-        t.each("inputs", crawl, &["status", "records", "errors"], |b| {
-            let (status, records, errors) =
-                (b.strings("status")?, b.i64s("records")?, b.i64s("errors")?);
-            for i in 0..b.len() {
-                r.inputs += 1;
-                match text(status, i) {
-                    Some("failed") => r.inputs_failed += 1,
-                    Some("ok_with_errors") => r.inputs_with_errors += 1,
-                    _ => {}
+        t.each(
+            "inputs",
+            crawl,
+            &["status", "records", "errors"],
+            &[],
+            |b| {
+                let (status, records, errors) =
+                    (b.strings("status")?, b.i64s("records")?, b.i64s("errors")?);
+                for i in 0..b.len() {
+                    r.inputs += 1;
+                    match text(status, i) {
+                        Some("failed") => r.inputs_failed += 1,
+                        Some("ok_with_errors") => r.inputs_with_errors += 1,
+                        _ => {}
+                    }
+                    r.records += records.value(i).max(0) as u64;
+                    r.errors += errors.value(i).max(0) as u64;
                 }
-                r.records += records.value(i).max(0) as u64;
-                r.errors += errors.value(i).max(0) as u64;
-            }
-            Ok(())
-        })?;
+                Ok(())
+            },
+        )?;
         let mut outcomes: BTreeMap<String, u64> = BTreeMap::new();
         t.each(
             "robots_files",
             crawl,
             &["fetch_outcome", "capture_time"],
+            &[],
             |b| {
                 let (o, time) = (b.strings("fetch_outcome")?, b.times("capture_time")?);
                 for i in 0..b.len() {
@@ -75,11 +82,11 @@ impl Read {
         r.fetch_outcomes = outcomes.into_iter().collect();
         r.fetch_outcomes
             .sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        t.each("robots_hosts", crawl, &["host"], |b| {
+        t.each("robots_hosts", crawl, &["host"], &[], |b| {
             r.robots_hosts += b.len() as u64;
             Ok(())
         })?;
-        t.each("errors", crawl, &["kind"], |b| {
+        t.each("errors", crawl, &["kind"], &[], |b| {
             let k = b.strings("kind")?;
             for i in 0..b.len() {
                 *r.errors_by_kind
@@ -131,6 +138,24 @@ pub(super) struct Agents {
     pub hosts_naming_ai: u64,
 }
 
+/// The verdicts the agent figures count.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    Full,
+    Partial,
+    Other,
+}
+
+impl Verdict {
+    fn of(v: &str) -> Verdict {
+        match v {
+            "full_block" => Verdict::Full,
+            "partial_block" => Verdict::Partial,
+            _ => Verdict::Other,
+        }
+    }
+}
+
 /// How many hosts a capture governs, and how many of them through redirects.
 #[derive(Default, Clone, Copy)]
 struct Governs {
@@ -144,7 +169,7 @@ impl Agents {
         let mut file_id = |f: &str| files.id(f);
         let mut governs: HashMap<(u32, i64), Governs> = HashMap::new();
         let cols = ["effective_warc_file", "effective_warc_offset", "resolution"];
-        t.each("robots_hosts", crawl, &cols, |b| {
+        t.each("robots_hosts", crawl, &cols, &[], |b| {
             let (f, o, r) = (
                 b.strings("effective_warc_file")?,
                 b.i64s("effective_warc_offset")?,
@@ -159,74 +184,84 @@ impl Agents {
             }
             Ok(())
         })?;
-        let mut by_agent: BTreeMap<String, AgentShare> = BTreeMap::new();
-        let mut captures_2xx: HashSet<(u32, i64)> = HashSet::new();
+        let mut shares: Vec<AgentShare> = Vec::new();
+        let mut agent_index: HashMap<String, usize> = HashMap::new();
         let mut naming_ai: HashSet<(u32, i64)> = HashSet::new();
-        let cols = [
+        let labels = [
             "warc_file",
-            "warc_offset",
             "agent",
             "agent_category",
             "operator",
             "fetch_outcome",
             "verdict",
             "verdict_source",
-            "named_exact",
         ];
-        t.each("agent_verdicts", crawl, &cols, |b| {
-            let (f, o) = (b.strings("warc_file")?, b.i64s("warc_offset")?);
-            let (agent, cat, op) = (
-                b.strings("agent")?,
-                b.strings("agent_category")?,
-                b.strings("operator")?,
-            );
-            let (outcome, verdict, source, named) = (
-                b.strings("fetch_outcome")?,
-                b.strings("verdict")?,
-                b.strings("verdict_source")?,
-                b.bools("named_exact")?,
-            );
+        let mut cols = labels.to_vec();
+        cols.extend(["warc_offset", "named_exact"]);
+        // 215 rows per capture: every string column is read as a dictionary and mapped once
+        // per batch, so a row costs integer look-ups.
+        t.each("agent_verdicts", crawl, &cols, &labels, |b| {
+            let f = b.labels("warc_file")?.map(&mut file_id);
+            let agent = b.labels("agent")?;
+            let agents = agent.map(|name| {
+                *agent_index.entry(name.to_string()).or_insert_with(|| {
+                    shares.push(AgentShare {
+                        agent: name.to_string(),
+                        ..AgentShare::default()
+                    });
+                    shares.len() - 1
+                })
+            });
+            let (cat, op) = (b.labels("agent_category")?, b.labels("operator")?);
+            let is_2xx = b
+                .labels("fetch_outcome")?
+                .map(|o| OUTCOMES_2XX.contains(&o));
+            let verdict = b.labels("verdict")?.map(Verdict::of);
+            let source = b.labels("verdict_source")?.map(|s| s.to_string());
+            let (o, named) = (b.i64s("warc_offset")?, b.bools("named_exact")?);
+            let keys = [b.labels("warc_file")?, agent, b.labels("fetch_outcome")?];
+            let (verdict_keys, source_keys) = (b.labels("verdict")?, b.labels("verdict_source")?);
             for i in 0..b.len() {
-                let key = (file_id(text(f, i).unwrap_or("")), o.value(i));
+                let (Some(fk), Some(ak)) = (keys[0].key(i), keys[1].key(i)) else {
+                    continue;
+                };
+                let key = (f[fk], o.value(i));
                 let Some(g) = governs.get(&key).copied() else {
                     continue;
                 };
-                let name = text(agent, i).unwrap_or("");
-                let s = by_agent
-                    .entry(name.to_string())
-                    .or_insert_with(|| AgentShare {
-                        agent: name.to_string(),
-                        category: text(cat, i).unwrap_or("").to_string(),
-                        operator: text(op, i).unwrap_or("").to_string(),
-                        ..AgentShare::default()
-                    });
-                let is_2xx = text(outcome, i).is_some_and(|o| OUTCOMES_2XX.contains(&o));
+                let s = &mut shares[agents[ak]];
+                if s.category.is_empty() {
+                    s.category = cat.key(i).map_or("", |k| cat.values.value(k)).to_string();
+                    s.operator = op.key(i).map_or("", |k| op.values.value(k)).to_string();
+                }
                 s.hosts_any += g.hosts;
                 s.hosts_resolved += g.resolved;
-                if is_2xx {
+                if keys[2].key(i).is_some_and(|k| is_2xx[k]) {
                     s.hosts_2xx += g.hosts;
-                    captures_2xx.insert(key);
                     if flag(named, i) && s.is_ai() {
                         naming_ai.insert(key);
                     }
                 }
-                match (text(verdict, i), text(source, i)) {
-                    (Some("full_block"), source) => {
+                match verdict_keys.key(i).map(|k| verdict[k]) {
+                    Some(Verdict::Full) => {
+                        let source = source_keys.key(i).map(|k| source[k].as_str());
                         s.full_block += g.hosts;
                         s.by_own_group += g.hosts * u64::from(source == Some("specific"));
                         s.by_star += g.hosts * u64::from(source == Some("wildcard"));
                     }
-                    (Some("partial_block"), _) => s.partial_block += g.hosts,
+                    Some(Verdict::Partial) => s.partial_block += g.hosts,
                     _ => {}
                 }
             }
             Ok(())
         })?;
-        let hosts = |set: &HashSet<(u32, i64)>| set.iter().map(|k| governs[k].hosts).sum();
+        shares.sort_by(|a, b| a.agent.cmp(&b.agent));
         Ok(Agents {
-            shares: by_agent.into_values().collect(),
-            hosts_2xx: hosts(&captures_2xx),
-            hosts_naming_ai: hosts(&naming_ai),
+            // Every capture has a row for every agent: any agent's count of 2xx hosts is the
+            // count of hosts with a 2xx capture.
+            hosts_2xx: shares.iter().map(|s| s.hosts_2xx).max().unwrap_or(0),
+            hosts_naming_ai: naming_ai.iter().map(|k| governs[k].hosts).sum(),
+            shares,
         })
     }
 
@@ -287,18 +322,25 @@ impl Extensions {
         let mut files = Files::default();
         // Each host's latest capture (a capture is the latest of at most one host).
         let mut latest: HashSet<(u32, i64)> = HashSet::new();
-        t.each("robots_hosts", crawl, &["warc_file", "warc_offset"], |b| {
-            let (f, o) = (b.strings("warc_file")?, b.i64s("warc_offset")?);
-            for i in 0..b.len() {
-                latest.insert((files.id(text(f, i).unwrap_or("")), o.value(i)));
-            }
-            Ok(())
-        })?;
+        t.each(
+            "robots_hosts",
+            crawl,
+            &["warc_file", "warc_offset"],
+            &[],
+            |b| {
+                let (f, o) = (b.strings("warc_file")?, b.i64s("warc_offset")?);
+                for i in 0..b.len() {
+                    latest.insert((files.id(text(f, i).unwrap_or("")), o.value(i)));
+                }
+                Ok(())
+            },
+        )?;
         let mut parsed_hosts = 0;
         t.each(
             "robots_files",
             crawl,
             &["warc_file", "warc_offset", "parsed"],
+            &[],
             |b| {
                 let (f, o, p) = (
                     b.strings("warc_file")?,
@@ -324,6 +366,7 @@ impl Extensions {
             "robots_agents",
             crawl,
             &["warc_file", "warc_offset", "line_kind"],
+            &[],
             |b| {
                 let (f, o, k) = (
                     b.strings("warc_file")?,
@@ -342,6 +385,7 @@ impl Extensions {
             "robots_rules",
             crawl,
             &["warc_file", "warc_offset", "key"],
+            &[],
             |b| {
                 let (f, o, k) = (
                     b.strings("warc_file")?,
@@ -406,7 +450,7 @@ impl PageSignals {
             "with_both",
             "with_tdm",
         ];
-        t.each("host_counts", crawl, &cols, |b| {
+        t.each("host_counts", crawl, &cols, &[], |b| {
             let (host, class, html) = (
                 b.strings("host")?,
                 b.strings("status_class")?,

@@ -4,7 +4,7 @@
 use crate::parts::{OutDir, PartRef};
 use anyhow::{Context, Result};
 use arrow_array::cast::AsArray;
-use arrow_array::types::{Int64Type, TimestampMicrosecondType};
+use arrow_array::types::{Int32Type, Int64Type, TimestampMicrosecondType};
 use arrow_array::{
     Array, BooleanArray, Int64Array, RecordBatch, StringArray, TimestampMicrosecondArray,
 };
@@ -46,24 +46,26 @@ impl<'o> Tables<'o> {
             .collect()
     }
 
-    /// Call `f` with each batch of `table`'s rows in `crawl`, holding only `columns`.
+    /// Call `f` with each batch of `table`'s rows in `crawl`, holding only `columns`; those also
+    /// in `dictionaries` come as dictionary arrays ([`Batch::labels`]).
     pub(super) fn each(
         &self,
         table: &str,
         crawl: &str,
         columns: &[&str],
+        dictionaries: &[&str],
         mut f: impl FnMut(&Batch<'_>) -> Result<()>,
     ) -> Result<()> {
         let Some(parts) = self.parts.get(table).and_then(|c| c.get(crawl)) else {
             return Ok(());
         };
         for part in parts {
-            for batch in self.out.read_columns(part, columns)? {
+            self.out.each_batch(part, columns, dictionaries, |batch| {
                 f(&Batch {
                     batch: &batch,
                     part,
-                })?;
-            }
+                })
+            })?;
         }
         Ok(())
     }
@@ -110,6 +112,17 @@ impl<'b> Batch<'b> {
         self.typed(name, |c| c.as_primitive_opt::<TimestampMicrosecondType>())
     }
 
+    /// A string column read as a dictionary (`Tables::each`'s `dictionaries`).
+    pub(super) fn labels(&self, name: &str) -> Result<Labels<'b>> {
+        self.typed(name, |c| {
+            let d = c.as_dictionary_opt::<Int32Type>()?;
+            Some(Labels {
+                keys: d.keys(),
+                values: d.values().as_string_opt::<i32>()?,
+            })
+        })
+    }
+
     pub(super) fn bools(&self, name: &str) -> Result<&'b BooleanArray> {
         self.typed(name, |c| c.as_boolean_opt())
     }
@@ -123,4 +136,22 @@ pub(super) fn text(a: &StringArray, i: usize) -> Option<&str> {
 /// Value `i` of a boolean column; NULL reads as false.
 pub(super) fn flag(a: &BooleanArray, i: usize) -> bool {
     a.is_valid(i) && a.value(i)
+}
+
+/// A dictionary-encoded string column: each row's key into the batch's values.
+pub(super) struct Labels<'b> {
+    keys: &'b arrow_array::Int32Array,
+    pub values: &'b StringArray,
+}
+
+impl Labels<'_> {
+    /// Row `i`'s index into `values`; `None` when NULL.
+    pub(super) fn key(&self, i: usize) -> Option<usize> {
+        self.keys.is_valid(i).then(|| self.keys.value(i) as usize)
+    }
+
+    /// A value per dictionary entry, computed once per batch.
+    pub(super) fn map<T>(&self, f: impl FnMut(&str) -> T) -> Vec<T> {
+        self.values.iter().map(|v| v.unwrap_or("")).map(f).collect()
+    }
 }
