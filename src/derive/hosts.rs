@@ -141,8 +141,14 @@ pub fn derive(out: &OutDir, only: Option<&BTreeSet<String>>) -> Result<HostsSumm
                 continue;
             }
         };
-        let (batches, counts) = hosts.rows(&crawl);
-        let part = out.write(&table.desc(), &crawl, &crawl, &batches)?;
+        let mut part = out.part_writer(&table.desc(), &crawl, &crawl)?;
+        let counts = hosts.rows(&crawl, |batch| part.write(&batch))?;
+        let part = if counts.hosts == 0 {
+            // No host: no part (an earlier one is removed on commit).
+            crate::parts::PartOutcome::Empty(out.part_path(table.name(), &crawl, &crawl))
+        } else {
+            part.finish()?
+        };
         out.commit(vec![part])?;
         summary.crawls.push(counts);
     }
@@ -313,8 +319,13 @@ impl CrawlIndex {
         keep_latest(&self.strings, self.hosts.entry(seen.host), seen);
     }
 
-    /// The rows of `robots_hosts`, by host, and what they count.
-    fn rows(&self, crawl: &str) -> (Vec<RecordBatch>, CrawlHosts) {
+    /// The rows of `robots_hosts`, by host, handed to `write` a batch at a time, and what
+    /// they count.
+    fn rows(
+        &self,
+        crawl: &str,
+        mut write: impl FnMut(RecordBatch) -> Result<()>,
+    ) -> Result<CrawlHosts> {
         let mut counts = CrawlHosts {
             crawl: crawl.to_string(),
             captures: self.captures,
@@ -324,7 +335,6 @@ impl CrawlIndex {
         let mut hosts: Vec<_> = self.hosts.iter().collect();
         hosts.sort_unstable_by_key(|(&h, _)| self.strings.get(h));
         let mut builder = RobotsHostsBuilder::default();
-        let mut batches = Vec::new();
         for (_, latest) in hosts {
             let start = &latest.seen;
             let e = redirects::follow(&self, start);
@@ -352,11 +362,13 @@ impl CrawlIndex {
                 effective_fetch_outcome: text(eff.outcome),
             });
             if builder.len() == BATCH_ROWS {
-                batches.push(builder.finish(crawl));
+                write(builder.finish(crawl))?;
             }
         }
-        batches.push(builder.finish(crawl));
-        (batches, counts)
+        if !builder.is_empty() {
+            write(builder.finish(crawl))?;
+        }
+        Ok(counts)
     }
 }
 
