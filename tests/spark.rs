@@ -55,6 +55,16 @@ fn spark_local_mode_equals_a_single_process_run() {
 
     // The driver derived robots_hosts from every shard's robots_files.
     assert!(stdout.contains("robots_hosts  "), "{stdout}");
+    // ... and wrote the report beside its outcomes.
+    let pages: Vec<_> = std::fs::read_dir(spark.join("_spark"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "html"))
+        .collect();
+    assert_eq!(pages.len(), 1, "{pages:?}");
+    assert!(std::fs::read_to_string(&pages[0])
+        .unwrap()
+        .contains("AI crawlers blocked"));
     for table in TABLES.iter().chain(&["robots_hosts"]) {
         assert_eq!(
             table_rows(&spark, table, &[]),
@@ -70,6 +80,7 @@ fn spark_local_mode_equals_a_single_process_run() {
     let reports: Vec<_> = std::fs::read_dir(spark.join("_spark"))
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .collect();
     assert_eq!(reports.len(), 1, "{reports:?}");
     let report: serde_json::Value =

@@ -13,8 +13,9 @@ spreads the manifest over `--num_input_partitions` Spark tasks. Each task runs
 
 When the tasks are done, the driver runs `repcensus hosts OUT` (robots_hosts: each host's
 effective robots.txt capture, which needs every shard's robots_files; a shard does not write
-it), prints a per-task table, writes all outcomes as JSON to OUT/_spark/<app id>.json, and
-exits 1 when any task or `repcensus hosts` exited non-zero (each task's repcensus exit code is in the table:
+it) and `repcensus report OUT` (the census as one HTML page, OUT/_spark/<app id>.html), prints a
+per-task table, writes all outcomes as JSON to OUT/_spark/<app id>.json, and exits 1 when any
+task, `repcensus hosts` or `repcensus report` exited non-zero (each task's repcensus exit code is in the table:
 1 when some input could not be read, or had errors with --fail-on-error; 2 for usage or output
 errors).
 
@@ -125,26 +126,26 @@ def main(argv=None):
     for o in failed:
         print(f"shard {o['shard']}/{n} failed (exit {o['exit_code']}):\n{o['log_tail']}",
               file=sys.stderr)
-    hosts = derive_hosts(args)
+    hosts = run_driver(args, ["hosts", args.output] + (["--crawl", args.crawl] if args.crawl else []))
     report_dir = os.path.join(args.output, "_spark")
     if args.output.startswith("s3://"):
         report_dir = os.path.join(tempfile.gettempdir(), "repcensus-spark")
     os.makedirs(report_dir, exist_ok=True)
+    page = os.path.join(report_dir, f"{sc.applicationId}.html")
+    census = run_driver(args, ["report", args.output, "--out", page])
     report = os.path.join(report_dir, f"{sc.applicationId}.json")
     with open(report + ".tmp", "w") as f:
-        json.dump({"manifest": manifest, "shards": n, "tasks": outcomes, "hosts": hosts},
-                  f, indent=2)
+        json.dump({"manifest": manifest, "shards": n, "tasks": outcomes, "hosts": hosts,
+                   "report": census}, f, indent=2)
     os.replace(report + ".tmp", report)
     print(f"{n - len(failed)} of {n} tasks succeeded; outcomes in {report}")
     spark.stop()
-    return 1 if failed or hosts["exit_code"] != 0 else 0
+    return 1 if failed or hosts["exit_code"] != 0 or census["exit_code"] != 0 else 0
 
 
-def derive_hosts(args):
-    """Run `repcensus hosts OUT` on the driver once every shard is done; its outcome."""
-    cmd = [args.repcensus, "hosts", args.output]
-    if args.crawl:
-        cmd += ["--crawl", args.crawl]
+def run_driver(args, command):
+    """Run `repcensus COMMAND...` on the driver once every shard is done; its outcome."""
+    cmd = [args.repcensus] + command
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True)
         code, log = proc.returncode, proc.stderr
