@@ -134,9 +134,8 @@ fn report(tables: &Path, html: &Path, extra: &[&str]) -> std::process::Output {
         .expect("run repcensus")
 }
 
-/// The samples' report: every number checked against its query, for every crawl.
-#[test]
-fn every_number_on_the_page_is_its_querys() {
+/// The samples scanned into `out` of a temporary folder.
+fn scan_samples() -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let (code, err) = scan(&[
@@ -145,6 +144,13 @@ fn every_number_on_the_page_is_its_querys() {
         out.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{err}");
+    (dir, out)
+}
+
+/// The samples' report: every number checked against its query, for every crawl.
+#[test]
+fn every_number_on_the_page_is_its_querys() {
+    let (dir, out) = scan_samples();
     let html = dir.path().join("report.html");
     let run = report(&out, &html, &[]);
     assert_ok(&run);
@@ -288,14 +294,7 @@ fn pixels(png_file: &Path) -> (u32, u32, Vec<[u8; 3]>) {
 /// blank page). `REPCENSUS_BLESS=1` copies the screenshot to docs/report.png.
 #[test]
 fn the_report_renders_in_headless_chromium() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out");
-    let (code, err) = scan(&[
-        repo().join("samples").to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0, "{err}");
+    let (dir, _out) = scan_samples();
     let html = dir.path().join("report.html");
     // From the folder above the tables, as the README says, so the page names them `out`.
     assert_ok(

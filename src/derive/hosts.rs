@@ -102,16 +102,7 @@ impl HostsSummary {
 /// Derive `robots_hosts` in the output folder (or `s3://` prefix) `out` of a scan, for the
 /// crawls in `only` (every crawl with `robots_files` when `None`).
 pub fn derive_in(out: &std::path::Path, only: Option<&BTreeSet<String>>) -> Result<HostsSummary> {
-    let remote = out.to_str().is_some_and(crate::archive::remote::is_remote);
-    anyhow::ensure!(
-        remote || out.is_dir(),
-        "{} is not a folder (give the --out of a scan)",
-        out.display()
-    );
-    let dir = OutDir::create(out)?;
-    let summary = derive(&dir, only);
-    dir.close();
-    summary
+    OutDir::with_existing(out, |dir| derive(dir, only))
 }
 
 /// Derive `robots_hosts` in `out` for the crawls in `only` (every crawl with `robots_files`

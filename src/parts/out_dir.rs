@@ -75,6 +75,21 @@ impl OutDir {
         })
     }
 
+    /// Run `f` on the tables of an existing output folder (or `s3://` prefix) of a scan, as
+    /// `hosts` and `report` do; a path that is not a folder is an error.
+    pub fn with_existing<T>(root: &Path, f: impl FnOnce(&OutDir) -> Result<T>) -> Result<T> {
+        let remote = root.to_str().is_some_and(crate::archive::remote::is_remote);
+        anyhow::ensure!(
+            remote || root.is_dir(),
+            "{} is not a folder (give the --out of a scan)",
+            root.display()
+        );
+        let out = OutDir::create(root)?;
+        let done = f(&out);
+        out.close();
+        done
+    }
+
     /// A scratch file of this run (in its staging folder, removed with it).
     pub fn scratch_path(&self, name: &str) -> PathBuf {
         self.staging.join(name)

@@ -52,17 +52,7 @@ const TOP_AI: usize = 15;
 
 /// Write the report of `opts.tables` to `opts.html`.
 pub fn report(opts: &ReportOptions) -> Result<ReportSummary> {
-    let dir = &opts.tables;
-    let remote = dir.to_str().is_some_and(crate::archive::remote::is_remote);
-    anyhow::ensure!(
-        remote || dir.is_dir(),
-        "{} is not a folder (give the --out of a scan)",
-        dir.display()
-    );
-    let out = OutDir::create(dir)?;
-    let made = render(&out, opts);
-    out.close();
-    let (page, summary) = made?;
+    let (page, summary) = OutDir::with_existing(&opts.tables, |out| render(out, opts))?;
     write_atomically(&opts.html, page.as_bytes())?;
     Ok(ReportSummary {
         bytes: page.len(),
