@@ -79,7 +79,7 @@ fn check_numbers(out: &Path, cells: &[Cell]) -> usize {
 /// The column whose value is a cell's key, per query (none: one row per crawl).
 fn key_column(query: &str) -> Option<&'static str> {
     match query {
-        "agents_full_block_share" => Some("agent"),
+        "agents_full_block_share" | "agents_singled_out" => Some("agent"),
         "robots_fetch_outcomes" => Some("fetch_outcome"),
         "errors_by_input" => Some("kind"),
         "robots_extension_adoption" => Some("extension"),
@@ -168,6 +168,7 @@ fn every_number_on_the_page_is_its_querys() {
         [
             "agents_ai_named_share",
             "agents_full_block_share",
+            "agents_singled_out",
             "errors_by_input",
             "read_summary",
             "robots_extension_adoption",

@@ -112,6 +112,10 @@ pub(super) struct AgentShare {
     pub by_star: u64,
     pub partial_block: u64,
     pub hosts_resolved: u64,
+    /// `agents_singled_out.sql`: hosts whose group for the agent gives a stricter verdict than
+    /// their `*` reading, and of those, hosts fully blocking it.
+    pub singled_out: u64,
+    pub singled_to_full_block: u64,
 }
 
 impl AgentShare {
@@ -136,6 +140,9 @@ pub(super) struct Agents {
     pub hosts_2xx: u64,
     /// Of those, hosts whose robots.txt writes the name of at least one AI agent.
     pub hosts_naming_ai: u64,
+    /// Hosts with a 2xx governing capture that leave some agent to the `*` reading (the
+    /// denominator of agents_singled_out).
+    pub hosts_with_star: u64,
 }
 
 /// The verdicts the agent figures count.
@@ -154,6 +161,23 @@ impl Verdict {
             _ => Verdict::Other,
         }
     }
+
+    /// full_block > partial_block > the rest, as agents_singled_out.sql ranks them.
+    fn strictness(self) -> u8 {
+        match self {
+            Verdict::Full => 2,
+            Verdict::Partial => 1,
+            Verdict::Other => 0,
+        }
+    }
+}
+
+/// One 2xx capture's readings, for agents_singled_out: the strictest verdict of the agents no
+/// group names (`*` or none), and each agent's verdict from a group naming it.
+#[derive(Default)]
+struct Readings {
+    star: Option<u8>,
+    specific: Vec<(usize, Verdict)>,
 }
 
 /// How many hosts a capture governs, and how many of them through redirects.
@@ -187,6 +211,7 @@ impl Agents {
         let mut shares: Vec<AgentShare> = Vec::new();
         let mut agent_index: HashMap<String, usize> = HashMap::new();
         let mut naming_ai: HashSet<(u32, i64)> = HashSet::new();
+        let mut readings: HashMap<(u32, i64), Readings> = HashMap::new();
         let labels = [
             "warc_file",
             "agent",
@@ -236,10 +261,19 @@ impl Agents {
                 }
                 s.hosts_any += g.hosts;
                 s.hosts_resolved += g.resolved;
+                let v = verdict_keys.key(i).map_or(Verdict::Other, |k| verdict[k]);
                 if keys[2].key(i).is_some_and(|k| is_2xx[k]) {
                     s.hosts_2xx += g.hosts;
                     if flag(named, i) && s.is_ai() {
                         naming_ai.insert(key);
+                    }
+                    let r = readings.entry(key).or_default();
+                    match source_keys.key(i).map(|k| source[k].as_str()) {
+                        Some("specific") => r.specific.push((agents[ak], v)),
+                        Some("wildcard" | "none") => {
+                            r.star = Some(r.star.unwrap_or(0).max(v.strictness()))
+                        }
+                        _ => {}
                     }
                 }
                 match verdict_keys.key(i).map(|k| verdict[k]) {
@@ -255,14 +289,44 @@ impl Agents {
             }
             Ok(())
         })?;
+        let mut hosts_with_star = 0;
+        for (key, r) in &readings {
+            let Some(star) = r.star else {
+                continue;
+            };
+            let hosts = governs[key].hosts;
+            hosts_with_star += hosts;
+            for &(a, v) in r.specific.iter().filter(|(_, v)| v.strictness() > star) {
+                shares[a].singled_out += hosts;
+                shares[a].singled_to_full_block += hosts * u64::from(v == Verdict::Full);
+            }
+        }
         shares.sort_by(|a, b| a.agent.cmp(&b.agent));
         Ok(Agents {
+            hosts_with_star,
             // Every capture has a row for every agent: any agent's count of 2xx hosts is the
             // count of hosts with a 2xx capture.
             hosts_2xx: shares.iter().map(|s| s.hosts_2xx).max().unwrap_or(0),
             hosts_naming_ai: naming_ai.iter().map(|k| governs[k].hosts).sum(),
             shares,
         })
+    }
+
+    /// The AI agents most often singled out (most first, then by name), at most `n`; none when
+    /// no agent is.
+    pub(super) fn top_singled_out(&self, n: usize) -> Vec<&AgentShare> {
+        let mut ai: Vec<&AgentShare> = self
+            .shares
+            .iter()
+            .filter(|s| s.is_ai() && s.singled_out > 0)
+            .collect();
+        ai.sort_by(|a, b| {
+            b.singled_out
+                .cmp(&a.singled_out)
+                .then_with(|| a.agent.cmp(&b.agent))
+        });
+        ai.truncate(n);
+        ai
     }
 
     /// The AI agents (registry categories `ai_*`) most often fully blocked, at most `n`.

@@ -24,6 +24,21 @@ pub(super) fn esc(s: &str) -> String {
     out
 }
 
+/// Text between backticks as `<code>` (in text already escaped).
+fn code_spans(text: &str) -> String {
+    let mut out = String::new();
+    for (i, part) in text.split('`').enumerate() {
+        if i % 2 == 1 {
+            out.push_str("<code>");
+            out.push_str(part);
+            out.push_str("</code>");
+        } else {
+            out.push_str(part);
+        }
+    }
+    out
+}
+
 /// A number as a query gives it (DuckDB writes 1.0 where Rust writes 1; the test compares
 /// numerically).
 pub(super) enum Num {
@@ -118,7 +133,7 @@ impl Figure<'_> {
         let _ = write!(
             out,
             r#"<figcaption>{} Reproduce: <code>queries/{}.sql</code>.</figcaption><table><thead><tr>"#,
-            esc(self.unit),
+            code_spans(&esc(self.unit)),
             esc(self.query)
         );
         for h in self.head {

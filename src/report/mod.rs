@@ -476,6 +476,7 @@ fn agent_figures(crawl: &str, a: &Agents, body: &mut String) {
         }
         .render(body);
     }
+    singled_out_figure(crawl, a, body);
     let q = "agents_ai_named_share";
     Figure {
         id: format!("{crawl}-ai-named"),
@@ -602,6 +603,74 @@ fn page_figures(crawl: &str, p: &PageSignals, body: &mut String) {
         query: q,
         head: &["", "pages", "share"],
         rows,
+    }
+    .render(body);
+}
+
+fn singled_out_figure(crawl: &str, a: &Agents, body: &mut String) {
+    let top = a.top_singled_out(TOP_AI);
+    if top.is_empty() {
+        return;
+    }
+    let q = "agents_singled_out";
+    let bars: Vec<chart::Bar<'_>> = top
+        .iter()
+        .map(|s| chart::Bar {
+            label: &s.agent,
+            parts: vec![
+                share(s.singled_to_full_block, a.hosts_with_star).unwrap_or(0.0),
+                share(s.singled_out - s.singled_to_full_block, a.hosts_with_star).unwrap_or(0.0),
+            ],
+        })
+        .collect();
+    let max = bars
+        .iter()
+        .map(|b| b.parts.iter().sum::<f64>())
+        .fold(0.0, f64::max);
+    let legend = [
+        ("to a full block", chart::css_colour(0)),
+        ("to a partial block", chart::css_colour(1)),
+    ];
+    Figure {
+        id: format!("{crawl}-ai-singled-out"),
+        title: "AI crawlers singled out",
+        chart: Some(chart::bars(&bars, (max * 1.1).clamp(0.01, 1.0))),
+        legend: &legend,
+        unit: &format!(
+            "Share of the {} hosts whose robots.txt answered 2xx (and leaves some agent to `*`) \
+             whose group for the agent is stricter than their `*` reading: AI-specific \
+             restriction, not a generic `Disallow: /admin`. The AI agents most often singled out.",
+            thousands(a.hosts_with_star)
+        ),
+        query: q,
+        head: &[
+            "agent",
+            "category",
+            "singled out",
+            "to a full block",
+            "share",
+            "hosts (2xx)",
+        ],
+        rows: top
+            .iter()
+            .map(|s| {
+                let k = &s.agent;
+                format!(
+                    "<td>{}</td><td>{}</td>{}{}{}{}",
+                    esc(k),
+                    esc(&s.category),
+                    cell(q, k, "singled_out", Num::Count(s.singled_out)),
+                    cell(q, k, "to_full_block", Num::Count(s.singled_to_full_block)),
+                    cell(
+                        q,
+                        k,
+                        "share",
+                        Num::Share(share(s.singled_out, a.hosts_with_star))
+                    ),
+                    cell(q, k, "hosts_2xx", Num::Count(a.hosts_with_star)),
+                )
+            })
+            .collect(),
     }
     .render(body);
 }
