@@ -76,14 +76,16 @@ fn check_numbers(out: &Path, cells: &[Cell]) -> usize {
     checked
 }
 
-/// The column whose value is a cell's key, per query (none: one row per crawl).
-fn key_column(query: &str) -> Option<&'static str> {
+/// The columns whose values, joined by `|`, are a cell's key, per query (none: one row per
+/// crawl).
+fn key_columns(query: &str) -> &'static [&'static str] {
     match query {
-        "agents_full_block_share" | "agents_singled_out" => Some("agent"),
-        "robots_fetch_outcomes" => Some("fetch_outcome"),
-        "errors_by_input" => Some("kind"),
-        "robots_extension_adoption" => Some("extension"),
-        "read_summary" | "agents_ai_named_share" | "signals_html_share" => None,
+        "agents_full_block_share" | "agents_singled_out" => &["agent"],
+        "agents_blocking_by_category" => &["agent_category", "operator"],
+        "robots_fetch_outcomes" => &["fetch_outcome"],
+        "errors_by_input" => &["kind"],
+        "robots_extension_adoption" => &["extension"],
+        "read_summary" | "agents_ai_named_share" | "signals_html_share" => &[],
         other => panic!("the test does not know the key of {other}"),
     }
 }
@@ -110,7 +112,11 @@ fn answers(out: &Path, query: &str) -> BTreeMap<(String, String), BTreeMap<Strin
             .zip(line.split(','))
             .map(|(h, v)| (h.to_string(), v.to_string()))
             .collect();
-        let key = key_column(query).map_or(String::new(), |k| row[k].clone());
+        let key = key_columns(query)
+            .iter()
+            .map(|k| row[*k].as_str())
+            .collect::<Vec<_>>()
+            .join("|");
         rows.insert((row["crawl"].clone(), key), row);
     }
     rows
@@ -167,6 +173,7 @@ fn every_number_on_the_page_is_its_querys() {
         queries.iter().copied().collect::<Vec<_>>(),
         [
             "agents_ai_named_share",
+            "agents_blocking_by_category",
             "agents_full_block_share",
             "agents_singled_out",
             "errors_by_input",

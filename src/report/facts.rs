@@ -116,6 +116,8 @@ pub(super) struct AgentShare {
     /// their `*` reading, and of those, hosts fully blocking it.
     pub singled_out: u64,
     pub singled_to_full_block: u64,
+    /// Of `hosts_2xx`, hosts read through redirects.
+    pub hosts_2xx_resolved: u64,
 }
 
 impl AgentShare {
@@ -143,6 +145,82 @@ pub(super) struct Agents {
     /// Hosts with a 2xx governing capture that leave some agent to the `*` reading (the
     /// denominator of agents_singled_out).
     pub hosts_with_star: u64,
+    /// Blocking by category and operator (agents_blocking_by_category.sql), in its order.
+    pub groups: Vec<Group>,
+}
+
+/// One (category, operator) row of `agents_blocking_by_category.sql`.
+#[derive(Debug, Default, Clone)]
+pub(super) struct Group {
+    pub category: String,
+    pub operator: String,
+    pub agents: u64,
+    pub hosts_2xx: u64,
+    pub hosts_blocking_any: u64,
+    /// Full and partial blocks, and host x agent pairs, summed over the group's agents.
+    pub full: u64,
+    pub partial: u64,
+    pub pairs: u64,
+    pub hosts_resolved: u64,
+}
+
+impl Group {
+    pub(super) fn full_share(&self) -> Option<f64> {
+        share(self.full, self.pairs)
+    }
+    pub(super) fn partial_share(&self) -> Option<f64> {
+        share(self.partial, self.pairs)
+    }
+}
+
+/// The rows of agents_blocking_by_category.sql from the agents' shares and the agents each
+/// capture fully blocks: (category, operator) groups of agents with 2xx hosts, by category,
+/// then most blocked first, then operator.
+fn groups(
+    shares: &[AgentShare],
+    blocked: &HashMap<(u32, i64), Vec<usize>>,
+    governs: &HashMap<(u32, i64), Governs>,
+) -> Vec<Group> {
+    let mut by: BTreeMap<(&str, &str), Group> = BTreeMap::new();
+    for s in shares.iter().filter(|s| s.hosts_2xx > 0) {
+        let g = by
+            .entry((&s.category, &s.operator))
+            .or_insert_with(|| Group {
+                category: s.category.clone(),
+                operator: s.operator.clone(),
+                ..Group::default()
+            });
+        g.agents += 1;
+        g.hosts_2xx = g.hosts_2xx.max(s.hosts_2xx);
+        g.hosts_resolved = g.hosts_resolved.max(s.hosts_2xx_resolved);
+        g.full += s.full_block;
+        g.partial += s.partial_block;
+        g.pairs += s.hosts_2xx;
+    }
+    for (key, agents) in blocked {
+        let mut seen: Vec<(&str, &str)> = Vec::new();
+        for &a in agents {
+            let k = (shares[a].category.as_str(), shares[a].operator.as_str());
+            if !seen.contains(&k) {
+                seen.push(k);
+                if let Some(g) = by.get_mut(&k) {
+                    g.hosts_blocking_any += governs[key].hosts;
+                }
+            }
+        }
+    }
+    let mut groups: Vec<Group> = by.into_values().collect();
+    groups.sort_by(|a, b| {
+        a.category
+            .cmp(&b.category)
+            .then_with(|| {
+                b.full_share()
+                    .partial_cmp(&a.full_share())
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            })
+            .then_with(|| a.operator.cmp(&b.operator))
+    });
+    groups
 }
 
 /// The verdicts the agent figures count.
@@ -212,6 +290,8 @@ impl Agents {
         let mut agent_index: HashMap<String, usize> = HashMap::new();
         let mut naming_ai: HashSet<(u32, i64)> = HashSet::new();
         let mut readings: HashMap<(u32, i64), Readings> = HashMap::new();
+        // The agents each 2xx capture fully blocks (for hosts blocking any of a group's).
+        let mut blocked: HashMap<(u32, i64), Vec<usize>> = HashMap::new();
         let labels = [
             "warc_file",
             "agent",
@@ -264,6 +344,10 @@ impl Agents {
                 let v = verdict_keys.key(i).map_or(Verdict::Other, |k| verdict[k]);
                 if keys[2].key(i).is_some_and(|k| is_2xx[k]) {
                     s.hosts_2xx += g.hosts;
+                    s.hosts_2xx_resolved += g.resolved;
+                    if v == Verdict::Full {
+                        blocked.entry(key).or_default().push(agents[ak]);
+                    }
                     if flag(named, i) && s.is_ai() {
                         naming_ai.insert(key);
                     }
@@ -301,9 +385,11 @@ impl Agents {
                 shares[a].singled_to_full_block += hosts * u64::from(v == Verdict::Full);
             }
         }
+        let groups = groups(&shares, &blocked, &governs);
         shares.sort_by(|a, b| a.agent.cmp(&b.agent));
         Ok(Agents {
             hosts_with_star,
+            groups,
             // Every capture has a row for every agent: any agent's count of 2xx hosts is the
             // count of hosts with a 2xx capture.
             hosts_2xx: shares.iter().map(|s| s.hosts_2xx).max().unwrap_or(0),

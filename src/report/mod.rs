@@ -477,6 +477,7 @@ fn agent_figures(crawl: &str, a: &Agents, body: &mut String) {
         .render(body);
     }
     singled_out_figure(crawl, a, body);
+    groups_figure(crawl, a, body);
     let q = "agents_ai_named_share";
     Figure {
         id: format!("{crawl}-ai-named"),
@@ -668,6 +669,87 @@ fn singled_out_figure(crawl: &str, a: &Agents, body: &mut String) {
                         Num::Share(share(s.singled_out, a.hosts_with_star))
                     ),
                     cell(q, k, "hosts_2xx", Num::Count(a.hosts_with_star)),
+                )
+            })
+            .collect(),
+    }
+    .render(body);
+}
+
+fn groups_figure(crawl: &str, a: &Agents, body: &mut String) {
+    let mut top: Vec<&facts::Group> = a
+        .groups
+        .iter()
+        .filter(|g| g.category.starts_with("ai_"))
+        .collect();
+    top.sort_by(|x, y| {
+        y.full_share()
+            .partial_cmp(&x.full_share())
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then_with(|| (&x.category, &x.operator).cmp(&(&y.category, &y.operator)))
+    });
+    top.truncate(TOP_AI);
+    if top.is_empty() {
+        return;
+    }
+    let labels: Vec<String> = top
+        .iter()
+        .map(|g| format!("{} ({})", g.operator, g.category))
+        .collect();
+    let bars: Vec<chart::Bar<'_>> = top
+        .iter()
+        .zip(&labels)
+        .map(|(g, label)| chart::Bar {
+            label,
+            parts: vec![
+                g.full_share().unwrap_or(0.0),
+                g.partial_share().unwrap_or(0.0),
+            ],
+        })
+        .collect();
+    let max = bars
+        .iter()
+        .map(|b| b.parts.iter().sum::<f64>())
+        .fold(0.0, f64::max);
+    let legend = [
+        ("fully blocked", chart::css_colour(0)),
+        ("partly blocked", chart::css_colour(1)),
+    ];
+    let q = "agents_blocking_by_category";
+    Figure {
+        id: format!("{crawl}-ai-operators"),
+        title: "AI crawlers blocked, by operator and category",
+        chart: Some(chart::bars(&bars, (max * 1.1).clamp(0.01, 1.0))),
+        legend: &legend,
+        unit: "Share of host x agent pairs, over hosts whose robots.txt answered 2xx and the \
+               operator's agents of that category (each host read at its governing capture). \
+               The AI operators and categories most often fully blocked; the query lists all.",
+        query: q,
+        head: &[
+            "operator",
+            "category",
+            "agents",
+            "hosts blocking any",
+            "fully",
+            "partly",
+        ],
+        rows: top
+            .iter()
+            .map(|g| {
+                let k = format!("{}|{}", g.category, g.operator);
+                format!(
+                    "<td>{}</td><td>{}</td>{}{}{}{}",
+                    esc(&g.operator),
+                    esc(&g.category),
+                    cell(q, &k, "agents", Num::Count(g.agents)),
+                    cell(
+                        q,
+                        &k,
+                        "hosts_blocking_any",
+                        Num::Count(g.hosts_blocking_any)
+                    ),
+                    cell(q, &k, "full_block_share", Num::Share(g.full_share())),
+                    cell(q, &k, "partial_block_share", Num::Share(g.partial_share())),
                 )
             })
             .collect(),
