@@ -17,13 +17,18 @@ pub(super) const PALETTE: [RGBColor; 3] = [
 ];
 
 /// Horizontal bars of shares (0 to 1), one per row, each made of stacked parts; the axis shows
-/// percent. `max` is the axis' end (at most 1).
-pub(super) fn bars(bars: &[Bar<'_>], max: f64) -> String {
+/// percent and ends a little past the longest bar (at 100% at most).
+pub(super) fn bars(bars: &[Bar<'_>]) -> String {
+    let longest = bars
+        .iter()
+        .map(|b| b.parts.iter().sum::<f64>())
+        .fold(0.0, f64::max);
+    let max = (longest * 1.1).clamp(0.01, 1.0);
     let height = 40 + 22 * bars.len().max(1) as u32;
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (720, height)).into_drawing_area();
-        let _ = draw_bars(&root, bars, max.clamp(0.0001, 1.0));
+        let _ = draw_bars(&root, bars, max);
         let _ = root.present();
     }
     svg
@@ -84,6 +89,15 @@ fn draw_bars(
 pub(super) fn css_colour(k: usize) -> String {
     let RGBColor(r, g, b) = PALETTE[k % PALETTE.len()];
     format!("#{r:02x}{g:02x}{b:02x}")
+}
+
+/// The legend of stacked bars: each part's name with its colour.
+pub(super) fn legend<'a>(names: &[&'a str]) -> Vec<(&'a str, String)> {
+    names
+        .iter()
+        .enumerate()
+        .map(|(k, n)| (*n, css_colour(k)))
+        .collect()
 }
 
 /// A line of a line chart: its value at each x (a share, or none); its legend is the page's.

@@ -376,12 +376,11 @@ fn read_figures(crawl: &str, r: &Read, body: &mut String) {
                 parts: vec![share(*n, r.robots_captures).unwrap_or(0.0)],
             })
             .collect();
-        let max = bars.iter().map(|b| b.parts[0]).fold(0.0, f64::max);
         let q = "robots_fetch_outcomes";
         Figure {
             id: format!("{crawl}-fetch"),
             title: "How robots.txt fetches ended",
-            chart: Some(chart::bars(&bars, (max * 1.1).min(1.0))),
+            chart: Some(chart::bars(&bars)),
             legend: &[],
             unit: &format!(
                 "Share of the crawl's {} robots.txt captures (every capture counts, repeated \
@@ -421,19 +420,12 @@ fn agent_figures(crawl: &str, a: &Agents, body: &mut String) {
                 ],
             })
             .collect();
-        let max = bars
-            .iter()
-            .map(|b| b.parts.iter().sum::<f64>())
-            .fold(0.0, f64::max);
         let q = "agents_full_block_share";
-        let legend = [
-            ("fully blocked", chart::css_colour(0)),
-            ("partly blocked", chart::css_colour(1)),
-        ];
+        let legend = chart::legend(&["fully blocked", "partly blocked"]);
         Figure {
             id: format!("{crawl}-ai-blocking"),
             title: "AI crawlers blocked, by share of hosts",
-            chart: Some(chart::bars(&bars, (max * 1.1).min(1.0))),
+            chart: Some(chart::bars(&bars)),
             legend: &legend,
             unit: &format!(
                 "Share of the {} hosts whose robots.txt answered 2xx (each host once, read at the \
@@ -517,11 +509,10 @@ fn extension_figures(crawl: &str, e: &Extensions, body: &mut String) {
             parts: vec![share(x.hosts, e.parsed_hosts).unwrap_or(0.0)],
         })
         .collect();
-    let max = bars.iter().map(|b| b.parts[0]).fold(0.0, f64::max);
     Figure {
         id: format!("{crawl}-extensions"),
         title: "Hosts writing each extension and non-standard line",
-        chart: Some(chart::bars(&bars, (max * 1.1).min(1.0))),
+        chart: Some(chart::bars(&bars)),
         legend: &[],
         unit: &format!(
             "Share of the {} hosts whose latest robots.txt capture was parsed (a 2xx or a \
@@ -568,7 +559,6 @@ fn page_figures(crawl: &str, p: &PageSignals, body: &mut String) {
             parts: vec![share(*n, p.html_pages).unwrap_or(0.0)],
         })
         .collect();
-    let max = bars.iter().map(|b| b.parts[0]).fold(0.0, f64::max);
     let mut rows: Vec<String> = kinds
         .iter()
         .map(|(label, count, share_col, n)| {
@@ -595,7 +585,7 @@ fn page_figures(crawl: &str, p: &PageSignals, body: &mut String) {
     Figure {
         id: format!("{crawl}-pages"),
         title: "HTML pages with a robots meta tag or header",
-        chart: Some(chart::bars(&bars, (max * 1.1).clamp(0.01, 1.0))),
+        chart: Some(chart::bars(&bars)),
         legend: &[],
         unit: &format!(
             "Share of the crawl's {} HTML pages that answered 2xx (every response counts).",
@@ -624,18 +614,11 @@ fn singled_out_figure(crawl: &str, a: &Agents, body: &mut String) {
             ],
         })
         .collect();
-    let max = bars
-        .iter()
-        .map(|b| b.parts.iter().sum::<f64>())
-        .fold(0.0, f64::max);
-    let legend = [
-        ("to a full block", chart::css_colour(0)),
-        ("to a partial block", chart::css_colour(1)),
-    ];
+    let legend = chart::legend(&["to a full block", "to a partial block"]);
     Figure {
         id: format!("{crawl}-ai-singled-out"),
         title: "AI crawlers singled out",
-        chart: Some(chart::bars(&bars, (max * 1.1).clamp(0.01, 1.0))),
+        chart: Some(chart::bars(&bars)),
         legend: &legend,
         unit: &format!(
             "Share of the {} hosts whose robots.txt answered 2xx (and leaves some agent to `*`) \
@@ -707,19 +690,12 @@ fn groups_figure(crawl: &str, a: &Agents, body: &mut String) {
             ],
         })
         .collect();
-    let max = bars
-        .iter()
-        .map(|b| b.parts.iter().sum::<f64>())
-        .fold(0.0, f64::max);
-    let legend = [
-        ("fully blocked", chart::css_colour(0)),
-        ("partly blocked", chart::css_colour(1)),
-    ];
+    let legend = chart::legend(&["fully blocked", "partly blocked"]);
     let q = "agents_blocking_by_category";
     Figure {
         id: format!("{crawl}-ai-operators"),
         title: "AI crawlers blocked, by operator and category",
-        chart: Some(chart::bars(&bars, (max * 1.1).clamp(0.01, 1.0))),
+        chart: Some(chart::bars(&bars)),
         legend: &legend,
         unit: "Share of host x agent pairs, over hosts whose robots.txt answered 2xx and the \
                operator's agents of that category (each host read at its governing capture). \
