@@ -92,7 +92,8 @@ enum Command {
     },
     /// Write the census as one HTML page (charts and tables, no network access needed to view
     /// it) from the tables of a scan's output folder. Every number is the one the bundled query
-    /// named beside it gives on the same folder.
+    /// named beside it gives on the same folder. Exit 0: written; 1: written, but some crawl's
+    /// tables could not be read (the page says which); 2: error.
     Report {
         /// The scan's output folder (or s3:// prefix).
         tables: PathBuf,
@@ -470,7 +471,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             for m in &s.missing {
                 eprintln!("missing: {m}");
             }
-            Ok(ExitCode::SUCCESS)
+            for (crawl, why) in &s.failed {
+                eprintln!("repcensus: crawl {crawl} not reported: {why}");
+            }
+            Ok(if s.failed.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
         }
         Command::Generate {
             out,

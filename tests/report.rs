@@ -376,3 +376,41 @@ fn the_report_renders_in_headless_chromium() {
         std::fs::copy(&shot, repo().join("docs/report.png")).unwrap();
     }
 }
+
+/// A part that is not Parquet in one crawl: the page is written with that crawl's section saying
+/// its tables could not be read and the other crawl's numbers intact; exit 1 names the crawl.
+#[test]
+fn an_unreadable_part_fails_its_crawl_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    for (crawl, file) in [("a", "redirect-cases"), ("b", "verdict-cases")] {
+        let input = repo().join(format!("samples/{file}.warc.gz"));
+        let (code, err) = scan(&[
+            input.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--crawl",
+            crawl,
+        ]);
+        assert_eq!(code, 0, "{err}");
+    }
+    std::fs::write(
+        out.join("agent_verdicts/crawl=a/part-zzz.parquet"),
+        b"not parquet",
+    )
+    .unwrap();
+    let html = dir.path().join("report.html");
+    let run = report(&out, &html, &[]);
+    assert_eq!(run.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        said.contains("crawl a not reported") && said.contains("part-zzz.parquet"),
+        "{said}"
+    );
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("Its tables could not be read"), "{page}");
+    let cells = cells(&page);
+    assert!(cells.iter().all(|c| c.crawl == "b"));
+    std::fs::remove_file(out.join("agent_verdicts/crawl=a/part-zzz.parquet")).unwrap();
+    assert!(check_numbers(&out, &cells) > 40);
+}

@@ -32,6 +32,9 @@ pub struct ReportSummary {
     pub crawls: Vec<String>,
     /// What the folder lacks, as said on the page.
     pub missing: Vec<String>,
+    /// Crawls whose tables could not be read (crawl, why): the page says so in their section
+    /// and shows the others.
+    pub failed: Vec<(String, String)>,
     pub bytes: usize,
 }
 
@@ -101,9 +104,27 @@ fn render(out: &OutDir, opts: &ReportOptions) -> Result<(String, ReportSummary)>
     }
     let mut nav = String::new();
     let mut digests = Vec::new();
+    let mut failed = Vec::new();
     for crawl in &crawls {
         let _ = write!(nav, r##"<a href="#crawl-{0}">{0}</a>"##, esc(crawl));
-        digests.push(crawl_section(&tables, crawl, &mut body)?);
+        // A crawl whose parts cannot be read gets a notice instead of half a section.
+        let mut section = String::new();
+        match crawl_section(&tables, crawl, &mut section) {
+            Ok(d) => {
+                body.push_str(&section);
+                digests.push(d);
+            }
+            Err(e) => {
+                let why = format!("{e:#}");
+                let _ = write!(
+                    body,
+                    r#"<section id="crawl-{0}" class="missing"><h2>Crawl {0}</h2><p>Its tables could not be read: {1}</p></section>"#,
+                    esc(crawl),
+                    esc(&why)
+                );
+                failed.push((crawl.clone(), why));
+            }
+        }
     }
     // Crawls in the order of their earliest robots.txt capture, as agents_blocking_change.sql.
     digests.retain(|d| d.agents.is_some());
@@ -134,6 +155,7 @@ fn render(out: &OutDir, opts: &ReportOptions) -> Result<(String, ReportSummary)>
         ReportSummary {
             crawls: crawls.into_iter().collect(),
             missing,
+            failed,
             bytes: 0,
         },
     ))
