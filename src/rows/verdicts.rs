@@ -12,8 +12,12 @@
 //!
 //! A rule "reopens" (Allow) or "disallows something" (Disallow) when one of its probe paths gets
 //! that rule's outcome from the agent's groups. The probes are the path the pattern describes
-//! (`*` kept literally, a final `$` dropped, a leading `*` given its `/`) and, unless the pattern
-//! ends in `$`, that path followed by a byte no pattern names (0x01). So `Disallow: /` with
+//! with a final `$` dropped and each `*` either kept literally (a byte no pattern names) or
+//! dropped, every choice for up to four stars and all-kept or all-dropped past that (a
+//! leading `*` that leaves no `/` stands for it), and, unless the pattern ends in `$`, each of
+//! those paths followed by a byte no pattern names (0x01). Dropping matters: with
+//! `Allow: /*/` beside `Disallow: */a`, `/*/a` is allowed (the tie goes to Allow) but `/a` is
+//! not. So `Disallow: /` with
 //! `Allow: /public` is a partial block, `Disallow: /` with `Allow: /$` too (only the home page is
 //! open), while `Allow: /` beside `Disallow: /` reopens everything (ties go to Allow) and leaves
 //! nothing blocked. A pattern that starts with neither `/` nor `*` matches no URL path and is
@@ -166,24 +170,52 @@ fn is_robots_txt(path: &[u8]) -> bool {
     path.starts_with(b"/robots.txt")
 }
 
+/// Stars of a pattern past which its probes stop trying every choice (2^4 = 16 spellings).
+const PROBE_STARS: u32 = 4;
+
 /// Fill `buf` with the probe paths of a rule's pattern (see the module doc), separated by
 /// 0x00; returns false if the pattern can match no path.
 fn probe_paths(pattern: &[u8], buf: &mut Vec<u8>) -> bool {
     buf.clear();
     let anchored = pattern.last() == Some(&b'$');
     let p = pattern.strip_suffix(b"$").unwrap_or(pattern);
-    match p.first() {
-        Some(b'/') => {}
-        Some(b'*') => buf.push(b'/'),
-        _ => return false,
+    if !matches!(p.first(), Some(b'/' | b'*')) {
+        return false;
     }
-    buf.extend_from_slice(p);
-    if !anchored {
-        let n = buf.len();
+    let stars = p.iter().filter(|&&b| b == b'*').count() as u32;
+    // Bit i of a choice says whether star i stands for itself (a byte no pattern names
+    // literally) or for nothing. Past PROBE_STARS stars: all kept, or all dropped.
+    let choices: Vec<u64> = if stars <= PROBE_STARS {
+        (0..1u64 << stars).rev().collect()
+    } else {
+        vec![u64::MAX, 0]
+    };
+    for choice in choices {
+        let start = buf.len();
+        let mut star = 0;
+        for &b in p {
+            if b == b'*' {
+                if choice >> star.min(63) & 1 == 1 {
+                    buf.push(b'*');
+                }
+                star += 1;
+            } else {
+                buf.push(b);
+            }
+        }
+        // Only a leading star can leave the path without its `/`; that star matches the `/`.
+        if buf.get(start) != Some(&b'/') {
+            buf.insert(start, b'/');
+        }
+        if !anchored {
+            let n = buf.len();
+            buf.push(0);
+            buf.extend_from_within(start..n);
+            buf.push(1);
+        }
         buf.push(0);
-        buf.extend_from_within(..n);
-        buf.push(1);
     }
+    buf.pop();
     true
 }
 
@@ -655,6 +687,16 @@ mod tests {
         assert_eq!(k("User-agent: *\nDisallow: /\nAllow: /*\n"), "allowed");
         assert_eq!(
             k("User-agent: *\nDisallow: /*.pdf$\nAllow: /*.pdf$\n"),
+            "allowed"
+        );
+        // `/*/a` (the star kept) ties and goes to Allow; `/a` (the star dropped) is disallowed.
+        assert_eq!(
+            k("User-agent: *\nAllow: /*/\nDisallow: */a\n"),
+            "partial_block"
+        );
+        // Every path `/*ab` matches, `/*a*b` (longer) matches too.
+        assert_eq!(
+            k("User-agent: *\nAllow: /*a*b\nDisallow: /*ab\n"),
             "allowed"
         );
     }
