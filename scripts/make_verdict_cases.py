@@ -36,6 +36,9 @@ CASES = [
     ("allowed-explicit", "2026-02-01T00:00:00Z", "200 OK", [], "User-agent: *\nDisallow:\n"),
     ("no-groups", "2026-02-01T00:00:00Z", "200 OK", [],
      "Sitemap: http://no-groups.verdict-case.invalid/sitemap.xml\n"),
+    ("content-signal-forms", "2026-02-01T00:00:00Z", "200 OK", [],
+     "User-agent: *\nContent-Signal: AI-Train = No, search=yes , ai-input\n"
+     "Content-signal: search=yes,,ai-train=no=later\nAllow: /\n"),
     ("crawl-delay", "2026-02-01T00:00:00Z", "200 OK", [],
      "User-agent: bingbot\nCrawl-delay: 10\nDisallow: /search\n\nUser-agent: *\nCrawl-delay: 2\n"),
     ("token-collision", "2026-02-01T00:00:00Z", "200 OK", [],

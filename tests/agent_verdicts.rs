@@ -271,7 +271,7 @@ fn one_sample_capture_per_verdict_kind_and_source() {
     let n_agents = Registry::builtin().agents.len();
     assert_eq!(
         duck_value(&out, "SELECT count(*) FROM 'agent_verdicts/*/*.parquet'"),
-        (21 * n_agents).to_string()
+        (22 * n_agents).to_string()
     );
     assert_eq!(
         duck_value(
@@ -304,7 +304,7 @@ fn overrides_add_purpose_and_application() {
     let n_agents = Registry::builtin().agents.len() + 1;
     assert_eq!(
         duck_value(&out, "SELECT count(*) FROM 'agent_verdicts/*/*.parquet'"),
-        (21 * n_agents).to_string()
+        (22 * n_agents).to_string()
     );
 }
 

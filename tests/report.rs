@@ -32,27 +32,33 @@ fn unescape(s: &str) -> String {
         .replace("&amp;", "&")
 }
 
-/// Every number cell of the page, with its crawl: its own `data-crawl`, else its section's.
+/// Every number cell of the page, with its crawl (its own `data-crawl`, else its section's) and
+/// its query (its table's `data-query`).
 fn cells(html: &str) -> Vec<Cell> {
     let mut out = Vec::new();
     for section in html.split("<section ").skip(1) {
         let section_crawl = attr(&format!(" {section}"), "data-crawl").map(unescape);
-        for td in section.split("<td ").skip(1) {
-            let tag = format!(" {}", &td[..td.find('>').unwrap()]);
-            let Some(query) = attr(&tag, "data-query") else {
+        for table in section.split("<table ").skip(1) {
+            let Some(query) = attr(&format!(" {table}"), "data-query").map(unescape) else {
                 continue;
             };
-            let crawl = attr(&tag, "data-crawl")
-                .map(unescape)
-                .or_else(|| section_crawl.clone())
-                .expect("a number cell names its crawl or is in a crawl's section");
-            out.push(Cell {
-                crawl,
-                query: unescape(query),
-                key: unescape(attr(&tag, "data-key").unwrap()),
-                column: unescape(attr(&tag, "data-column").unwrap()),
-                value: unescape(attr(&tag, "data-value").unwrap()),
-            });
+            for td in table.split("<td ").skip(1) {
+                let tag = format!(" {}", &td[..td.find('>').unwrap()]);
+                let Some(key) = attr(&tag, "data-key") else {
+                    continue;
+                };
+                let crawl = attr(&tag, "data-crawl")
+                    .map(unescape)
+                    .or_else(|| section_crawl.clone())
+                    .expect("a number cell names its crawl or is in a crawl's section");
+                out.push(Cell {
+                    crawl,
+                    query: query.clone(),
+                    key: unescape(key),
+                    column: unescape(attr(&tag, "data-column").unwrap()),
+                    value: unescape(attr(&tag, "data-value").unwrap()),
+                });
+            }
         }
     }
     out
@@ -85,36 +91,52 @@ fn key_columns(query: &str) -> &'static [&'static str] {
         "robots_fetch_outcomes" => &["fetch_outcome"],
         "errors_by_input" => &["kind"],
         "robots_extension_adoption" => &["extension"],
+        "robots_content_signal_values" => &["signal", "value"],
+        "signals_directive_frequency" => &["source", "agent", "directive"],
+        "signals_sfv_adoption" => &["source", "syntax"],
+        "signals_meta_header_conflicts" => &["url", "agent", "header_directive", "meta_directive"],
         "read_summary" | "agents_ai_named_share" | "signals_html_share" => &[],
         other => panic!("the test does not know the key of {other}"),
     }
 }
 
 /// A query's answer on `out`, as (crawl, key) -> column -> value. `errors_by_input` is summed
-/// over inputs (the page gives errors by kind per crawl).
+/// over inputs (the page gives errors by kind per crawl); the conflicts' rows come with their
+/// count per crawl (key "", column `conflicts`).
 fn answers(out: &Path, query: &str) -> BTreeMap<(String, String), BTreeMap<String, String>> {
     let sql = std::fs::read_to_string(repo().join(format!("queries/{query}.sql"))).unwrap();
-    let sql = if query == "errors_by_input" {
-        format!(
-            "SELECT crawl, kind, sum(errors) AS errors FROM ({}) GROUP BY ALL",
-            sql.trim().trim_end_matches(';')
-        )
-    } else {
-        sql
+    let inner = sql.trim().trim_end_matches(';');
+    let mut rows = match query {
+        "errors_by_input" => {
+            let sql =
+                format!("SELECT crawl, kind, sum(errors) AS errors FROM ({inner}) GROUP BY ALL");
+            return rows_of(&duck(out, &sql), query);
+        }
+        "signals_meta_header_conflicts" => {
+            let sql = format!("SELECT crawl, count(*) AS conflicts FROM ({inner}) GROUP BY ALL");
+            rows_of(&duck(out, &sql), "read_summary")
+        }
+        _ => BTreeMap::new(),
     };
-    let csv = duck(out, &sql);
-    let mut lines = csv.lines();
-    let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+    rows.extend(rows_of(&duck(out, &sql), query));
+    rows
+}
+
+/// A query's CSV answer as (crawl, key) -> column -> value, keyed as `query`'s rows are.
+fn rows_of(csv: &str, query: &str) -> BTreeMap<(String, String), BTreeMap<String, String>> {
+    let mut reader = csv::Reader::from_reader(csv.as_bytes());
+    let head = reader.headers().unwrap().clone();
     let mut rows = BTreeMap::new();
-    for line in lines {
-        let row: BTreeMap<String, String> = head
-            .iter()
-            .zip(line.split(','))
+    for record in reader.records() {
+        let row: BTreeMap<String, String> = (head.iter())
+            .zip(record.unwrap().iter())
             .map(|(h, v)| (h.to_string(), v.to_string()))
             .collect();
+        // A NULL key column (DuckDB's CSV writes `NULL`) is empty in the page's keys.
         let key = key_columns(query)
             .iter()
             .map(|k| row[*k].as_str())
+            .map(|v| if v == "NULL" { "" } else { v })
             .collect::<Vec<_>>()
             .join("|");
         rows.insert((row["crawl"].clone(), key), row);
@@ -178,9 +200,13 @@ fn every_number_on_the_page_is_its_querys() {
             "agents_singled_out",
             "errors_by_input",
             "read_summary",
+            "robots_content_signal_values",
             "robots_extension_adoption",
             "robots_fetch_outcomes",
-            "signals_html_share"
+            "signals_directive_frequency",
+            "signals_html_share",
+            "signals_meta_header_conflicts",
+            "signals_sfv_adoption"
         ]
     );
     let checked = check_numbers(&out, &cells);
@@ -375,6 +401,17 @@ fn the_report_renders_in_headless_chromium() {
     if std::env::var_os("REPCENSUS_BLESS").is_some() {
         std::fs::copy(&shot, repo().join("docs/report.png")).unwrap();
     }
+    // Printed (the print style sheet): a PDF of several pages.
+    let pdf = dir.path().join("report.pdf");
+    browser(&[
+        "--no-pdf-header-footer",
+        &format!("--print-to-pdf={}", pdf.display()),
+    ]);
+    let pdf = std::fs::read(&pdf).unwrap();
+    assert!(pdf.starts_with(b"%PDF"), "not a PDF");
+    let text = String::from_utf8_lossy(&pdf);
+    let pages = text.matches("/Type /Page").count() - text.matches("/Type /Pages").count();
+    assert!(pages >= 2, "{pages} pages printed");
 }
 
 /// A part that is not Parquet in one crawl: the page is written with that crawl's section saying

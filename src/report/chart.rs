@@ -3,7 +3,7 @@
 
 use plotters::prelude::*;
 
-/// One bar: its label and its stacked parts (values between 0 and 1, shares).
+/// One bar: its label and its stacked parts (shares between 0 and 1, or counts).
 pub(super) struct Bar<'a> {
     pub label: &'a str,
     pub parts: Vec<f64>,
@@ -16,33 +16,57 @@ pub(super) const PALETTE: [RGBColor; 3] = [
     RGBColor(0x43, 0x93, 0xc3),
 ];
 
+/// What a bar chart's axis measures.
+#[derive(Clone, Copy)]
+enum Axis {
+    /// Shares (0 to 1), shown as percent; the axis ends at 100% at most.
+    Share,
+    /// Counts, shown as whole numbers.
+    Count,
+}
+
 /// Horizontal bars of shares (0 to 1), one per row, each made of stacked parts; the axis shows
 /// percent and ends a little past the longest bar (at 100% at most).
 pub(super) fn bars(bars: &[Bar<'_>]) -> String {
+    draw(bars, Axis::Share)
+}
+
+/// Horizontal bars of counts, stacked as [`bars`].
+pub(super) fn count_bars(bars: &[Bar<'_>]) -> String {
+    draw(bars, Axis::Count)
+}
+
+fn draw(bars: &[Bar<'_>], axis: Axis) -> String {
     let longest = bars
         .iter()
         .map(|b| b.parts.iter().sum::<f64>())
         .fold(0.0, f64::max);
-    let max = (longest * 1.1).clamp(0.01, 1.0);
+    let max = match axis {
+        Axis::Share => (longest * 1.1).clamp(0.01, 1.0),
+        Axis::Count => (longest * 1.1).max(1.0),
+    };
     let height = 40 + 22 * bars.len().max(1) as u32;
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (720, height)).into_drawing_area();
-        let _ = draw_bars(&root, bars, max);
+        let _ = draw_bars(&root, bars, max, axis);
         let _ = root.present();
     }
-    svg
+    compact(&svg)
 }
 
 fn draw_bars(
     root: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
     bars: &[Bar<'_>],
     max: f64,
+    axis: Axis,
 ) -> Result<(), DrawingAreaErrorKind<std::io::Error>> {
     root.fill(&WHITE)?;
     let n = bars.len().max(1);
     let mut chart = ChartBuilder::on(root)
         .margin(8)
+        // Room for the last axis label ("100%") to the right of the plot.
+        .margin_right(20)
         .x_label_area_size(24)
         .y_label_area_size(200)
         // A segmented range holds its end: 0..n-1 is n segments.
@@ -61,7 +85,11 @@ fn draw_bars(
                 .map_or(String::new(), |b| b.label.into()),
             _ => String::new(),
         })
-        .x_label_formatter(&|v| format!("{:.0}%", v * 100.0))
+        .x_label_formatter(&|v| match axis {
+            Axis::Share => format!("{:.0}%", v * 100.0),
+            Axis::Count if v.fract() == 0.0 => format!("{v:.0}"),
+            Axis::Count => String::new(),
+        })
         .label_style(("sans-serif", 13))
         .draw()?;
     // The first bar on top: plotters counts segments from the bottom.
@@ -134,7 +162,38 @@ pub(super) fn lines(xs: &[&str], lines: &[Line]) -> String {
         let _ = draw_lines(&root, xs, lines);
         let _ = root.present();
     }
-    svg
+    compact(&svg)
+}
+
+/// Plotters' SVG without what it repeats on every element to no effect: attributes at their
+/// defaults (`opacity="1"`, `stroke-width="1"`, `fill="#000000"`), the font family (the page's
+/// CSS sets it on the chart) and font sizes to 16 digits. About a third of the text.
+fn compact(svg: &str) -> String {
+    const DEFAULTS: [&str; 4] = [
+        r#" opacity="1""#,
+        r#" stroke-width="1""#,
+        r##" fill="#000000""##,
+        r#" font-family="sans-serif""#,
+    ];
+    let mut out = svg.to_string();
+    for d in DEFAULTS {
+        out = out.replace(d, "");
+    }
+    const SIZE: &str = r#"font-size=""#;
+    let mut rounded = String::with_capacity(out.len());
+    let mut rest = out.as_str();
+    while let Some(at) = rest.find(SIZE) {
+        let (head, tail) = rest.split_at(at + SIZE.len());
+        rounded.push_str(head);
+        let end = tail.find('"').unwrap_or(tail.len());
+        match tail[..end].parse::<f64>() {
+            Ok(v) => rounded.push_str(&format!("{}", (v * 10.0).round() / 10.0)),
+            Err(_) => rounded.push_str(&tail[..end]),
+        }
+        rest = &tail[end..];
+    }
+    rounded.push_str(rest);
+    rounded
 }
 
 fn draw_lines(

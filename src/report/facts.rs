@@ -465,6 +465,66 @@ pub(super) struct Extensions {
     pub parsed_hosts: u64,
     /// Most hosts first (ties by name).
     pub rows: Vec<Extension>,
+    /// `robots_content_signal_values.sql`; its denominator is the `content_signal` row's hosts.
+    pub content_signals: Vec<SignalValue>,
+}
+
+/// One row of `robots_content_signal_values.sql`: a signal, its value (none when the pair has
+/// no `=`) and the hosts giving it.
+#[derive(Debug, Clone)]
+pub(super) struct SignalValue {
+    pub signal: String,
+    pub value: Option<String>,
+    pub hosts: u64,
+}
+
+/// The signal/value pairs of the Content-Signal lines of hosts' latest captures, each host
+/// (its latest capture) once per pair.
+#[derive(Default)]
+struct ContentSignals(HashSet<(String, Option<String>, (u32, i64))>);
+
+impl ContentSignals {
+    /// Add one line's value: split at commas, each pair lowercased and trimmed of spaces as the
+    /// query's `trim(lower(...))` does, the signal before the first `=` and the value up to the
+    /// next (`split_part`).
+    fn add(&mut self, capture: (u32, i64), value: &str) {
+        for pair in value.split(',') {
+            let pair = pair.to_lowercase();
+            let pair = pair.trim_matches(' ');
+            if pair.is_empty() {
+                continue;
+            }
+            let mut parts = pair.split('=');
+            let signal = parts.next().unwrap_or("").trim_matches(' ').to_string();
+            let value = parts.next().map(|v| v.trim_matches(' ').to_string());
+            self.0.insert((signal, value, capture));
+        }
+    }
+
+    /// Most hosts first, then by signal and value (a pair without `=` last among equals).
+    fn rows(self) -> Vec<SignalValue> {
+        let mut hosts: BTreeMap<(String, Option<String>), u64> = BTreeMap::new();
+        for (signal, value, _) in self.0 {
+            *hosts.entry((signal, value)).or_default() += 1;
+        }
+        let mut rows: Vec<SignalValue> = hosts
+            .into_iter()
+            .map(|((signal, value), hosts)| SignalValue {
+                signal,
+                value,
+                hosts,
+            })
+            .collect();
+        rows.sort_by(|a, b| {
+            (b.hosts.cmp(&a.hosts))
+                .then_with(|| a.signal.cmp(&b.signal))
+                .then_with(|| match (&a.value, &b.value) {
+                    (Some(x), Some(y)) => x.cmp(y),
+                    (x, y) => x.is_none().cmp(&y.is_none()),
+                })
+        });
+        rows
+    }
 }
 
 impl Extensions {
@@ -531,20 +591,29 @@ impl Extensions {
                 Ok(())
             },
         )?;
+        let mut signals = ContentSignals::default();
         t.each(
             "robots_rules",
             crawl,
-            &["warc_file", "warc_offset", "key"],
-            &[],
+            &["warc_file", "warc_offset", "key", "value"],
+            &["key"],
             |b| {
-                let (f, o, k) = (
+                let (f, o, k, v) = (
                     b.strings("warc_file")?,
                     b.i64s("warc_offset")?,
-                    b.strings("key")?,
+                    b.labels("key")?,
+                    b.strings("value")?,
                 );
+                let wanted = k.map(|k| EXTENSION_KEYS.contains(&k));
                 for i in 0..b.len() {
-                    if let Some(key) = text(k, i).filter(|k| EXTENSION_KEYS.contains(k)) {
-                        count(key, (files.id(text(f, i).unwrap_or("")), o.value(i)));
+                    let Some(key) = k.key(i).filter(|&key| wanted[key]) else {
+                        continue;
+                    };
+                    let name = k.values.value(key);
+                    let capture = (files.id(text(f, i).unwrap_or("")), o.value(i));
+                    count(name, capture);
+                    if name == "content_signal" && latest.contains(&capture) {
+                        signals.add(capture, text(v, i).unwrap_or(""));
                     }
                 }
                 Ok(())
@@ -570,7 +639,11 @@ impl Extensions {
         if parsed_hosts == 0 {
             rows.clear();
         }
-        Ok(Extensions { parsed_hosts, rows })
+        Ok(Extensions {
+            parsed_hosts,
+            rows,
+            content_signals: signals.rows(),
+        })
     }
 }
 

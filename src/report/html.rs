@@ -1,9 +1,9 @@
 //! The report page: one self-contained HTML file (inline CSS and SVG, no script, no font, no
 //! network), readable offline and printable.
 //!
-//! Every number a query reproduces is written in a table cell that names the query, its key and
-//! its column (`data-query`, `data-key`, `data-column`, `data-value`: the value as the query
-//! gives it), under a section that names the crawl (`data-crawl`); `tests/report.rs` compares
+//! Every number a query reproduces is written in a table cell that names its key and column
+//! (`data-key`, `data-column`, `data-value`: the value as the query gives it), in a table that
+//! names the query (`data-query`), under a section that names the crawl (`data-crawl`); `tests/report.rs` compares
 //! them with the queries' answers.
 
 use std::fmt::Write;
@@ -41,14 +41,17 @@ fn code_spans(text: &str) -> String {
 
 /// A number as a query gives it (DuckDB writes 1.0 where Rust writes 1; the test compares
 /// numerically).
-pub(super) enum Num {
+pub(super) enum Num<'a> {
     Count(u64),
     Share(Option<f64>),
+    /// A text column (a URL, a directive), compared as text.
+    Text(&'a str),
 }
 
-impl Num {
+impl Num<'_> {
     fn value(&self) -> String {
         match self {
+            Num::Text(t) => esc(t),
             Num::Count(n) => n.to_string(),
             Num::Share(Some(s)) => s.to_string(),
             Num::Share(None) => String::new(),
@@ -57,6 +60,7 @@ impl Num {
 
     fn shown(&self) -> String {
         match self {
+            Num::Text(t) => esc(t),
             Num::Count(n) => thousands(*n),
             Num::Share(Some(s)) => format!("{:.2}%", s * 100.0),
             Num::Share(None) => "n/a".to_string(),
@@ -77,12 +81,16 @@ pub(super) fn thousands(n: u64) -> String {
     out
 }
 
-/// A table cell holding a number of `query` (file stem), for the row `key` (empty when the query
-/// has one row per crawl) and `column`.
-pub(super) fn cell(query: &str, key: &str, column: &str, n: Num) -> String {
+/// A table cell holding a number of its table's query (`data-query` on the table), for the row
+/// `key` (empty when the query has one row per crawl) and `column`.
+pub(super) fn cell(key: &str, column: &str, n: Num) -> String {
     format!(
-        r#"<td class="num" data-query="{}" data-key="{}" data-column="{}" data-value="{}">{}</td>"#,
-        esc(query),
+        r#"<td class="{}" data-key="{}" data-column="{}" data-value="{}">{}</td>"#,
+        if matches!(n, Num::Text(_)) {
+            "text"
+        } else {
+            "num"
+        },
         esc(key),
         esc(column),
         n.value(),
@@ -91,8 +99,8 @@ pub(super) fn cell(query: &str, key: &str, column: &str, n: Num) -> String {
 }
 
 /// A cell as [`cell`], of another crawl than its section's (`data-crawl`).
-pub(super) fn cell_in(crawl: &str, query: &str, key: &str, column: &str, n: Num) -> String {
-    cell(query, key, column, n).replacen("<td ", &format!(r#"<td data-crawl="{}" "#, esc(crawl)), 1)
+pub(super) fn cell_in(crawl: &str, key: &str, column: &str, n: Num) -> String {
+    cell(key, column, n).replacen("<td ", &format!(r#"<td data-crawl="{}" "#, esc(crawl)), 1)
 }
 
 /// A figure: a title, an optional chart, a caption saying the unit, the denominator and the
@@ -132,9 +140,9 @@ impl Figure<'_> {
         }
         let _ = write!(
             out,
-            r#"<figcaption>{} Reproduce: <code>queries/{}.sql</code>.</figcaption><table><thead><tr>"#,
+            r#"<figcaption>{} Reproduce: <code>queries/{q}.sql</code>.</figcaption><table data-query="{q}"><thead><tr>"#,
             code_spans(&esc(self.unit)),
-            esc(self.query)
+            q = esc(self.query)
         );
         for h in self.head {
             let _ = write!(out, "<th>{}</th>", esc(h));
@@ -170,12 +178,13 @@ h3{margin-top:28px}h4{margin:0 0 8px}
 nav a{margin-right:12px}
 figure{margin:16px 0 28px;padding:12px;border:1px solid #ddd;border-radius:6px;break-inside:avoid}
 figcaption{font-size:0.9em;color:#444;margin:6px 0}
-.chart svg{max-width:100%;height:auto}
+.chart svg{max-width:100%;height:auto;font-family:sans-serif}
+td.text{overflow-wrap:anywhere}
 table{border-collapse:collapse;font-size:0.9em;margin-top:6px}
 th,td{padding:2px 10px;border-bottom:1px solid #eee;text-align:left}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 .legend span{margin-right:16px;font-size:0.9em}.legend i{display:inline-block;width:12px;height:12px;margin-right:4px;vertical-align:middle}
 .missing{background:#fff4e5;border:1px solid #f0c36d;padding:8px 12px;border-radius:6px}
 code{font-size:0.95em}
-@media print{nav{display:none}figure{border:none}}
+@media print{nav{display:none}body{max-width:none}figure{border:none;padding:0}h2,h3,h4{break-after:avoid}a{color:inherit;text-decoration:none}}
 ";

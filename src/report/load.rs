@@ -6,7 +6,8 @@ use anyhow::{Context, Result};
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Int32Type, Int64Type, TimestampMicrosecondType};
 use arrow_array::{
-    Array, BooleanArray, Int64Array, RecordBatch, StringArray, TimestampMicrosecondArray,
+    Array, BooleanArray, Int32Array, Int64Array, RecordBatch, StringArray,
+    TimestampMicrosecondArray,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -56,18 +57,31 @@ impl<'o> Tables<'o> {
         dictionaries: &[&str],
         mut f: impl FnMut(&Batch<'_>) -> Result<()>,
     ) -> Result<()> {
-        let Some(parts) = self.parts.get(table).and_then(|c| c.get(crawl)) else {
-            return Ok(());
-        };
-        for part in parts {
-            self.out.each_batch(part, columns, dictionaries, |batch| {
-                f(&Batch {
-                    batch: &batch,
-                    part,
-                })
-            })?;
+        for part in self.parts(table, crawl) {
+            self.each_in(part, columns, dictionaries, &mut f)?;
         }
         Ok(())
+    }
+
+    /// The parts of `table` in `crawl` (one per input that wrote rows to it).
+    pub(super) fn parts(&self, table: &str, crawl: &str) -> &[PartRef] {
+        (self.parts.get(table).and_then(|c| c.get(crawl))).map_or(&[], |p| p.as_slice())
+    }
+
+    /// [`Tables::each`] over one part.
+    pub(super) fn each_in(
+        &self,
+        part: &PartRef,
+        columns: &[&str],
+        dictionaries: &[&str],
+        mut f: impl FnMut(&Batch<'_>) -> Result<()>,
+    ) -> Result<()> {
+        self.out.each_batch(part, columns, dictionaries, |batch| {
+            f(&Batch {
+                batch: &batch,
+                part,
+            })
+        })
     }
 }
 
@@ -106,6 +120,10 @@ impl<'b> Batch<'b> {
 
     pub(super) fn i64s(&self, name: &str) -> Result<&'b Int64Array> {
         self.typed(name, |c| c.as_primitive_opt::<Int64Type>())
+    }
+
+    pub(super) fn i32s(&self, name: &str) -> Result<&'b Int32Array> {
+        self.typed(name, |c| c.as_primitive_opt::<Int32Type>())
     }
 
     pub(super) fn times(&self, name: &str) -> Result<&'b TimestampMicrosecondArray> {

@@ -6,12 +6,14 @@ mod chart;
 mod facts;
 mod html;
 mod load;
+mod signals;
 
 use crate::parts::OutDir;
 use anyhow::{Context, Result};
 use facts::{share, Agents, Extensions, PageSignals, Read};
 use html::{cell, esc, thousands, Figure, Num};
 use load::Tables;
+use signals::PageDirectives;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
@@ -39,7 +41,7 @@ pub struct ReportSummary {
 }
 
 /// The tables the report reads.
-const TABLES: [&str; 8] = [
+const TABLES: [&str; 9] = [
     "inputs",
     "errors",
     "robots_files",
@@ -48,6 +50,7 @@ const TABLES: [&str; 8] = [
     "robots_agents",
     "robots_rules",
     "host_counts",
+    "page_signals",
 ];
 
 /// AI agents shown in the blocking chart.
@@ -188,6 +191,8 @@ fn missing(t: &Tables<'_>, location: &str) -> Vec<String> {
     }
     if !t.has("host_counts") {
         m.push("No host_counts table (no page was read, or scan --tables left it out): the page signal figures are not drawn.".into());
+    } else if !t.has("page_signals") {
+        m.push("No page_signals table (no page gave a robots header or meta tag, or scan --tables left it out): the directive, syntax and conflict figures are not drawn.".into());
     }
     m
 }
@@ -218,9 +223,15 @@ fn crawl_section(t: &Tables<'_>, crawl: &str, body: &mut String) -> Result<Diges
         extension_figures(crawl, &Extensions::load(t, crawl)?, body);
     }
     let pages = PageSignals::load(t, crawl)?;
+    let directives = PageDirectives::load(t, crawl)?;
+    if pages.html_pages > 0 || !directives.syntaxes.is_empty() || !directives.directives.is_empty()
+    {
+        body.push_str("<h3>Page signals</h3>");
+    }
     if pages.html_pages > 0 {
         page_figures(crawl, &pages, body);
     }
+    directive_figures(crawl, &directives, body);
     body.push_str("</section>\n");
     Ok(Digest {
         crawl: crawl.to_string(),
@@ -286,7 +297,6 @@ fn change_section(digests: &[Digest], body: &mut String) {
                 for d in digests {
                     r.push_str(&html::cell_in(
                         &d.crawl,
-                        q,
                         a,
                         "share_2xx",
                         Num::Share(share_of(d, a)),
@@ -303,7 +313,6 @@ fn change_section(digests: &[Digest], body: &mut String) {
         let a = agents(d);
         row.push_str(&html::cell_in(
             &d.crawl,
-            q,
             "",
             "share",
             Num::Share(share(a.hosts_naming_ai, a.hosts_2xx)),
@@ -329,11 +338,7 @@ fn read_figures(crawl: &str, r: &Read, body: &mut String) {
     body.push_str("<h3>What was read</h3>");
     let q = "read_summary";
     let row = |label: &str, column: &str, n: u64| {
-        format!(
-            "<td>{}</td>{}",
-            esc(label),
-            cell(q, "", column, Num::Count(n))
-        )
+        format!("<td>{}</td>{}", esc(label), cell("", column, Num::Count(n)))
     };
     Figure {
         id: format!("{crawl}-read"),
@@ -378,13 +383,7 @@ fn read_figures(crawl: &str, r: &Read, body: &mut String) {
             rows: r
                 .errors_by_kind
                 .iter()
-                .map(|(k, n)| {
-                    format!(
-                        "<td>{}</td>{}",
-                        esc(k),
-                        cell("errors_by_input", k, "errors", Num::Count(*n))
-                    )
-                })
+                .map(|(k, n)| format!("<td>{}</td>{}", esc(k), cell(k, "errors", Num::Count(*n))))
                 .collect(),
         }
         .render(body);
@@ -418,8 +417,8 @@ fn read_figures(crawl: &str, r: &Read, body: &mut String) {
                     format!(
                         "<td>{}</td>{}{}",
                         esc(o),
-                        cell(q, o, "captures", Num::Count(*n)),
-                        cell(q, o, "share", Num::Share(share(*n, r.robots_captures)))
+                        cell(o, "captures", Num::Count(*n)),
+                        cell(o, "share", Num::Share(share(*n, r.robots_captures)))
                     )
                 })
                 .collect(),
@@ -479,11 +478,11 @@ fn agent_figures(crawl: &str, a: &Agents, body: &mut String) {
                         esc(k),
                         esc(&s.operator),
                         esc(&s.category),
-                        cell(q, k, "full_block", Num::Count(s.full_block)),
-                        cell(q, k, "share_2xx", Num::Share(s.share_2xx())),
-                        cell(q, k, "partial_block", Num::Count(s.partial_block)),
-                        cell(q, k, "share_partial_2xx", Num::Share(s.share_partial_2xx())),
-                        cell(q, k, "hosts_2xx", Num::Count(s.hosts_2xx)),
+                        cell(k, "full_block", Num::Count(s.full_block)),
+                        cell(k, "share_2xx", Num::Share(s.share_2xx())),
+                        cell(k, "partial_block", Num::Count(s.partial_block)),
+                        cell(k, "share_partial_2xx", Num::Share(s.share_partial_2xx())),
+                        cell(k, "hosts_2xx", Num::Count(s.hosts_2xx)),
                     )
                 })
                 .collect(),
@@ -504,10 +503,9 @@ fn agent_figures(crawl: &str, a: &Agents, body: &mut String) {
         head: &["hosts (2xx)", "naming an AI agent", "share"],
         rows: vec![format!(
             "{}{}{}",
-            cell(q, "", "hosts_2xx", Num::Count(a.hosts_2xx)),
-            cell(q, "", "hosts_naming_ai", Num::Count(a.hosts_naming_ai)),
+            cell("", "hosts_2xx", Num::Count(a.hosts_2xx)),
+            cell("", "hosts_naming_ai", Num::Count(a.hosts_naming_ai)),
             cell(
-                q,
                 "",
                 "share",
                 Num::Share(share(a.hosts_naming_ai, a.hosts_2xx))
@@ -551,9 +549,72 @@ fn extension_figures(crawl: &str, e: &Extensions, body: &mut String) {
                 format!(
                     "<td>{}</td>{}{}{}",
                     esc(k),
-                    cell(q, k, "hosts", Num::Count(x.hosts)),
-                    cell(q, k, "lines", Num::Count(x.lines)),
-                    cell(q, k, "share", Num::Share(share(x.hosts, e.parsed_hosts)))
+                    cell(k, "hosts", Num::Count(x.hosts)),
+                    cell(k, "lines", Num::Count(x.lines)),
+                    cell(k, "share", Num::Share(share(x.hosts, e.parsed_hosts)))
+                )
+            })
+            .collect(),
+    }
+    .render(body);
+    content_signal_figure(crawl, e, body);
+}
+
+/// Content-Signal's values (`robots_content_signal_values.sql`).
+fn content_signal_figure(crawl: &str, e: &Extensions, body: &mut String) {
+    let Some(users) = e.rows.iter().find(|x| x.extension == "content_signal") else {
+        return;
+    };
+    let q = "robots_content_signal_values";
+    let labels: Vec<String> = (e.content_signals.iter())
+        .map(|v| match &v.value {
+            Some(value) => format!("{}={value}", v.signal),
+            None => v.signal.clone(),
+        })
+        .collect();
+    let bars: Vec<chart::Bar<'_>> = (e.content_signals.iter())
+        .zip(&labels)
+        .take(TOP_AI)
+        .map(|(v, label)| chart::Bar {
+            label,
+            parts: vec![share(v.hosts, users.hosts).unwrap_or(0.0)],
+        })
+        .collect();
+    Figure {
+        id: format!("{crawl}-content-signal"),
+        title: "What Content-Signal lines say",
+        chart: Some(chart::bars(&bars)),
+        legend: &[],
+        unit: &format!(
+            "Share of the {} hosts whose latest robots.txt capture has a Content-Signal line that \
+             give each signal each value (a line's value split at commas into `signal=value`, \
+             lowercased); a host giving both values of a signal counts for each. {}",
+            thousands(users.hosts),
+            if e.content_signals.len() > TOP_ROWS {
+                format!(
+                    "The {TOP_ROWS} most frequent of the query's {} rows.",
+                    e.content_signals.len()
+                )
+            } else {
+                String::new()
+            }
+        ),
+        query: q,
+        head: &["signal", "value", "hosts", "share"],
+        rows: (e.content_signals.iter().take(TOP_ROWS))
+            .map(|v| {
+                let value = v.value.as_deref().unwrap_or("");
+                let k = format!("{}|{value}", v.signal);
+                format!(
+                    "<td>{}</td><td>{}</td>{}{}",
+                    esc(&v.signal),
+                    if v.value.is_some() {
+                        esc(value)
+                    } else {
+                        "<i>none</i>".into()
+                    },
+                    cell(&k, "hosts", Num::Count(v.hosts)),
+                    cell(&k, "share", Num::Share(share(v.hosts, users.hosts))),
                 )
             })
             .collect(),
@@ -561,8 +622,183 @@ fn extension_figures(crawl: &str, e: &Extensions, body: &mut String) {
     .render(body);
 }
 
+/// Rows of a long query shown in its table; the query lists all.
+const TOP_ROWS: usize = 20;
+
+/// What pages' robots headers and meta tags say: directive frequencies, the header syntaxes
+/// (Structured Fields adoption) and meta/header conflicts.
+fn directive_figures(crawl: &str, d: &PageDirectives, body: &mut String) {
+    if !d.directives.is_empty() {
+        directive_frequency_figure(crawl, d, body);
+    }
+    if !d.syntaxes.is_empty() {
+        syntax_figure(crawl, d, body);
+    }
+    conflicts_figure(crawl, d, body);
+}
+
+fn directive_frequency_figure(crawl: &str, d: &PageDirectives, body: &mut String) {
+    const SOURCES: [&str; 3] = ["meta", "x_robots_tag", "robots_tag"];
+    // The chart: directives addressed to every crawler, by source, most responses first.
+    let mut by_directive: Vec<(&str, [u64; 3])> = Vec::new();
+    for r in d.directives.iter().filter(|r| r.agent == "*") {
+        let Some(k) = SOURCES.iter().position(|s| *s == r.source) else {
+            continue;
+        };
+        match by_directive.iter_mut().find(|(x, _)| *x == r.directive) {
+            Some((_, n)) => n[k] += r.responses,
+            None => {
+                let mut n = [0; 3];
+                n[k] = r.responses;
+                by_directive.push((&r.directive, n));
+            }
+        }
+    }
+    by_directive.sort_by(|a, b| {
+        let total = |n: &[u64; 3]| n.iter().sum::<u64>();
+        total(&b.1).cmp(&total(&a.1)).then_with(|| a.0.cmp(b.0))
+    });
+    let bars: Vec<chart::Bar<'_>> = (by_directive.iter().take(TOP_AI))
+        .map(|(label, n)| chart::Bar {
+            label,
+            parts: n.iter().map(|&x| x as f64).collect(),
+        })
+        .collect();
+    let legend = chart::legend(&["meta tag", "X-Robots-Tag", "Robots-Tag"]);
+    let q = "signals_directive_frequency";
+    let shown = d.directives.len().min(TOP_ROWS);
+    Figure {
+        id: format!("{crawl}-directives"),
+        title: "Directives pages give",
+        chart: (!bars.is_empty()).then(|| chart::count_bars(&bars)),
+        legend: if bars.is_empty() { &[] } else { &legend },
+        unit: &format!(
+            "Responses that answered 2xx (any media type) giving each directive, by where it is \
+             written and the agent it addresses (`*`: all crawlers); each response once per row. \
+             The chart stacks, for directives addressed to all crawlers, the responses giving \
+             them in each place. The table shows the {shown} most frequent of the query's {} rows.",
+            d.directives.len()
+        ),
+        query: q,
+        head: &["source", "agent", "directive", "responses", "hosts"],
+        rows: (d.directives.iter().take(TOP_ROWS))
+            .map(|r| {
+                let k = format!("{}|{}|{}", r.source, r.agent, r.directive);
+                format!(
+                    "<td>{}</td><td>{}</td><td>{}</td>{}{}",
+                    esc(&r.source),
+                    esc(&r.agent),
+                    esc(&r.directive),
+                    cell(&k, "responses", Num::Count(r.responses)),
+                    cell(&k, "hosts", Num::Count(r.hosts)),
+                )
+            })
+            .collect(),
+    }
+    .render(body);
+}
+
+fn syntax_figure(crawl: &str, d: &PageDirectives, body: &mut String) {
+    let q = "signals_sfv_adoption";
+    let labels: Vec<String> = (d.syntaxes.iter())
+        .map(|s| format!("{}: {}", s.source, s.syntax))
+        .collect();
+    let bars: Vec<chart::Bar<'_>> = (d.syntaxes.iter().zip(&labels))
+        .map(|(s, label)| chart::Bar {
+            label,
+            parts: vec![share(s.headers, d.headers).unwrap_or(0.0)],
+        })
+        .collect();
+    Figure {
+        id: format!("{crawl}-syntax"),
+        title: "Robots headers by name and syntax (Structured Fields adoption)",
+        chart: Some(chart::bars(&bars)),
+        legend: &[],
+        unit: &format!(
+            "Share of the {} X-Robots-Tag and Robots-Tag header values of responses that answered \
+             2xx, by the header written and the syntax that parsed: `sfv` (valid Structured \
+             Fields, the repext draft), `sfv_lenient` (the draft's intent, not valid Structured \
+             Fields), `legacy`, `invalid`.",
+            thousands(d.headers)
+        ),
+        query: q,
+        head: &["header", "syntax", "values", "responses", "hosts", "share"],
+        rows: (d.syntaxes.iter())
+            .map(|s| {
+                let k = format!("{}|{}", s.source, s.syntax);
+                format!(
+                    "<td>{}</td><td>{}</td>{}{}{}{}",
+                    esc(&s.source),
+                    esc(&s.syntax),
+                    cell(&k, "headers", Num::Count(s.headers)),
+                    cell(&k, "responses", Num::Count(s.responses)),
+                    cell(&k, "hosts", Num::Count(s.hosts)),
+                    cell(&k, "share", Num::Share(share(s.headers, d.headers))),
+                )
+            })
+            .collect(),
+    }
+    .render(body);
+}
+
+/// Rows of the conflicts listed on the page.
+const CONFLICTS_SHOWN: usize = 10;
+
+fn conflicts_figure(crawl: &str, d: &PageDirectives, body: &mut String) {
+    if d.directives.is_empty() {
+        return;
+    }
+    let q = "signals_meta_header_conflicts";
+    let n = d.conflicts.len();
+    if n == 0 {
+        let _ = write!(
+            body,
+            r#"<p id="{}-conflicts">No page that answered 2xx has a robots header saying the opposite of its robots meta tag (<code>queries/{q}.sql</code> gives no row).</p>"#,
+            esc(crawl)
+        );
+        return;
+    }
+    let mut rows = vec![format!(
+        "<td colspan=\"3\">conflicts (rows of the query)</td>{}",
+        cell("", "conflicts", Num::Count(n as u64))
+    )];
+    for c in d.conflicts.iter().take(CONFLICTS_SHOWN) {
+        let k = format!(
+            "{}|{}|{}|{}",
+            c.url, c.agent, c.header_directive, c.meta_directive
+        );
+        rows.push(format!(
+            "{}{}{}{}",
+            cell(&k, "url", Num::Text(&c.url)),
+            cell(&k, "agent", Num::Text(&c.agent)),
+            cell(&k, "header_directive", Num::Text(&c.header_directive)),
+            cell(&k, "meta_directive", Num::Text(&c.meta_directive)),
+        ));
+    }
+    Figure {
+        id: format!("{crawl}-conflicts"),
+        title: "Pages whose robots header and meta tag disagree",
+        chart: None,
+        legend: &[],
+        unit: &format!(
+            "Pages that answered 2xx whose robots header says the opposite of their robots meta \
+             tag (in the head) for the same agent: index/noindex, follow/nofollow, \
+             archive/noarchive, snippet/nosnippet, imageindex/noimageindex, all against \
+             noindex, nofollow or none. {}",
+            if n > CONFLICTS_SHOWN {
+                format!("The first {CONFLICTS_SHOWN} of {n}, by URL.")
+            } else {
+                "All of them, by URL.".to_string()
+            }
+        ),
+        query: q,
+        head: &["url", "agent", "header says", "meta tag says"],
+        rows,
+    }
+    .render(body);
+}
+
 fn page_figures(crawl: &str, p: &PageSignals, body: &mut String) {
-    body.push_str("<h3>Page signals</h3>");
     let q = "signals_html_share";
     let kinds = [
         ("robots meta tag", "with_meta", "share_meta", p.with_meta),
@@ -587,22 +823,22 @@ fn page_figures(crawl: &str, p: &PageSignals, body: &mut String) {
             format!(
                 "<td>{}</td>{}{}",
                 esc(label),
-                cell(q, "", count, Num::Count(*n)),
-                cell(q, "", share_col, Num::Share(share(*n, p.html_pages)))
+                cell("", count, Num::Count(*n)),
+                cell("", share_col, Num::Share(share(*n, p.html_pages)))
             )
         })
         .collect();
     rows.push(format!(
         "<td>TDM Reservation Protocol signal</td>{}<td></td>",
-        cell(q, "", "with_tdm", Num::Count(p.with_tdm))
+        cell("", "with_tdm", Num::Count(p.with_tdm))
     ));
     rows.push(format!(
         "<td>HTML pages (2xx)</td>{}<td></td>",
-        cell(q, "", "html_pages", Num::Count(p.html_pages))
+        cell("", "html_pages", Num::Count(p.html_pages))
     ));
     rows.push(format!(
         "<td>hosts with such pages</td>{}<td></td>",
-        cell(q, "", "hosts", Num::Count(p.hosts))
+        cell("", "hosts", Num::Count(p.hosts))
     ));
     Figure {
         id: format!("{crawl}-pages"),
@@ -665,15 +901,14 @@ fn singled_out_figure(crawl: &str, a: &Agents, body: &mut String) {
                     "<td>{}</td><td>{}</td>{}{}{}{}",
                     esc(k),
                     esc(&s.category),
-                    cell(q, k, "singled_out", Num::Count(s.singled_out)),
-                    cell(q, k, "to_full_block", Num::Count(s.singled_to_full_block)),
+                    cell(k, "singled_out", Num::Count(s.singled_out)),
+                    cell(k, "to_full_block", Num::Count(s.singled_to_full_block)),
                     cell(
-                        q,
                         k,
                         "share",
                         Num::Share(share(s.singled_out, a.hosts_with_star))
                     ),
-                    cell(q, k, "hosts_2xx", Num::Count(a.hosts_with_star)),
+                    cell(k, "hosts_2xx", Num::Count(a.hosts_with_star)),
                 )
             })
             .collect(),
@@ -739,15 +974,10 @@ fn groups_figure(crawl: &str, a: &Agents, body: &mut String) {
                     "<td>{}</td><td>{}</td>{}{}{}{}",
                     esc(&g.operator),
                     esc(&g.category),
-                    cell(q, &k, "agents", Num::Count(g.agents)),
-                    cell(
-                        q,
-                        &k,
-                        "hosts_blocking_any",
-                        Num::Count(g.hosts_blocking_any)
-                    ),
-                    cell(q, &k, "full_block_share", Num::Share(g.full_share())),
-                    cell(q, &k, "partial_block_share", Num::Share(g.partial_share())),
+                    cell(&k, "agents", Num::Count(g.agents)),
+                    cell(&k, "hosts_blocking_any", Num::Count(g.hosts_blocking_any)),
+                    cell(&k, "full_block_share", Num::Share(g.full_share())),
+                    cell(&k, "partial_block_share", Num::Share(g.partial_share())),
                 )
             })
             .collect(),
