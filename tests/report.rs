@@ -289,6 +289,24 @@ fn missing_tables_are_said_not_fatal() {
     assert!(page.contains("run `repcensus hosts "), "{page}");
     assert!(page.contains("How robots.txt fetches ended"));
 
+    // Pages only (no robots.txt capture): the robots.txt figures are said to be missing once,
+    // and the page signal figures are drawn.
+    let pages = dir.path().join("pages");
+    let cases = repo().join("samples/signal-cases.warc.gz");
+    let (code, err) = scan(&[cases.to_str().unwrap(), "--out", pages.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let run = report(&pages, &html, &[]);
+    assert_ok(&run);
+    let said = String::from_utf8_lossy(&run.stderr);
+    assert!(said.contains("missing: No robots_files table"), "{said}");
+    assert_eq!(said.matches("missing:").count(), 1, "{said}");
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("Directives pages give"), "{page}");
+    assert!(
+        page.contains("Pages whose robots header and meta tag disagree"),
+        "{page}"
+    );
+
     let empty = dir.path().join("empty");
     std::fs::create_dir(&empty).unwrap();
     let run = report(&empty, &html, &[]);

@@ -183,7 +183,7 @@ fn missing(t: &Tables<'_>, location: &str) -> Vec<String> {
             "No robots_hosts table (a sharded scan does not write it): run `repcensus hosts {location}`."
         ));
     }
-    if !t.has("agent_verdicts") {
+    if t.has("robots_files") && !t.has("agent_verdicts") {
         m.push("No agent_verdicts table (scan --tables left it out): the AI crawler figures are not drawn.".into());
     }
     if t.has("robots_files") && !t.has("robots_rules") {
