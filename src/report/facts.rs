@@ -5,7 +5,8 @@
 use super::load::{flag, text, Tables};
 use anyhow::Result;
 use arrow_array::Array;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::BTreeMap;
 
 /// A robots.txt capture answered 2xx (or is a resource record): the `hosts_2xx` of the queries.
 pub(super) const OUTCOMES_2XX: [&str; 4] =
@@ -173,14 +174,10 @@ impl Group {
     }
 }
 
-/// The rows of agents_blocking_by_category.sql from the agents' shares and the agents each
-/// capture fully blocks: (category, operator) groups of agents with 2xx hosts, by category,
+/// The rows of agents_blocking_by_category.sql from the agents' shares and the hosts fully
+/// blocking any agent of each (category, operator): (category, operator) groups of agents with 2xx hosts, by category,
 /// then most blocked first, then operator.
-fn groups(
-    shares: &[AgentShare],
-    blocked: &HashMap<(u32, i64), Vec<usize>>,
-    governs: &HashMap<(u32, i64), Governs>,
-) -> Vec<Group> {
+fn groups(shares: &[AgentShare], blocking_any: &HashMap<(String, String), u64>) -> Vec<Group> {
     let mut by: BTreeMap<(&str, &str), Group> = BTreeMap::new();
     for s in shares.iter().filter(|s| s.hosts_2xx > 0) {
         let g = by
@@ -197,16 +194,9 @@ fn groups(
         g.partial += s.partial_block;
         g.pairs += s.hosts_2xx;
     }
-    for (key, agents) in blocked {
-        let mut seen: Vec<(&str, &str)> = Vec::new();
-        for &a in agents {
-            let k = (shares[a].category.as_str(), shares[a].operator.as_str());
-            if !seen.contains(&k) {
-                seen.push(k);
-                if let Some(g) = by.get_mut(&k) {
-                    g.hosts_blocking_any += governs[key].hosts;
-                }
-            }
+    for ((category, operator), hosts) in blocking_any {
+        if let Some(g) = by.get_mut(&(category.as_str(), operator.as_str())) {
+            g.hosts_blocking_any += hosts;
         }
     }
     let mut groups: Vec<Group> = by.into_values().collect();
@@ -221,6 +211,29 @@ fn groups(
             .then_with(|| a.operator.cmp(&b.operator))
     });
     groups
+}
+
+/// Add each agent's singled-out hosts from the captures' readings (agents_singled_out.sql):
+/// hosts whose group for the agent is stricter than their `*` reading. Returns the hosts whose
+/// capture leaves some agent to `*` (the denominator).
+fn singled_out(
+    readings: &HashMap<(u32, i64), Readings>,
+    governs: &HashMap<(u32, i64), Governs>,
+    shares: &mut [AgentShare],
+) -> u64 {
+    let mut hosts_with_star = 0;
+    for (key, r) in readings {
+        let Some(star) = r.star else {
+            continue;
+        };
+        let hosts = governs[key].hosts;
+        hosts_with_star += hosts;
+        for &(a, v) in r.specific.iter().filter(|(_, v)| v.strictness() > star) {
+            shares[a].singled_out += hosts;
+            shares[a].singled_to_full_block += hosts * u64::from(v == Verdict::Full);
+        }
+    }
+    hosts_with_star
 }
 
 /// The verdicts the agent figures count.
@@ -258,6 +271,36 @@ struct Readings {
     specific: Vec<(usize, Verdict)>,
 }
 
+/// The capture whose agent_verdicts rows are being read: how many hosts it governs (none:
+/// it governs none) and what its rows added so far.
+#[derive(Default)]
+struct Current {
+    key: Option<(u32, i64)>,
+    governs: Option<Governs>,
+    readings: Readings,
+    blocked: Vec<usize>,
+}
+
+impl Current {
+    /// Merge what the capture's rows added into the crawl's maps, and start empty.
+    fn flush(
+        &mut self,
+        readings: &mut HashMap<(u32, i64), Readings>,
+        blocked: &mut HashMap<(u32, i64), Vec<usize>>,
+    ) {
+        let Some(key) = self.key else { return };
+        let r = std::mem::take(&mut self.readings);
+        if r.star.is_some() || !r.specific.is_empty() {
+            let into = readings.entry(key).or_default();
+            into.star = into.star.max(r.star);
+            into.specific.extend(r.specific);
+        }
+        if !self.blocked.is_empty() {
+            blocked.entry(key).or_default().append(&mut self.blocked);
+        }
+    }
+}
+
 /// How many hosts a capture governs, and how many of them through redirects.
 #[derive(Default, Clone, Copy)]
 struct Governs {
@@ -269,7 +312,7 @@ impl Agents {
     pub(super) fn load(t: &Tables<'_>, crawl: &str) -> Result<Agents> {
         let mut files = Files::default();
         let mut file_id = |f: &str| files.id(f);
-        let mut governs: HashMap<(u32, i64), Governs> = HashMap::new();
+        let mut governs: HashMap<(u32, i64), Governs> = HashMap::default();
         let cols = ["effective_warc_file", "effective_warc_offset", "resolution"];
         t.each("robots_hosts", crawl, &cols, &[], |b| {
             let (f, o, r) = (
@@ -287,11 +330,14 @@ impl Agents {
             Ok(())
         })?;
         let mut shares: Vec<AgentShare> = Vec::new();
-        let mut agent_index: HashMap<String, usize> = HashMap::new();
-        let mut naming_ai: HashSet<(u32, i64)> = HashSet::new();
-        let mut readings: HashMap<(u32, i64), Readings> = HashMap::new();
+        let mut agent_index: HashMap<String, usize> = HashMap::default();
+        let mut naming_ai: HashSet<(u32, i64)> = HashSet::default();
+        let mut readings: HashMap<(u32, i64), Readings> = HashMap::default();
         // The agents each 2xx capture fully blocks (for hosts blocking any of a group's).
-        let mut blocked: HashMap<(u32, i64), Vec<usize>> = HashMap::new();
+        let mut blocked: HashMap<(u32, i64), Vec<usize>> = HashMap::default();
+        // A capture's rows come together: what they add is gathered here and merged into the
+        // maps when the next capture's rows begin (merging is right in any order).
+        let mut current = Current::default();
         let labels = [
             "warc_file",
             "agent",
@@ -305,87 +351,107 @@ impl Agents {
         cols.extend(["warc_offset", "named_exact"]);
         // 215 rows per capture: every string column is read as a dictionary and mapped once
         // per batch, so a row costs integer look-ups.
-        t.each("agent_verdicts", crawl, &cols, &labels, |b| {
-            let f = b.labels("warc_file")?.map(&mut file_id);
-            let agent = b.labels("agent")?;
-            let agents = agent.map(|name| {
-                *agent_index.entry(name.to_string()).or_insert_with(|| {
-                    shares.push(AgentShare {
-                        agent: name.to_string(),
-                        ..AgentShare::default()
-                    });
-                    shares.len() - 1
-                })
-            });
-            let (cat, op) = (b.labels("agent_category")?, b.labels("operator")?);
-            let is_2xx = b
-                .labels("fetch_outcome")?
-                .map(|o| OUTCOMES_2XX.contains(&o));
-            let verdict = b.labels("verdict")?.map(Verdict::of);
-            let source = b.labels("verdict_source")?.map(|s| s.to_string());
-            let (o, named) = (b.i64s("warc_offset")?, b.bools("named_exact")?);
-            let keys = [b.labels("warc_file")?, agent, b.labels("fetch_outcome")?];
-            let (verdict_keys, source_keys) = (b.labels("verdict")?, b.labels("verdict_source")?);
-            for i in 0..b.len() {
-                let (Some(fk), Some(ak)) = (keys[0].key(i), keys[1].key(i)) else {
-                    continue;
-                };
-                let key = (f[fk], o.value(i));
-                let Some(g) = governs.get(&key).copied() else {
-                    continue;
-                };
-                let s = &mut shares[agents[ak]];
-                if s.category.is_empty() {
-                    s.category = cat.key(i).map_or("", |k| cat.values.value(k)).to_string();
-                    s.operator = op.key(i).map_or("", |k| op.values.value(k)).to_string();
-                }
-                s.hosts_any += g.hosts;
-                s.hosts_resolved += g.resolved;
-                let v = verdict_keys.key(i).map_or(Verdict::Other, |k| verdict[k]);
-                if keys[2].key(i).is_some_and(|k| is_2xx[k]) {
-                    s.hosts_2xx += g.hosts;
-                    s.hosts_2xx_resolved += g.resolved;
-                    if v == Verdict::Full {
-                        blocked.entry(key).or_default().push(agents[ak]);
+        // Per part (a capture's rows all lie in its input's part): what each capture's rows
+        // add is tallied when the part ends, and then forgotten.
+        let (mut hosts_with_star, mut hosts_naming_ai) = (0, 0);
+        let mut blocking_any: HashMap<(String, String), u64> = HashMap::default();
+        for part in t.parts("agent_verdicts", crawl) {
+            t.each_in(part, &cols, &labels, |b| {
+                let f = b.labels("warc_file")?.map(&mut file_id);
+                let agent = b.labels("agent")?;
+                let agents = agent.map(|name| {
+                    *agent_index.entry(name.to_string()).or_insert_with(|| {
+                        shares.push(AgentShare {
+                            agent: name.to_string(),
+                            ..AgentShare::default()
+                        });
+                        shares.len() - 1
+                    })
+                });
+                let (cat, op) = (b.labels("agent_category")?, b.labels("operator")?);
+                let is_2xx = b
+                    .labels("fetch_outcome")?
+                    .map(|o| OUTCOMES_2XX.contains(&o));
+                let verdict = b.labels("verdict")?.map(Verdict::of);
+                let source = b.labels("verdict_source")?.map(|s| s.to_string());
+                let (o, named) = (b.i64s("warc_offset")?, b.bools("named_exact")?);
+                let keys = [b.labels("warc_file")?, agent, b.labels("fetch_outcome")?];
+                let (verdict_keys, source_keys) =
+                    (b.labels("verdict")?, b.labels("verdict_source")?);
+                for i in 0..b.len() {
+                    let (Some(fk), Some(ak)) = (keys[0].key(i), keys[1].key(i)) else {
+                        continue;
+                    };
+                    let key = (f[fk], o.value(i));
+                    if current.key != Some(key) {
+                        current.flush(&mut readings, &mut blocked);
+                        current.key = Some(key);
+                        current.governs = governs.get(&key).copied();
                     }
-                    if flag(named, i) && s.is_ai() {
-                        naming_ai.insert(key);
+                    let Some(g) = current.governs else {
+                        continue;
+                    };
+                    let s = &mut shares[agents[ak]];
+                    if s.category.is_empty() {
+                        s.category = cat.key(i).map_or("", |k| cat.values.value(k)).to_string();
+                        s.operator = op.key(i).map_or("", |k| op.values.value(k)).to_string();
                     }
-                    let r = readings.entry(key).or_default();
-                    match source_keys.key(i).map(|k| source[k].as_str()) {
-                        Some("specific") => r.specific.push((agents[ak], v)),
-                        Some("wildcard" | "none") => {
-                            r.star = Some(r.star.unwrap_or(0).max(v.strictness()))
+                    s.hosts_any += g.hosts;
+                    s.hosts_resolved += g.resolved;
+                    let v = verdict_keys.key(i).map_or(Verdict::Other, |k| verdict[k]);
+                    if keys[2].key(i).is_some_and(|k| is_2xx[k]) {
+                        s.hosts_2xx += g.hosts;
+                        s.hosts_2xx_resolved += g.resolved;
+                        if v == Verdict::Full {
+                            current.blocked.push(agents[ak]);
                         }
+                        if flag(named, i) && s.is_ai() {
+                            naming_ai.insert(key);
+                        }
+                        let r = &mut current.readings;
+                        match source_keys.key(i).map(|k| source[k].as_str()) {
+                            Some("specific") => r.specific.push((agents[ak], v)),
+                            Some("wildcard" | "none") => {
+                                r.star = Some(r.star.unwrap_or(0).max(v.strictness()))
+                            }
+                            _ => {}
+                        }
+                    }
+                    match verdict_keys.key(i).map(|k| verdict[k]) {
+                        Some(Verdict::Full) => {
+                            let source = source_keys.key(i).map(|k| source[k].as_str());
+                            s.full_block += g.hosts;
+                            s.by_own_group += g.hosts * u64::from(source == Some("specific"));
+                            s.by_star += g.hosts * u64::from(source == Some("wildcard"));
+                        }
+                        Some(Verdict::Partial) => s.partial_block += g.hosts,
                         _ => {}
                     }
                 }
-                match verdict_keys.key(i).map(|k| verdict[k]) {
-                    Some(Verdict::Full) => {
-                        let source = source_keys.key(i).map(|k| source[k].as_str());
-                        s.full_block += g.hosts;
-                        s.by_own_group += g.hosts * u64::from(source == Some("specific"));
-                        s.by_star += g.hosts * u64::from(source == Some("wildcard"));
+                Ok(())
+            })?;
+            current.flush(&mut readings, &mut blocked);
+            current = Current::default();
+            hosts_with_star += singled_out(&readings, &governs, &mut shares);
+            hosts_naming_ai += naming_ai.iter().map(|k| governs[k].hosts).sum::<u64>();
+            for (key, agents) in &blocked {
+                // The (category, operator) groups of the agents the capture fully blocks.
+                let mut seen: Vec<(&str, &str)> = Vec::new();
+                for &a in agents {
+                    let k = (shares[a].category.as_str(), shares[a].operator.as_str());
+                    if !seen.contains(&k) {
+                        seen.push(k);
+                        *blocking_any
+                            .entry((k.0.to_string(), k.1.to_string()))
+                            .or_default() += governs[key].hosts;
                     }
-                    Some(Verdict::Partial) => s.partial_block += g.hosts,
-                    _ => {}
                 }
             }
-            Ok(())
-        })?;
-        let mut hosts_with_star = 0;
-        for (key, r) in &readings {
-            let Some(star) = r.star else {
-                continue;
-            };
-            let hosts = governs[key].hosts;
-            hosts_with_star += hosts;
-            for &(a, v) in r.specific.iter().filter(|(_, v)| v.strictness() > star) {
-                shares[a].singled_out += hosts;
-                shares[a].singled_to_full_block += hosts * u64::from(v == Verdict::Full);
-            }
+            readings.clear();
+            blocked.clear();
+            naming_ai.clear();
         }
-        let groups = groups(&shares, &blocked, &governs);
+        let groups = groups(&shares, &blocking_any);
         shares.sort_by(|a, b| a.agent.cmp(&b.agent));
         Ok(Agents {
             hosts_with_star,
@@ -393,7 +459,7 @@ impl Agents {
             // Every capture has a row for every agent: any agent's count of 2xx hosts is the
             // count of hosts with a 2xx capture.
             hosts_2xx: shares.iter().map(|s| s.hosts_2xx).max().unwrap_or(0),
-            hosts_naming_ai: naming_ai.iter().map(|k| governs[k].hosts).sum(),
+            hosts_naming_ai,
             shares,
         })
     }
@@ -531,7 +597,7 @@ impl Extensions {
     pub(super) fn load(t: &Tables<'_>, crawl: &str) -> Result<Extensions> {
         let mut files = Files::default();
         // Each host's latest capture (a capture is the latest of at most one host).
-        let mut latest: HashSet<(u32, i64)> = HashSet::new();
+        let mut latest: HashSet<(u32, i64)> = HashSet::default();
         t.each(
             "robots_hosts",
             crawl,
@@ -564,71 +630,75 @@ impl Extensions {
                 Ok(())
             },
         )?;
-        let mut lines: BTreeMap<String, u64> = BTreeMap::new();
-        let mut hosts: HashSet<(String, u32, i64)> = HashSet::new();
-        let mut count = |ext: &str, key: (u32, i64)| {
-            if latest.contains(&key) {
-                *lines.entry(ext.to_string()).or_default() += 1;
-                hosts.insert((ext.to_string(), key.0, key.1));
+        // Extension k is EXTENSION_KEYS[k], or `purpose` past them.
+        let purpose = EXTENSION_KEYS.len();
+        let mut lines = [0u64; EXTENSION_KEYS.len() + 1];
+        let mut hosts: HashSet<(usize, (u32, i64))> = HashSet::default();
+        let mut count = |ext: usize, capture: (u32, i64)| {
+            if latest.contains(&capture) {
+                lines[ext] += 1;
+                hosts.insert((ext, capture));
             }
         };
+        let cols = ["warc_file", "warc_offset", "line_kind"];
         t.each(
             "robots_agents",
             crawl,
-            &["warc_file", "warc_offset", "line_kind"],
-            &[],
+            &cols,
+            &["warc_file", "line_kind"],
             |b| {
                 let (f, o, k) = (
-                    b.strings("warc_file")?,
+                    b.labels("warc_file")?,
                     b.i64s("warc_offset")?,
-                    b.strings("line_kind")?,
+                    b.labels("line_kind")?,
                 );
+                let files = f.map(|name| files.id(name));
+                let is_purpose = k.map(|kind| kind == "purpose");
                 for i in 0..b.len() {
-                    if text(k, i) == Some("purpose") {
-                        count("purpose", (files.id(text(f, i).unwrap_or("")), o.value(i)));
+                    if k.key(i).is_some_and(|k| is_purpose[k]) {
+                        count(
+                            purpose,
+                            (f.key(i).map_or(u32::MAX, |f| files[f]), o.value(i)),
+                        );
                     }
                 }
                 Ok(())
             },
         )?;
         let mut signals = ContentSignals::default();
-        t.each(
-            "robots_rules",
-            crawl,
-            &["warc_file", "warc_offset", "key", "value"],
-            &["key"],
-            |b| {
-                let (f, o, k, v) = (
-                    b.strings("warc_file")?,
-                    b.i64s("warc_offset")?,
-                    b.labels("key")?,
-                    b.strings("value")?,
-                );
-                let wanted = k.map(|k| EXTENSION_KEYS.contains(&k));
-                for i in 0..b.len() {
-                    let Some(key) = k.key(i).filter(|&key| wanted[key]) else {
-                        continue;
-                    };
-                    let name = k.values.value(key);
-                    let capture = (files.id(text(f, i).unwrap_or("")), o.value(i));
-                    count(name, capture);
-                    if name == "content_signal" && latest.contains(&capture) {
-                        signals.add(capture, text(v, i).unwrap_or(""));
-                    }
+        let cols = ["warc_file", "warc_offset", "key", "value"];
+        t.each("robots_rules", crawl, &cols, &["warc_file", "key"], |b| {
+            let (f, o, k, v) = (
+                b.labels("warc_file")?,
+                b.i64s("warc_offset")?,
+                b.labels("key")?,
+                b.strings("value")?,
+            );
+            let files = f.map(|name| files.id(name));
+            let ext = k.map(|k| EXTENSION_KEYS.iter().position(|e| *e == k));
+            for i in 0..b.len() {
+                let Some(x) = k.key(i).and_then(|key| ext[key]) else {
+                    continue;
+                };
+                let capture = (f.key(i).map_or(u32::MAX, |f| files[f]), o.value(i));
+                count(x, capture);
+                if EXTENSION_KEYS[x] == "content_signal" && latest.contains(&capture) {
+                    signals.add(capture, text(v, i).unwrap_or(""));
                 }
-                Ok(())
-            },
-        )?;
-        let mut by_ext: BTreeMap<&str, u64> = BTreeMap::new();
-        for (ext, _, _) in &hosts {
-            *by_ext.entry(ext).or_default() += 1;
+            }
+            Ok(())
+        })?;
+        let mut by_ext = [0u64; EXTENSION_KEYS.len() + 1];
+        for (ext, _) in &hosts {
+            by_ext[*ext] += 1;
         }
-        let mut rows: Vec<Extension> = lines
-            .iter()
-            .map(|(ext, &n)| Extension {
-                extension: ext.clone(),
-                hosts: by_ext.get(ext.as_str()).copied().unwrap_or(0),
-                lines: n,
+        let name = |k: usize| EXTENSION_KEYS.get(k).copied().unwrap_or("purpose");
+        let mut rows: Vec<Extension> = (0..lines.len())
+            .filter(|&k| lines[k] > 0)
+            .map(|k| Extension {
+                extension: name(k).to_string(),
+                hosts: by_ext[k],
+                lines: lines[k],
             })
             .collect();
         rows.sort_by(|a, b| {
@@ -662,7 +732,7 @@ pub(super) struct PageSignals {
 impl PageSignals {
     pub(super) fn load(t: &Tables<'_>, crawl: &str) -> Result<PageSignals> {
         let mut p = PageSignals::default();
-        let mut hosts: HashSet<String> = HashSet::new();
+        let mut hosts: HashSet<String> = HashSet::default();
         let cols = [
             "host",
             "status_class",

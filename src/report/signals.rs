@@ -10,7 +10,8 @@
 use super::load::{flag, text, Batch, Labels, Tables};
 use anyhow::Result;
 use arrow_array::Array;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::BTreeSet;
 
 /// One row of `signals_directive_frequency.sql`.
 #[derive(Debug, Clone)]
