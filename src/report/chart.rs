@@ -228,18 +228,19 @@ fn draw_lines(
         .draw()?;
     for (k, line) in lines.iter().enumerate() {
         let colour = line_rgb(k);
-        let points: Vec<(SegmentValue<usize>, f64)> = line
-            .points
-            .iter()
-            .enumerate()
-            .filter_map(|(i, p)| Some((SegmentValue::CenterOf(i), (*p)?)))
-            .collect();
-        chart.draw_series(LineSeries::new(points.clone(), colour.stroke_width(2)))?;
-        chart.draw_series(
-            points
-                .into_iter()
-                .map(|p| Circle::new(p, 4, colour.filled())),
-        )?;
+        // One polyline per run of crawls with a value: a missing value breaks the line.
+        let mut run: Vec<(SegmentValue<usize>, f64)> = Vec::new();
+        for (i, p) in line.points.iter().chain([&None]).enumerate() {
+            if let Some(v) = p {
+                run.push((SegmentValue::CenterOf(i), *v));
+                continue;
+            }
+            if run.is_empty() {
+                continue;
+            }
+            chart.draw_series(LineSeries::new(run.clone(), colour.stroke_width(2)))?;
+            chart.draw_series(run.drain(..).map(|p| Circle::new(p, 4, colour.filled())))?;
+        }
     }
     Ok(())
 }

@@ -98,6 +98,15 @@ pub(super) fn cell(key: &str, column: &str, n: Num) -> String {
     )
 }
 
+/// A cell as [`cell_in`], of another query than its table's (`data-query`).
+pub(super) fn cell_of(query: &str, crawl: &str, key: &str, column: &str, n: Num) -> String {
+    cell_in(crawl, key, column, n).replacen(
+        "<td ",
+        &format!(r#"<td data-query="{}" "#, esc(query)),
+        1,
+    )
+}
+
 /// A cell as [`cell`], of another crawl than its section's (`data-crawl`).
 pub(super) fn cell_in(crawl: &str, key: &str, column: &str, n: Num) -> String {
     cell(key, column, n).replacen("<td ", &format!(r#"<td data-crawl="{}" "#, esc(crawl)), 1)
@@ -111,7 +120,9 @@ pub(super) struct Figure<'a> {
     pub chart: Option<String>,
     pub legend: &'a [(&'a str, String)],
     pub unit: &'a str,
-    pub query: &'a str,
+    /// The queries that reproduce the figure: the table's cells are the first's unless they
+    /// name another ([`cell_of`]).
+    pub queries: &'a [&'a str],
     pub head: &'a [&'a str],
     pub rows: Vec<String>,
 }
@@ -138,11 +149,15 @@ impl Figure<'_> {
             }
             out.push_str("</p>");
         }
+        let files: Vec<String> = (self.queries.iter())
+            .map(|q| format!("<code>queries/{}.sql</code>", esc(q)))
+            .collect();
         let _ = write!(
             out,
-            r#"<figcaption>{} Reproduce: <code>queries/{q}.sql</code>.</figcaption><table data-query="{q}"><thead><tr>"#,
+            r#"<figcaption>{} Reproduce: {}.</figcaption><table data-query="{}"><thead><tr>"#,
             code_spans(&esc(self.unit)),
-            q = esc(self.query)
+            files.join(", "),
+            esc(self.queries.first().copied().unwrap_or(""))
         );
         for h in self.head {
             let _ = write!(out, "<th>{}</th>", esc(h));

@@ -202,6 +202,11 @@ struct Digest {
     crawl: String,
     first_capture: Option<i64>,
     agents: Option<Agents>,
+    /// Hosts writing Content-Signal, of hosts whose latest capture was parsed (none: no such
+    /// line or no robots_rules).
+    content_signal: Option<(u64, u64)>,
+    /// HTML pages with a robots meta tag or header, of 2xx HTML pages (none: no such page).
+    pages_any: Option<(u64, u64)>,
 }
 
 /// The section of one crawl.
@@ -219,8 +224,13 @@ fn crawl_section(t: &Tables<'_>, crawl: &str, body: &mut String) -> Result<Diges
         agent_figures(crawl, &a, body);
         agents = Some(a);
     }
+    let mut content_signal = None;
     if read.robots_hosts > 0 && t.has("robots_rules") {
-        extension_figures(crawl, &Extensions::load(t, crawl)?, body);
+        let e = Extensions::load(t, crawl)?;
+        extension_figures(crawl, &e, body);
+        content_signal = (e.rows.iter())
+            .find(|x| x.extension == "content_signal")
+            .map(|x| (x.hosts, e.parsed_hosts));
     }
     let pages = PageSignals::load(t, crawl)?;
     let directives = PageDirectives::load(t, crawl)?;
@@ -237,6 +247,8 @@ fn crawl_section(t: &Tables<'_>, crawl: &str, body: &mut String) -> Result<Diges
         crawl: crawl.to_string(),
         first_capture: read.first_capture,
         agents,
+        content_signal,
+        pages_any: (pages.html_pages > 0).then_some((pages.with_any, pages.html_pages)),
     })
 }
 
@@ -288,7 +300,7 @@ fn change_section(digests: &[Digest], body: &mut String) {
                crawl (each host read at its governing capture); the AI agents most often fully \
                blocked in the last crawl. Crawls in the order of their earliest robots.txt \
                capture.",
-        query: q,
+        queries: &[q],
         head: &head,
         rows: followed
             .iter()
@@ -307,31 +319,80 @@ fn change_section(digests: &[Digest], body: &mut String) {
             .collect(),
     }
     .render(body);
-    let q = "agents_ai_named_share";
-    let mut row = "<td>hosts naming an AI agent</td>".to_string();
-    for d in digests {
-        let a = agents(d);
-        row.push_str(&html::cell_in(
-            &d.crawl,
+    other_shares_figure(digests, &crawls, body);
+    body.push_str("</section>\n");
+}
+
+/// The other headline shares crawl by crawl: hosts naming an AI agent, hosts writing
+/// Content-Signal, HTML pages with a robots meta tag or header.
+fn other_shares_figure(digests: &[Digest], crawls: &[&str], body: &mut String) {
+    type Of = fn(&Digest) -> Option<(u64, u64)>;
+    let series: [(&str, &str, &str, &str, Of); 3] = [
+        (
+            "hosts naming an AI agent",
+            "agents_ai_named_share",
             "",
             "share",
-            Num::Share(share(a.hosts_naming_ai, a.hosts_2xx)),
-        ));
-    }
+            |d| d.agents.as_ref().map(|a| (a.hosts_naming_ai, a.hosts_2xx)),
+        ),
+        (
+            "hosts writing Content-Signal",
+            "robots_extension_adoption",
+            "content_signal",
+            "share",
+            |d| d.content_signal,
+        ),
+        (
+            "HTML pages with a robots meta tag or header",
+            "signals_html_share",
+            "",
+            "share_any",
+            |d| d.pages_any,
+        ),
+    ];
+    let value = |of: Of, d: &Digest| of(d).and_then(|(part, whole)| share(part, whole));
+    let lines: Vec<chart::Line> = (series.iter())
+        .map(|s| chart::Line {
+            points: digests.iter().map(|d| value(s.4, d)).collect(),
+        })
+        .collect();
+    let legend: Vec<(&str, String)> = (series.iter().enumerate())
+        .map(|(k, s)| (s.0, chart::line_colour(k)))
+        .collect();
+    let rows = (series.iter())
+        .map(|&(label, q, key, column, of)| {
+            let mut row = format!("<td>{}</td>", esc(label));
+            for d in digests {
+                row.push_str(&match of(d) {
+                    Some((part, whole)) => {
+                        html::cell_of(q, &d.crawl, key, column, Num::Share(share(part, whole)))
+                    }
+                    None => r#"<td class="num">n/a</td>"#.to_string(),
+                });
+            }
+            row
+        })
+        .collect();
     let mut head = vec![""];
     head.extend(crawls.iter().copied());
     Figure {
-        id: "change-ai-named".into(),
-        title: "Hosts naming an AI agent, crawl by crawl",
-        chart: None,
-        legend: &[],
-        unit: "Share of hosts whose robots.txt answered 2xx that write the name of an AI agent.",
-        query: q,
+        id: "change-other".into(),
+        title: "Other headline shares, crawl by crawl",
+        chart: Some(chart::lines(crawls, &lines)),
+        legend: &legend,
+        unit: "Hosts naming an AI agent: share of hosts whose robots.txt answered 2xx that write \
+               the name of an AI agent. Hosts writing Content-Signal: share of hosts whose latest \
+               robots.txt capture was parsed. HTML pages: share of the HTML pages that answered \
+               2xx with a robots meta tag or header. n/a: the crawl has none.",
+        queries: &[
+            "agents_ai_named_share",
+            "robots_extension_adoption",
+            "signals_html_share",
+        ],
         head: &head,
-        rows: vec![row],
+        rows,
     }
     .render(body);
-    body.push_str("</section>\n");
 }
 
 fn read_figures(crawl: &str, r: &Read, body: &mut String) {
@@ -346,7 +407,7 @@ fn read_figures(crawl: &str, r: &Read, body: &mut String) {
         chart: None,
         legend: &[],
         unit: "Counts over the crawl's inputs.",
-        query: q,
+        queries: &[q],
         head: &["", "count"],
         rows: vec![
             row("inputs", "inputs", r.inputs),
@@ -378,7 +439,7 @@ fn read_figures(crawl: &str, r: &Read, body: &mut String) {
             chart: None,
             legend: &[],
             unit: "errors rows, summed over the crawl's inputs.",
-            query: "errors_by_input",
+            queries: &["errors_by_input"],
             head: &["kind", "errors"],
             rows: r
                 .errors_by_kind
@@ -408,7 +469,7 @@ fn read_figures(crawl: &str, r: &Read, body: &mut String) {
                  captures of a host included).",
                 thousands(r.robots_captures)
             ),
-            query: q,
+            queries: &[q],
             head: &["fetch outcome", "captures", "share"],
             rows: r
                 .fetch_outcomes
@@ -458,7 +519,7 @@ fn agent_figures(crawl: &str, a: &Agents, body: &mut String) {
                 thousands(first.hosts_2xx),
                 top.len()
             ),
-            query: q,
+            queries: &[q],
             head: &[
                 "agent",
                 "operator",
@@ -499,7 +560,7 @@ fn agent_figures(crawl: &str, a: &Agents, body: &mut String) {
         legend: &[],
         unit: "Hosts whose robots.txt writes the name of at least one AI agent on a user-agent \
                line, over hosts whose governing capture answered 2xx.",
-        query: q,
+        queries: &[q],
         head: &["hosts (2xx)", "naming an AI agent", "share"],
         rows: vec![format!(
             "{}{}{}",
@@ -539,7 +600,7 @@ fn extension_figures(crawl: &str, e: &Extensions, body: &mut String) {
              resource record) that have at least one such line.",
             thousands(e.parsed_hosts)
         ),
-        query: q,
+        queries: &[q],
         head: &["extension", "hosts", "lines", "share"],
         rows: e
             .rows
@@ -599,7 +660,7 @@ fn content_signal_figure(crawl: &str, e: &Extensions, body: &mut String) {
                 String::new()
             }
         ),
-        query: q,
+        queries: &[q],
         head: &["signal", "value", "hosts", "share"],
         rows: (e.content_signals.iter().take(TOP_ROWS))
             .map(|v| {
@@ -679,7 +740,7 @@ fn directive_frequency_figure(crawl: &str, d: &PageDirectives, body: &mut String
              them in each place. The table shows the {shown} most frequent of the query's {} rows.",
             d.directives.len()
         ),
-        query: q,
+        queries: &[q],
         head: &["source", "agent", "directive", "responses", "hosts"],
         rows: (d.directives.iter().take(TOP_ROWS))
             .map(|r| {
@@ -721,7 +782,7 @@ fn syntax_figure(crawl: &str, d: &PageDirectives, body: &mut String) {
              Fields), `legacy`, `invalid`.",
             thousands(d.headers)
         ),
-        query: q,
+        queries: &[q],
         head: &["header", "syntax", "values", "responses", "hosts", "share"],
         rows: (d.syntaxes.iter())
             .map(|s| {
@@ -791,7 +852,7 @@ fn conflicts_figure(crawl: &str, d: &PageDirectives, body: &mut String) {
                 "All of them, by URL.".to_string()
             }
         ),
-        query: q,
+        queries: &[q],
         head: &["url", "agent", "header says", "meta tag says"],
         rows,
     }
@@ -849,7 +910,7 @@ fn page_figures(crawl: &str, p: &PageSignals, body: &mut String) {
             "Share of the crawl's {} HTML pages that answered 2xx (every response counts).",
             thousands(p.html_pages)
         ),
-        query: q,
+        queries: &[q],
         head: &["", "pages", "share"],
         rows,
     }
@@ -884,7 +945,7 @@ fn singled_out_figure(crawl: &str, a: &Agents, body: &mut String) {
              restriction, not a generic `Disallow: /admin`. The AI agents most often singled out.",
             thousands(a.hosts_with_star)
         ),
-        query: q,
+        queries: &[q],
         head: &[
             "agent",
             "category",
@@ -957,7 +1018,7 @@ fn groups_figure(crawl: &str, a: &Agents, body: &mut String) {
         unit: "Share of host x agent pairs, over hosts whose robots.txt answered 2xx and the \
                operator's agents of that category (each host read at its governing capture). \
                The AI operators and categories most often fully blocked; the query lists all.",
-        query: q,
+        queries: &[q],
         head: &[
             "operator",
             "category",
