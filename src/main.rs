@@ -100,7 +100,9 @@ enum Command {
         /// The HTML file to write.
         #[arg(long, value_name = "FILE", default_value = "report.html")]
         out: PathBuf,
-        /// Only these crawls (default: every crawl in the folder).
+        /// Only these crawls, each with its section (default: every crawl in the folder, with
+        /// sections for the four latest by earliest robots.txt capture; the change between
+        /// crawls covers all).
         #[arg(long, value_name = "NAME")]
         crawl: Vec<String>,
     },
@@ -462,8 +464,16 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 html: out.clone(),
                 crawls: crawl,
             })?;
+            let sections = if s.sections.len() < s.crawls.len() {
+                format!(
+                    " (sections for {}; --crawl NAME shows others)",
+                    s.sections.join(", ")
+                )
+            } else {
+                String::new()
+            };
             eprintln!(
-                "wrote {}: {} crawl(s), {} KB",
+                "wrote {}: {} crawl(s){sections}, {} KB",
                 out.display(),
                 s.crawls.len(),
                 s.bytes.div_ceil(1000)

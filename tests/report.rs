@@ -175,12 +175,35 @@ fn scan_samples() -> (tempfile::TempDir, std::path::PathBuf) {
     (dir, out)
 }
 
-/// The samples' report: every number checked against its query, for every crawl.
+/// The samples' report: by default the sections of the four latest of their eight crawls and
+/// the change across all; with every crawl named, every section. Every number checked against
+/// its query.
 #[test]
 fn every_number_on_the_page_is_its_querys() {
     let (dir, out) = scan_samples();
     let html = dir.path().join("report.html");
     let run = report(&out, &html, &[]);
+    assert_ok(&run);
+    let said = String::from_utf8_lossy(&run.stderr);
+    assert!(said.contains(": 8 crawl(s) (sections for "), "{said}");
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert_eq!(page.matches(r#"<section id="crawl-"#).count(), 4);
+    assert!(page.contains("the change between crawls covers them all"));
+    let in_change = cells(&page[page.find(r#"<section id="change">"#).unwrap()..]);
+    let crawls: BTreeSet<&str> = in_change.iter().map(|c| c.crawl.as_str()).collect();
+    assert_eq!(crawls.len(), 5, "the crawls with robots.txt captures: {crawls:?}");
+    assert!(check_numbers(&out, &cells(&page)) > 150);
+    assert!(page.len() < 400_000, "{} bytes", page.len());
+
+    let names = duck(
+        &out,
+        "SELECT DISTINCT crawl FROM read_parquet('inputs/*/*.parquet', hive_partitioning = true) ORDER BY 1",
+    );
+    let mut all = Vec::new();
+    for name in names.lines().skip(1) {
+        all.extend(["--crawl", name]);
+    }
+    let run = report(&out, &html, &all);
     assert_ok(&run);
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.len() < 400_000, "{} bytes", page.len());

@@ -32,6 +32,8 @@ pub struct ReportOptions {
 #[derive(Debug, Clone, Default)]
 pub struct ReportSummary {
     pub crawls: Vec<String>,
+    /// The crawls with a section on the page (the latest few unless crawls were named).
+    pub sections: Vec<String>,
     /// What the folder lacks, as said on the page.
     pub missing: Vec<String>,
     /// Crawls whose tables could not be read (crawl, why): the page says so in their section
@@ -52,6 +54,9 @@ const TABLES: [&str; 9] = [
     "host_counts",
     "page_signals",
 ];
+
+/// Crawl sections a page holds unless `--crawl` names crawls (each adds 50 to 90 KB).
+const MAX_SECTIONS: usize = 4;
 
 /// AI agents shown in the blocking chart.
 const TOP_AI: usize = 15;
@@ -105,32 +110,32 @@ fn render(out: &OutDir, opts: &ReportOptions) -> Result<(String, ReportSummary)>
         }
         body.push_str("</ul></section>");
     }
-    let mut nav = String::new();
+    // Every crawl is read (the change section needs each); a crawl whose parts cannot be read
+    // gets a notice instead of half a section.
+    let mut sections: Vec<(String, String)> = Vec::new();
     let mut digests = Vec::new();
     let mut failed = Vec::new();
     for crawl in &crawls {
-        let _ = write!(nav, r##"<a href="#crawl-{0}">{0}</a>"##, esc(crawl));
-        // A crawl whose parts cannot be read gets a notice instead of half a section.
         let mut section = String::new();
         match crawl_section(&tables, crawl, &mut section) {
             Ok(d) => {
-                body.push_str(&section);
+                sections.push((crawl.clone(), section));
                 digests.push(d);
             }
             Err(e) => {
                 let why = format!("{e:#}");
                 let _ = write!(
-                    body,
+                    section,
                     r#"<section id="crawl-{0}" class="missing"><h2>Crawl {0}</h2><p>Its tables could not be read: {1}</p></section>"#,
                     esc(crawl),
                     esc(&why)
                 );
+                sections.push((crawl.clone(), section));
                 failed.push((crawl.clone(), why));
             }
         }
     }
     // Crawls in the order of their earliest robots.txt capture, as agents_blocking_change.sql.
-    digests.retain(|d| d.agents.is_some());
     digests.sort_by(|a, b| {
         (a.first_capture.is_none(), a.first_capture, &a.crawl).cmp(&(
             b.first_capture.is_none(),
@@ -138,6 +143,30 @@ fn render(out: &OutDir, opts: &ReportOptions) -> Result<(String, ReportSummary)>
             &b.crawl,
         ))
     });
+    // Unless crawls are named, the page holds the sections of the latest few (and of those that
+    // failed), so its size does not grow with the crawls a folder gathers.
+    let shown: Vec<&str> = if opts.crawls.is_empty() && digests.len() > MAX_SECTIONS {
+        let latest = &digests[digests.len() - MAX_SECTIONS..];
+        let _ = write!(
+            body,
+            r#"<p class="missing">The folder holds {} crawls: the sections of the {MAX_SECTIONS} latest (by their earliest robots.txt capture) follow, and the change between crawls covers them all. <code>repcensus report --crawl NAME</code> (repeatable) shows the crawls named.</p>"#,
+            crawls.len()
+        );
+        (crawls.iter())
+            .filter(|c| {
+                latest.iter().any(|d| &d.crawl == *c) || failed.iter().any(|(f, _)| f == *c)
+            })
+            .map(|c| c.as_str())
+            .collect()
+    } else {
+        crawls.iter().map(|c| c.as_str()).collect()
+    };
+    let mut nav = String::new();
+    for (crawl, section) in sections.iter().filter(|(c, _)| shown.contains(&c.as_str())) {
+        let _ = write!(nav, r##"<a href="#crawl-{0}">{0}</a>"##, esc(crawl));
+        body.push_str(section);
+    }
+    digests.retain(|d| d.agents.is_some());
     if digests.len() >= 2 {
         let _ = write!(nav, r##"<a href="#change">Change between crawls</a>"##);
         change_section(&digests, &mut body);
@@ -156,7 +185,8 @@ fn render(out: &OutDir, opts: &ReportOptions) -> Result<(String, ReportSummary)>
     Ok((
         page,
         ReportSummary {
-            crawls: crawls.into_iter().collect(),
+            sections: shown.iter().map(|c| c.to_string()).collect(),
+            crawls: crawls.iter().cloned().collect(),
             missing,
             failed,
             bytes: 0,
