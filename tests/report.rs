@@ -191,7 +191,11 @@ fn every_number_on_the_page_is_its_querys() {
     assert!(page.contains("the change between crawls covers them all"));
     let in_change = cells(&page[page.find(r#"<section id="change">"#).unwrap()..]);
     let crawls: BTreeSet<&str> = in_change.iter().map(|c| c.crawl.as_str()).collect();
-    assert_eq!(crawls.len(), 5, "the crawls with robots.txt captures: {crawls:?}");
+    assert_eq!(
+        crawls.len(),
+        5,
+        "the crawls with robots.txt captures: {crawls:?}"
+    );
     assert!(check_numbers(&out, &cells(&page)) > 150);
     assert!(page.len() < 400_000, "{} bytes", page.len());
 
@@ -499,7 +503,8 @@ fn an_unreadable_part_fails_its_crawl_only() {
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.contains("Its tables could not be read"), "{page}");
     let cells = cells(&page);
-    assert!(cells.iter().all(|c| c.crawl == "b"));
+    let others: Vec<&Cell> = cells.iter().filter(|c| c.crawl != "b").collect();
+    assert!(others.is_empty(), "{others:?}");
     std::fs::remove_file(out.join("agent_verdicts/crawl=a/part-zzz.parquet")).unwrap();
     assert!(check_numbers(&out, &cells) > 40);
 }

@@ -45,7 +45,8 @@ fn draw(bars: &[Bar<'_>], axis: Axis) -> String {
         Axis::Share => (longest * 1.1).clamp(0.01, 1.0),
         Axis::Count => (longest * 1.1).max(1.0),
     };
-    let height = 40 + 22 * bars.len().max(1) as u32;
+    // Two rows at least: one bar is drawn in two segments (see `draw_bars`).
+    let height = 40 + 22 * bars.len().max(2) as u32;
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (720, height)).into_drawing_area();
@@ -62,15 +63,24 @@ fn draw_bars(
     axis: Axis,
 ) -> Result<(), DrawingAreaErrorKind<std::io::Error>> {
     root.fill(&WHITE)?;
-    let n = bars.len().max(1);
+    let n = bars.len();
+    // A segmented range holds its end: 0..s-1 is s segments. One segment (0..0) draws nothing
+    // in plotters 0.3.7, so a single bar gets two, the bar in the top one.
+    let segments = n.max(2);
+    let empty_below = segments - n;
+    // Enough decimals that the axis labels differ.
+    let decimals = match max {
+        m if m >= 0.1 => 0,
+        m if m >= 0.01 => 1,
+        _ => 2,
+    };
     let mut chart = ChartBuilder::on(root)
         .margin(8)
         // Room for the last axis label ("100%") to the right of the plot.
         .margin_right(20)
         .x_label_area_size(24)
         .y_label_area_size(200)
-        // A segmented range holds its end: 0..n-1 is n segments.
-        .build_cartesian_2d(0f64..max, (0..n - 1).into_segmented())?;
+        .build_cartesian_2d(0f64..max, (0..segments - 1).into_segmented())?;
     chart
         .configure_mesh()
         .disable_y_mesh()
@@ -78,15 +88,15 @@ fn draw_bars(
         // segmented axis then (compute_usize_key_points).
         .light_line_style(TRANSPARENT)
         .x_labels(6)
-        .y_labels(n)
+        .y_labels(segments)
         .y_label_formatter(&|v| match v {
-            SegmentValue::CenterOf(i) => bars
-                .get(n - 1 - *i)
+            SegmentValue::CenterOf(i) => (i.checked_sub(empty_below))
+                .and_then(|i| bars.get(n - 1 - i))
                 .map_or(String::new(), |b| b.label.into()),
             _ => String::new(),
         })
         .x_label_formatter(&|v| match axis {
-            Axis::Share => format!("{:.0}%", v * 100.0),
+            Axis::Share => format!("{:.*}%", decimals, v * 100.0),
             Axis::Count if v.fract() == 0.0 => format!("{v:.0}"),
             Axis::Count => String::new(),
         })
@@ -100,8 +110,8 @@ fn draw_bars(
             let colour = PALETTE[k % PALETTE.len()];
             let mut rect = Rectangle::new(
                 [
-                    (from, SegmentValue::Exact(i)),
-                    (to, SegmentValue::Exact(i + 1)),
+                    (from, SegmentValue::Exact(empty_below + i)),
+                    (to, SegmentValue::Exact(empty_below + i + 1)),
                 ],
                 colour.filled(),
             );
@@ -243,4 +253,45 @@ fn draw_lines(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn drawn(svg: &str, colour: &str) -> usize {
+        svg.matches(&format!("fill=\"{colour}\"")).count()
+    }
+
+    #[test]
+    fn one_bar_is_drawn_with_its_label() {
+        let svg = bars(&[Bar {
+            label: "revisit",
+            parts: vec![1.0],
+        }]);
+        assert_eq!(drawn(&svg, "#B2182B"), 1, "{svg}");
+        assert!(svg.contains("revisit"), "{svg}");
+    }
+
+    /// The text of every `<text>` element.
+    fn texts(svg: &str) -> Vec<&str> {
+        (svg.split("<text").skip(1))
+            .map(|t| t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()].trim())
+            .collect()
+    }
+
+    #[test]
+    fn small_shares_get_axis_labels_that_differ() {
+        let svg = bars(&[Bar {
+            label: "a",
+            parts: vec![0.003],
+        }]);
+        let ticks: Vec<&str> = texts(&svg)
+            .into_iter()
+            .filter(|t| t.ends_with('%'))
+            .collect();
+        assert!(ticks.len() >= 3, "{ticks:?}");
+        let distinct: std::collections::BTreeSet<&&str> = ticks.iter().collect();
+        assert_eq!(distinct.len(), ticks.len(), "{ticks:?}");
+    }
 }

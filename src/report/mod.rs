@@ -124,6 +124,7 @@ fn render(out: &OutDir, opts: &ReportOptions) -> Result<(String, ReportSummary)>
             }
             Err(e) => {
                 let why = format!("{e:#}");
+                section.clear();
                 let _ = write!(
                     section,
                     r#"<section id="crawl-{0}" class="missing"><h2>Crawl {0}</h2><p>Its tables could not be read: {1}</p></section>"#,
@@ -146,7 +147,10 @@ fn render(out: &OutDir, opts: &ReportOptions) -> Result<(String, ReportSummary)>
     // Unless crawls are named, the page holds the sections of the latest few (and of those that
     // failed), so its size does not grow with the crawls a folder gathers.
     let shown: Vec<&str> = if opts.crawls.is_empty() && digests.len() > MAX_SECTIONS {
-        let latest = &digests[digests.len() - MAX_SECTIONS..];
+        // Crawls without a robots.txt capture (no time to order them by) count as the oldest.
+        let mut by_time: Vec<&Digest> = digests.iter().collect();
+        by_time.sort_by_key(|d| (d.first_capture.is_some(), d.first_capture, &d.crawl));
+        let latest = &by_time[by_time.len() - MAX_SECTIONS..];
         let _ = write!(
             body,
             r#"<p class="missing">The folder holds {} crawls: the sections of the {MAX_SECTIONS} latest (by their earliest robots.txt capture) follow, and the change between crawls covers them all. <code>repcensus report --crawl NAME</code> (repeatable) shows the crawls named.</p>"#,
@@ -520,6 +524,14 @@ fn read_figures(crawl: &str, r: &Read, body: &mut String) {
 
 fn agent_figures(crawl: &str, a: &Agents, body: &mut String) {
     body.push_str("<h3>AI crawlers</h3>");
+    if a.hosts_2xx == 0 {
+        let _ = write!(
+            body,
+            r#"<p id="{}-ai-none">No host's robots.txt answered 2xx (see how the fetches ended): there is no verdict to count.</p>"#,
+            esc(crawl)
+        );
+        return;
+    }
     let top = a.top_ai(TOP_AI);
     if let Some(first) = top.first() {
         let bars: Vec<chart::Bar<'_>> = top
@@ -934,7 +946,7 @@ fn page_figures(crawl: &str, p: &PageSignals, body: &mut String) {
     Figure {
         id: format!("{crawl}-pages"),
         title: "HTML pages with a robots meta tag or header",
-        chart: Some(chart::bars(&bars)),
+        chart: (p.with_any > 0).then(|| chart::bars(&bars)),
         legend: &[],
         unit: &format!(
             "Share of the crawl's {} HTML pages that answered 2xx (every response counts).",
