@@ -393,7 +393,8 @@ fn host_counts_spilled_to_runs_equal_the_counts_kept_in_memory() {
     let mut s = common::table_rows(&spilled, "host_counts", &[]);
     m.sort();
     s.sort();
-    assert!(m.len() > 1000);
+    // Robots.txt captures are not pages: the samples' pages make 93 rows.
+    assert!(m.len() > 80, "{} rows", m.len());
     assert_eq!(m, s);
     assert!(!spilled.join(".staging").exists());
 }

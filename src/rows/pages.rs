@@ -1,5 +1,5 @@
-//! The page source: every `response` record with an HTTP head gives its robots headers and
-//! head meta tags to `page_signals` and its counts to `host_counts`.
+//! The page source: every `response` record with an HTTP head, but robots.txt captures, gives
+//! its robots headers and head meta tags to `page_signals` and its counts to `host_counts`.
 //!
 //! One source feeds both tables: `host_counts` counts the pages on which `page_signals` found a
 //! signal, so both come from the same pass over a response. When only `host_counts` is
@@ -11,7 +11,7 @@ use crate::archive::record::{self, unfold};
 use crate::archive::sink::{Need, Record};
 use crate::rows::page_signals::{self, Carried, PageCtx};
 use crate::rows::source::{
-    host_of, meta_names, registered_domain, Context, RecordType, RowSource, Seen,
+    host_of, is_robots_uri, meta_names, registered_domain, Context, RecordType, RowSource, Seen,
 };
 use crate::signals::meta::{AFTER_HEAD_WINDOW, HEAD_SCAN_LIMIT};
 use crate::tables::{Table, TableSelection};
@@ -55,8 +55,10 @@ impl RowSource for Pages {
         &[Table::PageSignals, Table::HostCounts]
     }
 
-    fn wants(&self, ty: RecordType, _: &[u8]) -> bool {
-        ty == RecordType::Response
+    /// Responses but robots.txt captures: those are `robots_files`' (a robots.txt served as
+    /// HTML is not a page a crawler would index, and would count as one in every share).
+    fn wants(&self, ty: RecordType, uri: &[u8]) -> bool {
+        ty == RecordType::Response && !is_robots_uri(uri)
     }
 
     /// The HTTP head, and of an HTML response whose body is neither chunked nor

@@ -163,6 +163,13 @@ pub(super) fn host_of(u: &url::Url) -> Option<std::borrow::Cow<'_, str>> {
     })
 }
 
+/// Whether a raw target URI (unfolded, angle brackets stripped) parses to a robots.txt URL
+/// ([`is_robots_url`]), as [`Seen::url`] will; parsed only when it may.
+pub(super) fn is_robots_uri(uri: &[u8]) -> bool {
+    may_be_robots_url(uri)
+        && url::Url::parse(&String::from_utf8_lossy(uri)).is_ok_and(|u| is_robots_url(&u))
+}
+
 /// Whether a raw target URI may parse to a robots.txt URL ([`is_robots_url`]): the URL parser
 /// drops tabs and line breaks but decodes nothing in the path, so `robots` must stand in it.
 pub(super) fn may_be_robots_url(uri: &[u8]) -> bool {
