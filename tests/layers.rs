@@ -234,9 +234,11 @@ fn the_checks_find_imports_circles_and_upward_arrows() {
         &mut vec![start.clone()],
         &mut BTreeSet::new(),
     );
-    assert_eq!(
-        c.unwrap().join(" -> "),
-        "rows/verdicts -> rows/source -> rows/verdicts"
+    // The first circle found through the added arrow (there may be longer ones back).
+    let c = c.unwrap().join(" -> ");
+    assert!(
+        c.starts_with("rows/verdicts -> rows/source -> ") && c.ends_with(" -> rows/verdicts"),
+        "{c}"
     );
     let code = code_of(
         "use crate::scan::resume;\nuse crate::robots::{lex::Line, Key};\n// crate::rows::extract\n",

@@ -1,6 +1,8 @@
 //! From a parsed robots.txt to rows: the summary columns of `robots_files` and the rows of
 //! `robots_agents`, `robots_rules` and `app_directives`.
 
+use super::fetch::FetchOutcome;
+use crate::agents::Registry;
 use crate::robots::acap;
 use crate::robots::ext::{leading_number, parse_app_directives, parse_pairs, split_path};
 use crate::robots::lex::flag;
@@ -427,9 +429,11 @@ fn agents_of(r: &RobotsTxt<'_>, g: u32) -> Vec<String> {
 }
 
 /// Everything the tables would hold for one robots.txt file, as JSON: the `robots_files` row
-/// (body facts and parse summary) and the rows of `robots_agents`, `robots_rules` and
-/// `app_directives` (provenance columns hold `name` and offset 0).
-pub fn file_json(body: &[u8], name: &str) -> serde_json::Value {
+/// (body facts and parse summary), the rows of `robots_agents`, `robots_rules`,
+/// `app_directives` and `acap_fields`, and, given a registry, the verdict columns of each
+/// agent's `agent_verdicts` row. The file is read as a 2xx capture of no URL: provenance
+/// columns hold `name`, offset 0 and `warc_type` `file`; host and times are null.
+pub fn file_json(body: &[u8], name: &str, registry: Option<&Registry>) -> serde_json::Value {
     use crate::rows::body_facts::BodyFacts;
     use crate::tables::{batch_to_json, RobotsFilesBuilder};
     let parsed = ParsedBody::parse(body);
@@ -468,13 +472,44 @@ pub fn file_json(body: &[u8], name: &str) -> serde_json::Value {
     let file = rows(files.finish(""))
         .as_array()
         .and_then(|a| a.first().cloned());
-    serde_json::json!({
+    let mut json = serde_json::json!({
         "robots_files": file,
         "robots_agents": rows(t.agents.finish("")),
         "robots_rules": rows(t.rules.finish("")),
         "app_directives": rows(t.app_directives.finish("")),
         "acap_fields": rows(t.acap.finish("")),
-    })
+    });
+    if let Some(registry) = registry {
+        json["agent_verdicts"] = verdicts_json(registry, facts.outcome_2xx(), &parsed.robots);
+    }
+    json
+}
+
+/// Each agent's verdict columns of `agent_verdicts` (the table's column names), as JSON.
+fn verdicts_json(
+    registry: &Registry,
+    outcome: FetchOutcome,
+    robots: &RobotsTxt<'_>,
+) -> serde_json::Value {
+    let mut rows = Vec::with_capacity(registry.agents.len());
+    crate::rows::verdicts::Verdicts::default().each(registry, outcome, Some(robots), |a, v| {
+        rows.push(serde_json::json!({
+            "agent": a.name,
+            "agent_category": a.category,
+            "operator": a.operator,
+            "named": v.named,
+            "named_exact": v.named_exact,
+            "verdict_source": v.source.map(|s| s.as_str()),
+            "root_allowed": v.root_allowed,
+            "verdict": v.verdict.as_str(),
+            "verdict_rfc9309": v.verdict_rfc9309.as_str(),
+            "verdict_documented": v.verdict_documented.as_str(),
+            "n_applicable_rules": v.n_rules,
+            "crawl_delay": v.crawl_delay,
+            "app_directives": v.app_directives,
+        }));
+    });
+    serde_json::Value::from(rows)
 }
 
 #[cfg(test)]

@@ -408,6 +408,29 @@ impl Verdicts {
         self.runs(registry, robots, |v, n| push(out, v, n))
     }
 
+    /// Each registry agent with its verdict, in the registry's order, for a capture with fetch
+    /// outcome `outcome` and parsed body `robots` (the rows [`Verdicts::emit`] appends).
+    pub fn each<'r>(
+        &mut self,
+        registry: &'r Registry,
+        outcome: FetchOutcome,
+        robots: Option<&RobotsTxt<'_>>,
+        mut f: impl FnMut(&'r Agent, &AgentVerdict),
+    ) {
+        let mut agents = registry.agents.iter();
+        let mut each_of_run = |v: &AgentVerdict, n: u32| {
+            for a in agents.by_ref().take(n as usize) {
+                f(a, v);
+            }
+        };
+        match robots.filter(|_| outcome != FetchOutcome::OkEmpty) {
+            Some(robots) => {
+                self.runs(registry, robots, each_of_run);
+            }
+            None => each_of_run(&unparsed(outcome), registry.agents.len() as u32),
+        }
+    }
+
     /// The verdicts of a parsed body for the registry's agents, in their order, as runs: `push`
     /// gets each verdict and the number of agents in a row it stands for. Returns whether some
     /// verdict was left `undetermined`.
