@@ -178,7 +178,7 @@ fn render(out: &OutDir, opts: &ReportOptions) -> Result<(String, ReportSummary)>
     let intro = format!(
         "<p>The tables in <code>{}</code>: {} crawl{}. Written by repcensus {} (schema {}). Each \
          figure says its unit and denominator and names the bundled query that gives the same \
-         numbers (run it from the tables' folder: <code>duckdb -c \".read queries/NAME.sql\"</code>).</p>",
+         numbers (run it from inside the tables' folder: <code>duckdb -c \".read REPO/queries/NAME.sql\"</code>, REPO the repcensus repository; <code>..</code> for the README's <code>out</code>).</p>",
         esc(&out.location()),
         crawls.len(),
         if crawls.len() == 1 { "" } else { "s" },
