@@ -12,11 +12,49 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// The top command's `--help` epilogue.
+const AFTER_HELP: &str = "\
+Examples:
+  repcensus scan samples --out out          read every archive under samples/ into out/
+  repcensus report out --out report.html    draw the census of out/ as one HTML page
+  repcensus check robots.txt GPTBot https://example.com/page
+  repcensus scan --help                     inputs, outputs, tables and exit codes of a scan
+
+Exit codes: 0 done; 1 done, but some input could not be read (scan), some URL is disallowed
+(check) or some crawl could not be read (hosts, report); 2 usage or output error.";
+
+/// `scan --help`'s epilogue.
+const SCAN_AFTER_HELP: &str = "\
+Examples:
+  repcensus scan crawl/ --out out                      a folder, searched recursively
+  repcensus scan 'crawl/*.warc.gz' --out out           a glob (quoted: repcensus expands it)
+  repcensus scan @warc.paths.gz --prefix https://data.commoncrawl.org/ --out s3://bucket/census
+                                                       a crawl's manifest of paths, read over HTTPS,
+                                                       written to S3
+  repcensus scan @warc.paths.gz --prefix s3://commoncrawl/ --shard 3/100 --out out
+                                                       shard 3 of 100 (then `repcensus hosts out`)
+  repcensus scan crawl/ --tables robots_files --out out   one table (errors and inputs always)
+  curl -s https://example.org/a.warc.gz | repcensus scan - --crawl mine --out out
+
+Inputs: WARC and ARC files (gzip, bzip2, zstd, xz, lz4 or plain), WAT/WET, folders, globs, @FILE
+lists, http(s):// and s3:// URLs, pipes and `-`. A path that does not exist is a failed input; a
+glob that matches nothing or a folder without archives is a usage error (nothing is written).
+
+Tables (OUT/<table>/crawl=<crawl>/part-<input>.parquet): robots_files, robots_agents,
+robots_rules, app_directives, acap_fields, agent_verdicts, errors, page_signals, host_counts,
+inputs; robots_hosts (one part per crawl, derived at the end of a scan that is not a shard, or by
+`repcensus hosts`). docs/schema.md says what each column holds; queries/*.sql ask the questions.
+
+Exit codes: 0 every input read (some may have errors rows: see queries/errors_by_input.sql);
+1 some input could not be read at all (with --fail-on-error: or had errors rows); 2 usage or
+output error (nothing read).";
+
 #[derive(Parser)]
 #[command(
     name = "repcensus",
     version,
-    about = "A census of robots.txt, X-Robots-Tag and meta robots in web archives"
+    about = "A census of robots.txt, X-Robots-Tag and meta robots in web archives",
+    after_help = AFTER_HELP
 )]
 struct Cli {
     #[command(subcommand)]
@@ -26,6 +64,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Read WARC/ARC archives and write Parquet tables.
+    #[command(after_help = SCAN_AFTER_HELP)]
     Scan(ScanArgs),
     /// List the tracked agents of `agent_verdicts`, with category, operator and sources.
     Agents {
@@ -69,10 +108,17 @@ enum Command {
         #[arg(long)]
         documented: bool,
     },
-    /// Parse a robots.txt and print, as JSON, everything the tables would hold for it.
+    /// Parse a robots.txt and print, as JSON, everything the tables would hold for it: its
+    /// robots_files row, its robots_agents, robots_rules, app_directives and acap_fields rows,
+    /// and each tracked agent's agent_verdicts columns (`verdict`: Google's reading;
+    /// `verdict_documented`: the crawler's own). The file is read as a 2xx capture of no URL:
+    /// `warc_file` is its name, `warc_offset` 0, `warc_type` "file", host and times null.
     Parse {
         /// The robots.txt file ("-" for standard input).
         robots: PathBuf,
+        /// Add or override tracked agents from this file first (as `scan --agents`).
+        #[arg(long, value_name = "FILE")]
+        agents: Option<PathBuf>,
     },
     /// Derive robots_hosts (each host's latest robots.txt capture and the capture its redirects
     /// lead to, whose verdicts the agents_* queries count) from the robots_files a scan wrote.
@@ -106,7 +152,21 @@ enum Command {
         #[arg(long, value_name = "NAME")]
         crawl: Vec<String>,
     },
-    /// Write a deterministic Common-Crawl-like archive (for benchmarks and tests).
+    /// Print a shell's completion script for repcensus (bash: `repcensus completions bash >
+    /// ~/.local/share/bash-completion/completions/repcensus`).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page, repcensus(1), as roff (`repcensus man | man -l -`), or write a
+    /// page per command into a folder.
+    Man {
+        /// Write repcensus.1 and repcensus-<command>.1 into this folder instead.
+        #[arg(long, value_name = "DIR")]
+        out_dir: Option<PathBuf>,
+    },
+    /// Write a deterministic Common-Crawl-like archive (for benchmarks and tests): the same
+    /// options give the same bytes.
     Generate {
         /// Output file.
         #[arg(long)]
@@ -117,9 +177,12 @@ enum Command {
         /// How records are stored.
         #[arg(long, value_enum, default_value_t = LayoutArg::PerRecord)]
         layout: LayoutArg,
-        /// Uncompressed size to reach, in bytes (suffixes K, M, G allowed).
-        #[arg(long, default_value = "100M")]
-        size: String,
+        /// Uncompressed size to reach: bytes, or with a unit: 20K, 20M, 20G or 20KiB, 20MiB,
+        /// 20GiB (powers of 1024); 20KB, 20MB, 20GB (powers of 1000).
+        #[arg(long, default_value = "100M", value_parser = parse_size)]
+        size: u64,
+        /// Seed of the generator: another seed gives other hosts, paths and bodies, with the
+        /// same mix.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// For `--kind robots-real`: the real robots.txt files its 2xx bodies are drawn from, a
@@ -144,8 +207,8 @@ struct ScanArgs {
     /// Output folder: OUT/<table>/crawl=<crawl>/part-<input>.parquet
     #[arg(long)]
     out: PathBuf,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
+    /// Worker threads (default, and 0: all cores).
+    #[arg(long, short = 'j', value_name = "N")]
     threads: Option<usize>,
     /// Crawl name for the partition (default: the warcinfo record's isPartOf, else "unknown").
     #[arg(long)]
@@ -233,18 +296,29 @@ enum LayoutArg {
     Plain,
 }
 
-fn parse_size(s: &str) -> Result<u64> {
+/// A size: a number of bytes, or with a unit (`K`, `M`, `G` and `KiB`, `MiB`, `GiB`: powers of
+/// 1024; `KB`, `MB`, `GB`: powers of 1000; any case).
+fn parse_size(s: &str) -> Result<u64, String> {
     let s = s.trim();
-    let (num, mult) = match s.chars().last() {
-        Some('K' | 'k') => (&s[..s.len() - 1], 1u64 << 10),
-        Some('M' | 'm') => (&s[..s.len() - 1], 1 << 20),
-        Some('G' | 'g') => (&s[..s.len() - 1], 1 << 30),
-        _ => (s, 1),
+    let digits = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    let (num, unit) = s.split_at(digits);
+    let mult: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kib" => 1 << 10,
+        "m" | "mib" => 1 << 20,
+        "g" | "gib" => 1 << 30,
+        "kb" => 1_000,
+        "mb" => 1_000_000,
+        "gb" => 1_000_000_000,
+        _ => {
+            return Err(format!(
+                "unknown unit {unit:?} (K, M, G, KiB, MiB, GiB, KB, MB, GB)"
+            ))
+        }
     };
-    Ok(num
-        .parse::<u64>()
-        .with_context(|| format!("bad size {s:?}"))?
-        * mult)
+    let n: u64 = num.parse().map_err(|_| format!("not a size: {s:?}"))?;
+    n.checked_mul(mult)
+        .ok_or_else(|| format!("too large: {s:?}"))
 }
 
 fn main() -> ExitCode {
@@ -333,9 +407,9 @@ fn check(
             .and_then(|r| registry_entry(r, a))
             .map(|e| e.group_rules())
             .unwrap_or_default();
-        if explain && !repcensus::is_valid_product_token(a) {
+        if !repcensus::is_valid_product_token(a) {
             eprintln!(
-                "note: '{a}' is not a product token ([A-Za-z_-]+); robots.txt lines name tokens like 'Googlebot', so it may match nothing"
+                "repcensus: warning: '{a}' is not a product token (letters, '_' and '-' only, like 'Googlebot'): Google's matcher compares the user-agent lines with it whole, so no group names it and the '*' group decides"
             );
         }
         // The groups depend on the agent only; each URL is decided against them.
@@ -393,16 +467,18 @@ fn check(
                 };
                 writeln!(
                     out,
-                    "  path {path}; decided by {groups} ({} allow/disallow lines considered)",
-                    v.n_rules
+                    "  path {path}; decided by {groups} ({} allow/disallow line{} considered)",
+                    v.n_rules,
+                    if v.n_rules == 1 { "" } else { "s" }
                 )?;
                 match line {
                     Some(l) if v.priority > 0 => writeln!(
                         out,
-                        "  line {}: {}  (the longest matching pattern, {} bytes; ties go to Allow)",
+                        "  line {}: {}  (the longest matching pattern, {} byte{}; ties go to Allow)",
                         l.number,
                         String::from_utf8_lossy(l.text(parsed.body)).trim(),
-                        v.priority
+                        v.priority,
+                        if v.priority == 1 { "" } else { "s" }
                     )?,
                     Some(l) => writeln!(
                         out,
@@ -449,9 +525,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             print_agents(&r, format)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Parse { robots } => {
+        Command::Parse { robots, agents } => {
+            let registry = load_registry(agents.as_deref())?;
             let body = read_input(&robots)?;
-            let v = repcensus::file_json(&body, &robots.to_string_lossy());
+            let v = repcensus::file_json(&body, &robots.to_string_lossy(), Some(&registry));
             let text = serde_json::to_string_pretty(&v)? + "\n";
             std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes())?;
             Ok(ExitCode::SUCCESS)
@@ -490,6 +567,29 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 ExitCode::from(1)
             })
         }
+        Command::Completions { shell } => {
+            use clap::CommandFactory;
+            let mut cmd = Cli::command();
+            // clap_complete panics when its writer fails (`| head`): it writes to memory.
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut cmd, "repcensus", &mut script);
+            std::io::Write::write_all(&mut std::io::stdout().lock(), &script)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Man { out_dir } => {
+            use clap::CommandFactory;
+            let cmd = Cli::command();
+            match out_dir {
+                Some(dir) => {
+                    std::fs::create_dir_all(&dir)
+                        .with_context(|| format!("cannot create {}", dir.display()))?;
+                    clap_mangen::generate_to(cmd, &dir)
+                        .with_context(|| format!("cannot write into {}", dir.display()))?;
+                }
+                None => clap_mangen::Man::new(cmd).render(&mut std::io::stdout().lock())?,
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Generate {
             out,
             kind,
@@ -497,7 +597,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             size,
             seed,
             bodies,
-        } => run_generate(&out, kind, layout, &size, seed, &bodies),
+        } => run_generate(&out, kind, layout, size, seed, &bodies),
     }
 }
 
@@ -528,6 +628,11 @@ fn run_scan(args: ScanArgs) -> Result<ExitCode> {
         None => repcensus::TableSelection::all(),
     };
     let registry = load_registry(agents.as_deref())?;
+    // Where the results go is checked before anything is read.
+    check_out(&out)?;
+    if let Some(f) = &summary_file {
+        check_summary(f)?;
+    }
     let mut paths = inputs::expand(&inputs, prefix.as_deref(), Some(&out))?;
     if paths.is_empty() {
         anyhow::bail!("no inputs found in {}", inputs.join(" "));
@@ -539,8 +644,8 @@ fn run_scan(args: ScanArgs) -> Result<ExitCode> {
         paths = p;
         ids = Some(d);
     }
-    let threads =
-        threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = (threads.filter(|&n| n > 0))
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let opts = ScanOptions {
         inputs: paths,
         out,
@@ -585,6 +690,25 @@ fn run_scan(args: ScanArgs) -> Result<ExitCode> {
     )
 }
 
+/// `--out` must be a folder (or not exist yet, or be remote).
+fn check_out(out: &std::path::Path) -> Result<()> {
+    if out.exists() && !out.is_dir() {
+        anyhow::bail!("--out {}: is a file, not a folder", out.display());
+    }
+    Ok(())
+}
+
+/// `--summary FILE` must be writable: its folder exists and a file can be made there.
+fn check_summary(f: &std::path::Path) -> Result<()> {
+    if f.is_dir() {
+        anyhow::bail!("--summary {}: is a folder, not a file", f.display());
+    }
+    let tmp = f.with_extension("json.tmp");
+    std::fs::File::create(&tmp)
+        .and_then(|_| std::fs::remove_file(&tmp))
+        .map_err(|e| anyhow::anyhow!("--summary {}: cannot be written: {e}", f.display()))
+}
+
 /// `repcensus hosts`.
 fn run_hosts(out: &std::path::Path, crawls: &[String], quiet: bool) -> Result<ExitCode> {
     let only: Option<std::collections::BTreeSet<String>> =
@@ -615,7 +739,7 @@ fn run_generate(
     out: &std::path::Path,
     kind: KindArg,
     layout: LayoutArg,
-    size: &str,
+    size: u64,
     seed: u64,
     bodies: &std::path::Path,
 ) -> Result<ExitCode> {
@@ -636,7 +760,7 @@ fn run_generate(
             LayoutArg::WholeFile => Layout::GzipWholeFile,
             LayoutArg::Plain => Layout::Plain,
         },
-        target_bytes: parse_size(size)?,
+        target_bytes: size,
         seed,
         bodies,
     };

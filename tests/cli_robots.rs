@@ -272,6 +272,74 @@ fn parse_prints_the_table_rows() {
         ad["agents"],
         serde_json::json!(["foobot", "purpose:ai-training"])
     );
+    // A file read alone: warc_type "file", offset 0.
+    assert_eq!(v["robots_files"]["warc_type"], "file");
+    assert_eq!(v["robots_files"]["warc_offset"], 0);
+}
+
+/// `parse` gives every tracked agent's verdict columns, as a scan's agent_verdicts rows for
+/// the same body hold them.
+#[test]
+fn parse_gives_each_tracked_agents_verdict() {
+    let body = "User-agent: Googlebot\nDisallow: /x\n\nUser-agent: *\nDisallow: /\n";
+    let f = robots_file(body);
+    let out = common::bin()
+        .args(["parse", f.path().to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = v["agent_verdicts"].as_array().unwrap();
+    assert_eq!(rows.len(), repcensus::Registry::builtin().agents.len());
+    let of = |agent: &str| {
+        let r = rows.iter().find(|r| r["agent"] == agent).unwrap();
+        (
+            r["verdict"].as_str().unwrap().to_string(),
+            r["verdict_documented"].as_str().unwrap().to_string(),
+            r["verdict_source"].as_str().unwrap().to_string(),
+        )
+    };
+    let s = |a: &str, b: &str, c: &str| (a.to_string(), b.to_string(), c.to_string());
+    assert_eq!(of("GPTBot"), s("full_block", "full_block", "wildcard"));
+    assert_eq!(
+        of("Googlebot"),
+        s("partial_block", "partial_block", "specific")
+    );
+    // Googlebot-Image follows Googlebot's group when none names it (Google documents it).
+    assert_eq!(
+        of("Googlebot-Image"),
+        s("full_block", "partial_block", "wildcard")
+    );
+}
+
+/// An agent that is not a product token (`Googlebot/2.1`) gets a warning on stderr: Google's
+/// matcher never matches it to a group, so `*` decides. `--explain` counts in the singular.
+#[test]
+fn check_warns_of_an_agent_that_is_not_a_product_token() {
+    let f = robots_file("User-agent: googlebot\nDisallow: /x\n\nUser-agent: *\nDisallow: /\n");
+    let p = f.path().to_str().unwrap();
+    let out = common::bin()
+        .args(["check", p, "Googlebot/2.1", "http://e.com/y"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("warning: 'Googlebot/2.1' is not a product token"),
+        "{err}"
+    );
+    let out = common::bin()
+        .args(["check", p, "Googlebot", "http://e.com/x", "--explain"])
+        .output()
+        .unwrap();
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let s = String::from_utf8_lossy(&out.stdout);
+    assert!(s.contains("(1 allow/disallow line considered)"), "{s}");
+    assert!(s.contains("the longest matching pattern, 2 bytes"), "{s}");
 }
 
 #[test]

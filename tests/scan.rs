@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{repo, scan, table_rows, walk};
+use common::{bin, repo, scan, table_rows, walk};
 use repcensus::{generate, GenKind, GenOptions, Layout};
 use std::path::Path;
 
@@ -212,6 +212,184 @@ fn usage_and_output_errors_exit_two() {
         file.join("sub").to_str().unwrap(),
     ]);
     assert_eq!(code, 2, "an output folder that cannot be made: {stderr}");
+}
+
+/// Nothing to scan, or nowhere to write, is said before anything is read or written: a glob
+/// that matches nothing, a folder without archives, `--out` naming a file, a `--summary` that
+/// cannot be written. Each exits 2 and leaves no output folder.
+#[test]
+fn no_inputs_and_unwritable_outputs_exit_two_before_reading() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let file = dir.path().join("file");
+    std::fs::write(&file, b"x").unwrap();
+    let sample = repo().join("samples/verdict-cases.warc.gz");
+    let sample = sample.to_str().unwrap();
+    let nomatch = dir.path().join("nothing-*.warc.gz");
+    let cases: [(Vec<&str>, &str); 4] = [
+        (
+            vec![nomatch.to_str().unwrap()],
+            "the pattern matches no file",
+        ),
+        (vec![empty.to_str().unwrap()], "no archive in this folder"),
+        (
+            vec![sample, "--summary", "/nonexistent/s.json"],
+            "--summary /nonexistent/s.json: cannot be written",
+        ),
+        (
+            vec![sample, "--out", file.to_str().unwrap()],
+            "is a file, not a folder",
+        ),
+    ];
+    for (args, said) in cases {
+        let mut all = args.clone();
+        if !all.contains(&"--out") {
+            all.extend(["--out", out.to_str().unwrap()]);
+        }
+        let (code, stderr) = scan(&all);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(stderr.contains(said), "{args:?}: {stderr}");
+        assert!(!out.exists(), "{args:?} wrote {}", out.display());
+    }
+}
+
+/// `--threads 0` (and `-j 0`) means every core, as leaving it out does.
+#[test]
+fn zero_threads_means_every_core() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample = repo().join("samples/verdict-cases.warc.gz");
+    let mut tables = Vec::new();
+    for (name, threads) in [("zero", "0"), ("one", "1")] {
+        let out = dir.path().join(name);
+        let (code, stderr) = scan(&[
+            sample.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "-j",
+            threads,
+        ]);
+        assert_eq!(code, 0, "{stderr}");
+        tables.push(table_rows(&out, "robots_files", &[]));
+    }
+    assert_eq!(tables[0].len(), 22);
+    assert_eq!(tables[0], tables[1]);
+}
+
+/// The summary of a run with errors rows names the query that says which and where.
+#[test]
+fn a_summary_with_errors_names_the_errors_query() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let input = repo().join("samples/signal-cases.warc.gz");
+    let run = bin()
+        .arg("scan")
+        .arg(&input)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("errors        1 (which, where: queries/errors_by_input.sql)"),
+        "{stderr}"
+    );
+}
+
+/// `scan --help` gives examples, every table's name, remote inputs and outputs and the exit
+/// codes; the top help gives the exit codes too.
+#[test]
+fn help_gives_examples_tables_and_exit_codes() {
+    let help = |args: &[&str]| {
+        let o = bin().args(args).output().unwrap();
+        assert!(o.status.success());
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let scan_help = help(&["scan", "--help"]);
+    for t in repcensus::Table::ALL
+        .iter()
+        .chain(&repcensus::Table::DERIVED)
+        .map(|t| t.name())
+    {
+        assert!(scan_help.contains(t), "{t} not in scan --help");
+    }
+    for needle in [
+        "Examples:",
+        "--shard 3/100",
+        "s3://",
+        "https://",
+        "Exit codes: 0",
+        "@warc.paths.gz",
+    ] {
+        assert!(scan_help.contains(needle), "{needle} not in scan --help");
+    }
+    assert!(help(&["--help"]).contains("Exit codes: 0"));
+    let generate = help(&["generate", "--help"]);
+    for needle in ["robots-real", "--seed", "20MiB", "powers of 1000"] {
+        assert!(generate.contains(needle), "{needle} not in generate --help");
+    }
+}
+
+/// `generate --size` takes 2M, 2MB and 2MiB (2^20, 10^6 and 2^20 bytes per M); a bad unit is
+/// a usage error.
+#[test]
+fn generate_sizes_take_units() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut sizes = Vec::new();
+    for size in ["2M", "2MB", "2MiB"] {
+        let out = dir.path().join(format!("g-{size}.warc"));
+        let o = bin()
+            .args([
+                "generate", "--kind", "robots", "--layout", "plain", "--size", size, "--out",
+            ])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        sizes.push(std::fs::metadata(&out).unwrap().len());
+    }
+    assert_eq!(sizes[0], sizes[2]);
+    assert!(sizes[1] < sizes[0] && sizes[1] >= 2_000_000, "{sizes:?}");
+    let o = bin()
+        .args(["generate", "--size", "20XB", "--out"])
+        .arg(dir.path().join("x"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown unit"));
+}
+
+/// Completions for each shell clap knows and the man pages come from the command's own
+/// definitions.
+#[test]
+fn completions_and_man_pages_are_generated() {
+    for shell in ["bash", "zsh", "fish"] {
+        let o = bin().args(["completions", shell]).output().unwrap();
+        assert!(o.status.success());
+        let script = String::from_utf8(o.stdout).unwrap();
+        assert!(
+            script.contains("repcensus") && script.contains("tables"),
+            "{shell}"
+        );
+    }
+    let o = bin().arg("man").output().unwrap();
+    assert!(o.status.success());
+    let page = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        page.contains(".TH repcensus 1") && page.contains("scan"),
+        "{page}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let o = bin()
+        .args(["man", "--out-dir"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let scan_page = std::fs::read_to_string(dir.path().join("repcensus-scan.1")).unwrap();
+    assert!(scan_page.contains("\\-\\-tables"), "{scan_page}");
 }
 
 /// Provenance differs between containers by nature (file name, offsets); everything else must not.

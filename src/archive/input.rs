@@ -65,8 +65,10 @@ pub fn archive_like_name(name: &str) -> bool {
     })
 }
 
-/// Expand the user's input arguments into a sorted, de-duplicated list of paths. Arguments that
-/// name nothing are returned as they are, so that the scan reports them as failed inputs.
+/// Expand the user's input arguments into a sorted, de-duplicated list of paths. A path that
+/// does not exist is returned as it is, so that the scan reports it as a failed input; a glob
+/// pattern that matches no file and a folder that holds no archive are errors (nothing to
+/// scan: a usage error, before anything is written).
 ///
 /// Remote URLs (`https://`, `http://`, `s3://`) are kept as they are. `prefix` is put before the
 /// relative entries of `@FILE` lists, to turn a crawl's manifest (`crawl-data/...` paths) into
@@ -112,6 +114,11 @@ fn expand_path(arg: &str, skip: Option<&Path>, out: &mut Vec<PathBuf>) -> Result
             .filter(|e| archive_like_name(&e.file_name().to_string_lossy()))
             .map(|e| e.into_path())
             .collect();
+        anyhow::ensure!(
+            !found.is_empty(),
+            "{arg}: no archive in this folder (files named *.warc, *.arc, *.wat or *.wet, \
+             compressed or not)"
+        );
         found.sort();
         out.extend(found);
     } else if !path.exists() && arg.contains(['*', '?', '[']) {
@@ -128,9 +135,7 @@ fn expand_path(arg: &str, skip: Option<&Path>, out: &mut Vec<PathBuf>) -> Result
             }
             matched += 1;
         }
-        if matched == 0 {
-            out.push(path.to_path_buf());
-        }
+        anyhow::ensure!(matched > 0, "{arg}: the pattern matches no file");
     } else {
         out.push(path.to_path_buf());
     }

@@ -117,7 +117,9 @@ pub fn scan(opts: &ScanOptions) -> Result<ScanSummary> {
     let bar = if opts.progress {
         let b = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
         b.set_style(
-            ProgressStyle::with_template("{spinner} {elapsed_precise} [{wide_bar}] {bytes}/{total_bytes} {bytes_per_sec} ETA {eta}")
+            // Decimal units (MB), as the summary; the message says inputs done and the input
+            // being opened.
+            ProgressStyle::with_template("{spinner} {elapsed_precise} [{bar:30}] {decimal_bytes}/{decimal_total_bytes} {decimal_bytes_per_sec} ETA {eta} {wide_msg}")
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         b
@@ -254,6 +256,7 @@ fn worker_loop(shared: &Shared<'_>) {
 /// Plan an input: read it inline when it is one chunk, else queue its chunks.
 fn plan(shared: &Shared<'_>, worker: &mut Worker, i: usize) -> Result<()> {
     let path = &shared.opts.inputs[i];
+    shared.progress_opening(i);
     if let Some(url) = path.to_str().filter(|s| remote::is_remote(s)) {
         return read_remote(shared, worker, i, url);
     }

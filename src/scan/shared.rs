@@ -89,6 +89,19 @@ pub(super) struct Shared<'o> {
 }
 
 impl Shared<'_> {
+    /// Say on the progress bar that input `i` is being opened, with the inputs done so far.
+    pub(super) fn progress_opening(&self, i: usize) {
+        if self.bar.is_hidden() {
+            return;
+        }
+        let done = lock(&self.summary).inputs;
+        self.bar.set_message(format!(
+            "{done}/{} inputs; {}",
+            self.names.len(),
+            self.names[i]
+        ));
+    }
+
     /// An extractor for input `name` of the selected tables, on a worker's buffers.
     pub(super) fn extractor<'w>(
         &'w self,

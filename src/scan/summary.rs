@@ -115,8 +115,14 @@ impl ScanSummary {
         } else {
             0.0
         };
+        // Where to look when something went wrong.
+        let errors_hint = if self.errors > 0 {
+            " (which, where: queries/errors_by_input.sql)"
+        } else {
+            ""
+        };
         let mut s = format!(
-            "inputs        {} ({} failed, {} with errors)\nrecords       {}\nrobots.txt    {} captures\nerrors        {}\nread          {:.1} MB in {:.2} s ({:.1} MB/s)\n",
+            "inputs        {} ({} failed, {} with errors)\nrecords       {}\nrobots.txt    {} captures\nerrors        {}{errors_hint}\nread          {:.1} MB in {:.2} s ({:.1} MB/s)\n",
             self.inputs, self.inputs_failed, self.inputs_with_errors, self.records, self.robots_captures, self.errors, mb, self.seconds, rate
         );
         if let Some(b) = self.peak_rss_bytes {
