@@ -298,6 +298,32 @@ fn a_summary_with_errors_names_the_errors_query() {
     );
 }
 
+/// On a terminal (util-linux's `script` gives one) the progress bar counts bytes in MB, as the
+/// summary does, and says the inputs done of all and the input being read.
+#[test]
+fn the_progress_bar_says_inputs_done_and_counts_in_mb() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = repo().join("samples/verdict-cases.warc.gz");
+    let b = repo().join("samples/redirect-cases.warc.gz");
+    let command = format!(
+        "{} scan {} {} --out {} -j 1",
+        env!("CARGO_BIN_EXE_repcensus"),
+        a.display(),
+        b.display(),
+        dir.path().join("out").display()
+    );
+    let run = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("COLUMNS", "200")
+        .output()
+        .expect("script (util-linux)");
+    let tty = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{tty}");
+    assert!(tty.contains(" of 2 inputs done; reading "), "{tty}");
+    assert!(tty.contains(" MB") && !tty.contains("MiB"), "{tty}");
+    assert!(tty.contains("read          0.0 MB"), "{tty}");
+}
+
 /// `scan --help` gives examples, every table's name, remote inputs and outputs and the exit
 /// codes; the top help gives the exit codes too.
 #[test]

@@ -119,7 +119,7 @@ pub fn scan(opts: &ScanOptions) -> Result<ScanSummary> {
         b.set_style(
             // Decimal units (MB), as the summary; the message says inputs done and the input
             // being opened.
-            ProgressStyle::with_template("{spinner} {elapsed_precise} [{bar:30}] {decimal_bytes}/{decimal_total_bytes} {decimal_bytes_per_sec} ETA {eta} {wide_msg}")
+            ProgressStyle::with_template("{spinner} {elapsed_precise} [{bar:30}] {decimal_bytes}/{decimal_total_bytes} {decimal_bytes_per_sec} ETA {eta}\n  {wide_msg}")
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         b
@@ -145,6 +145,7 @@ pub fn scan(opts: &ScanOptions) -> Result<ScanSummary> {
         output_error: Mutex::new(None),
         spare: Mutex::new(Vec::new()),
         bar,
+        opened: std::sync::atomic::AtomicUsize::new(usize::MAX),
     };
     let threads = opts.threads.max(1);
     let pool = rayon::ThreadPoolBuilder::new()

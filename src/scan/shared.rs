@@ -84,21 +84,34 @@ pub(super) struct Shared<'o> {
     pub(super) summary: Mutex<ScanSummary>,
     pub(super) output_error: Mutex<Option<anyhow::Error>>,
     pub(super) bar: ProgressBar,
+    /// The input opened last, for the progress bar.
+    pub(super) opened: std::sync::atomic::AtomicUsize,
     /// Emptied chunk outputs whose buffers the next chunks reuse (at most one per worker).
     pub(super) spare: Mutex<Vec<ChunkOutput>>,
 }
 
 impl Shared<'_> {
-    /// Say on the progress bar that input `i` is being opened, with the inputs done so far.
+    /// Say on the progress bar that input `i` is being opened.
     pub(super) fn progress_opening(&self, i: usize) {
+        self.opened.store(i, std::sync::atomic::Ordering::Relaxed);
+        self.progress_message();
+    }
+
+    /// The progress bar's line under the bar: inputs done of all, and the input opened last.
+    pub(super) fn progress_message(&self) {
         if self.bar.is_hidden() {
             return;
         }
-        let done = lock(&self.summary).inputs;
+        let done = lock(&self.summary).inputs_done();
+        let opened = self.opened.load(std::sync::atomic::Ordering::Relaxed);
+        // The file name: a path or URL's last part fits the line.
+        let name = self
+            .names
+            .get(opened)
+            .map_or("", |n| n.rsplit('/').next().unwrap_or(n));
         self.bar.set_message(format!(
-            "{done}/{} inputs; {}",
-            self.names.len(),
-            self.names[i]
+            "{done} of {} inputs done; reading {name}",
+            self.names.len()
         ));
     }
 

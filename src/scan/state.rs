@@ -168,9 +168,12 @@ fn finalize(
             .bar
             .suspend(|| eprintln!("repcensus: {}: {why}", path.display()));
     }
-    let mut s = lock(&shared.summary);
-    s.bytes += state.bytes;
-    s.add_input(&totals, failure.map(|why| (path.clone(), why)));
+    {
+        let mut s = lock(&shared.summary);
+        s.bytes += state.bytes;
+        s.add_input(&totals, failure.map(|why| (path.clone(), why)));
+    }
+    shared.progress_message();
     Ok(())
 }
 

@@ -52,6 +52,11 @@ pub struct ScanSummary {
 impl ScanSummary {
     /// Count a complete input, its `inputs` row included; `failure` is its path and reason when
     /// it could not be read.
+    /// Inputs done so far (each adds its `inputs` row).
+    pub(super) fn inputs_done(&self) -> u64 {
+        self.rows.get(Table::Inputs.name()).copied().unwrap_or(0)
+    }
+
     pub(super) fn add_input(&mut self, t: &InputTotals, failure: Option<(PathBuf, String)>) {
         self.crawls.insert(t.crawl.clone());
         for (table, n) in &t.rows {
