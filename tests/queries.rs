@@ -143,6 +143,44 @@ fn readme_duckdb_session_answers_the_gptbot_question() {
     assert_eq!(got, want);
 }
 
+/// Every ```sql block of docs/*.md runs on the samples' tables from inside the output folder
+/// (the README's convention), and docs/agents.md's GPTBot query gives agents_full_block_share's
+/// shares, crawl by crawl.
+#[test]
+fn the_docs_sql_runs_and_agrees_with_the_bundled_queries() {
+    let out = sample_tables();
+    let mut blocks = 0;
+    for entry in std::fs::read_dir(repo().join("docs")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "md") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        for block in text.split("```sql\n").skip(1) {
+            let sql = block.split("```").next().unwrap();
+            duck(out, sql);
+            blocks += 1;
+        }
+    }
+    assert!(blocks >= 1, "no ```sql block in docs/");
+    let agents = std::fs::read_to_string(repo().join("docs/agents.md")).unwrap();
+    let sql = agents
+        .split("```sql\n")
+        .map(|b| b.split("```").next().unwrap())
+        .find(|b| b.contains("'GPTBot'"))
+        .expect("docs/agents.md's GPTBot query");
+    let bundled =
+        std::fs::read_to_string(repo().join("queries/agents_full_block_share.sql")).unwrap();
+    let want = duck(
+        out,
+        &format!(
+            "SELECT crawl, share_2xx FROM ({}) WHERE agent = 'GPTBot' ORDER BY crawl",
+            bundled.trim().trim_end_matches(';')
+        ),
+    );
+    assert_eq!(duck(out, sql), want);
+}
+
 /// A WARC file of robots.txt responses, one per `(host, body)`, captured at `date`.
 fn robots_warc(path: &Path, date: &str, files: &[(&str, &str)]) {
     let mut out = Vec::new();
