@@ -84,6 +84,7 @@ pub use derive::hosts::{derive_in as derive_hosts, CrawlHosts, HostsSummary};
 pub use derive::redirects::Resolution;
 /// The census as one HTML page, from the tables (`repcensus report`).
 pub use report::{report, ReportOptions, ReportSummary};
+pub use robots::matcher::Verdict as MatchVerdict;
 /// robots.txt: Google-compatible parsing and matching (`repcensus check`), and everything the
 /// tables hold for one file as JSON (`repcensus parse`).
 pub use robots::parse::{is_valid_product_token, product_token, PARSE_LIMIT};

@@ -377,132 +377,168 @@ fn registry_entry<'r>(registry: &'r Registry, agent: &str) -> Option<&'r repcens
     by_name.or_else(|| (registry.agents.iter()).find(|e| e.token.eq_ignore_ascii_case(agent)))
 }
 
-#[allow(clippy::too_many_arguments)]
-fn check(
-    robots: &std::path::Path,
-    agent: Option<String>,
-    url: Option<String>,
-    mut agents: Vec<String>,
-    mut urls: Vec<String>,
+/// What `check` was asked.
+struct CheckArgs {
+    robots: PathBuf,
+    agents: Vec<String>,
+    urls: Vec<String>,
     purpose: Option<String>,
     json: bool,
     explain: bool,
     documented: bool,
-) -> Result<ExitCode> {
+}
+
+/// `repcensus check`: each agent against each URL, a line (or JSON object) per pair; exit 1 when
+/// some pair is disallowed.
+fn check(a: &CheckArgs) -> Result<ExitCode> {
     use repcensus::{path_params_query, Matcher, RobotsTxt};
-    agents.splice(0..0, agent);
-    urls.splice(0..0, url);
-    if agents.is_empty() || urls.is_empty() {
+    use std::io::Write;
+    if a.agents.is_empty() || a.urls.is_empty() {
         anyhow::bail!("give an agent and a URL (AGENT URL, or --agent A --url U)");
     }
-    use std::io::Write;
-    let body = read_input(robots)?;
+    let body = read_input(&a.robots)?;
     let parsed = RobotsTxt::parse(&body);
     let mut m = Matcher::new();
     let mut out = std::io::stdout().lock();
     let mut all_allowed = true;
-    let registry = documented.then(Registry::builtin);
-    for a in &agents {
+    let registry = a.documented.then(Registry::builtin);
+    for agent in &a.agents {
         let rules = (registry.as_ref())
-            .and_then(|r| registry_entry(r, a))
+            .and_then(|r| registry_entry(r, agent))
             .map(|e| e.group_rules())
             .unwrap_or_default();
-        if !repcensus::is_valid_product_token(a) {
+        if !repcensus::is_valid_product_token(agent) {
             eprintln!(
-                "repcensus: warning: '{a}' is not a product token (letters, '_' and '-' only, like 'Googlebot'): Google's matcher compares the user-agent lines with it whole, so no group names it and the '*' group decides"
+                "repcensus: warning: '{agent}' is not a product token (letters, '_' and '-' only, like 'Googlebot'): Google's matcher compares the user-agent lines with it whole, so no group names it and the '*' group decides"
             );
         }
         // The groups depend on the agent only; each URL is decided against them.
-        let sel = m.select_documented(&parsed, a, purpose.as_deref(), rules);
+        let sel = m.select_documented(&parsed, agent, a.purpose.as_deref(), rules);
         let fallback = sel
             .fallback
             .map_or("", |k| &rules.fallback_tokens[usize::from(k)]);
-        for u in &urls {
+        for u in &a.urls {
             let path = path_params_query(u);
             let v = m.decide(&parsed, sel, path.as_bytes());
-            let apps = repcensus::internals::app_directives_at(&parsed, a, path.as_bytes());
+            let apps = repcensus::internals::app_directives_at(&parsed, agent, path.as_bytes());
             all_allowed &= v.allowed;
-            let word = if v.allowed { "ALLOWED" } else { "DISALLOWED" };
-            let line = v.line_index.map(|i| &parsed.lines[i]);
-            if json {
-                let o = serde_json::json!({
-                    "agent": a,
-                    "purpose": purpose,
-                    "url": u,
-                    "path": path,
-                    "allowed": v.allowed,
-                    "verdict": word,
-                    "source": v.source.as_str(),
-                    "group": v.group,
-                    "line": v.line,
-                    "rule": line.map(|l| l.key.as_str()),
-                    "pattern": v.line_index.map(|i| String::from_utf8_lossy(parsed.norm_value(i)).into_owned()),
-                    "priority": v.priority,
-                    "rules_considered": v.n_rules,
-                    "documented": documented,
-                    "app_directives": apps.iter().map(|(app, k, v, t)| serde_json::json!({
-                        "app": app, "directive": k, "value": v, "value_type": t,
-                    })).collect::<Vec<_>>(),
-                });
-                writeln!(out, "{o}")?;
+            let d = Decision {
+                agent,
+                url: u,
+                path: &path,
+                verdict: &v,
+                apps: &apps,
+            };
+            if a.json {
+                writeln!(out, "{}", d.json(&parsed, a))?;
                 continue;
             }
-            writeln!(out, "user-agent '{a}' with URI '{u}': {word}")?;
-            if explain {
-                let groups = match v.source {
-                    repcensus::Source::Specific => format!("the group(s) naming '{a}'"),
-                    repcensus::Source::Purpose => {
-                        "the group(s) with a matching User-Agent-Purpose line".into()
-                    }
-                    repcensus::Source::Wildcard => {
-                        "the '*' group(s): no group names this agent".into()
-                    }
-                    repcensus::Source::Fallback => format!(
-                        "the group(s) naming '{fallback}', which the crawler follows when no group names '{a}' (its operator documents it)"
-                    ),
-                    repcensus::Source::None if rules.ignores_wildcard => {
-                        "no group names this agent, and it ignores the '*' group(s) (its operator documents it): everything is allowed".into()
-                    }
-                    repcensus::Source::None => "no group applies: everything is allowed".into(),
-                };
-                writeln!(
-                    out,
-                    "  path {path}; decided by {groups} ({} allow/disallow line{} considered)",
-                    v.n_rules,
-                    if v.n_rules == 1 { "" } else { "s" }
-                )?;
-                match line {
-                    Some(l) if v.priority > 0 => writeln!(
-                        out,
-                        "  line {}: {}  (the longest matching pattern, {} byte{}; ties go to Allow)",
-                        l.number,
-                        String::from_utf8_lossy(l.text(parsed.body)).trim(),
-                        v.priority,
-                        if v.priority == 1 { "" } else { "s" }
-                    )?,
-                    Some(l) => writeln!(
-                        out,
-                        "  line {}: {}  (an empty pattern decides nothing)",
-                        l.number,
-                        String::from_utf8_lossy(l.text(parsed.body)).trim()
-                    )?,
-                    None => writeln!(out, "  no rule matches this path")?,
-                }
-                if !apps.is_empty() {
-                    let list: Vec<String> = apps
-                        .iter()
-                        .map(|(app, k, v, _)| format!("{app}: {k}={v}"))
-                        .collect();
-                    writeln!(
-                        out,
-                        "  App-Directives for this path (its longest matching App-Directives path in the agent's groups): {}",
-                        list.join(", ")
-                    )?;
-                }
+            let word = if v.allowed { "ALLOWED" } else { "DISALLOWED" };
+            writeln!(out, "user-agent '{agent}' with URI '{u}': {word}")?;
+            if a.explain {
+                d.explain(&mut out, &parsed, fallback, rules.ignores_wildcard)?;
             }
         }
     }
     Ok(ExitCode::from(if all_allowed { 0 } else { 1 }))
+}
+
+/// One agent x URL decision of `check`.
+struct Decision<'a> {
+    agent: &'a str,
+    url: &'a str,
+    path: &'a str,
+    verdict: &'a repcensus::MatchVerdict,
+    apps: &'a [(String, String, String, &'a str)],
+}
+
+impl Decision<'_> {
+    /// The decision as `--json` prints it.
+    fn json(&self, parsed: &repcensus::RobotsTxt<'_>, a: &CheckArgs) -> serde_json::Value {
+        let v = self.verdict;
+        let line = v.line_index.map(|i| &parsed.lines[i]);
+        serde_json::json!({
+            "agent": self.agent,
+            "purpose": a.purpose,
+            "url": self.url,
+            "path": self.path,
+            "allowed": v.allowed,
+            "verdict": if v.allowed { "ALLOWED" } else { "DISALLOWED" },
+            "source": v.source.as_str(),
+            "group": v.group,
+            "line": v.line,
+            "rule": line.map(|l| l.key.as_str()),
+            "pattern": v.line_index.map(|i| String::from_utf8_lossy(parsed.norm_value(i)).into_owned()),
+            "priority": v.priority,
+            "rules_considered": v.n_rules,
+            "documented": a.documented,
+            "app_directives": self.apps.iter().map(|(app, k, v, t)| serde_json::json!({
+                "app": app, "directive": k, "value": v, "value_type": t,
+            })).collect::<Vec<_>>(),
+        })
+    }
+
+    /// The lines `--explain` adds: which groups decided, the deciding line, the App-Directives.
+    fn explain(
+        &self,
+        out: &mut impl std::io::Write,
+        parsed: &repcensus::RobotsTxt<'_>,
+        fallback: &str,
+        ignores_wildcard: bool,
+    ) -> Result<()> {
+        let (v, agent) = (self.verdict, self.agent);
+        let plural = |n: usize| if n == 1 { "" } else { "s" };
+        let groups = match v.source {
+            repcensus::Source::Specific => format!("the group(s) naming '{agent}'"),
+            repcensus::Source::Purpose => {
+                "the group(s) with a matching User-Agent-Purpose line".into()
+            }
+            repcensus::Source::Wildcard => "the '*' group(s): no group names this agent".into(),
+            repcensus::Source::Fallback => format!(
+                "the group(s) naming '{fallback}', which the crawler follows when no group names '{agent}' (its operator documents it)"
+            ),
+            repcensus::Source::None if ignores_wildcard => {
+                "no group names this agent, and it ignores the '*' group(s) (its operator documents it): everything is allowed".into()
+            }
+            repcensus::Source::None => "no group applies: everything is allowed".into(),
+        };
+        writeln!(
+            out,
+            "  path {}; decided by {groups} ({} allow/disallow line{} considered)",
+            self.path,
+            v.n_rules,
+            plural(v.n_rules as usize)
+        )?;
+        let text = |i: usize| {
+            let l = &parsed.lines[i];
+            let t = String::from_utf8_lossy(l.text(parsed.body));
+            (l.number, t.trim().to_string())
+        };
+        match v.line_index.map(text) {
+            Some((number, line)) if v.priority > 0 => writeln!(
+                out,
+                "  line {number}: {line}  (the longest matching pattern, {} byte{}; ties go to Allow)",
+                v.priority,
+                plural(v.priority as usize)
+            )?,
+            Some((number, line)) => writeln!(
+                out,
+                "  line {number}: {line}  (an empty pattern decides nothing)"
+            )?,
+            None => writeln!(out, "  no rule matches this path")?,
+        }
+        if !self.apps.is_empty() {
+            let list: Vec<String> = (self.apps.iter())
+                .map(|(app, k, v, _)| format!("{app}: {k}={v}"))
+                .collect();
+            writeln!(
+                out,
+                "  App-Directives for this path (its longest matching App-Directives path in the agent's groups): {}",
+                list.join(", ")
+            )?;
+        }
+        Ok(())
+    }
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
@@ -511,15 +547,25 @@ fn run(cli: Cli) -> Result<ExitCode> {
             robots,
             agent,
             url,
-            agents,
-            urls,
+            mut agents,
+            mut urls,
             purpose,
             json,
             explain,
             documented,
-        } => check(
-            &robots, agent, url, agents, urls, purpose, json, explain, documented,
-        ),
+        } => {
+            agents.splice(0..0, agent);
+            urls.splice(0..0, url);
+            check(&CheckArgs {
+                robots,
+                agents,
+                urls,
+                purpose,
+                json,
+                explain,
+                documented,
+            })
+        }
         Command::Agents { agents, format } => {
             let r = load_registry(agents.as_deref())?;
             print_agents(&r, format)?;
@@ -535,61 +581,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Scan(args) => run_scan(args),
         Command::Hosts { out, crawl, quiet } => run_hosts(&out, &crawl, quiet),
-        Command::Report { tables, out, crawl } => {
-            let s = repcensus::report(&repcensus::ReportOptions {
-                tables,
-                html: out.clone(),
-                crawls: crawl,
-            })?;
-            let sections = if s.sections.len() < s.crawls.len() {
-                format!(
-                    " (sections for {}; --crawl NAME shows others)",
-                    s.sections.join(", ")
-                )
-            } else {
-                String::new()
-            };
-            eprintln!(
-                "wrote {}: {} crawl(s){sections}, {} KB",
-                out.display(),
-                s.crawls.len(),
-                s.bytes.div_ceil(1000)
-            );
-            for m in &s.missing {
-                eprintln!("missing: {m}");
-            }
-            for (crawl, why) in &s.failed {
-                eprintln!("repcensus: crawl {crawl} not reported: {why}");
-            }
-            Ok(if s.failed.is_empty() {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(1)
-            })
-        }
-        Command::Completions { shell } => {
-            use clap::CommandFactory;
-            let mut cmd = Cli::command();
-            // clap_complete panics when its writer fails (`| head`): it writes to memory.
-            let mut script = Vec::new();
-            clap_complete::generate(shell, &mut cmd, "repcensus", &mut script);
-            std::io::Write::write_all(&mut std::io::stdout().lock(), &script)?;
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Man { out_dir } => {
-            use clap::CommandFactory;
-            let cmd = Cli::command();
-            match out_dir {
-                Some(dir) => {
-                    std::fs::create_dir_all(&dir)
-                        .with_context(|| format!("cannot create {}", dir.display()))?;
-                    clap_mangen::generate_to(cmd, &dir)
-                        .with_context(|| format!("cannot write into {}", dir.display()))?;
-                }
-                None => clap_mangen::Man::new(cmd).render(&mut std::io::stdout().lock())?,
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Report { tables, out, crawl } => run_report(tables, &out, crawl),
+        Command::Completions { shell } => print_completions(shell),
+        Command::Man { out_dir } => print_man(out_dir.as_deref()),
         Command::Generate {
             out,
             kind,
@@ -707,6 +701,67 @@ fn check_summary(f: &std::path::Path) -> Result<()> {
     std::fs::File::create(&tmp)
         .and_then(|_| std::fs::remove_file(&tmp))
         .map_err(|e| anyhow::anyhow!("--summary {}: cannot be written: {e}", f.display()))
+}
+
+/// `repcensus report`.
+fn run_report(tables: PathBuf, out: &std::path::Path, crawls: Vec<String>) -> Result<ExitCode> {
+    let s = repcensus::report(&repcensus::ReportOptions {
+        tables,
+        html: out.to_path_buf(),
+        crawls,
+    })?;
+    let sections = if s.sections.len() < s.crawls.len() {
+        format!(
+            " (sections for {}; --crawl NAME shows others)",
+            s.sections.join(", ")
+        )
+    } else {
+        String::new()
+    };
+    eprintln!(
+        "wrote {}: {} crawl(s){sections}, {} KB",
+        out.display(),
+        s.crawls.len(),
+        s.bytes.div_ceil(1000)
+    );
+    for m in &s.missing {
+        eprintln!("missing: {m}");
+    }
+    for (crawl, why) in &s.failed {
+        eprintln!("repcensus: crawl {crawl} not reported: {why}");
+    }
+    Ok(if s.failed.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// `repcensus completions SHELL`.
+fn print_completions(shell: clap_complete::Shell) -> Result<ExitCode> {
+    use clap::CommandFactory;
+    let mut cmd = Cli::command();
+    // clap_complete panics when its writer fails (`| head`): it writes to memory.
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut cmd, "repcensus", &mut script);
+    std::io::Write::write_all(&mut std::io::stdout().lock(), &script)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `repcensus man [--out-dir DIR]`.
+fn print_man(out_dir: Option<&std::path::Path>) -> Result<ExitCode> {
+    use clap::CommandFactory;
+    let cmd = Cli::command();
+    match out_dir {
+        Some(dir) => {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+            clap_mangen::generate_to(cmd, dir)
+                .with_context(|| format!("cannot write into {}", dir.display()))?;
+        }
+        None => clap_mangen::Man::new(cmd).render(&mut std::io::stdout().lock())?,
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `repcensus hosts`.
