@@ -151,6 +151,9 @@ enum Command {
         /// crawls covers all).
         #[arg(long, value_name = "NAME")]
         crawl: Vec<String>,
+        /// Print nothing but errors (what is missing and which crawl failed stay on the page).
+        #[arg(long, short)]
+        quiet: bool,
     },
     /// Print a shell's completion script for repcensus (bash: `repcensus completions bash >
     /// ~/.local/share/bash-completion/completions/repcensus`).
@@ -581,7 +584,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Scan(args) => run_scan(args),
         Command::Hosts { out, crawl, quiet } => run_hosts(&out, &crawl, quiet),
-        Command::Report { tables, out, crawl } => run_report(tables, &out, crawl),
+        Command::Report {
+            tables,
+            out,
+            crawl,
+            quiet,
+        } => run_report(tables, &out, crawl, quiet),
         Command::Completions { shell } => print_completions(shell),
         Command::Man { out_dir } => print_man(out_dir.as_deref()),
         Command::Generate {
@@ -704,7 +712,12 @@ fn check_summary(f: &std::path::Path) -> Result<()> {
 }
 
 /// `repcensus report`.
-fn run_report(tables: PathBuf, out: &std::path::Path, crawls: Vec<String>) -> Result<ExitCode> {
+fn run_report(
+    tables: PathBuf,
+    out: &std::path::Path,
+    crawls: Vec<String>,
+    quiet: bool,
+) -> Result<ExitCode> {
     let s = repcensus::report(&repcensus::ReportOptions {
         tables,
         html: out.to_path_buf(),
@@ -718,14 +731,16 @@ fn run_report(tables: PathBuf, out: &std::path::Path, crawls: Vec<String>) -> Re
     } else {
         String::new()
     };
-    eprintln!(
-        "wrote {}: {} crawl(s){sections}, {} KB",
-        out.display(),
-        s.crawls.len(),
-        s.bytes.div_ceil(1000)
-    );
-    for m in &s.missing {
-        eprintln!("missing: {m}");
+    if !quiet {
+        eprintln!(
+            "wrote {}: {} crawl(s){sections}, {} KB",
+            out.display(),
+            s.crawls.len(),
+            s.bytes.div_ceil(1000)
+        );
+        for m in &s.missing {
+            eprintln!("missing: {m}");
+        }
     }
     for (crawl, why) in &s.failed {
         eprintln!("repcensus: crawl {crawl} not reported: {why}");

@@ -345,6 +345,15 @@ fn missing_tables_are_said_not_fatal() {
         "{page}"
     );
 
+    // -q: nothing said on success, what is missing stays on the page.
+    let run = report(&pages, &html, &["-q"]);
+    assert_ok(&run);
+    assert!(
+        run.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+
     let empty = dir.path().join("empty");
     std::fs::create_dir(&empty).unwrap();
     let run = report(&empty, &html, &[]);
