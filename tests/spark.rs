@@ -23,17 +23,8 @@ fn ensure_java() {
     if runs() {
         return;
     }
-    let apt = |args: &[&str]| {
-        Command::new("apt-get")
-            .args(args)
-            .env("DEBIAN_FRONTEND", "noninteractive")
-            .status()
-            .is_ok_and(|s| s.success())
-    };
     assert!(
-        apt(&["update", "-qq"])
-            && apt(&["install", "-y", "-qq", "default-jre-headless"])
-            && runs(),
+        common::apt_install("default-jre-headless") && runs(),
         "no Java, and Debian's default-jre-headless could not be installed; the Spark test needs Java 17 or later"
     );
 }

@@ -218,18 +218,24 @@ pub fn chromium() -> &'static Path {
         }
         let exe = PathBuf::from("/usr/bin/chromium");
         if !exe.exists() {
-            let apt = |args: &[&str]| {
-                Command::new("apt-get")
-                    .args(args)
-                    .env("DEBIAN_FRONTEND", "noninteractive")
-                    .status()
-                    .is_ok_and(|s| s.success())
-            };
             assert!(
-                apt(&["update", "-qq"]) && apt(&["install", "-y", "-qq", "chromium"]),
+                apt_install("chromium"),
                 "could not install Debian's chromium (apt-get install chromium); the report test needs it"
             );
         }
         exe
     })
+}
+
+/// Install a Debian package with apt-get (the test setup runs as root, as CI does); whether it
+/// went.
+pub fn apt_install(package: &str) -> bool {
+    let apt = |args: &[&str]| {
+        Command::new("apt-get")
+            .args(args)
+            .env("DEBIAN_FRONTEND", "noninteractive")
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    apt(&["update", "-qq"]) && apt(&["install", "-y", "-qq", package])
 }
