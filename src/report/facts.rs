@@ -2,7 +2,7 @@
 //! compute them (each struct names its query; `tests/report.rs` runs the queries with DuckDB and
 //! compares).
 
-use super::load::{flag, text, Tables};
+use super::load::{flag, text, Names, Tables};
 use anyhow::Result;
 use arrow_array::Array;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -310,7 +310,7 @@ struct Governs {
 
 impl Agents {
     pub(super) fn load(t: &Tables<'_>, crawl: &str) -> Result<Agents> {
-        let mut files = Files::default();
+        let mut files = Names::default();
         let mut file_id = |f: &str| files.id(f);
         let mut governs: HashMap<(u32, i64), Governs> = HashMap::default();
         let cols = ["effective_warc_file", "effective_warc_offset", "resolution"];
@@ -595,7 +595,7 @@ impl ContentSignals {
 
 impl Extensions {
     pub(super) fn load(t: &Tables<'_>, crawl: &str) -> Result<Extensions> {
-        let mut files = Files::default();
+        let mut files = Names::default();
         // Each host's latest capture (a capture is the latest of at most one host).
         let mut latest: HashSet<(u32, i64)> = HashSet::default();
         t.each(
@@ -775,20 +775,5 @@ impl PageSignals {
         })?;
         p.hosts = hosts.len() as u64;
         Ok(p)
-    }
-}
-
-/// File names as small numbers, for keys of captures.
-#[derive(Default)]
-struct Files(HashMap<String, u32>);
-
-impl Files {
-    fn id(&mut self, f: &str) -> u32 {
-        if let Some(&id) = self.0.get(f) {
-            return id;
-        }
-        let id = self.0.len() as u32;
-        self.0.insert(f.to_string(), id);
-        id
     }
 }

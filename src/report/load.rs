@@ -1,6 +1,7 @@
 //! Reading the tables of an output folder for the report: which tables and crawls there are, and
 //! the rows of one table of one crawl, a few columns at a time, through [`OutDir`].
 
+use crate::parts::runs::Dict;
 use crate::parts::{OutDir, PartRef};
 use anyhow::{Context, Result};
 use arrow_array::cast::AsArray;
@@ -171,5 +172,25 @@ impl Labels<'_> {
     /// A value per dictionary entry, computed once per batch.
     pub(super) fn map<T>(&self, f: impl FnMut(&str) -> T) -> Vec<T> {
         self.values.iter().map(|v| v.unwrap_or("")).map(f).collect()
+    }
+}
+
+/// Strings as small numbers (file names, agents, directives), each stored once, on the parts'
+/// dictionary.
+#[derive(Default)]
+pub(super) struct Names(Dict<Box<str>>);
+
+impl Names {
+    pub(super) fn id(&mut self, s: &str) -> u32 {
+        self.0.intern_by(s, || s.into())
+    }
+
+    pub(super) fn name(&self, id: u32) -> &str {
+        self.0.get(id)
+    }
+
+    /// Each dictionary value's id, for a batch.
+    pub(super) fn of(&mut self, labels: &Labels<'_>) -> Vec<u32> {
+        labels.map(|v| self.id(v))
     }
 }

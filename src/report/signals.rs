@@ -7,7 +7,7 @@
 //! headers) lives for one part at a time; only the distinct hosts per row of a query and the
 //! conflicts found are kept for the whole crawl.
 
-use super::load::{flag, text, Batch, Labels, Tables};
+use super::load::{flag, text, Batch, Names, Tables};
 use anyhow::Result;
 use arrow_array::Array;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -71,34 +71,6 @@ fn opposite(a: &str, b: &str) -> bool {
     OPPOSITE
         .iter()
         .any(|&(x, y)| (a == x && b == y) || (a == y && b == x))
-}
-
-/// Strings as small numbers.
-#[derive(Default)]
-struct Names {
-    ids: HashMap<String, u32>,
-    names: Vec<String>,
-}
-
-impl Names {
-    fn id(&mut self, s: &str) -> u32 {
-        if let Some(&id) = self.ids.get(s) {
-            return id;
-        }
-        let id = self.names.len() as u32;
-        self.ids.insert(s.to_string(), id);
-        self.names.push(s.to_string());
-        id
-    }
-
-    fn name(&self, id: u32) -> &str {
-        &self.names[id as usize]
-    }
-
-    /// Each dictionary value's id, for a batch.
-    fn of(&mut self, labels: &Labels<'_>) -> Vec<u32> {
-        labels.map(|v| self.id(v))
-    }
 }
 
 /// Which signal a row comes from: the queries' `source` values they read.
