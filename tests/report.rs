@@ -162,6 +162,24 @@ fn report(tables: &Path, html: &Path, extra: &[&str]) -> std::process::Output {
         .expect("run repcensus")
 }
 
+/// Samples scanned into `out` of a temporary folder, each into its crawl: (crawl, file stem).
+fn scan_crawls(crawls: &[(&str, &str)]) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    for (crawl, file) in crawls {
+        let input = repo().join(format!("samples/{file}.warc.gz"));
+        let (code, err) = scan(&[
+            input.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--crawl",
+            crawl,
+        ]);
+        assert_eq!(code, 0, "{err}");
+    }
+    (dir, out)
+}
+
 /// The samples scanned into `out` of a temporary folder.
 fn scan_samples() -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
@@ -254,19 +272,7 @@ fn every_number_on_the_page_is_its_querys() {
 /// shares, crawl by crawl, are the queries', in the order of each crawl's earliest capture.
 #[test]
 fn two_crawls_give_a_change_section() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out");
-    for (crawl, file) in [("later", "redirect-cases"), ("earlier", "verdict-cases")] {
-        let input = repo().join(format!("samples/{file}.warc.gz"));
-        let (code, err) = scan(&[
-            input.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--crawl",
-            crawl,
-        ]);
-        assert_eq!(code, 0, "{err}");
-    }
+    let (dir, out) = scan_crawls(&[("later", "redirect-cases"), ("earlier", "verdict-cases")]);
     let html = dir.path().join("report.html");
     assert_ok(&report(&out, &html, &[]));
     let page = std::fs::read_to_string(&html).unwrap();
@@ -483,19 +489,7 @@ fn the_report_renders_in_headless_chromium() {
 /// its tables could not be read and the other crawl's numbers intact; exit 1 names the crawl.
 #[test]
 fn an_unreadable_part_fails_its_crawl_only() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out");
-    for (crawl, file) in [("a", "redirect-cases"), ("b", "verdict-cases")] {
-        let input = repo().join(format!("samples/{file}.warc.gz"));
-        let (code, err) = scan(&[
-            input.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--crawl",
-            crawl,
-        ]);
-        assert_eq!(code, 0, "{err}");
-    }
+    let (dir, out) = scan_crawls(&[("a", "redirect-cases"), ("b", "verdict-cases")]);
     std::fs::write(
         out.join("agent_verdicts/crawl=a/part-zzz.parquet"),
         b"not parquet",
