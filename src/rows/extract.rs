@@ -13,7 +13,9 @@ use crate::archive::sink::{Need, Record, Sink};
 use crate::rows::output::ChunkOutput;
 use crate::rows::pages::Pages;
 use crate::rows::robots_capture::RobotsCaptures;
-use crate::rows::source::{Context, ExtractBuffers, RecordType, RowSource, Seen};
+use crate::rows::source::{
+    is_robots_url, may_be_robots_url, Context, ExtractBuffers, RecordType, RowSource, Seen,
+};
 use crate::tables::TableSelection;
 
 /// The sink that turns records into rows for one chunk.
@@ -21,6 +23,35 @@ pub struct Extractor<'w> {
     cx: Context<'w>,
     /// The sources that feed some selected table.
     sources: Vec<Box<dyn RowSource>>,
+    uris: UriCache,
+}
+
+/// The last target URI that may be a robots.txt URL, and its parse: the block's head
+/// ([`Sink::block_needed`]) and the record ([`Sink::record`]) ask about the same URI, and the
+/// sources' choice and the record's [`Seen::url`] need its parse; it is parsed once.
+#[derive(Default)]
+struct UriCache {
+    raw: Vec<u8>,
+    url: Option<url::Url>,
+    filled: bool,
+}
+
+impl UriCache {
+    /// The parse of `uri` (lossy UTF-8), from the cache when it was the last one asked.
+    fn parse(&mut self, uri: &[u8]) -> Option<&url::Url> {
+        if !(self.filled && self.raw == uri) {
+            self.raw.clear();
+            self.raw.extend_from_slice(uri);
+            self.url = url::Url::parse(&String::from_utf8_lossy(uri)).ok();
+            self.filled = true;
+        }
+        self.url.as_ref()
+    }
+
+    /// Whether `uri` is an `http(s)://host/robots.txt` URL (parsed only when it may be).
+    fn is_robots(&mut self, uri: &[u8]) -> bool {
+        may_be_robots_url(uri) && self.parse(uri).is_some_and(is_robots_url)
+    }
 }
 
 /// How many row sources there are: at most 32, since the extractor marks the sources that want
@@ -50,6 +81,7 @@ impl<'w> Extractor<'w> {
                 body_reported: false,
             },
             sources: sources(TableSelection::all()),
+            uris: UriCache::default(),
         }
     }
 
@@ -71,11 +103,12 @@ impl<'w> Extractor<'w> {
 
     /// The sources that want a record, as a bit per source (asked once per record: for the
     /// robots.txt source, a search of the URI).
-    fn wanted(&self, ty: RecordType, uri: &[u8]) -> u32 {
+    fn wanted(&mut self, ty: RecordType, uri: &[u8]) -> u32 {
+        let robots = self.uris.is_robots(uri);
         self.sources
             .iter()
             .enumerate()
-            .filter(|(_, s)| s.wants(ty, uri))
+            .filter(|(_, s)| s.wants(ty, robots))
             .fold(0, |m, (i, _)| m | 1 << i)
     }
 
@@ -142,12 +175,14 @@ impl Sink for Extractor<'_> {
         }
         // Borrowed unless the URI is not UTF-8.
         let uri = String::from_utf8_lossy(uri_raw);
-        let url = url::Url::parse(&uri).ok();
-        let seen = Seen {
-            ty,
-            uri: &uri,
-            url: url.as_ref(),
+        let parsed;
+        let url = if may_be_robots_url(uri_raw) {
+            self.uris.parse(uri_raw)
+        } else {
+            parsed = url::Url::parse(&uri).ok();
+            parsed.as_ref()
         };
+        let seen = Seen { ty, uri: &uri, url };
         self.cx.body_reported = false;
         for (i, s) in self.sources.iter_mut().enumerate() {
             if wanted & (1 << i) != 0 {
@@ -213,8 +248,8 @@ mod tests {
     }
     use crate::tables::Table;
 
-    /// A robots.txt served as HTML whose body cannot be decoded is read by both the robots.txt
-    /// extractor and the page extractor; the problem is one `errors` row, not two.
+    /// A robots.txt served as HTML whose body cannot be decoded is one `errors` row (the page
+    /// source does not read robots.txt captures).
     #[test]
     fn undecodable_robots_html_is_one_error() {
         let http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\n\r\n\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\xff\xff\xff garbage";
@@ -240,6 +275,41 @@ mod tests {
             out.error_kinds
         );
         assert_eq!(out.n_errors, 1);
+    }
+
+    /// A response record with `uri` and an HTML body with a robots meta tag, as WARC bytes.
+    fn html_response(uri: &str) -> Vec<u8> {
+        let http = "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n\
+                    <html><head><meta name=\"robots\" content=\"noindex\"></head></html>";
+        format!(
+            "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {uri}\r\n\
+             WARC-Date: 2024-01-01T00:00:00Z\r\nContent-Type: application/http; msgtype=response\r\n\
+             Content-Length: {}\r\n\r\n{http}\r\n\r\n",
+            http.len()
+        )
+        .into_bytes()
+    }
+
+    /// Which source reads a record is decided once from its parsed URL: a robots.txt URL (also
+    /// when written with a dot segment) is the robots.txt source's and not a page, and a page
+    /// whose URL merely contains `robots` is a page.
+    #[test]
+    fn robots_txt_urls_go_to_robots_files_and_other_urls_to_pages() {
+        use crate::tables::TableBuilder;
+        let registry = Registry::builtin();
+        let rows = |uri: &str| {
+            let rec = html_response(uri);
+            let mut bufs = ExtractBuffers::default();
+            let mut ex = Extractor::new("t.warc", &mut bufs, &registry);
+            crate::archive::reader::read_plain(&rec, 0, rec.len(), &mut ex);
+            let out = ex.into_output();
+            (out.robots_files.len(), out.page_signals.len())
+        };
+        assert_eq!(rows("http://example.com/robots.txt"), (1, 0));
+        assert_eq!(rows("https://example.com/a/../robots.txt"), (1, 0));
+        assert_eq!(rows("http://example.com/robots-policy.html"), (0, 1));
+        assert_eq!(rows("http://example.com/robots.txt.html"), (0, 1));
+        assert_eq!(rows("http://example.com/page.html"), (0, 1));
     }
 
     /// Every table but `errors` (everyone's) and `inputs` (the scan's) has exactly one source,

@@ -11,7 +11,7 @@ use crate::archive::record::{self, unfold};
 use crate::archive::sink::{Need, Record};
 use crate::rows::page_signals::{self, Carried, PageCtx};
 use crate::rows::source::{
-    host_of, is_robots_uri, meta_names, registered_domain, Context, RecordType, RowSource, Seen,
+    host_of, meta_names, registered_domain, Context, RecordType, RowSource, Seen,
 };
 use crate::signals::meta::{AFTER_HEAD_WINDOW, HEAD_SCAN_LIMIT};
 use crate::tables::{Table, TableSelection};
@@ -57,8 +57,8 @@ impl RowSource for Pages {
 
     /// Responses but robots.txt captures: those are `robots_files`' (a robots.txt served as
     /// HTML is not a page a crawler would index, and would count as one in every share).
-    fn wants(&self, ty: RecordType, uri: &[u8]) -> bool {
-        ty == RecordType::Response && !is_robots_uri(uri)
+    fn wants(&self, ty: RecordType, robots: bool) -> bool {
+        ty == RecordType::Response && !robots
     }
 
     /// The HTTP head, and of an HTML response whose body is neither chunked nor

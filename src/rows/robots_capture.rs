@@ -12,8 +12,7 @@ use crate::rows::body_facts::BodyFacts;
 use crate::rows::fetch::FetchOutcome;
 use crate::rows::robots_txt::{LineTables, ParsedBody, Provenance};
 use crate::rows::source::{
-    host_of, is_robots_url, may_be_robots_url, registered_domain, Context, RecordType, RowSource,
-    Seen,
+    host_of, is_robots_url, registered_domain, Context, RecordType, RowSource, Seen,
 };
 use crate::tables::{RobotsFileRow, Table, TableSelection};
 
@@ -46,11 +45,12 @@ impl RowSource for RobotsCaptures {
         ]
     }
 
-    fn wants(&self, ty: RecordType, uri: &[u8]) -> bool {
-        matches!(
-            ty,
-            RecordType::Response | RecordType::Resource | RecordType::Revisit
-        ) && may_be_robots_url(uri)
+    fn wants(&self, ty: RecordType, robots: bool) -> bool {
+        robots
+            && matches!(
+                ty,
+                RecordType::Response | RecordType::Resource | RecordType::Revisit
+            )
     }
 
     /// All of it: a robots.txt is read whole (up to the parse limit).

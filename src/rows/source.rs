@@ -22,9 +22,10 @@ pub trait RowSource {
     /// The tables whose rows it produces.
     fn tables(&self) -> &'static [Table];
 
-    /// Whether it reads a record of type `ty` whose raw target URI is `uri` (angle brackets
-    /// stripped, not parsed): the extractor parses the URI only for a record some source reads.
-    fn wants(&self, ty: RecordType, uri: &[u8]) -> bool;
+    /// Whether it reads a record of type `ty` whose target URI is (`robots`) or is not an
+    /// `http(s)://host/robots.txt` URL ([`is_robots_url`]): the extractor decides that once per
+    /// record, and parses the URI in full only for a record some source reads.
+    fn wants(&self, ty: RecordType, robots: bool) -> bool;
 
     /// How much of the block of a record it [wants](RowSource::wants) it needs, from the head
     /// and the prefix of the block read so far (see [`crate::archive::sink::Sink::block_needed`]).
@@ -161,13 +162,6 @@ pub(super) fn host_of(u: &url::Url) -> Option<std::borrow::Cow<'_, str>> {
     } else {
         std::borrow::Cow::Borrowed(h)
     })
-}
-
-/// Whether a raw target URI (unfolded, angle brackets stripped) parses to a robots.txt URL
-/// ([`is_robots_url`]), as [`Seen::url`] will; parsed only when it may.
-pub(super) fn is_robots_uri(uri: &[u8]) -> bool {
-    may_be_robots_url(uri)
-        && url::Url::parse(&String::from_utf8_lossy(uri)).is_ok_and(|u| is_robots_url(&u))
 }
 
 /// Whether a raw target URI may parse to a robots.txt URL ([`is_robots_url`]): the URL parser
