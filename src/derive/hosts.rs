@@ -16,6 +16,7 @@ use anyhow::{Context, Result};
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Int64Type, TimestampMicrosecondType};
 use arrow_array::{Array, RecordBatch, StringArray};
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// What deriving `robots_hosts` did for one crawl.
@@ -133,7 +134,7 @@ pub fn derive(out: &OutDir, only: Option<&BTreeSet<String>>) -> Result<HostsSumm
             }
         };
         let mut part = out.part_writer(&table.desc(), &crawl, &crawl)?;
-        let counts = hosts.rows(&crawl, |batch| part.write(&batch))?;
+        let counts = write_beside(&mut part, |write| hosts.rows(&crawl, write))?;
         let part = if counts.hosts == 0 {
             // No host: no part (an earlier one is removed on commit).
             crate::parts::PartOutcome::Empty(out.part_path(table.name(), &crawl, &crawl))
@@ -144,6 +145,34 @@ pub fn derive(out: &OutDir, only: Option<&BTreeSet<String>>) -> Result<HostsSumm
         summary.crawls.push(counts);
     }
     Ok(summary)
+}
+
+/// Run `make`, which hands batches to `write`, while another thread writes them to `part`
+/// (encoding and compressing a part costs about as much as making its rows).
+fn write_beside<T>(
+    part: &mut crate::parts::PartWriter,
+    make: impl FnOnce(&mut dyn FnMut(RecordBatch) -> Result<()>) -> Result<T>,
+) -> Result<T> {
+    let (send, receive) = std::sync::mpsc::sync_channel::<RecordBatch>(1);
+    std::thread::scope(|scope| {
+        let writer = scope.spawn(move || -> Result<()> {
+            for batch in receive {
+                part.write(&batch)?;
+            }
+            Ok(())
+        });
+        // A send fails only when the writer stopped on an error, which `join` returns.
+        let made = make(&mut |batch| {
+            let _ = send.send(batch);
+            Ok(())
+        });
+        drop(send);
+        let written = writer
+            .join()
+            .map_err(|_| anyhow::anyhow!("the robots_hosts writer panicked"))?;
+        written?;
+        made
+    })
 }
 
 /// The columns of `robots_files` each pass reads.
@@ -162,22 +191,22 @@ const CAPTURE_COLUMNS: [&str; 8] = [
 /// Read a crawl's parts: the URLs its redirects point to, then each host's latest capture and
 /// each such URL's latest capture.
 fn read_crawl(out: &OutDir, parts: &[PartRef]) -> Result<CrawlIndex> {
-    let mut targets = HashSet::new();
+    let mut index = CrawlIndex::default();
     for part in parts {
         out.each_batch(part, &TARGET_COLUMNS, &[], |batch| {
             let cols = Columns::of(&batch, part)?;
             for i in 0..batch.num_rows() {
-                if let Some(key) = cols.capture(i).as_ref().and_then(redirects::target_key) {
-                    targets.insert(key);
+                if let Some((host, key)) = cols.capture(i).as_ref().and_then(redirects::target_of) {
+                    index.target_hosts.insert(host);
+                    index.targets.insert(key);
                 }
             }
             Ok(())
         })?;
     }
-    let mut index = CrawlIndex {
-        targets,
-        ..CrawlIndex::default()
-    };
+    // Room for a host per capture: growing the table rehashes every host name.
+    let rows: u64 = parts.iter().filter_map(|p| out.part_rows(p)).sum();
+    index.hosts.reserve(rows as usize);
     for part in parts {
         out.each_batch(part, &CAPTURE_COLUMNS, &[], |batch| {
             let cols = Columns::of(&batch, part)?;
@@ -237,18 +266,47 @@ impl<'b> Columns<'b> {
     }
 }
 
-/// Strings that repeat across captures (file names, hosts, outcomes), each stored once.
+/// Strings that repeat across captures (file names, hosts, outcomes), each stored once. The
+/// last string asked for is checked first: a batch's file name and most of its outcomes repeat
+/// row after row.
 #[derive(Default)]
-struct Interner(Dict<Box<str>>);
+struct Interner {
+    dict: Dict<Box<str>>,
+    last: Option<u32>,
+}
 
 impl Interner {
     fn id(&mut self, s: &str) -> u32 {
-        self.0.intern_by(s, || s.into())
+        if let Some(l) = self.last.filter(|&l| self.get(l) == s) {
+            return l;
+        }
+        let id = self.dict.intern_by(s, || s.into());
+        self.last = Some(id);
+        id
     }
 
     fn get(&self, id: u32) -> &str {
-        self.0.get(id)
+        self.dict.get(id)
     }
+
+    fn reserve(&mut self, n: usize) {
+        self.dict.reserve(n);
+    }
+
+    fn len(&self) -> usize {
+        self.dict.len()
+    }
+}
+
+/// A capture's registered domain. It is nearly always the end of its host name, and then is not
+/// stored again.
+#[derive(Clone, Copy)]
+enum Domain {
+    None,
+    /// The last this many bytes of the host name.
+    EndOfHost(u16),
+    /// In [`CrawlIndex::domains`].
+    Other(u32),
 }
 
 /// A capture, as much of it as `robots_hosts` needs.
@@ -256,8 +314,9 @@ struct Seen {
     file: u32,
     offset: i64,
     time: Option<i64>,
+    /// In [`CrawlIndex::hosts`].
     host: u32,
-    domain: Option<u32>,
+    domain: Domain,
     outcome: Option<u32>,
     url: Box<str>,
     location: Option<Box<str>>,
@@ -272,11 +331,18 @@ struct Latest {
 /// What is kept of a crawl's captures.
 #[derive(Default)]
 struct CrawlIndex {
-    strings: Interner,
+    files: Interner,
+    domains: Interner,
+    outcomes: Interner,
+    /// Host names; a host's id indexes `latest`.
+    hosts: Interner,
+    /// Each host's latest capture, by host id.
+    latest: Vec<Latest>,
     /// The URLs (keys) redirects point to.
     targets: HashSet<String>,
-    /// Each host's latest capture.
-    hosts: HashMap<u32, Latest>,
+    /// The hosts of `targets`, as the `host` column writes them: only a capture of one of these
+    /// can be a target, so only their URLs are parsed.
+    target_hosts: HashSet<String>,
     /// Each redirect target's latest capture.
     urls: HashMap<String, Latest>,
     captures: u64,
@@ -288,26 +354,50 @@ impl CrawlIndex {
             return;
         };
         self.captures += 1;
-        let s = &mut self.strings;
+        let host_id = self.hosts.id(host);
         let seen = Seen {
-            file: s.id(Columns::get(cols.file, i).unwrap_or_default()),
+            file: self.files.id(Columns::get(cols.file, i).unwrap_or_default()),
             offset: cols
                 .offset
                 .filter(|a| a.is_valid(i))
                 .map_or(0, |a| a.value(i)),
             time: cols.time.filter(|a| a.is_valid(i)).map(|a| a.value(i)),
-            host: s.id(host),
-            domain: Columns::get(cols.domain, i).map(|d| s.id(d)),
-            outcome: Columns::get(Some(cols.outcome), i).map(|o| s.id(o)),
+            host: host_id,
+            domain: match Columns::get(cols.domain, i) {
+                None => Domain::None,
+                Some(d) if host.ends_with(d) && d.len() <= usize::from(u16::MAX) => {
+                    Domain::EndOfHost(d.len() as u16)
+                }
+                Some(d) => Domain::Other(self.domains.id(d)),
+            },
+            outcome: Columns::get(Some(cols.outcome), i).map(|o| self.outcomes.id(o)),
             url: c.url.into(),
             location: c.location.map(Into::into),
         };
-        if !self.targets.is_empty() {
+        if self.target_hosts.contains(host) {
             if let Some(key) = redirects::url_key(c.url).filter(|k| self.targets.contains(k)) {
-                keep_latest(&self.strings, self.urls.entry(key), seen.copy());
+                let seen = seen.copy();
+                match self.urls.entry(key) {
+                    Entry::Vacant(v) => {
+                        v.insert(Latest { seen, captures: 1 });
+                    }
+                    Entry::Occupied(mut o) => o.get_mut().keep(seen, &self.files),
+                }
             }
         }
-        keep_latest(&self.strings, self.hosts.entry(seen.host), seen);
+        if host_id as usize == self.latest.len() {
+            self.latest.push(Latest { seen, captures: 1 });
+        } else {
+            self.latest[host_id as usize].keep(seen, &self.files);
+        }
+    }
+
+    fn domain<'s>(&'s self, host: &'s str, d: Domain) -> Option<&'s str> {
+        match d {
+            Domain::None => None,
+            Domain::EndOfHost(n) => Some(&host[host.len() - usize::from(n)..]),
+            Domain::Other(id) => Some(self.domains.get(id)),
+        }
     }
 
     /// The rows of `robots_hosts`, by host, handed to `write` a batch at a time, and what
@@ -317,40 +407,43 @@ impl CrawlIndex {
         crawl: &str,
         mut write: impl FnMut(RecordBatch) -> Result<()>,
     ) -> Result<CrawlHosts> {
+        use rayon::slice::ParallelSliceMut;
         let mut counts = CrawlHosts {
             crawl: crawl.to_string(),
             captures: self.captures,
-            hosts: self.hosts.len() as u64,
+            hosts: self.latest.len() as u64,
             ..CrawlHosts::default()
         };
-        let mut hosts: Vec<_> = self.hosts.iter().collect();
-        hosts.sort_unstable_by_key(|(&h, _)| self.strings.get(h));
+        let mut hosts: Vec<(&str, &Latest)> = (0..self.hosts.len())
+            .map(|id| self.hosts.get(id as u32))
+            .zip(&self.latest)
+            .collect();
+        hosts.par_sort_unstable_by(|a, b| a.0.cmp(b.0));
         let mut builder = RobotsHostsBuilder::default();
-        for (_, latest) in hosts {
+        for (host, latest) in hosts {
             let start = &latest.seen;
             let e = redirects::follow(&self, start);
             *counts.resolutions.entry(e.resolution).or_default() += 1;
             counts.cross_host += u64::from(e.cross_host && e.capture.is_some());
             let s = &latest.seen;
             let eff = e.capture.unwrap_or(start);
-            let text = |id: Option<u32>| id.map(|i| self.strings.get(i));
             builder.append(&RobotsHostRow {
-                host: Some(self.strings.get(s.host)),
-                registered_domain: text(s.domain),
+                host: Some(host),
+                registered_domain: self.domain(host, s.domain),
                 captures: Some(latest.captures as i32),
-                warc_file: Some(self.strings.get(s.file)),
+                warc_file: Some(self.files.get(s.file)),
                 warc_offset: Some(s.offset),
                 url: Some(&s.url),
                 capture_time: s.time,
-                fetch_outcome: text(s.outcome),
+                fetch_outcome: text(&self.outcomes, s.outcome),
                 resolution: Some(e.resolution.as_str()),
                 hops: Some(i32::from(e.hops)),
                 cross_host: Some(e.cross_host),
-                effective_warc_file: Some(self.strings.get(eff.file)),
+                effective_warc_file: Some(self.files.get(eff.file)),
                 effective_warc_offset: Some(eff.offset),
                 effective_url: Some(&eff.url),
-                effective_host: Some(self.strings.get(eff.host)),
-                effective_fetch_outcome: text(eff.outcome),
+                effective_host: Some(self.hosts.get(eff.host)),
+                effective_fetch_outcome: text(&self.outcomes, eff.outcome),
             });
             if builder.len() == BATCH_ROWS {
                 write(builder.finish(crawl))?;
@@ -361,6 +454,10 @@ impl CrawlIndex {
         }
         Ok(counts)
     }
+}
+
+fn text(names: &Interner, id: Option<u32>) -> Option<&str> {
+    id.map(|i| names.get(i))
 }
 
 /// Rows per batch of `robots_hosts`.
@@ -377,28 +474,18 @@ impl Seen {
 
     /// Capture order: `capture_time` (none first), then `warc_file`, then `warc_offset`, as the
     /// queries order them.
-    fn is_after(&self, other: &Seen, strings: &Interner) -> bool {
-        (self.time, strings.get(self.file), self.offset)
-            > (other.time, strings.get(other.file), other.offset)
+    fn is_after(&self, other: &Seen, files: &Interner) -> bool {
+        (self.time, files.get(self.file), self.offset)
+            > (other.time, files.get(other.file), other.offset)
     }
 }
 
-fn keep_latest<K>(
-    strings: &Interner,
-    entry: std::collections::hash_map::Entry<'_, K, Latest>,
-    seen: Seen,
-) {
-    use std::collections::hash_map::Entry;
-    match entry {
-        Entry::Vacant(v) => {
-            v.insert(Latest { seen, captures: 1 });
-        }
-        Entry::Occupied(mut o) => {
-            let l = o.get_mut();
-            l.captures += 1;
-            if seen.is_after(&l.seen, strings) {
-                l.seen = seen;
-            }
+impl Latest {
+    /// Count `seen`, and keep it when it is the latest.
+    fn keep(&mut self, seen: Seen, files: &Interner) {
+        self.captures += 1;
+        if seen.is_after(&self.seen, files) {
+            self.seen = seen;
         }
     }
 }
@@ -410,7 +497,7 @@ impl<'s> Index for &'s CrawlIndex {
     fn capture(&self, s: &'s Seen) -> Capture<'_> {
         Capture {
             url: &s.url,
-            redirect: s.outcome.is_some_and(|o| self.strings.get(o) == "redirect"),
+            redirect: s.outcome.is_some_and(|o| self.outcomes.get(o) == "redirect"),
             location: s.location.as_deref(),
         }
     }

@@ -83,10 +83,12 @@ fn target(c: &Capture<'_>) -> Option<(url::Url, url::Url)> {
     Some((base, to))
 }
 
-/// The key of the capture a redirect `c` points to; `None` when `c` is not a redirect or has no
-/// usable location.
-pub fn target_key(c: &Capture<'_>) -> Option<String> {
-    c.redirect.then(|| target(c))?.map(|(_, to)| key(&to))
+/// The capture a redirect `c` points to, as its host (as `robots_files`' `host` column writes
+/// it) and its key; `None` when `c` is not a redirect or has no usable location.
+pub fn target_of(c: &Capture<'_>) -> Option<(String, String)> {
+    let (_, to) = c.redirect.then(|| target(c))??;
+    let host = crate::rows::source::host_of(&to)?.into_owned();
+    Some((host, key(&to)))
 }
 
 /// Follow the chain of redirects that starts at capture `start`.

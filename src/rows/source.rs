@@ -154,7 +154,7 @@ pub(super) fn registered_domain(u: &url::Url) -> Option<String> {
 }
 
 /// The lower-case host of a URL, without a trailing dot.
-pub(super) fn host_of(u: &url::Url) -> Option<std::borrow::Cow<'_, str>> {
+pub fn host_of(u: &url::Url) -> Option<std::borrow::Cow<'_, str>> {
     let h = u.host_str()?;
     let h = h.trim_end_matches('.');
     Some(if h.bytes().any(|c| c.is_ascii_uppercase()) {
