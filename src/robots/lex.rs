@@ -74,6 +74,27 @@ pub fn bom_len(body: &[u8]) -> usize {
     body.iter().zip(BOM).take_while(|(a, b)| a == b).count()
 }
 
+/// How a body's lines end: CR LF pairs, and lone LFs and CRs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Endings {
+    pub crlf: u32,
+    pub lf: u32,
+    pub cr: u32,
+}
+
+impl Endings {
+    /// The `line_endings` column: `crlf`, `lf`, `cr`, `none` or `mixed`.
+    pub fn label(&self) -> &'static str {
+        match (self.crlf > 0, self.lf > 0, self.cr > 0) {
+            (false, false, false) => "none",
+            (true, false, false) => "crlf",
+            (false, true, false) => "lf",
+            (false, false, true) => "cr",
+            _ => "mixed",
+        }
+    }
+}
+
 /// Iterator over the lines of a robots.txt body.
 ///
 /// The lexer does not search each line for its end, NUL, `#` and `:` one `memchr` at a time
@@ -88,9 +109,16 @@ pub struct Lines<'a> {
     /// The whole body is valid UTF-8 (checked once, so lines need no check of their own).
     utf8: bool,
     specials: Specials<'a>,
+    /// The line endings passed so far.
+    endings: Endings,
 }
 
 impl<'a> Lines<'a> {
+    /// The line endings of the lines taken so far (of the whole body once the iterator is done).
+    pub fn endings(&self) -> Endings {
+        self.endings
+    }
+
     #[cfg(test)]
     pub fn new(body: &'a [u8]) -> Self {
         let utf8 = std::str::from_utf8(&body[bom_len(body)..]).is_ok();
@@ -107,6 +135,7 @@ impl<'a> Lines<'a> {
             done: false,
             utf8,
             specials: Specials::new(body, pos),
+            endings: Endings::default(),
         }
     }
 }
@@ -150,6 +179,11 @@ impl Iterator for Lines<'_> {
                 if crlf {
                     // The LF is the next special byte: pass over it.
                     self.specials.next();
+                    self.endings.crlf += 1;
+                } else if body[e] == b'\n' {
+                    self.endings.lf += 1;
+                } else {
+                    self.endings.cr += 1;
                 }
                 (e, e + 1 + usize::from(crlf))
             }

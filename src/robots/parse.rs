@@ -60,6 +60,8 @@ pub struct Summary {
     pub truncated: bool,
     /// Bytes of a (possibly partial) UTF-8 BOM skipped at the start.
     pub bom_bytes: u8,
+    /// How the parsed part's lines end.
+    pub endings: lex::Endings,
 }
 
 /// A parsed robots.txt. Borrows the body; allocates a few vectors per file, none per line.
@@ -167,7 +169,8 @@ impl<'a> RobotsTxt<'a> {
         // A body without `%` and bytes >= 0x80 has no pattern that escaping changes: one pass
         // over the body saves one per pattern.
         let may_escape = has_percent_or_high(body);
-        for line in Lines::checked(body, utf8.is_some()) {
+        let mut lexer = Lines::checked(body, utf8.is_some());
+        for line in lexer.by_ref() {
             let idx = lines.len() as u32;
             let k = line.key;
             if k.is_agent() {
@@ -240,6 +243,7 @@ impl<'a> RobotsTxt<'a> {
             });
             lines.push(line);
         }
+        s.endings = lexer.endings();
         if let Some(g) = groups.last_mut() {
             g.end = lines.len() as u32;
         }

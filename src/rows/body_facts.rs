@@ -91,7 +91,11 @@ impl<'a> BodyFacts<'a> {
                 || std::str::from_utf8(parsed).is_ok()
                 || (self.cut && utf8_valid_but_cut(parsed)),
         );
-        row.line_endings = Some(line_endings(parsed));
+        // The lexer counted the line endings of the same bytes.
+        row.line_endings = Some(match robots {
+            Some(r) => r.summary.endings.label(),
+            None => line_endings(parsed),
+        });
         const HEX: &[u8; 16] = b"0123456789abcdef";
         let mut hex = String::with_capacity(71);
         hex.push_str("sha256:");
@@ -128,7 +132,8 @@ fn utf8_valid_but_cut(b: &[u8]) -> bool {
     }
 }
 
-/// The body's line endings: CR LF, LF, CR, none or a mix. Counted over the whole body in passes
+/// The line endings of a body that was not parsed: CR LF, LF, CR, none or a mix (a parsed body's
+/// are counted by the lexer: [`crate::robots::lex::Endings`]). Counted over the whole body in passes
 /// the compiler vectorises (a `memchr2` per line end cost as much as the lexer's own splitting):
 /// a CR LF pair is one ending, so the lone CRs and LFs are the counts less the pairs.
 fn line_endings(b: &[u8]) -> &'static str {
@@ -265,6 +270,20 @@ mod tests {
             b in proptest::collection::vec(proptest::sample::select(b"a\r\n".to_vec()), 0..40),
         ) {
             proptest::prop_assert_eq!(line_endings(&b), endings_one_by_one(&b));
+        }
+
+        /// The lexer's counts (what a parsed body's row takes) give what counting the bytes
+        /// gives, whatever else the lines hold: a BOM, comments, separators, NULs.
+        #[test]
+        fn line_endings_the_lexer_counts_match_one_by_one(
+            bom in proptest::bool::ANY,
+            b in proptest::collection::vec(proptest::sample::select(b"a\r\n#:\0 ".to_vec()), 0..300),
+        ) {
+            let body = [if bom { &b"\xef\xbb\xbf"[..] } else { b"" }, &b].concat();
+            let facts = BodyFacts::of(&body, body.len() as u64, false);
+            let mut row = RobotsFileRow::default();
+            facts.apply(&mut row, Some(&RobotsTxt::parse(&body)));
+            proptest::prop_assert_eq!(row.line_endings, Some(endings_one_by_one(&body)));
         }
     }
 }
