@@ -122,13 +122,13 @@ pub mod internals {
     pub use crate::rows::host_counts::HostCounts;
     pub use crate::rows::page_signals::Carried;
     pub use crate::rows::robots_txt::{
-        LineTables, ParsedBody, Provenance, RobotsLineTables, Scratch,
+        append_file_row, LineTables, ParsedBody, Provenance, RobotsLineTables, Scratch,
     };
     pub use crate::rows::verdicts::Verdicts;
     pub use crate::signals::meta::HeadScanner;
     pub use crate::signals::value::normalize;
     pub use crate::tables::{
         HostCountsArrow, HostCountsBuilder, RobotsAgentsArrow, RobotsAgentsBuilder,
-        RobotsRulesArrow, RobotsRulesBuilder, TableBuilder,
+        RobotsFilesArrow, RobotsFilesBuilder, RobotsRulesArrow, RobotsRulesBuilder, TableBuilder,
     };
 }

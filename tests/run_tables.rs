@@ -1,6 +1,6 @@
 //! Tables written from runs (the run writer of `parts/runs.rs`) against the same rows through `ArrowWriter`: the
 //! `robots_agents` and `robots_rules` rows of the 519 real robots.txt files in the samples, and
-//! `host_counts` rows of many hosts, in several row groups, must read back identical and carry
+//! `robots_files` rows of the same files, `host_counts` rows of many hosts, in several row groups, must read back identical and carry
 //! the same column-chunk statistics (min and max cut at 64 bytes, null counts).
 
 mod common;
@@ -12,10 +12,12 @@ use parquet::file::reader::{FileReader, SerializedFileReader};
 use repcensus::internals::Carried;
 use repcensus::internals::HostCounts;
 use repcensus::internals::{
-    HostCountsArrow, HostCountsBuilder, RobotsAgentsArrow, RobotsAgentsBuilder, RobotsRulesArrow,
-    RobotsRulesBuilder, TableBuilder,
+    append_file_row, LineTables, ParsedBody, Provenance, RobotsLineTables, Scratch,
 };
-use repcensus::internals::{LineTables, ParsedBody, Provenance, RobotsLineTables, Scratch};
+use repcensus::internals::{
+    HostCountsArrow, HostCountsBuilder, RobotsAgentsArrow, RobotsAgentsBuilder, RobotsFilesArrow,
+    RobotsFilesBuilder, RobotsRulesArrow, RobotsRulesBuilder, TableBuilder,
+};
 use repcensus::internals::{OutDir, PartWriter};
 use std::path::Path;
 
@@ -117,6 +119,41 @@ fn robots_line_tables_equal_their_arrow_form() {
     arrow_out.commit(vec![c, d]).unwrap();
     same_part(&runs_out, &arrow_out, "robots_agents", 4);
     same_part(&runs_out, &arrow_out, "robots_rules", 4);
+}
+
+/// The `robots_files` rows of the real robots.txt files (three times over, in four row groups)
+/// through the run writer and through `ArrowWriter`.
+#[test]
+fn robots_files_equal_their_arrow_form() {
+    let corpus = real_robots();
+    let (runs_dir, arrow_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let runs_out = OutDir::create(runs_dir.path()).unwrap();
+    let arrow_out = OutDir::create(arrow_dir.path()).unwrap();
+    let mut runs_part = runs_out
+        .part_writer(&RobotsFilesBuilder::desc(), "c", "x")
+        .unwrap();
+    let mut arrow_part = arrow_out
+        .part_writer(&RobotsFilesArrow::desc(), "c", "x")
+        .unwrap();
+    let (mut runs, mut arrow) = (RobotsFilesBuilder::default(), RobotsFilesArrow::default());
+    let files: Vec<_> = (0..3).flat_map(|_| &corpus).collect();
+    let per_group = files.len().div_ceil(4);
+    for (chunk_no, chunk) in files.chunks(per_group).enumerate() {
+        for (i, (path, body)) in chunk.iter().enumerate() {
+            let parsed = ParsedBody::parse(body);
+            let offset = (chunk_no * 10_000 + i) as i64;
+            append_file_row(&mut runs, body, &parsed, path, offset);
+            append_file_row(&mut arrow, body, &parsed, path, offset);
+        }
+        runs.write_into("c", &mut runs_part).unwrap();
+        arrow.write_into("c", &mut arrow_part).unwrap();
+        arrow_part.flush().unwrap();
+    }
+    runs_out.commit(vec![runs_part.finish().unwrap()]).unwrap();
+    arrow_out
+        .commit(vec![arrow_part.finish().unwrap()])
+        .unwrap();
+    same_part(&runs_out, &arrow_out, "robots_files", 4);
 }
 
 /// Per-host counts of up to 30,000 hosts (names, IP addresses, no host, long and non-ASCII names,

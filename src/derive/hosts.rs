@@ -356,7 +356,9 @@ impl CrawlIndex {
         self.captures += 1;
         let host_id = self.hosts.id(host);
         let seen = Seen {
-            file: self.files.id(Columns::get(cols.file, i).unwrap_or_default()),
+            file: self
+                .files
+                .id(Columns::get(cols.file, i).unwrap_or_default()),
             offset: cols
                 .offset
                 .filter(|a| a.is_valid(i))
@@ -497,7 +499,9 @@ impl<'s> Index for &'s CrawlIndex {
     fn capture(&self, s: &'s Seen) -> Capture<'_> {
         Capture {
             url: &s.url,
-            redirect: s.outcome.is_some_and(|o| self.outcomes.get(o) == "redirect"),
+            redirect: s
+                .outcome
+                .is_some_and(|o| self.outcomes.get(o) == "redirect"),
             location: s.location.as_deref(),
         }
     }

@@ -428,19 +428,22 @@ fn agents_of(r: &RobotsTxt<'_>, g: u32) -> Vec<String> {
         .collect()
 }
 
-/// Everything the tables would hold for one robots.txt file, as JSON: the `robots_files` row
-/// (body facts and parse summary), the rows of `robots_agents`, `robots_rules`,
-/// `app_directives` and `acap_fields`, and, given a registry, the verdict columns of each
-/// agent's `agent_verdicts` row. The file is read as a 2xx capture of no URL: provenance
-/// columns hold `name`, offset 0 and `warc_type` `file`; host and times are null.
-pub fn file_json(body: &[u8], name: &str, registry: Option<&Registry>) -> serde_json::Value {
+/// Append to `files` the `robots_files` row of `body` (whose parse is `parsed`) read as a 2xx
+/// capture of no URL at `offset` of `name`: `warc_type` `file`, host and times null.
+pub fn append_file_row<B>(
+    files: &mut B,
+    body: &[u8],
+    parsed: &ParsedBody<'_>,
+    name: &str,
+    offset: i64,
+) where
+    B: for<'r> crate::tables::AppendRow<RobotsFileRow<'r>>,
+{
     use crate::rows::body_facts::BodyFacts;
-    use crate::tables::{batch_to_json, RobotsFilesBuilder};
-    let parsed = ParsedBody::parse(body);
     let facts = BodyFacts::of(body, body.len() as u64, false);
     let mut row = RobotsFileRow {
         warc_file: Some(name),
-        warc_offset: Some(0),
+        warc_offset: Some(offset),
         warc_type: Some("file"),
         fetch_outcome: Some(facts.outcome_2xx().as_str()),
         ..RobotsFileRow::default()
@@ -448,8 +451,19 @@ pub fn file_json(body: &[u8], name: &str, registry: Option<&Registry>) -> serde_
     let digest = facts.apply(&mut row, Some(&parsed.robots));
     row.body_digest = Some(&digest);
     parsed.fill(&mut row);
-    let mut files = RobotsFilesBuilder::default();
-    files.append(&row);
+    files.append_row(&row);
+}
+
+/// Everything the tables would hold for one robots.txt file, as JSON: the `robots_files` row
+/// (body facts and parse summary), the rows of `robots_agents`, `robots_rules`,
+/// `app_directives` and `acap_fields`, and, given a registry, the verdict columns of each
+/// agent's `agent_verdicts` row. The file is read as a 2xx capture of no URL: provenance
+/// columns hold `name`, offset 0 and `warc_type` `file`; host and times are null.
+pub fn file_json(body: &[u8], name: &str, registry: Option<&Registry>) -> serde_json::Value {
+    use crate::tables::{batch_to_json, RobotsFilesArrow};
+    let parsed = ParsedBody::parse(body);
+    let mut files = RobotsFilesArrow::default();
+    append_file_row(&mut files, body, &parsed, name, 0);
     let mut t = RobotsLineTables::<RobotsAgentsArrow, RobotsRulesArrow>::default();
     let p = Provenance {
         warc_file: name,
@@ -480,7 +494,11 @@ pub fn file_json(body: &[u8], name: &str, registry: Option<&Registry>) -> serde_
         "acap_fields": rows(t.acap.finish("")),
     });
     if let Some(registry) = registry {
-        json["agent_verdicts"] = verdicts_json(registry, facts.outcome_2xx(), &parsed.robots);
+        json["agent_verdicts"] = verdicts_json(
+            registry,
+            crate::rows::body_facts::BodyFacts::of(body, body.len() as u64, false).outcome_2xx(),
+            &parsed.robots,
+        );
     }
     json
 }

@@ -31,19 +31,19 @@ pub use table::{Table, TableSelection};
 pub const SCHEMA_VERSION: &str = "8";
 table! {
     /// One row per capture of a `/robots.txt` URL, whatever its status.
-    RobotsFilesBuilder, RobotsFileRow, RobotsFiles,
+    RobotsFilesBuilder, RobotsFileRow, RobotsFiles, arrow: RobotsFilesArrow,
     {
         warc_file: Str,
         warc_offset: I64,
         warc_record_id: Text,
         /// `response`, `resource` or `revisit`.
-        warc_type: Str,
+        warc_type: Label,
         url: Text,
         host: Str,
         registered_domain: Str,
         capture_time: Ts,
         http_status: I32,
-        fetch_outcome: Str,
+        fetch_outcome: Label,
         redirect_location: Text,
         content_type: Str,
         content_encoding: Str,
@@ -53,7 +53,7 @@ table! {
         warc_truncated: Str,
         body_digest: Text,
         has_bom: Bool,
-        line_endings: Str,
+        line_endings: Label,
         valid_utf8: Bool,
         /// The body was parsed (2xx responses and resource records with a body); the columns
         /// below are NULL otherwise.
@@ -173,17 +173,17 @@ table! {
         /// [`crate::robots::parse::writes_name`]).
         named_exact: Bool,
         /// Which groups decide: `specific`, `purpose`, `wildcard`, `none`.
-        verdict_source: Str,
+        verdict_source: Label,
         root_allowed: Bool,
         /// full_block, partial_block, allowed, no_robots, unreachable, redirect, unknown,
         /// undetermined.
-        verdict: Str,
+        verdict: Label,
         /// As `verdict`, but an unreachable robots.txt (5xx) is a full_block (RFC 9309 2.3.1.4)
         /// and a 429 is no_robots (a 4xx under RFC 9309).
-        verdict_rfc9309: Str,
+        verdict_rfc9309: Label,
         /// As `verdict`, with the groups chosen as the crawler's operator documents (the
         /// registry's fallback tokens and ignored `*` groups).
-        verdict_documented: Str,
+        verdict_documented: Label,
         n_applicable_rules: I32,
         crawl_delay: F64,
         /// `directive=value` of the agent's App-Directives application for `/`.
@@ -239,11 +239,11 @@ impl AgentVerdictsBuilder {
     pub fn verdicts(&mut self, r: &AgentVerdictRow<'_>, n: u32) {
         self.named.push(r.named, n);
         self.named_exact.push(r.named_exact, n);
-        self.verdict_source.push_str(r.verdict_source, n);
+        self.verdict_source.push_label(r.verdict_source, n);
         self.root_allowed.push(r.root_allowed, n);
-        self.verdict.push_str(r.verdict, n);
-        self.verdict_rfc9309.push_str(r.verdict_rfc9309, n);
-        self.verdict_documented.push_str(r.verdict_documented, n);
+        self.verdict.push_label(r.verdict, n);
+        self.verdict_rfc9309.push_label(r.verdict_rfc9309, n);
+        self.verdict_documented.push_label(r.verdict_documented, n);
         self.n_applicable_rules
             .push(r.n_applicable_rules.as_ref(), n);
         self.crawl_delay.push(r.crawl_delay.as_ref(), n);
