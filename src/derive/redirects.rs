@@ -87,7 +87,7 @@ fn target(c: &Capture<'_>) -> Option<(url::Url, url::Url)> {
 /// it) and its key; `None` when `c` is not a redirect or has no usable location.
 pub fn target_of(c: &Capture<'_>) -> Option<(String, String)> {
     let (_, to) = c.redirect.then(|| target(c))??;
-    let host = crate::rows::source::host_of(&to)?.into_owned();
+    let host = crate::tables::host_of(&to)?.into_owned();
     Some((host, key(&to)))
 }
 

@@ -153,16 +153,7 @@ pub(super) fn registered_domain(u: &url::Url) -> Option<String> {
     }
 }
 
-/// The lower-case host of a URL, without a trailing dot.
-pub fn host_of(u: &url::Url) -> Option<std::borrow::Cow<'_, str>> {
-    let h = u.host_str()?;
-    let h = h.trim_end_matches('.');
-    Some(if h.bytes().any(|c| c.is_ascii_uppercase()) {
-        std::borrow::Cow::Owned(h.to_ascii_lowercase())
-    } else {
-        std::borrow::Cow::Borrowed(h)
-    })
-}
+pub(super) use crate::tables::host_of;
 
 /// Whether a raw target URI may parse to a robots.txt URL ([`is_robots_url`]): the URL parser
 /// drops tabs and line breaks but decodes nothing in the path, so `robots` must stand in it.

@@ -24,6 +24,18 @@ use anyhow::Result;
 use declare::table;
 
 pub use declare::{AppendRow, TableBuilder, CRAWL_COLUMN};
+
+/// The `host` column's value for a URL: its host, lower-case, without a trailing dot. The scan
+/// writes it, and `robots_hosts` finds the captures a redirect may point to by it.
+pub fn host_of(u: &url::Url) -> Option<std::borrow::Cow<'_, str>> {
+    let h = u.host_str()?;
+    let h = h.trim_end_matches('.');
+    Some(if h.bytes().any(|c| c.is_ascii_uppercase()) {
+        std::borrow::Cow::Owned(h.to_ascii_lowercase())
+    } else {
+        std::borrow::Cow::Borrowed(h)
+    })
+}
 pub use kind::{Bool, Kind, Label, Str, StrList, Text, Ts, F64, I32, I64};
 pub use table::{Table, TableSelection};
 
