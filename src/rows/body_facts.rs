@@ -3,6 +3,7 @@
 //! endings and digest. Shared by the scan and `repcensus parse`.
 
 use super::fetch::FetchOutcome;
+use crate::robots::lex::Endings;
 use crate::robots::parse::PARSE_LIMIT;
 use crate::robots::RobotsTxt;
 use crate::tables::RobotsFileRow;
@@ -147,13 +148,14 @@ fn line_endings(b: &[u8]) -> &'static str {
             .map(|(&x, &y)| usize::from(x == b'\r' && y == b'\n'))
             .sum()
     };
-    match (crlf > 0, lf > crlf, cr > crlf) {
-        (false, false, false) => "none",
-        (true, false, false) => "crlf",
-        (false, true, false) => "lf",
-        (false, false, true) => "cr",
-        _ => "mixed",
+    // Whether each count is zero is all the label reads; saturating keeps that for any length.
+    let n = |c: usize| u32::try_from(c).unwrap_or(u32::MAX);
+    Endings {
+        crlf: n(crlf),
+        lf: n(lf - crlf),
+        cr: n(cr - crlf),
     }
+    .label()
 }
 
 #[cfg(test)]
