@@ -10,10 +10,9 @@ use crate::archive::problem::ErrorKind;
 use crate::archive::record::{self, unfold};
 use crate::archive::sink::{Need, Record};
 use crate::rows::page_signals::{self, Carried, PageCtx};
-use crate::rows::source::{
-    host_of, meta_names, registered_domain, Context, RecordType, RowSource, Seen,
-};
+use crate::rows::source::{meta_names, registered_domain, Context, RecordType, RowSource, Seen};
 use crate::signals::meta::{AFTER_HEAD_WINDOW, HEAD_SCAN_LIMIT};
+use crate::tables::host_of;
 use crate::tables::{Table, TableSelection};
 
 /// The page source.

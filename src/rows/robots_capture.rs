@@ -11,9 +11,8 @@ use crate::robots::RobotsTxt;
 use crate::rows::body_facts::BodyFacts;
 use crate::rows::fetch::FetchOutcome;
 use crate::rows::robots_txt::{LineTables, ParsedBody, Provenance};
-use crate::rows::source::{
-    host_of, is_robots_url, registered_domain, Context, RecordType, RowSource, Seen,
-};
+use crate::rows::source::{is_robots_url, registered_domain, Context, RecordType, RowSource, Seen};
+use crate::tables::host_of;
 use crate::tables::{RobotsFileRow, Table, TableSelection};
 
 /// The robots.txt capture source, producing the rows of the tables it feeds that are selected.

@@ -153,8 +153,6 @@ pub(super) fn registered_domain(u: &url::Url) -> Option<String> {
     }
 }
 
-pub(super) use crate::tables::host_of;
-
 /// Whether a raw target URI may parse to a robots.txt URL ([`is_robots_url`]): the URL parser
 /// drops tabs and line breaks but decodes nothing in the path, so `robots` must stand in it.
 pub(super) fn may_be_robots_url(uri: &[u8]) -> bool {
