@@ -161,10 +161,11 @@ fn write_beside<T>(
             }
             Ok(())
         });
-        // A send fails only when the writer stopped on an error, which `join` returns.
+        // A send fails only when the writer stopped on an error: making rows stops too, and the
+        // writer's error (from `join`) is the one returned.
         let made = make(&mut |batch| {
-            let _ = send.send(batch);
-            Ok(())
+            send.send(batch)
+                .map_err(|_| anyhow::anyhow!("the robots_hosts writer stopped"))
         });
         drop(send);
         let written = writer
