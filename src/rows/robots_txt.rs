@@ -429,29 +429,33 @@ fn agents_of(r: &RobotsTxt<'_>, g: u32) -> Vec<String> {
 }
 
 /// Append to `files` the `robots_files` row of `body` (whose parse is `parsed`) read as a 2xx
-/// capture of no URL at `offset` of `name`: `warc_type` `file`, host and times null.
+/// capture of no URL at `offset` of `name`: `warc_type` `file`, host and times null. Returns the
+/// row's fetch outcome.
 pub fn append_file_row<B>(
     files: &mut B,
     body: &[u8],
     parsed: &ParsedBody<'_>,
     name: &str,
     offset: i64,
-) where
+) -> FetchOutcome
+where
     B: for<'r> crate::tables::AppendRow<RobotsFileRow<'r>>,
 {
     use crate::rows::body_facts::BodyFacts;
     let facts = BodyFacts::of(body, body.len() as u64, false);
+    let outcome = facts.outcome_2xx();
     let mut row = RobotsFileRow {
         warc_file: Some(name),
         warc_offset: Some(offset),
         warc_type: Some("file"),
-        fetch_outcome: Some(facts.outcome_2xx().as_str()),
+        fetch_outcome: Some(outcome.as_str()),
         ..RobotsFileRow::default()
     };
     let digest = facts.apply(&mut row, Some(&parsed.robots));
     row.body_digest = Some(&digest);
     parsed.fill(&mut row);
     files.append_row(&row);
+    outcome
 }
 
 /// Everything the tables would hold for one robots.txt file, as JSON: the `robots_files` row
@@ -463,7 +467,7 @@ pub fn file_json(body: &[u8], name: &str, registry: Option<&Registry>) -> serde_
     use crate::tables::{batch_to_json, RobotsFilesArrow};
     let parsed = ParsedBody::parse(body);
     let mut files = RobotsFilesArrow::default();
-    append_file_row(&mut files, body, &parsed, name, 0);
+    let outcome = append_file_row(&mut files, body, &parsed, name, 0);
     let mut t = RobotsLineTables::<RobotsAgentsArrow, RobotsRulesArrow>::default();
     let p = Provenance {
         warc_file: name,
@@ -494,11 +498,7 @@ pub fn file_json(body: &[u8], name: &str, registry: Option<&Registry>) -> serde_
         "acap_fields": rows(t.acap.finish("")),
     });
     if let Some(registry) = registry {
-        json["agent_verdicts"] = verdicts_json(
-            registry,
-            crate::rows::body_facts::BodyFacts::of(body, body.len() as u64, false).outcome_2xx(),
-            &parsed.robots,
-        );
+        json["agent_verdicts"] = verdicts_json(registry, outcome, &parsed.robots);
     }
     json
 }
