@@ -33,6 +33,47 @@ fn read(path: &Path) -> (Vec<RecordBatch>, SerializedFileReader<std::fs::File>) 
     (batches, SerializedFileReader::new(f).unwrap())
 }
 
+/// An output folder for each writer, in temporary folders.
+struct Outs {
+    _dirs: [tempfile::TempDir; 2],
+    runs: OutDir,
+    arrow: OutDir,
+}
+
+impl Outs {
+    fn new() -> Self {
+        let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+        let runs = OutDir::create(dirs[0].path()).unwrap();
+        let arrow = OutDir::create(dirs[1].path()).unwrap();
+        Outs {
+            _dirs: dirs,
+            runs,
+            arrow,
+        }
+    }
+
+    /// A part of input `x` in crawl `c`, for the table `B` writes, in `out`.
+    fn part<B: TableBuilder>(out: &OutDir) -> PartWriter {
+        out.part_writer(&B::desc(), "c", "x").unwrap()
+    }
+
+    /// Commit the parts of each writer, then hold each of `tables`' two parts to [`same_part`].
+    fn commit_and_compare(
+        &self,
+        runs: Vec<PartWriter>,
+        arrow: Vec<PartWriter>,
+        tables: &[&str],
+        row_groups: usize,
+    ) {
+        let finish = |p: Vec<PartWriter>| p.into_iter().map(|w| w.finish().unwrap()).collect();
+        self.runs.commit(finish(runs)).unwrap();
+        self.arrow.commit(finish(arrow)).unwrap();
+        for t in tables {
+            same_part(&self.runs, &self.arrow, t, row_groups);
+        }
+    }
+}
+
 /// The two parts of `table` hold the same rows in the same row groups, with the same statistics.
 fn same_part(runs: &OutDir, arrow: &OutDir, table: &str, row_groups: usize) {
     let (got, got_meta) = read(&runs.part_path(table, "c", "x"));
@@ -66,27 +107,14 @@ fn same_part(runs: &OutDir, arrow: &OutDir, table: &str, row_groups: usize) {
 #[test]
 fn robots_line_tables_equal_their_arrow_form() {
     let corpus = real_robots();
-    let (runs_dir, arrow_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let runs_out = OutDir::create(runs_dir.path()).unwrap();
-    let arrow_out = OutDir::create(arrow_dir.path()).unwrap();
+    let outs = Outs::new();
     let mut runs = RobotsLineTables::<RobotsAgentsBuilder, RobotsRulesBuilder>::default();
     let mut arrow = RobotsLineTables::<RobotsAgentsArrow, RobotsRulesArrow>::default();
-    let part = |o: &OutDir, w: fn(&OutDir) -> PartWriter| w(o);
     let mut parts = [
-        part(&runs_out, |o| {
-            o.part_writer(&RobotsAgentsBuilder::desc(), "c", "x")
-                .unwrap()
-        }),
-        part(&runs_out, |o| {
-            o.part_writer(&RobotsRulesBuilder::desc(), "c", "x")
-                .unwrap()
-        }),
-        part(&arrow_out, |o| {
-            o.part_writer(&RobotsAgentsArrow::desc(), "c", "x").unwrap()
-        }),
-        part(&arrow_out, |o| {
-            o.part_writer(&RobotsRulesArrow::desc(), "c", "x").unwrap()
-        }),
+        Outs::part::<RobotsAgentsBuilder>(&outs.runs),
+        Outs::part::<RobotsRulesBuilder>(&outs.runs),
+        Outs::part::<RobotsAgentsArrow>(&outs.arrow),
+        Outs::part::<RobotsRulesArrow>(&outs.arrow),
     ];
     let mut sc = Scratch::default();
     const LINES: LineTables = LineTables {
@@ -114,11 +142,13 @@ fn robots_line_tables_equal_their_arrow_form() {
         arrow.rules.write_into("c", &mut parts[3]).unwrap();
         parts[3].flush().unwrap();
     }
-    let [a, b, c, d] = parts.map(|p| p.finish().unwrap());
-    runs_out.commit(vec![a, b]).unwrap();
-    arrow_out.commit(vec![c, d]).unwrap();
-    same_part(&runs_out, &arrow_out, "robots_agents", 4);
-    same_part(&runs_out, &arrow_out, "robots_rules", 4);
+    let [a, b, c, d] = parts;
+    outs.commit_and_compare(
+        vec![a, b],
+        vec![c, d],
+        &["robots_agents", "robots_rules"],
+        4,
+    );
 }
 
 /// The `robots_files` rows of the real robots.txt files (three times over, in four row groups)
@@ -126,15 +156,9 @@ fn robots_line_tables_equal_their_arrow_form() {
 #[test]
 fn robots_files_equal_their_arrow_form() {
     let corpus = real_robots();
-    let (runs_dir, arrow_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let runs_out = OutDir::create(runs_dir.path()).unwrap();
-    let arrow_out = OutDir::create(arrow_dir.path()).unwrap();
-    let mut runs_part = runs_out
-        .part_writer(&RobotsFilesBuilder::desc(), "c", "x")
-        .unwrap();
-    let mut arrow_part = arrow_out
-        .part_writer(&RobotsFilesArrow::desc(), "c", "x")
-        .unwrap();
+    let outs = Outs::new();
+    let mut runs_part = Outs::part::<RobotsFilesBuilder>(&outs.runs);
+    let mut arrow_part = Outs::part::<RobotsFilesArrow>(&outs.arrow);
     let (mut runs, mut arrow) = (RobotsFilesBuilder::default(), RobotsFilesArrow::default());
     let files: Vec<_> = (0..3).flat_map(|_| &corpus).collect();
     let per_group = files.len().div_ceil(4);
@@ -149,11 +173,7 @@ fn robots_files_equal_their_arrow_form() {
         arrow.write_into("c", &mut arrow_part).unwrap();
         arrow_part.flush().unwrap();
     }
-    runs_out.commit(vec![runs_part.finish().unwrap()]).unwrap();
-    arrow_out
-        .commit(vec![arrow_part.finish().unwrap()])
-        .unwrap();
-    same_part(&runs_out, &arrow_out, "robots_files", 4);
+    outs.commit_and_compare(vec![runs_part], vec![arrow_part], &["robots_files"], 4);
 }
 
 /// Per-host counts of up to 30,000 hosts (names, IP addresses, no host, long and non-ASCII names,
@@ -193,15 +213,9 @@ fn host_counts_equal_their_arrow_form() {
     for c in chunks {
         merged.merge(c);
     }
-    let (runs_dir, arrow_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let runs_out = OutDir::create(runs_dir.path()).unwrap();
-    let arrow_out = OutDir::create(arrow_dir.path()).unwrap();
-    let mut runs_part = runs_out
-        .part_writer(&HostCountsBuilder::desc(), "c", "x")
-        .unwrap();
-    let mut arrow_part = arrow_out
-        .part_writer(&HostCountsArrow::desc(), "c", "x")
-        .unwrap();
+    let outs = Outs::new();
+    let mut runs_part = Outs::part::<HostCountsBuilder>(&outs.runs);
+    let mut arrow_part = Outs::part::<HostCountsArrow>(&outs.arrow);
     let mut runs = HostCountsBuilder::default();
     let mut n = 0;
     merged
@@ -217,9 +231,5 @@ fn host_counts_equal_their_arrow_form() {
         .emit(&mut arrow, "f.warc.gz", |_| Ok::<(), anyhow::Error>(()))
         .unwrap();
     arrow.write_into("c", &mut arrow_part).unwrap();
-    runs_out.commit(vec![runs_part.finish().unwrap()]).unwrap();
-    arrow_out
-        .commit(vec![arrow_part.finish().unwrap()])
-        .unwrap();
-    same_part(&runs_out, &arrow_out, "host_counts", 1);
+    outs.commit_and_compare(vec![runs_part], vec![arrow_part], &["host_counts"], 1);
 }
