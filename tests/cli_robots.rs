@@ -10,6 +10,21 @@ fn robots_file(text: &str) -> tempfile::NamedTempFile {
     f
 }
 
+/// `repcensus parse` of a file holding `text`: its JSON (the command must succeed).
+fn parse_json(text: &str) -> serde_json::Value {
+    let f = robots_file(text);
+    let out = common::bin()
+        .args(["parse", f.path().to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 const ROBOTS: &str = "User-agent: *\nDisallow: /private\nAllow: /private/ok$\n\nUser-agent: FooBot\nUser-Agent-Purpose: ai-training\nDisallow: /\nApp-Directive: /n/ search;snippets=?0\n";
 
 #[test]
@@ -247,13 +262,7 @@ fn check_gives_the_app_directives_of_each_agent_and_url() {
 
 #[test]
 fn parse_prints_the_table_rows() {
-    let f = robots_file(ROBOTS);
-    let out = common::bin()
-        .args(["parse", f.path().to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = parse_json(ROBOTS);
     assert_eq!(v["robots_files"]["n_groups"], 2);
     assert_eq!(v["robots_files"]["n_agents"], 3);
     assert_eq!(v["robots_files"]["has_purpose"], true);
@@ -282,13 +291,7 @@ fn parse_prints_the_table_rows() {
 #[test]
 fn parse_gives_each_tracked_agents_verdict() {
     let body = "User-agent: Googlebot\nDisallow: /x\n\nUser-agent: *\nDisallow: /\n";
-    let f = robots_file(body);
-    let out = common::bin()
-        .args(["parse", f.path().to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = parse_json(body);
     let rows = v["agent_verdicts"].as_array().unwrap();
     assert_eq!(rows.len(), repcensus::Registry::builtin().agents.len());
     let of = |agent: &str| {
