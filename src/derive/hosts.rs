@@ -176,6 +176,39 @@ fn write_beside<T>(
     })
 }
 
+/// Hand `use_batch` each batch of `columns` of `parts`, in order, while another thread reads
+/// and decodes the next ones (decoding is about half of a pass).
+fn read_beside(
+    out: &OutDir,
+    parts: &[PartRef],
+    columns: &[&str],
+    mut use_batch: impl FnMut(&PartRef, &RecordBatch) -> Result<()>,
+) -> Result<()> {
+    let (send, receive) = std::sync::mpsc::sync_channel::<(usize, RecordBatch)>(2);
+    std::thread::scope(|scope| {
+        let reader = scope.spawn(move || -> Result<()> {
+            for (k, part) in parts.iter().enumerate() {
+                // A send fails only when `use_batch` failed: reading stops, and its error is
+                // the one returned.
+                out.each_batch(part, columns, &[], |batch| {
+                    send.send((k, batch))
+                        .map_err(|_| anyhow::anyhow!("stopped reading robots_files"))
+                })?;
+            }
+            Ok(())
+        });
+        let used = receive
+            .iter()
+            .try_for_each(|(k, batch)| use_batch(&parts[k], &batch));
+        drop(receive);
+        let read = reader
+            .join()
+            .map_err(|_| anyhow::anyhow!("the robots_files reader panicked"))?;
+        used?;
+        read
+    })
+}
+
 /// The columns of `robots_files` each pass reads.
 const TARGET_COLUMNS: [&str; 3] = ["url", "fetch_outcome", "redirect_location"];
 const CAPTURE_COLUMNS: [&str; 8] = [
@@ -193,30 +226,26 @@ const CAPTURE_COLUMNS: [&str; 8] = [
 /// each such URL's latest capture.
 fn read_crawl(out: &OutDir, parts: &[PartRef]) -> Result<CrawlIndex> {
     let mut index = CrawlIndex::default();
-    for part in parts {
-        out.each_batch(part, &TARGET_COLUMNS, &[], |batch| {
-            let cols = Columns::of(&batch, part)?;
-            for i in 0..batch.num_rows() {
-                if let Some((host, key)) = cols.capture(i).as_ref().and_then(redirects::target_of) {
-                    index.target_hosts.insert(host);
-                    index.targets.insert(key);
-                }
+    read_beside(out, parts, &TARGET_COLUMNS, |part, batch| {
+        let cols = Columns::of(batch, part)?;
+        for i in 0..batch.num_rows() {
+            if let Some((host, key)) = cols.capture(i).as_ref().and_then(redirects::target_of) {
+                index.target_hosts.insert(host);
+                index.targets.insert(key);
             }
-            Ok(())
-        })?;
-    }
+        }
+        Ok(())
+    })?;
     // Room for a host per capture: growing the table rehashes every host name.
     let rows: u64 = parts.iter().filter_map(|p| out.part_rows(p)).sum();
     index.hosts.reserve(rows as usize);
-    for part in parts {
-        out.each_batch(part, &CAPTURE_COLUMNS, &[], |batch| {
-            let cols = Columns::of(&batch, part)?;
-            for i in 0..batch.num_rows() {
-                index.add(&cols, i);
-            }
-            Ok(())
-        })?;
-    }
+    read_beside(out, parts, &CAPTURE_COLUMNS, |part, batch| {
+        let cols = Columns::of(batch, part)?;
+        for i in 0..batch.num_rows() {
+            index.add(&cols, i);
+        }
+        Ok(())
+    })?;
     Ok(index)
 }
 
