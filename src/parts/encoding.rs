@@ -33,17 +33,19 @@ impl<'a> Hybrid<'a> {
         Self { out, lits, bw }
     }
 
-    pub(super) fn run(&mut self, v: u32, mut n: u32) {
-        if self.lits.len() % 8 != 0 {
-            let k = (8 - self.lits.len() % 8).min(n as usize);
-            self.lits.extend(std::iter::repeat_n(v, k));
-            n -= k as u32;
-        }
-        if n >= 8 {
+    pub(super) fn run(&mut self, v: u32, n: u32) {
+        // Values that complete the group of literals in hand go with it.
+        let open = (8 - self.lits.len() % 8) % 8;
+        let fill = open.min(n as usize);
+        let rest = n - fill as u32;
+        if rest >= 8 {
+            self.lits.extend(std::iter::repeat_n(v, fill));
             flush_literals(self.lits, self.bw, self.out);
-            put_varint(self.out, u64::from(n) << 1);
+            put_varint(self.out, u64::from(rest) << 1);
             let value_bytes = usize::from(self.bw).div_ceil(8);
             self.out.extend_from_slice(&v.to_le_bytes()[..value_bytes]);
+        } else if n == 1 {
+            self.lits.push(v);
         } else {
             self.lits.extend(std::iter::repeat_n(v, n as usize));
         }
@@ -109,18 +111,24 @@ pub(super) fn flush_literals(lits: &mut Vec<u32>, bw: u8, out: &mut Vec<u8>) {
     lits.clear();
 }
 
-/// Bit-pack values (a multiple of 8 of them), least significant bit first.
+/// Bit-pack values (a multiple of 8 of them, each below `1 << bw`, `bw` at most 32), least
+/// significant bit first. Bits leave the accumulator 32 at a time; 8 values fill whole bytes,
+/// so what is left at the end is whole bytes.
 pub(super) fn bitpack(vals: &[u32], bw: u8, out: &mut Vec<u8>) {
+    let bw = u32::from(bw);
+    out.reserve(vals.len() * bw as usize / 8);
     let (mut acc, mut bits) = (0u64, 0u32);
     for &v in vals {
+        // `bits` is below 32 here, so the value fits.
         acc |= u64::from(v) << bits;
-        bits += u32::from(bw);
-        while bits >= 8 {
-            out.push(acc as u8);
-            acc >>= 8;
-            bits -= 8;
+        bits += bw;
+        if bits >= 32 {
+            out.extend_from_slice(&(acc as u32).to_le_bytes());
+            acc >>= 32;
+            bits -= 32;
         }
     }
+    out.extend_from_slice(&acc.to_le_bytes()[..(bits / 8) as usize]);
 }
 
 /// A level section of a v1 data page: its length, then the hybrid encoding.
@@ -257,6 +265,21 @@ pub(crate) mod tests {
             hybrid(runs.iter().copied(), bw, &mut out, &mut Vec::new());
             let want: Vec<u32> = runs.iter().flat_map(|&(v, n)| std::iter::repeat_n(v, n as usize)).collect();
             proptest::prop_assert_eq!(decode(&out, bw, want.len()), want);
+        }
+
+        #[test]
+        fn bitpacked_groups_decode_to_their_values_at_every_width(
+            bw in 1u8..=32,
+            raw in proptest::collection::vec(proptest::prelude::any::<u32>(), 1..40),
+        ) {
+            let mask = if bw == 32 { u32::MAX } else { (1u32 << bw) - 1 };
+            let mut vals: Vec<u32> = raw.iter().map(|v| v & mask).collect();
+            vals.resize(vals.len().next_multiple_of(8), 0);
+            let mut out = Vec::new();
+            out.push(((vals.len() / 8) << 1 | 1) as u8);
+            bitpack(&vals, bw, &mut out);
+            proptest::prop_assert_eq!(out.len(), 1 + vals.len() * usize::from(bw) / 8);
+            proptest::prop_assert_eq!(decode(&out, bw, vals.len()), vals);
         }
     }
 }
