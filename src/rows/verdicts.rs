@@ -158,6 +158,43 @@ pub struct Verdicts {
     /// verdicts are all the shared one.
     plain: Vec<bool>,
     token: Vec<u8>,
+    /// The verdicts of bodies seen lately, by digest.
+    seen: SeenBodies,
+}
+
+/// The verdict runs of recently seen bodies, by the body's digest: a body's verdicts are a
+/// function of its bytes (and the registry), and many hosts serve the same robots.txt (a
+/// platform's or a CMS's default, a site's hosts and schemes). Direct-mapped: a body takes the
+/// slot its digest hashes to, replacing what was there.
+#[derive(Default)]
+struct SeenBodies {
+    /// The registry the runs are for (its address and size).
+    of: (usize, usize),
+    slots: Vec<Option<SeenBody>>,
+}
+
+struct SeenBody {
+    digest: Box<str>,
+    runs: Vec<(AgentVerdict, u32)>,
+    undetermined: bool,
+}
+
+/// Slots of [`SeenBodies`] (a power of two).
+const SEEN_BODIES: usize = 1024;
+
+impl SeenBodies {
+    /// The slot of `digest`, after emptying every slot if the registry is not the one the
+    /// runs are for.
+    fn slot(&mut self, registry: &Registry, digest: &str) -> usize {
+        let of = (registry.agents.as_ptr() as usize, registry.agents.len());
+        if self.of != of || self.slots.is_empty() {
+            self.of = of;
+            self.slots.clear();
+            self.slots.resize_with(SEEN_BODIES, || None);
+        }
+        let hash = std::hash::BuildHasher::hash_one(&rustc_hash::FxBuildHasher, digest);
+        hash as usize & (SEEN_BODIES - 1)
+    }
 }
 
 /// A path that only a rule matching every path matches: no pattern names the byte 0x01, so a
@@ -405,7 +442,42 @@ impl Verdicts {
             push(out, &unparsed(outcome), registry.agents.len() as u32);
             return false;
         };
-        self.runs(registry, robots, |v, n| push(out, v, n))
+        match file.body_digest {
+            Some(digest) => self.runs_by_digest(registry, robots, digest, |v, n| push(out, v, n)),
+            None => self.runs(registry, robots, |v, n| push(out, v, n)),
+        }
+    }
+
+    /// [`Verdicts::runs`] of a body whose digest is `digest`: those of the last body seen with
+    /// that digest, when its slot still holds them.
+    fn runs_by_digest(
+        &mut self,
+        registry: &Registry,
+        robots: &RobotsTxt<'_>,
+        digest: &str,
+        mut push: impl FnMut(&AgentVerdict, u32),
+    ) -> bool {
+        let slot = self.seen.slot(registry, digest);
+        if let Some(seen) = self.seen.slots[slot]
+            .as_ref()
+            .filter(|s| *s.digest == *digest)
+        {
+            for (v, n) in &seen.runs {
+                push(v, *n);
+            }
+            return seen.undetermined;
+        }
+        let mut runs = Vec::new();
+        let undetermined = self.runs(registry, robots, |v, n| {
+            push(v, n);
+            runs.push((v.clone(), n));
+        });
+        self.seen.slots[slot] = Some(SeenBody {
+            digest: digest.into(),
+            runs,
+            undetermined,
+        });
+        undetermined
     }
 
     /// Each registry agent with its verdict, in the registry's order, for a capture with fetch
@@ -902,6 +974,55 @@ mod tests {
                 proptest::prop_assert_eq!((v.verdict, v.verdict_documented), (*google, *documented), "{} in {:?}", name, body);
             }
         }
+    }
+
+    /// The runs of `body` as `runs` computes them, and as `runs_by_digest` gives them under `key`.
+    fn fresh_and_by_digest(
+        v: &mut Verdicts,
+        registry: &Registry,
+        body: &str,
+        key: &str,
+    ) -> (Vec<(AgentVerdict, u32)>, Vec<(AgentVerdict, u32)>) {
+        let r = RobotsTxt::parse(body.as_bytes());
+        let (mut fresh, mut by_digest) = (Vec::new(), Vec::new());
+        Verdicts::default().runs(registry, &r, |a, n| fresh.push((a.clone(), n)));
+        v.runs_by_digest(registry, &r, key, |a, n| by_digest.push((a.clone(), n)));
+        (fresh, by_digest)
+    }
+
+    #[test]
+    fn bodies_seen_again_get_their_own_verdicts_even_when_their_digests_share_a_slot() {
+        let registry = Registry::builtin();
+        let mut v = Verdicts::default();
+        // Two keys that hash to the same slot (1025 keys cannot all take different ones).
+        let mut by_slot = std::collections::HashMap::new();
+        let (a, b) = (0..=SEEN_BODIES)
+            .map(|i| format!("sha256:{i}"))
+            .find_map(|k| {
+                let slot = v.seen.slot(&registry, &k);
+                by_slot.insert(slot, k.clone()).map(|earlier| (earlier, k))
+            })
+            .expect("two keys share a slot");
+        let bodies = [
+            "User-agent: *\nDisallow: /",
+            "User-agent: GPTBot\nDisallow: /\nUser-agent: *\nAllow: /",
+        ];
+        for (body, key) in [(0, &a), (0, &a), (1, &b), (0, &a), (1, &b), (1, &b)] {
+            let (fresh, by_digest) = fresh_and_by_digest(&mut v, &registry, bodies[body], key);
+            assert_eq!(by_digest, fresh, "body {body} under {key}");
+            let slot = v.seen.slot(&registry, key);
+            let kept = v.seen.slots[slot].as_ref().map(|s| &*s.digest);
+            assert_eq!(
+                kept,
+                Some(key.as_str()),
+                "the slot holds the body last seen"
+            );
+        }
+        assert_ne!(
+            fresh_and_by_digest(&mut v, &registry, bodies[0], &a).0,
+            fresh_and_by_digest(&mut v, &registry, bodies[1], &b).0,
+            "the two bodies have different verdicts"
+        );
     }
 
     #[test]
