@@ -976,13 +976,16 @@ mod tests {
         }
     }
 
+    /// Verdicts and the number of agents in a row each stands for.
+    type VerdictRuns = Vec<(AgentVerdict, u32)>;
+
     /// The runs of `body` as `runs` computes them, and as `runs_by_digest` gives them under `key`.
     fn fresh_and_by_digest(
         v: &mut Verdicts,
         registry: &Registry,
         body: &str,
         key: &str,
-    ) -> (Vec<(AgentVerdict, u32)>, Vec<(AgentVerdict, u32)>) {
+    ) -> (VerdictRuns, VerdictRuns) {
         let r = RobotsTxt::parse(body.as_bytes());
         let (mut fresh, mut by_digest) = (Vec::new(), Vec::new());
         Verdicts::default().runs(registry, &r, |a, n| fresh.push((a.clone(), n)));
