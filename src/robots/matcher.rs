@@ -324,6 +324,16 @@ impl Matcher {
         sel
     }
 
+    /// The groups chosen by the last [`Matcher::select`] (or [`Matcher::select_documented`])
+    /// that returned `sel`, in file order.
+    pub fn selected_groups(&self, sel: Selection) -> impl Iterator<Item = usize> + '_ {
+        (self.flags.iter().enumerate())
+            // `want` is the highest kind present, so a group with a higher one never reaches
+            // a lower bucket (a group naming the agent decides even if it is also `*`).
+            .filter(move |&(_, &f)| f & sel.want != 0)
+            .map(|(g, _)| g)
+    }
+
     /// The lines (indexes into [`RobotsTxt::lines`]) of the groups chosen by the last
     /// [`Matcher::select`], in file order.
     pub fn selected_lines<'r>(
@@ -331,13 +341,8 @@ impl Matcher {
         robots: &'r RobotsTxt<'_>,
         sel: Selection,
     ) -> impl Iterator<Item = usize> + 'r {
-        self.flags
-            .iter()
-            .enumerate()
-            // `want` is the highest kind present, so a group with a higher one never reaches
-            // a lower bucket (a group naming the agent decides even if it is also `*`).
-            .filter(move |&(_, &f)| f & sel.want != 0)
-            .flat_map(move |(g, _)| robots.group_lines(g))
+        self.selected_groups(sel)
+            .flat_map(move |g| robots.group_lines(g))
     }
 
     /// The verdict for a path under the groups chosen by the last [`Matcher::select`].

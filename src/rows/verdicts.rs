@@ -160,6 +160,29 @@ pub struct Verdicts {
     token: Vec<u8>,
     /// The verdicts of bodies seen lately, by digest.
     seen: SeenBodies,
+    /// The classifications made for the file [`Verdicts::runs`] is emitting.
+    classified: Classified,
+}
+
+/// The classifications of one file, by the groups they were made of: agents chosen the same
+/// groups the same way get the same classification, as every agent of a group that lists forty
+/// AI crawlers over one `Disallow: /` does. A classification is a function of the file and of
+/// the lines the selection chooses (the matcher's flags and `want`), so the key is the
+/// [`Selection`] and its groups. Only [`Verdicts::runs`] turns it on, emptied, for each file.
+#[derive(Default)]
+struct Classified {
+    on: bool,
+    /// Each classification: its selection, its groups (a range of `groups`) and the result.
+    made: Vec<(Selection, std::ops::Range<usize>, AgentVerdict)>,
+    groups: Vec<u32>,
+}
+
+impl Classified {
+    fn begin(&mut self) {
+        self.on = true;
+        self.made.clear();
+        self.groups.clear();
+    }
 }
 
 /// The verdict runs of recently seen bodies, by the body's digest: a body's verdicts are a
@@ -326,7 +349,31 @@ impl Verdicts {
         self.classify(robots, sel).verdict
     }
 
+    /// [`Verdicts::classify_now`], or the classification made earlier for the same file and
+    /// the same groups chosen the same way (see [`Classified`]).
     fn classify(&mut self, robots: &RobotsTxt<'_>, sel: Selection) -> AgentVerdict {
+        if !self.classified.on {
+            return self.classify_now(robots, sel);
+        }
+        let c = &mut self.classified;
+        let start = c.groups.len();
+        c.groups
+            .extend(self.matcher.selected_groups(sel).map(|g| g as u32));
+        let key = start..c.groups.len();
+        let groups = &c.groups;
+        let earlier =
+            (c.made.iter()).find(|(s, r, _)| *s == sel && groups[r.clone()] == groups[key.clone()]);
+        if let Some((_, _, v)) = earlier {
+            let v = v.clone();
+            c.groups.truncate(start);
+            return v;
+        }
+        let v = self.classify_now(robots, sel);
+        self.classified.made.push((sel, key, v.clone()));
+        v
+    }
+
+    fn classify_now(&mut self, robots: &RobotsTxt<'_>, sel: Selection) -> AgentVerdict {
         self.allows.clear();
         self.disallows.clear();
         let mut crawl_delay = None;
@@ -516,6 +563,7 @@ impl Verdicts {
         // application) gets the same Google verdict as every other such agent: compute it
         // once, and append it as one run for each stretch of such agents whose operator
         // documents nothing else (`verdict_documented` breaks the run where it differs).
+        self.classified.begin();
         let mut ua_lines = std::mem::take(&mut self.ua_lines);
         ua_lines.clear();
         ua_lines.extend(
@@ -572,6 +620,7 @@ impl Verdicts {
         if let (Some(v), true) = (&shared, run > 0) {
             push(v, run);
         }
+        self.classified.on = false;
         self.ua_lines = ua_lines;
         undetermined
     }
@@ -974,6 +1023,56 @@ mod tests {
                 proptest::prop_assert_eq!((v.verdict, v.verdict_documented), (*google, *documented), "{} in {:?}", name, body);
             }
         }
+    }
+
+    proptest::proptest! {
+        /// Agents chosen the same groups share one classification within a file, and each
+        /// still gets every column that classifying it alone gives (groups naming several
+        /// agents at once, with rules, crawl delays and `*` groups).
+        #[test]
+        fn agents_sharing_groups_get_what_each_alone_gets(
+            lines in proptest::collection::vec(
+                "(User-agent: (\\*|Googlebot|GPTBot|CCBot|ClaudeBot|msnbot|Yandex|AdsBot-Google)|(Allow|Disallow): /?[a*$]{0,2}|Crawl-delay: [0-9])",
+                0..14)
+        ) {
+            let body = lines.join("\n");
+            let registry = Registry::builtin();
+            let r = RobotsTxt::parse(body.as_bytes());
+            let mut shared = Vec::new();
+            Verdicts::default().each(&registry, FetchOutcome::Ok, Some(&r), |a, v| {
+                shared.push((a, v.clone()));
+            });
+            let mut alone = Verdicts::default();
+            for (a, v) in shared {
+                let mut own = alone.parsed(&r, a, v.named == Some(true));
+                own.named_exact = v.named_exact;
+                proptest::prop_assert_eq!(&v, &own, "{} in {:?}", a.name, body);
+            }
+        }
+    }
+
+    #[test]
+    fn a_group_naming_several_agents_is_classified_once_for_them() {
+        let registry = Registry::builtin();
+        let body = "User-agent: GPTBot\nUser-agent: CCBot\nUser-agent: ClaudeBot\n\
+                    User-agent: Bytespider\nDisallow: /\n\nUser-agent: *\nDisallow: /x\n";
+        let r = RobotsTxt::parse(body.as_bytes());
+        let mut v = Verdicts::default();
+        let mut full = Vec::new();
+        v.each(&registry, FetchOutcome::Ok, Some(&r), |a, verdict| {
+            if verdict.named == Some(true) {
+                full.push((a.name.as_str(), verdict.verdict));
+            }
+        });
+        assert_eq!(full.len(), 4, "{full:?}");
+        assert!(full.iter().all(|(_, k)| *k == Verdict::FullBlock));
+        let specific = (v.classified.made.iter())
+            .filter(|(sel, _, _)| sel.source == Source::Specific)
+            .count();
+        assert_eq!(
+            specific, 1,
+            "one classification of the group for its four agents"
+        );
     }
 
     /// Verdicts and the number of agents in a row each stands for.
