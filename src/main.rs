@@ -288,7 +288,8 @@ enum KindArg {
     /// robots.txt captures in Common Crawl's mix of outcomes, with generated bodies (at most
     /// 1.6 KB).
     Robots,
-    /// The same, with the 2xx bodies drawn from real robots.txt files (`--bodies`).
+    /// The same, with the 2xx bodies drawn from real robots.txt files (`--bodies`), their Sitemap
+    /// URLs naming the capture's host.
     RobotsReal,
 }
 
