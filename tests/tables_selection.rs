@@ -116,6 +116,21 @@ fn selected_tables_match_a_full_run_and_the_rest_are_not_written() {
         );
     }
     assert!(table_rows(&verdicts, "robots_files", &[]).is_empty());
+
+    // The line tables alone (no body columns, digest or verdicts are made for them).
+    let lines = dir.path().join("lines");
+    let line_tables = [
+        "robots_agents",
+        "robots_rules",
+        "app_directives",
+        "acap_fields",
+    ];
+    run(&lines, &["--tables", &line_tables.join(",")]);
+    for t in line_tables {
+        let rows = table_rows(&lines, t, &[]);
+        assert!(!rows.is_empty(), "{t}");
+        assert_eq!(rows, table_rows(&full, t, &[]), "{t}");
+    }
 }
 
 #[test]

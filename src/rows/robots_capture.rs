@@ -83,7 +83,12 @@ impl RobotsCaptures {
         let parsed = body
             .filter(|_| fetch.outcome.is_success())
             .map(ParsedBody::parse);
-        let digest = fetch.fill(&mut row, parsed.as_ref().map(|p| &p.robots));
+        // The body columns (UTF-8 check, line endings, SHA-256 digest) go to `robots_files` and
+        // `agent_verdicts` (whose verdicts are kept by digest); the line tables take only the
+        // capture's provenance.
+        let digest = (self.files || self.verdicts)
+            .then(|| fetch.fill(&mut row, parsed.as_ref().map(|p| &p.robots)))
+            .flatten();
         let mut undetermined = false;
         if let Some(p) = &parsed {
             p.fill(&mut row);
