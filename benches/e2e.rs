@@ -7,7 +7,8 @@
 //!   REPCENSUS_BENCH_PER_TABLE=0 cargo bench --bench e2e   # without each robots.txt table alone
 //!   REPCENSUS_BENCH_PEER=0 cargo bench --bench e2e        # without the FastWARC + pyarrow peer
 //!
-//! The archives are generated once (deterministically) into target/bench-data/. The floor inflates
+//! The archives are generated once (deterministically) into target/bench-data/, named by their kind,
+//! size and the generator's revision (`GEN_REVISION`). The floor inflates
 //! every gzip member of the file and nothing else, split at member starts over the same number of
 //! threads as the scan; it is measured with libdeflate (the scan's inflater) and with flate2's
 //! zlib-rs backend. Besides the default scan it runs `scan --tables robots_files` (the engine of
@@ -28,7 +29,7 @@ mod pip;
 
 use repcensus::inputs::{plan_chunks, Container};
 use repcensus::internals::{MemberInflater, MemberResult};
-use repcensus::{generate, real_bodies, GenKind, GenOptions, Layout};
+use repcensus::{generate, real_bodies, GenKind, GenOptions, Layout, GEN_REVISION};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
@@ -277,7 +278,8 @@ fn main() {
         if !kinds.split(',').any(|k| k == name) {
             continue;
         }
-        let path = data_dir.join(format!("{name}-{size}.warc.gz"));
+        // Named by the generator's revision too: an archive of an older generator is not reused.
+        let path = data_dir.join(format!("{name}-{size}-r{GEN_REVISION}.warc.gz"));
         ensure(&path, kind, size);
         let file = std::fs::File::open(&path).unwrap();
         // SAFETY: a file this benchmark generated and nobody else writes.

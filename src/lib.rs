@@ -72,7 +72,7 @@ pub use agents::{Agent, Registry};
 /// Reading records out of archives, and the extractor that turns them into rows.
 pub use archive::framer::Framer;
 /// Synthetic archives for benchmarks and tests (`repcensus generate`).
-pub use archive::gen::{generate, real_bodies, GenKind, GenOptions, Layout};
+pub use archive::gen::{generate, real_bodies, GenKind, GenOptions, Layout, GEN_REVISION};
 pub use archive::problem::{ErrorKind, ReadError, Scope};
 pub use archive::reader::{
     read_gzip_members, read_plain, read_stream, ContainerStats, ReadBuffers,
