@@ -91,7 +91,10 @@ impl RobotsCaptures {
             .flatten();
         let mut undetermined = false;
         if let Some(p) = &parsed {
-            p.fill(&mut row);
+            // The parse's summary columns are `robots_files`' alone.
+            if self.files {
+                p.fill(&mut row);
+            }
             let prov = Provenance {
                 warc_file: cx.warc_file,
                 warc_offset: rec.offset as i64,
