@@ -172,8 +172,10 @@ pub struct Verdicts {
 #[derive(Default)]
 struct Classified {
     on: bool,
-    /// Each classification: its selection, its groups (a range of `groups`) and the result.
-    made: Vec<(Selection, std::ops::Range<usize>, AgentVerdict)>,
+    /// Each classification: its selection, a hash of its groups, its groups (a range of
+    /// `groups`) and the result. The hash keeps a lookup from comparing long lists of groups
+    /// (a crafted file's thousands) with every earlier one.
+    made: Vec<(Selection, u64, std::ops::Range<usize>, AgentVerdict)>,
     groups: Vec<u32>,
 }
 
@@ -361,15 +363,18 @@ impl Verdicts {
             .extend(self.matcher.selected_groups(sel).map(|g| g as u32));
         let key = start..c.groups.len();
         let groups = &c.groups;
-        let earlier =
-            (c.made.iter()).find(|(s, r, _)| *s == sel && groups[r.clone()] == groups[key.clone()]);
-        if let Some((_, _, v)) = earlier {
+        let hash =
+            std::hash::BuildHasher::hash_one(&rustc_hash::FxBuildHasher, &groups[key.clone()]);
+        let earlier = (c.made.iter()).find(|(s, h, r, _)| {
+            *s == sel && *h == hash && groups[r.clone()] == groups[key.clone()]
+        });
+        if let Some((_, _, _, v)) = earlier {
             let v = v.clone();
             c.groups.truncate(start);
             return v;
         }
         let v = self.classify_now(robots, sel);
-        self.classified.made.push((sel, key, v.clone()));
+        self.classified.made.push((sel, hash, key, v.clone()));
         v
     }
 
@@ -1048,7 +1053,7 @@ mod tests {
         assert_eq!(full.len(), 4, "{full:?}");
         assert!(full.iter().all(|(_, k)| *k == Verdict::FullBlock));
         let specific = (v.classified.made.iter())
-            .filter(|(sel, _, _)| sel.source == Source::Specific)
+            .filter(|(sel, _, _, _)| sel.source == Source::Specific)
             .count();
         assert_eq!(
             specific, 1,
