@@ -16,8 +16,11 @@ use anyhow::{Context, Result};
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Int64Type, TimestampMicrosecondType};
 use arrow_array::{Array, RecordBatch, StringArray};
+use hashbrown::HashTable;
+use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
 use std::collections::hash_map::Entry;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
+use std::hash::BuildHasher;
 
 /// What deriving `robots_hosts` did for one crawl.
 #[derive(Debug, Clone, Default)]
@@ -236,9 +239,11 @@ fn read_crawl(out: &OutDir, parts: &[PartRef]) -> Result<CrawlIndex> {
         }
         Ok(())
     })?;
-    // Room for a host per capture: growing the table rehashes every host name.
+    // Room for a host per capture: growing the table rehashes every host name, and growing
+    // `latest` copies it. Room reserved and never used is never touched, so costs no memory.
     let rows: u64 = parts.iter().filter_map(|p| out.part_rows(p)).sum();
     index.hosts.reserve(rows as usize);
+    index.latest.reserve(rows as usize);
     read_beside(out, parts, &CAPTURE_COLUMNS, |part, batch| {
         let cols = Columns::of(batch, part)?;
         for i in 0..batch.num_rows() {
@@ -318,13 +323,62 @@ impl Interner {
     fn get(&self, id: u32) -> &str {
         self.dict.get(id)
     }
+}
 
+/// Host names, each kept once in one buffer and numbered in the order they were first seen. A
+/// host costs its bytes, an offset and a slot of the table, not an allocation of its own: a
+/// whole crawl has tens of millions of hosts.
+#[derive(Default)]
+struct HostNames {
+    text: String,
+    /// Where each host's name ends in `text`, by id.
+    ends: Vec<u64>,
+    /// Ids, by the hash of their name.
+    ids: HashTable<u32>,
+}
+
+/// Host `id` of `text` and `ends` (a function of the fields, so that the table can hash the
+/// names while it grows).
+fn host_name<'t>(text: &'t str, ends: &[u64], id: u32) -> &'t str {
+    let i = id as usize;
+    let start = i.checked_sub(1).map_or(0, |p| ends[p]);
+    &text[start as usize..ends[i] as usize]
+}
+
+impl HostNames {
+    /// The id of `host`, which it is given when it is new.
+    fn id(&mut self, host: &str) -> u32 {
+        let hash = FxBuildHasher.hash_one(host);
+        let (text, ends) = (&self.text, &self.ends);
+        if let Some(&id) = self.ids.find(hash, |&id| host_name(text, ends, id) == host) {
+            return id;
+        }
+        // More than 2^32 hosts would not fit in memory long before.
+        let id = u32::try_from(self.ends.len()).expect("fewer than 2^32 hosts");
+        self.text.push_str(host);
+        self.ends.push(self.text.len() as u64);
+        let (text, ends) = (&self.text, &self.ends);
+        self.ids.insert_unique(hash, id, |&j| {
+            FxBuildHasher.hash_one(host_name(text, ends, j))
+        });
+        id
+    }
+
+    fn get(&self, id: u32) -> &str {
+        host_name(&self.text, &self.ends, id)
+    }
+
+    /// Room for `n` more hosts (and their names, at 32 bytes each) without growing.
     fn reserve(&mut self, n: usize) {
-        self.dict.reserve(n);
+        self.text.reserve(n.saturating_mul(32));
+        self.ends.reserve(n);
+        let (text, ends) = (&self.text, &self.ends);
+        self.ids
+            .reserve(n, |&j| FxBuildHasher.hash_one(host_name(text, ends, j)));
     }
 
     fn len(&self) -> usize {
-        self.dict.len()
+        self.ends.len()
     }
 }
 
@@ -339,17 +393,42 @@ enum Domain {
     Other(u32),
 }
 
-/// A capture, as much of it as `robots_hosts` needs.
+/// A capture, as much of it as `robots_hosts` needs: a whole crawl keeps one per host, so it
+/// is kept small (80 bytes).
 struct Seen {
     file: u32,
     offset: i64,
-    time: Option<i64>,
+    /// `capture_time`, when `has_time`.
+    time: i64,
+    has_time: bool,
     /// In [`CrawlIndex::hosts`].
     host: u32,
     domain: Domain,
     outcome: Option<u32>,
-    url: Box<str>,
+    /// The URL, unless it is the robots.txt URL of the host (`http://{host}/robots.txt`, or
+    /// `https://` when `https`), as nearly every one is.
+    url: Option<Box<str>>,
+    https: bool,
+    /// `fetch_outcome` is `redirect`.
+    redirect: bool,
     location: Option<Box<str>>,
+}
+
+/// Whether `url` is `http://{host}/robots.txt` (`Some(false)`) or `https://{host}/robots.txt`
+/// (`Some(true)`).
+fn robots_url_of(url: &str, host: &str) -> Option<bool> {
+    let (https, rest) = match url.strip_prefix("https://") {
+        Some(rest) => (true, rest),
+        None => (false, url.strip_prefix("http://")?),
+    };
+    (rest.strip_prefix(host)? == "/robots.txt").then_some(https)
+}
+
+/// Append the robots.txt URL of `host` to `buf` (the inverse of [`robots_url_of`]).
+fn push_robots_url(buf: &mut String, https: bool, host: &str) {
+    buf.push_str(if https { "https://" } else { "http://" });
+    buf.push_str(host);
+    buf.push_str("/robots.txt");
 }
 
 /// The latest of the captures seen for a host or a URL, and how many there were.
@@ -365,16 +444,16 @@ struct CrawlIndex {
     domains: Interner,
     outcomes: Interner,
     /// Host names; a host's id indexes `latest`.
-    hosts: Interner,
+    hosts: HostNames,
     /// Each host's latest capture, by host id.
     latest: Vec<Latest>,
     /// The URLs (keys) redirects point to.
-    targets: HashSet<String>,
+    targets: FxHashSet<String>,
     /// The hosts of `targets`, as the `host` column writes them: only a capture of one of these
     /// can be a target, so only their URLs are parsed.
-    target_hosts: HashSet<String>,
+    target_hosts: FxHashSet<String>,
     /// Each redirect target's latest capture.
-    urls: HashMap<String, Latest>,
+    urls: FxHashMap<String, Latest>,
     captures: u64,
 }
 
@@ -385,6 +464,9 @@ impl CrawlIndex {
         };
         self.captures += 1;
         let host_id = self.hosts.id(host);
+        let time = cols.time.filter(|a| a.is_valid(i)).map(|a| a.value(i));
+        // A redirect's URL is kept whole: the resolver reads it (`Index::redirect`).
+        let https = robots_url_of(c.url, host).filter(|_| !c.redirect);
         let seen = Seen {
             file: self
                 .files
@@ -393,7 +475,8 @@ impl CrawlIndex {
                 .offset
                 .filter(|a| a.is_valid(i))
                 .map_or(0, |a| a.value(i)),
-            time: cols.time.filter(|a| a.is_valid(i)).map(|a| a.value(i)),
+            time: time.unwrap_or_default(),
+            has_time: time.is_some(),
             host: host_id,
             domain: match Columns::get(cols.domain, i) {
                 None => Domain::None,
@@ -403,7 +486,9 @@ impl CrawlIndex {
                 Some(d) => Domain::Other(self.domains.id(d)),
             },
             outcome: Columns::get(Some(cols.outcome), i).map(|o| self.outcomes.id(o)),
-            url: c.url.into(),
+            url: https.is_none().then(|| c.url.into()),
+            https: https == Some(true),
+            redirect: c.redirect,
             location: c.location.map(Into::into),
         };
         if self.target_hosts.contains(host) {
@@ -452,6 +537,7 @@ impl CrawlIndex {
             .collect();
         hosts.par_sort_unstable_by(|a, b| a.0.cmp(b.0));
         let mut builder = RobotsHostsBuilder::default();
+        let (mut url, mut effective_url) = (String::new(), String::new());
         for (host, latest) in hosts {
             let start = &latest.seen;
             let e = redirects::follow(&self, start);
@@ -459,22 +545,27 @@ impl CrawlIndex {
             counts.cross_host += u64::from(e.cross_host && e.capture.is_some());
             let s = &latest.seen;
             let eff = e.capture.unwrap_or(start);
+            let effective_host = if eff.host == s.host {
+                host
+            } else {
+                self.hosts.get(eff.host)
+            };
             builder.append(&RobotsHostRow {
                 host: Some(host),
                 registered_domain: self.domain(host, s.domain),
                 captures: Some(latest.captures as i32),
                 warc_file: Some(self.files.get(s.file)),
                 warc_offset: Some(s.offset),
-                url: Some(&s.url),
-                capture_time: s.time,
+                url: Some(s.url(host, &mut url)),
+                capture_time: s.time(),
                 fetch_outcome: text(&self.outcomes, s.outcome),
                 resolution: Some(e.resolution.as_str()),
                 hops: Some(i32::from(e.hops)),
                 cross_host: Some(e.cross_host),
                 effective_warc_file: Some(self.files.get(eff.file)),
                 effective_warc_offset: Some(eff.offset),
-                effective_url: Some(&eff.url),
-                effective_host: Some(self.hosts.get(eff.host)),
+                effective_url: Some(eff.url(effective_host, &mut effective_url)),
+                effective_host: Some(effective_host),
                 effective_fetch_outcome: text(&self.outcomes, eff.outcome),
             });
             if builder.len() == BATCH_ROWS {
@@ -504,11 +595,27 @@ impl Seen {
         }
     }
 
+    /// The URL of this capture of `host`, made in `buf` when it is the robots.txt URL of it.
+    fn url<'a>(&'a self, host: &str, buf: &'a mut String) -> &'a str {
+        match &self.url {
+            Some(url) => url,
+            None => {
+                buf.clear();
+                push_robots_url(buf, self.https, host);
+                buf
+            }
+        }
+    }
+
+    fn time(&self) -> Option<i64> {
+        self.has_time.then_some(self.time)
+    }
+
     /// Capture order: `capture_time` (none first), then `warc_file`, then `warc_offset`, as the
     /// queries order them.
     fn is_after(&self, other: &Seen, files: &Interner) -> bool {
-        (self.time, files.get(self.file), self.offset)
-            > (other.time, files.get(other.file), other.offset)
+        (self.time(), files.get(self.file), self.offset)
+            > (other.time(), files.get(other.file), other.offset)
     }
 }
 
@@ -526,16 +633,61 @@ impl Latest {
 /// by reference.
 impl<'s> Index for &'s CrawlIndex {
     type Id = &'s Seen;
-    fn capture(&self, s: &'s Seen) -> Capture<'_> {
-        Capture {
-            url: &s.url,
-            redirect: s
-                .outcome
-                .is_some_and(|o| self.outcomes.get(o) == "redirect"),
-            location: s.location.as_deref(),
+    fn redirect(&self, s: &'s Seen) -> Option<Capture<'_>> {
+        if !s.redirect {
+            return None;
         }
+        Some(Capture {
+            // `CrawlIndex::add` keeps a redirect's URL whole.
+            url: s.url.as_deref().expect("a redirect keeps its URL"),
+            redirect: true,
+            location: s.location.as_deref(),
+        })
     }
     fn find(&self, key: &str) -> Option<&'s Seen> {
         self.urls.get(key).map(|l| &l.seen)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A URL kept as "the robots.txt URL of its host" is made again exactly, and no other URL
+    /// is taken for one.
+    fn round_trips(url: &str, host: &str) -> Result<(), TestCaseError> {
+        if let Some(https) = robots_url_of(url, host) {
+            let mut made = String::new();
+            push_robots_url(&mut made, https, host);
+            prop_assert_eq!(made, url);
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn robots_urls_of_their_host_are_made_again_exactly() {
+        assert_eq!(
+            robots_url_of("http://a.example/robots.txt", "a.example"),
+            Some(false)
+        );
+        assert_eq!(
+            robots_url_of("https://a.example/robots.txt", "a.example"),
+            Some(true)
+        );
+        for (url, host) in [
+            ("https://A.example/robots.txt", "a.example"),
+            ("https://a.example:8443/robots.txt", "a.example"),
+            ("https://a.example/robots.txt?x", "a.example"),
+            ("https://www.a.example/robots.txt", "a.example"),
+            ("ftp://a.example/robots.txt", "a.example"),
+        ] {
+            assert_eq!(robots_url_of(url, host), None, "{url}");
+        }
+        proptest!(|(scheme in "(https?|ftp)://", host in "[a-zA-Z0-9.:-]{0,12}",
+                    other in "[a-zA-Z0-9.:-]{0,12}", path in "/robots\\.txt|/[a-z./]{0,12}")| {
+            round_trips(&format!("{scheme}{host}{path}"), &host)?;
+            round_trips(&format!("{scheme}{host}{path}"), &other)?;
+        });
     }
 }

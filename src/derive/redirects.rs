@@ -58,7 +58,8 @@ pub struct Effective<Id> {
 pub trait Index {
     /// How the index names a capture.
     type Id: Copy;
-    fn capture(&self, id: Self::Id) -> Capture<'_>;
+    /// Capture `id` when it is a redirect (`None` when it is not: a chain ends there).
+    fn redirect(&self, id: Self::Id) -> Option<Capture<'_>>;
     /// The latest capture of the URL whose [`url_key`] is `key`.
     fn find(&self, key: &str) -> Option<Self::Id>;
 }
@@ -103,15 +104,14 @@ pub fn follow<I: Index>(index: &I, start: I::Id) -> Effective<I::Id> {
         resolution,
     };
     for hops in 0..=MAX_HOPS {
-        let c = index.capture(at);
-        if !c.redirect {
+        let Some(c) = index.redirect(at) else {
             let resolution = if hops == 0 {
                 Resolution::Direct
             } else {
                 Resolution::Resolved
             };
             return end(Some(at), hops, cross_host, resolution);
-        }
+        };
         if hops == MAX_HOPS {
             break;
         }
@@ -145,8 +145,8 @@ mod tests {
 
     impl Index for Slice<'_, '_> {
         type Id = usize;
-        fn capture(&self, id: usize) -> Capture<'_> {
-            self.0[id]
+        fn redirect(&self, id: usize) -> Option<Capture<'_>> {
+            Some(self.0[id]).filter(|c| c.redirect)
         }
         fn find(&self, key: &str) -> Option<usize> {
             self.1.get(key).copied()

@@ -291,19 +291,6 @@ pub(super) fn hash_of<K: std::hash::Hash + ?Sized>(k: &K) -> u64 {
 }
 
 impl<V: DictValue> Dict<V> {
-    /// How many entries there are.
-    pub fn len(&self) -> usize {
-        self.values.len()
-    }
-
-    /// Room for `n` more entries without growing.
-    pub fn reserve(&mut self, n: usize) {
-        self.values.reserve(n);
-        let values = &self.values;
-        self.index
-            .reserve(n, |&j| hash_of(&values[j as usize].key()));
-    }
-
     /// The entry of index `i`.
     pub fn get(&self, i: u32) -> &V {
         &self.values[i as usize]
