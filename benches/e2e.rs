@@ -17,7 +17,9 @@
 //! `inputs`: the reader alone (framing, inflating, WARC heads, records counted by type), the part
 //! of the scan every table pays before any table's own work. On the robots.txt kinds it also
 //! runs each table a capture feeds alone (`--tables T`), printed as a second table. Three rounds each run every
-//! measurement once; the best of each is printed.
+//! measurement once; the best of each is printed: the least wall time, and apart from it the least
+//! CPU time (user + system, of this process's threads for the floor and of the child for a scan),
+//! since this VM's phases move wall times by more than a change does.
 //!
 //! The peer is `benches/peer_fastwarc.py`: FastWARC, regexes and pyarrow on one core, one Parquet
 //! row per capture (what a researcher might write instead). Its packages are installed from PyPI
@@ -83,6 +85,68 @@ fn ensure(path: &Path, kind: GenKind, size: u64) {
     std::fs::rename(&tmp, path).unwrap();
 }
 
+/// A measurement: wall seconds, CPU seconds (user + system), and a count (the inflated bytes of a
+/// floor, the peak RSS in KiB of a scan, the rows of the peer).
+#[derive(Clone, Copy)]
+struct Run {
+    secs: f64,
+    cpu: f64,
+    n: u64,
+}
+
+/// The best of the rounds: the count of the fastest, and the least CPU time of any.
+impl Run {
+    const NONE: Run = Run {
+        secs: f64::MAX,
+        cpu: f64::MAX,
+        n: 0,
+    };
+
+    fn keep(&mut self, r: Run) {
+        if r.secs < self.secs {
+            self.secs = r.secs;
+            self.n = r.n;
+        }
+        self.cpu = self.cpu.min(r.cpu);
+    }
+}
+
+/// CPU seconds (user + system) so far of this process's threads (`libc::RUSAGE_SELF`) or of its
+/// children that were waited for (`libc::RUSAGE_CHILDREN`).
+fn cpu_seconds(who: libc::c_int) -> f64 {
+    // SAFETY: `getrusage` only writes the struct it is given, which is plain data.
+    let u = unsafe {
+        let mut u: libc::rusage = std::mem::zeroed();
+        libc::getrusage(who, &mut u);
+        u
+    };
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    secs(u.ru_utime) + secs(u.ru_stime)
+}
+
+/// Time `f` (which runs on this process's threads), wall and CPU.
+fn timed(f: impl FnOnce() -> u64) -> Run {
+    let (t, cpu) = (Instant::now(), cpu_seconds(libc::RUSAGE_SELF));
+    let n = f();
+    Run {
+        secs: t.elapsed().as_secs_f64(),
+        cpu: cpu_seconds(libc::RUSAGE_SELF) - cpu,
+        n,
+    }
+}
+
+/// Time `run_child`, which runs a child process to its end (and waits for it), wall and CPU.
+fn timed_child<T>(run_child: impl FnOnce() -> T) -> (Run, T) {
+    let (t, cpu) = (Instant::now(), cpu_seconds(libc::RUSAGE_CHILDREN));
+    let out = run_child();
+    let run = Run {
+        secs: t.elapsed().as_secs_f64(),
+        cpu: cpu_seconds(libc::RUSAGE_CHILDREN) - cpu,
+        n: 0,
+    };
+    (run, out)
+}
+
 /// Inflate every member of `data` on `threads` threads; returns (seconds, inflated bytes).
 /// The file cut at member starts into chunks of the scan's size, taken by the threads from a
 /// shared counter (the scan's scheduling), so that neither side gains from balance.
@@ -116,73 +180,73 @@ fn parallel<F: Fn((usize, usize)) -> u64 + Sync>(
     })
 }
 
-/// Inflate every member of `data` with libdeflate; returns (seconds, inflated bytes).
-fn floor_libdeflate(data: &[u8], threads: usize) -> (f64, u64) {
+/// Inflate every member of `data` with libdeflate; the count is the inflated bytes.
+fn floor_libdeflate(data: &[u8], threads: usize) -> Run {
     let chunks = floor_chunks(data, threads);
-    let t = Instant::now();
-    let total = parallel(&chunks, threads, |(start, end)| {
-        let mut inf = MemberInflater::new();
-        let mut out = vec![0u8; 32 << 20];
-        let (mut pos, mut sum) = (start, 0u64);
-        while pos < end {
-            match inf.inflate(&data[pos..end], &mut out) {
-                MemberResult::Ok { consumed, written } => {
-                    pos += consumed;
-                    sum += written as u64;
+    timed(|| {
+        parallel(&chunks, threads, |(start, end)| {
+            let mut inf = MemberInflater::new();
+            let mut out = vec![0u8; 32 << 20];
+            let (mut pos, mut sum) = (start, 0u64);
+            while pos < end {
+                match inf.inflate(&data[pos..end], &mut out) {
+                    MemberResult::Ok { consumed, written } => {
+                        pos += consumed;
+                        sum += written as u64;
+                    }
+                    other => panic!("floor: {other:?} at {pos}"),
                 }
-                other => panic!("floor: {other:?} at {pos}"),
             }
-        }
-        sum
-    });
-    (t.elapsed().as_secs_f64(), total)
+            sum
+        })
+    })
 }
 
 /// The same with flate2 (zlib-rs backend).
-fn floor_flate2(data: &[u8], threads: usize) -> (f64, u64) {
+fn floor_flate2(data: &[u8], threads: usize) -> Run {
     use std::io::Read;
     let chunks = floor_chunks(data, threads);
-    let t = Instant::now();
-    let total = parallel(&chunks, threads, |(start, end)| {
-        let mut r = flate2::read::MultiGzDecoder::new(&data[start..end]);
-        let mut buf = vec![0u8; 1 << 20];
-        let mut sum = 0u64;
-        loop {
-            let n = r.read(&mut buf).unwrap();
-            if n == 0 {
-                break sum;
+    timed(|| {
+        parallel(&chunks, threads, |(start, end)| {
+            let mut r = flate2::read::MultiGzDecoder::new(&data[start..end]);
+            let mut buf = vec![0u8; 1 << 20];
+            let mut sum = 0u64;
+            loop {
+                let n = r.read(&mut buf).unwrap();
+                if n == 0 {
+                    break sum;
+                }
+                sum += n as u64;
             }
-            sum += n as u64;
-        }
-    });
-    (t.elapsed().as_secs_f64(), total)
+        })
+    })
 }
 
-/// Run the scan binary; returns (seconds, peak RSS in KiB). The peak is the scan's own `VmHWM`,
+/// Run the scan binary; the count is its peak RSS in KiB. The peak is the scan's own `VmHWM`,
 /// from its `--summary`: the `ru_maxrss` that `wait4` gives a parent counts, on Linux, the
 /// memory of the process that spawned the child (here this benchmark with the archive mapped),
 /// which is what this table showed until that was noticed.
-fn run_scan(bin: &Path, input: &Path, threads: usize, extra: &[&str]) -> (f64, u64) {
+fn run_scan(bin: &Path, input: &Path, threads: usize, extra: &[&str]) -> Run {
     let out = std::env::temp_dir().join(format!("repcensus-bench-{}", std::process::id()));
     let summary = out.with_extension("json");
     let _ = std::fs::remove_dir_all(&out);
-    let t = Instant::now();
-    let status = Command::new(bin)
-        .args([
-            "scan",
-            "--quiet",
-            "--threads",
-            &threads.to_string(),
-            "--out",
-        ])
-        .arg(&out)
-        .arg("--summary")
-        .arg(&summary)
-        .args(extra)
-        .arg(input)
-        .status()
-        .unwrap();
-    let secs = t.elapsed().as_secs_f64();
+    let (run, status) = timed_child(|| {
+        Command::new(bin)
+            .args([
+                "scan",
+                "--quiet",
+                "--threads",
+                &threads.to_string(),
+                "--out",
+            ])
+            .arg(&out)
+            .arg("--summary")
+            .arg(&summary)
+            .args(extra)
+            .arg(input)
+            .status()
+            .unwrap()
+    });
     assert!(status.success(), "scan failed");
     let s: serde_json::Value = serde_json::from_slice(&std::fs::read(&summary).unwrap()).unwrap();
     let rss = s["peak_rss_bytes"]
@@ -191,7 +255,7 @@ fn run_scan(bin: &Path, input: &Path, threads: usize, extra: &[&str]) -> (f64, u
         / 1024;
     let _ = std::fs::remove_dir_all(&out);
     let _ = std::fs::remove_file(&summary);
-    (secs, rss)
+    Run { n: rss, ..run }
 }
 
 /// The peer's Python packages, pinned: installed into target/tools/peer on first use. `None`
@@ -213,18 +277,18 @@ fn peer_tools(root: &Path) -> Option<PathBuf> {
     Some(tools)
 }
 
-/// Run the peer on `input` (one core); returns (seconds, rows it wrote).
-fn run_peer(root: &Path, tools: &Path, input: &Path) -> (f64, u64) {
+/// Run the peer on `input` (one core); the count is the rows it wrote.
+fn run_peer(root: &Path, tools: &Path, input: &Path) -> Run {
     let out = std::env::temp_dir().join(format!("repcensus-peer-{}.parquet", std::process::id()));
-    let t = Instant::now();
-    let o = Command::new("python3")
-        .arg(root.join("benches/peer_fastwarc.py"))
-        .arg(input)
-        .arg(&out)
-        .env("PYTHONPATH", tools)
-        .output()
-        .unwrap();
-    let secs = t.elapsed().as_secs_f64();
+    let (run, o) = timed_child(|| {
+        Command::new("python3")
+            .arg(root.join("benches/peer_fastwarc.py"))
+            .arg(input)
+            .arg(&out)
+            .env("PYTHONPATH", tools)
+            .output()
+            .unwrap()
+    });
     assert!(
         o.status.success(),
         "peer failed: {}",
@@ -233,7 +297,7 @@ fn run_peer(root: &Path, tools: &Path, input: &Path) -> (f64, u64) {
     let _ = std::fs::remove_file(&out);
     let rows = String::from_utf8_lossy(&o.stdout).trim().parse().unwrap();
     assert!(rows > 0, "the peer wrote no rows");
-    (secs, rows)
+    Run { n: rows, ..run }
 }
 
 fn main() {
@@ -267,6 +331,7 @@ fn main() {
         .then(|| peer_tools(&root))
         .flatten();
     let mut peer_rows = Vec::new();
+    let mut cpu_rows = Vec::new();
     let kinds = std::env::var("REPCENSUS_BENCH_KINDS")
         .unwrap_or_else(|_| "pages,cc-pages,robots,robots-real".into());
     for (name, kind) in [
@@ -288,12 +353,7 @@ fn main() {
         // Warm the page cache, then three rounds that each run every measurement once, so that
         // a slow phase of the machine hits all of them alike; the best of each is reported.
         let _ = floor_libdeflate(&map, threads);
-        let mut fl = (f64::MAX, 0);
-        let mut ff = (f64::MAX, 0);
-        let mut sc = (f64::MAX, 0);
-        let mut st = (f64::MAX, 0);
-        let mut sa = (f64::MAX, 0);
-        let mut sr = (f64::MAX, 0);
+        let [mut fl, mut ff, mut sc, mut st, mut sa, mut sr, mut pr] = [Run::NONE; 7];
         let robots = matches!(kind, GenKind::Robots | GenKind::RobotsReal);
         // On robots.txt archives, each table the captures feed alone, in the same rounds.
         let alone: &[&str] = if robots && per_table {
@@ -301,82 +361,97 @@ fn main() {
         } else {
             &[]
         };
-        let mut sp = vec![(f64::MAX, 0); alone.len()];
-        let mut pr = (f64::MAX, 0);
-        let keep = |best: &mut (f64, u64), r: (f64, u64)| {
-            if r.0 < best.0 {
-                *best = r;
-            }
-        };
+        let mut sp = vec![Run::NONE; alone.len()];
         for _ in 0..3 {
-            keep(&mut fl, floor_libdeflate(&map, threads));
-            keep(&mut ff, floor_flate2(&map, threads));
-            keep(&mut sc, run_scan(&bin, &path, threads, &[]));
-            keep(
-                &mut st,
-                run_scan(&bin, &path, threads, &["--tables", "robots_files"]),
-            );
+            fl.keep(floor_libdeflate(&map, threads));
+            ff.keep(floor_flate2(&map, threads));
+            sc.keep(run_scan(&bin, &path, threads, &[]));
+            st.keep(run_scan(
+                &bin,
+                &path,
+                threads,
+                &["--tables", "robots_files"],
+            ));
             // Stopping early inside members concerns pages only (robots.txt captures are read
             // whole).
-            if !matches!(kind, GenKind::Robots | GenKind::RobotsReal) {
-                keep(&mut sa, run_scan(&bin, &path, threads, &["--inflate-all"]));
+            if !robots {
+                sa.keep(run_scan(&bin, &path, threads, &["--inflate-all"]));
             }
-            keep(
-                &mut sr,
-                run_scan(&bin, &path, threads, &["--tables", "errors"]),
-            );
+            sr.keep(run_scan(&bin, &path, threads, &["--tables", "errors"]));
             for (best, table) in sp.iter_mut().zip(alone) {
-                keep(best, run_scan(&bin, &path, threads, &["--tables", table]));
+                best.keep(run_scan(&bin, &path, threads, &["--tables", table]));
             }
             if let Some(tools) = &peer {
-                keep(&mut pr, run_peer(&root, tools, &path));
+                pr.keep(run_peer(&root, tools, &path));
             }
         }
         if peer.is_some() {
             peer_rows.push(format!(
-                "| {name} | {:.2} | {} | {:.2} | {:.1} |",
-                pr.0,
-                pr.1,
-                sc.0,
-                pr.0 / sc.0
+                "| {name} | {:.2} | {} | {:.2} | {:.1} | {:.2} | {:.2} |",
+                pr.secs,
+                pr.n,
+                sc.secs,
+                pr.secs / sc.secs,
+                pr.cpu,
+                sc.cpu,
             ));
         }
-        assert_eq!(fl.1, ff.1, "both floors inflate the same bytes");
-        let (fl, ff, rss) = (fl.0, ff.0, sc.1);
+        assert_eq!(fl.n, ff.n, "both floors inflate the same bytes");
         let with_files = std::iter::once((&st, &"robots_files")).filter(|_| !alone.is_empty());
         for (best, table) in with_files.chain(sp.iter().zip(alone)) {
             per_table_rows.push(format!(
-                "| {name} | `{table}` | {:.2} | {:.2} | {:.0} |",
-                best.0,
-                fl / best.0,
-                best.1 as f64 / 1024.0
+                "| {name} | `{table}` | {:.2} | {:.2} | {:.2} | {:.2} | {:.0} |",
+                best.secs,
+                fl.secs / best.secs,
+                best.cpu,
+                fl.cpu / best.cpu,
+                best.n as f64 / 1024.0
             ));
         }
         let all = if robots {
             "| |".to_string()
         } else {
-            format!("{:.2} | {:.2} |", sa.0, fl / sa.0)
+            format!("{:.2} | {:.2} |", sa.secs, fl.secs / sa.secs)
         };
         println!(
-            "| {name} | {mb:.0} | {fl:.2} ({:.0}) | {ff:.2} ({:.0}) | {:.2} ({:.0}) | {:.2} | {:.0} | {:.2} | {:.2} | {:.0} | {all} {:.2} | {:.2} |",
-            mb / fl,
-            mb / ff,
-            sc.0,
-            mb / sc.0,
-            fl / sc.0,
-            rss as f64 / 1024.0,
-            st.0,
-            fl / st.0,
-            st.1 as f64 / 1024.0,
-            sr.0,
-            fl / sr.0,
+            "| {name} | {mb:.0} | {:.2} ({:.0}) | {:.2} ({:.0}) | {:.2} ({:.0}) | {:.2} | {:.0} | {:.2} | {:.2} | {:.0} | {all} {:.2} | {:.2} |",
+            fl.secs,
+            mb / fl.secs,
+            ff.secs,
+            mb / ff.secs,
+            sc.secs,
+            mb / sc.secs,
+            fl.secs / sc.secs,
+            sc.n as f64 / 1024.0,
+            st.secs,
+            fl.secs / st.secs,
+            st.n as f64 / 1024.0,
+            sr.secs,
+            fl.secs / sr.secs,
         );
+        cpu_rows.push(format!(
+            "| {name} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} |",
+            fl.cpu,
+            sc.cpu,
+            fl.cpu / sc.cpu,
+            st.cpu,
+            fl.cpu / st.cpu,
+            sr.cpu,
+            fl.cpu / sr.cpu,
+        ));
+    }
+    println!();
+    println!("CPU seconds (user + system; the floor's threads, the scan's process), least of the same rounds:");
+    println!("| archive | floor libdeflate CPU s | scan CPU s | floor / scan | `--tables robots_files` CPU s | floor / it | reading only CPU s | floor / it |");
+    println!("|---|---|---|---|---|---|---|---|");
+    for r in cpu_rows {
+        println!("{r}");
     }
     if !per_table_rows.is_empty() {
         println!();
         println!("each table alone (`scan --tables T`), best of the same rounds:");
-        println!("| archive | table | scan s | scan / libdeflate floor | peak RSS MB |");
-        println!("|---|---|---|---|---|");
+        println!("| archive | table | scan s | scan / libdeflate floor | CPU s | floor CPU / its CPU | peak RSS MB |");
+        println!("|---|---|---|---|---|---|---|");
         for r in per_table_rows {
             println!("{r}");
         }
@@ -384,8 +459,10 @@ fn main() {
     if !peer_rows.is_empty() {
         println!();
         println!("the peer (benches/peer_fastwarc.py, one core) against the scan with every table, best of the same rounds:");
-        println!("| archive | peer s | peer rows | scan s | scan speed-up |");
-        println!("|---|---|---|---|---|");
+        println!(
+            "| archive | peer s | peer rows | scan s | scan speed-up | peer CPU s | scan CPU s |"
+        );
+        println!("|---|---|---|---|---|---|---|");
         for r in peer_rows {
             println!("{r}");
         }
