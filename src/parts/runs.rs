@@ -210,7 +210,15 @@ pub trait DictValue: Clone {
     fn is_nan(&self) -> bool {
         false
     }
+    /// A slot of the dictionary's direct table, for the small whole numbers (line numbers and
+    /// indexes: most rows of the line tables) that are looked up without hashing.
+    fn small(&self) -> Option<usize> {
+        None
+    }
 }
+
+/// Whole numbers below this have a slot of [`Dict`]'s direct table (16 KiB).
+const SMALL: usize = 4096;
 
 impl DictValue for Box<str> {
     type Key<'a> = &'a str;
@@ -232,7 +240,7 @@ impl DictValue for Box<str> {
 }
 
 macro_rules! num_value {
-    ($t:ty, $key:ty, $bits:expr, $stat:ident, $nan:expr) => {
+    ($t:ty, $key:ty, $bits:expr, $stat:ident, $nan:expr, $small:expr) => {
         impl DictValue for $t {
             type Key<'a> = $key;
             fn key(&self) -> $key {
@@ -261,13 +269,20 @@ macro_rules! num_value {
                 let nan = self != self;
                 nan
             }
+            fn small(&self) -> Option<usize> {
+                $small(*self)
+            }
         }
     };
 }
-num_value!(i32, i32, |v| v, Int32, false);
-num_value!(i64, i64, |v| v, Int64, false);
+num_value!(i32, i32, |v| v, Int32, false, |v: i32| usize::try_from(v)
+    .ok()
+    .filter(|&v| v < SMALL));
+num_value!(i64, i64, |v| v, Int64, false, |v: i64| usize::try_from(v)
+    .ok()
+    .filter(|&v| v < SMALL));
 // A float's key is its bits (so NaN is an entry like any other).
-num_value!(f64, u64, f64::to_bits, Double, true);
+num_value!(f64, u64, f64::to_bits, Double, true, |_| None);
 
 /// A dictionary: entries in index order, and a table of their indexes by the hash of their key
 /// (each entry stored once; a string new to it costs one allocation). Also an interner for
@@ -275,13 +290,19 @@ num_value!(f64, u64, f64::to_bits, Double, true);
 pub struct Dict<V: DictValue> {
     pub(super) values: Vec<V>,
     pub(super) index: HashTable<u32>,
+    /// The indexes of the small whole numbers ([`DictValue::small`]) entered, by value
+    /// (`NO_SLOT` for none): they are also in `index`, which this spares a hash and a probe.
+    direct: Vec<u32>,
 }
+
+const NO_SLOT: u32 = u32::MAX;
 
 impl<V: DictValue> Default for Dict<V> {
     fn default() -> Self {
         Self {
             values: Vec::new(),
             index: HashTable::new(),
+            direct: Vec::new(),
         }
     }
 }
@@ -314,11 +335,25 @@ impl<V: DictValue> Dict<V> {
         i
     }
     pub(super) fn intern(&mut self, v: &V) -> u32 {
-        self.intern_by(v.key(), || v.clone())
+        let Some(slot) = v.small() else {
+            return self.intern_by(v.key(), || v.clone());
+        };
+        match self.direct.get(slot) {
+            Some(&i) if i != NO_SLOT => i,
+            _ => {
+                let i = self.intern_by(v.key(), || v.clone());
+                if self.direct.is_empty() {
+                    self.direct.resize(SMALL, NO_SLOT);
+                }
+                self.direct[slot] = i;
+                i
+            }
+        }
     }
     pub(super) fn clear(&mut self) {
         self.values.clear();
         self.index.clear();
+        self.direct.fill(NO_SLOT);
     }
     pub(super) fn plain(&self, out: &mut Vec<u8>) {
         out.clear();
@@ -362,4 +397,43 @@ pub trait RunColumn {
         rows: u64,
         s: &mut Scratch,
     ) -> Result<()>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::collections::HashMap;
+
+    proptest! {
+        /// Every value gets the index of its first entry since the last clear, whether it is
+        /// found by its direct slot (small whole numbers) or by its hash (the others).
+        #[test]
+        fn each_value_keeps_the_index_of_its_first_entry(ops in proptest::collection::vec(
+            prop_oneof![
+                (-3i64..12).prop_map(Some),
+                (4090i64..4100).prop_map(Some),
+                any::<i64>().prop_map(Some),
+                Just(None),
+            ],
+            0..300,
+        )) {
+            let mut dict = Dict::<i64>::default();
+            let mut first: HashMap<i64, u32> = HashMap::new();
+            for op in ops {
+                match op {
+                    Some(v) => {
+                        let next = first.len() as u32;
+                        let want = *first.entry(v).or_insert(next);
+                        prop_assert_eq!(dict.intern(&v), want);
+                        prop_assert_eq!(dict.get(want), &v);
+                    }
+                    None => {
+                        dict.clear();
+                        first.clear();
+                    }
+                }
+            }
+        }
+    }
 }
