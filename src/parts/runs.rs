@@ -102,7 +102,19 @@ pub(super) fn compress(page: &[u8]) -> Result<Bytes> {
         "a column page of {} bytes is over Parquet's 2 GiB limit",
         page.len()
     );
-    Ok(Bytes::from(zstd::bulk::compress(page, ZSTD_LEVEL)?))
+    thread_local! {
+        // A context per thread, kept: making one for each page allocated and cleared its
+        // tables every time.
+        static ZSTD: std::cell::RefCell<Option<zstd::bulk::Compressor<'static>>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    ZSTD.with_borrow_mut(|z| {
+        let z = match z {
+            Some(z) => z,
+            None => z.insert(zstd::bulk::Compressor::new(ZSTD_LEVEL)?),
+        };
+        Ok(Bytes::from(z.compress(page)?))
+    })
 }
 
 /// Serialize a column chunk's pages with the parquet crate's page writer and splice the chunk
