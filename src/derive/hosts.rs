@@ -9,18 +9,16 @@
 //! earlier derivation wrote, whole, when it is complete.
 
 use super::redirects::{self, Capture, Index, Resolution};
-use crate::parts::runs::Dict;
+use crate::parts::runs::Names;
 use crate::parts::{OutDir, PartRef};
 use crate::tables::{RobotsHostRow, RobotsHostsBuilder, Table, TableBuilder};
 use anyhow::{Context, Result};
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Int64Type, TimestampMicrosecondType};
 use arrow_array::{Array, RecordBatch, StringArray};
-use hashbrown::HashTable;
-use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, BTreeSet};
-use std::hash::BuildHasher;
 
 /// What deriving `robots_hosts` did for one crawl.
 #[derive(Debug, Clone, Default)]
@@ -242,7 +240,7 @@ fn read_crawl(out: &OutDir, parts: &[PartRef]) -> Result<CrawlIndex> {
     // Room for a host per capture: growing the table rehashes every host name, and growing
     // `latest` copies it. Room reserved and never used is never touched, so costs no memory.
     let rows: u64 = parts.iter().filter_map(|p| out.part_rows(p)).sum();
-    index.hosts.reserve(rows as usize);
+    index.hosts.reserve(rows as usize, 32);
     index.latest.reserve(rows as usize);
     read_beside(out, parts, &CAPTURE_COLUMNS, |part, batch| {
         let cols = Columns::of(batch, part)?;
@@ -298,87 +296,6 @@ impl<'b> Columns<'b> {
             redirect: Self::get(Some(self.outcome), i) == Some("redirect"),
             location: Self::get(Some(self.location), i),
         })
-    }
-}
-
-/// Strings that repeat across captures (file names, hosts, outcomes), each stored once. The
-/// last string asked for is checked first: a batch's file name and most of its outcomes repeat
-/// row after row.
-#[derive(Default)]
-struct Interner {
-    dict: Dict<Box<str>>,
-    last: Option<u32>,
-}
-
-impl Interner {
-    fn id(&mut self, s: &str) -> u32 {
-        if let Some(l) = self.last.filter(|&l| self.get(l) == s) {
-            return l;
-        }
-        let id = self.dict.intern_by(s, || s.into());
-        self.last = Some(id);
-        id
-    }
-
-    fn get(&self, id: u32) -> &str {
-        self.dict.get(id)
-    }
-}
-
-/// Host names, each kept once in one buffer and numbered in the order they were first seen. A
-/// host costs its bytes, an offset and a slot of the table, not an allocation of its own: a
-/// whole crawl has tens of millions of hosts.
-#[derive(Default)]
-struct HostNames {
-    text: String,
-    /// Where each host's name ends in `text`, by id.
-    ends: Vec<u64>,
-    /// Ids, by the hash of their name.
-    ids: HashTable<u32>,
-}
-
-/// Host `id` of `text` and `ends` (a function of the fields, so that the table can hash the
-/// names while it grows).
-fn host_name<'t>(text: &'t str, ends: &[u64], id: u32) -> &'t str {
-    let i = id as usize;
-    let start = i.checked_sub(1).map_or(0, |p| ends[p]);
-    &text[start as usize..ends[i] as usize]
-}
-
-impl HostNames {
-    /// The id of `host`, which it is given when it is new.
-    fn id(&mut self, host: &str) -> u32 {
-        let hash = FxBuildHasher.hash_one(host);
-        let (text, ends) = (&self.text, &self.ends);
-        if let Some(&id) = self.ids.find(hash, |&id| host_name(text, ends, id) == host) {
-            return id;
-        }
-        // More than 2^32 hosts would not fit in memory long before.
-        let id = u32::try_from(self.ends.len()).expect("fewer than 2^32 hosts");
-        self.text.push_str(host);
-        self.ends.push(self.text.len() as u64);
-        let (text, ends) = (&self.text, &self.ends);
-        self.ids.insert_unique(hash, id, |&j| {
-            FxBuildHasher.hash_one(host_name(text, ends, j))
-        });
-        id
-    }
-
-    fn get(&self, id: u32) -> &str {
-        host_name(&self.text, &self.ends, id)
-    }
-
-    /// Room for `n` more hosts (and their names, at 32 bytes each) without growing.
-    fn reserve(&mut self, n: usize) {
-        self.text.reserve(n.saturating_mul(32));
-        self.ends.reserve(n);
-        let (text, ends) = (&self.text, &self.ends);
-        self.ids
-            .reserve(n, |&j| FxBuildHasher.hash_one(host_name(text, ends, j)));
-    }
-
-    fn len(&self) -> usize {
-        self.ends.len()
     }
 }
 
@@ -440,11 +357,11 @@ struct Latest {
 /// What is kept of a crawl's captures.
 #[derive(Default)]
 struct CrawlIndex {
-    files: Interner,
-    domains: Interner,
-    outcomes: Interner,
+    files: Names,
+    domains: Names,
+    outcomes: Names,
     /// Host names; a host's id indexes `latest`.
-    hosts: HostNames,
+    hosts: Names,
     /// Each host's latest capture, by host id.
     latest: Vec<Latest>,
     /// The URLs (keys) redirects point to.
@@ -579,7 +496,7 @@ impl CrawlIndex {
     }
 }
 
-fn text(names: &Interner, id: Option<u32>) -> Option<&str> {
+fn text(names: &Names, id: Option<u32>) -> Option<&str> {
     id.map(|i| names.get(i))
 }
 
@@ -613,7 +530,7 @@ impl Seen {
 
     /// Capture order: `capture_time` (none first), then `warc_file`, then `warc_offset`, as the
     /// queries order them.
-    fn is_after(&self, other: &Seen, files: &Interner) -> bool {
+    fn is_after(&self, other: &Seen, files: &Names) -> bool {
         (self.time(), files.get(self.file), self.offset)
             > (other.time(), files.get(other.file), other.offset)
     }
@@ -621,7 +538,7 @@ impl Seen {
 
 impl Latest {
     /// Count `seen`, and keep it when it is the latest.
-    fn keep(&mut self, seen: Seen, files: &Interner) {
+    fn keep(&mut self, seen: Seen, files: &Names) {
         self.captures += 1;
         if seen.is_after(&self.seen, files) {
             self.seen = seen;

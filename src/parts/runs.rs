@@ -297,8 +297,8 @@ num_value!(i64, i64, |v| v, Int64, false, |v: i64| usize::try_from(v)
 num_value!(f64, u64, f64::to_bits, Double, true, |_| None);
 
 /// A dictionary: entries in index order, and a table of their indexes by the hash of their key
-/// (each entry stored once; a string new to it costs one allocation). Also an interner for
-/// other layers (`derive/hosts.rs`).
+/// (each entry stored once; a string new to it costs one allocation). The layers that read
+/// parts back intern strings with [`Names`].
 pub struct Dict<V: DictValue> {
     pub(super) values: Vec<V>,
     pub(super) index: HashTable<u32>,
@@ -324,11 +324,6 @@ pub(super) fn hash_of<K: std::hash::Hash + ?Sized>(k: &K) -> u64 {
 }
 
 impl<V: DictValue> Dict<V> {
-    /// The entry of index `i`.
-    pub fn get(&self, i: u32) -> &V {
-        &self.values[i as usize]
-    }
-
     /// The index of the entry whose key is `k`, adding `make()` when there is none.
     pub fn intern_by(&mut self, k: V::Key<'_>, make: impl FnOnce() -> V) -> u32 {
         let h = hash_of(&k);
@@ -411,6 +406,72 @@ pub trait RunColumn {
     ) -> Result<()>;
 }
 
+/// Strings as small numbers, in the order they were first seen, for the layers that read parts
+/// back (`derive/hosts.rs`: a crawl's tens of millions of hosts; `report/`). Each string is kept
+/// once in one buffer, so it costs its bytes, an offset and a slot of the table, not an
+/// allocation of its own. The last string asked for is checked first: a batch's file name and
+/// most of its outcomes repeat row after row.
+#[derive(Default)]
+pub struct Names {
+    text: String,
+    /// Where each string ends in `text`, by id.
+    ends: Vec<u64>,
+    /// Ids, by the hash of their string.
+    ids: HashTable<u32>,
+    last: Option<u32>,
+}
+
+/// String `id` of `text` and `ends` (a function of the fields, so that the table can hash the
+/// strings while it grows).
+fn name_in<'t>(text: &'t str, ends: &[u64], id: u32) -> &'t str {
+    let i = id as usize;
+    let start = i.checked_sub(1).map_or(0, |p| ends[p]);
+    &text[start as usize..ends[i] as usize]
+}
+
+impl Names {
+    /// The id of `s`, which it is given when it is new.
+    pub fn id(&mut self, s: &str) -> u32 {
+        if let Some(last) = self.last.filter(|&l| self.get(l) == s) {
+            return last;
+        }
+        let hash = hash_of(s);
+        let (text, ends) = (&self.text, &self.ends);
+        let id = match self.ids.find(hash, |&id| name_in(text, ends, id) == s) {
+            Some(&id) => id,
+            None => {
+                // More than 2^32 strings would not fit in memory long before.
+                let id = u32::try_from(self.ends.len()).expect("fewer than 2^32 names");
+                self.text.push_str(s);
+                self.ends.push(self.text.len() as u64);
+                let (text, ends) = (&self.text, &self.ends);
+                (self.ids).insert_unique(hash, id, |&j| hash_of(name_in(text, ends, j)));
+                id
+            }
+        };
+        self.last = Some(id);
+        id
+    }
+
+    /// The string of `id`.
+    pub fn get(&self, id: u32) -> &str {
+        name_in(&self.text, &self.ends, id)
+    }
+
+    /// Room for `n` more strings of `bytes` bytes on average without growing.
+    pub fn reserve(&mut self, n: usize, bytes: usize) {
+        self.text.reserve(n.saturating_mul(bytes));
+        self.ends.reserve(n);
+        let (text, ends) = (&self.text, &self.ends);
+        (self.ids).reserve(n, |&j| hash_of(name_in(text, ends, j)));
+    }
+
+    /// How many strings there are.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -438,7 +499,7 @@ mod tests {
                         let next = first.len() as u32;
                         let want = *first.entry(v).or_insert(next);
                         prop_assert_eq!(dict.intern(&v), want);
-                        prop_assert_eq!(dict.get(want), &v);
+                        prop_assert_eq!(dict.values[want as usize], v);
                     }
                     None => {
                         dict.clear();
@@ -446,6 +507,24 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    proptest! {
+        /// Every string gets the id of its first entry, and the id gives it back.
+        #[test]
+        fn each_name_keeps_the_id_of_its_first_entry(names in proptest::collection::vec(
+            "[ab]{0,3}|[a-z.]{0,20}", 0..200,
+        )) {
+            let mut n = Names::default();
+            let mut first: HashMap<String, u32> = HashMap::new();
+            for s in &names {
+                let next = first.len() as u32;
+                let want = *first.entry(s.clone()).or_insert(next);
+                prop_assert_eq!(n.id(s), want);
+                prop_assert_eq!(n.get(want), s.as_str());
+            }
+            prop_assert_eq!(n.len(), first.len());
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Reading the tables of an output folder for the report: which tables and crawls there are, and
 //! the rows of one table of one crawl, a few columns at a time, through [`OutDir`].
 
-use crate::parts::runs::Dict;
+use crate::parts::runs;
 use crate::parts::{OutDir, PartRef};
 use anyhow::{Context, Result};
 use arrow_array::cast::AsArray;
@@ -175,14 +175,13 @@ impl Labels<'_> {
     }
 }
 
-/// Strings as small numbers (file names, agents, directives), each stored once, on the parts'
-/// dictionary.
+/// Strings as small numbers (file names, agents, directives), each stored once ([`runs::Names`]).
 #[derive(Default)]
-pub(super) struct Names(Dict<Box<str>>);
+pub(super) struct Names(runs::Names);
 
 impl Names {
     pub(super) fn id(&mut self, s: &str) -> u32 {
-        self.0.intern_by(s, || s.into())
+        self.0.id(s)
     }
 
     pub(super) fn name(&self, id: u32) -> &str {
