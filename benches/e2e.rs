@@ -115,11 +115,12 @@ impl Run {
 /// children that were waited for (`libc::RUSAGE_CHILDREN`).
 fn cpu_seconds(who: libc::c_int) -> f64 {
     // SAFETY: `getrusage` only writes the struct it is given, which is plain data.
-    let u = unsafe {
+    let (rc, u) = unsafe {
         let mut u: libc::rusage = std::mem::zeroed();
-        libc::getrusage(who, &mut u);
-        u
+        (libc::getrusage(who, &mut u), u)
     };
+    // A failed call would leave zeros, and every CPU figure would be silently 0.
+    assert_eq!(rc, 0, "getrusage: {}", std::io::Error::last_os_error());
     let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
     secs(u.ru_utime) + secs(u.ru_stime)
 }
