@@ -121,17 +121,23 @@ enum Command {
         agents: Option<PathBuf>,
     },
     /// Derive robots_hosts (each host's latest robots.txt capture and the capture its redirects
-    /// lead to, whose verdicts the agents_* queries count) from the robots_files a scan wrote.
+    /// lead to, whose verdicts the agents_* queries count) from the robots_files a scan wrote,
+    /// and the summaries (summary_agents, from agent_verdict_runs) with it.
     ///
     /// A scan does this for its crawls at its end, except a shard (`--shard`): run it once after
     /// the last shard, or after runs into the same folder that overlapped. Exit 0: done; 1: some
-    /// crawl's robots_files could not be read (its robots_hosts is left as it was); 2: error.
+    /// crawl's robots_files could not be read (its robots_hosts is left as it was), or its
+    /// summaries could not be derived (they are removed: another registry, say); 2: error.
     Hosts {
         /// The scan's output folder (or s3:// prefix).
         out: PathBuf,
         /// Only these crawls (default: every crawl with robots_files).
         #[arg(long, value_name = "NAME")]
         crawl: Vec<String>,
+        /// The --agents FILE the scan was given, if any: summary_agents names the agents of
+        /// the registry the verdicts were made with.
+        #[arg(long, value_name = "FILE")]
+        agents: Option<PathBuf>,
         /// Print nothing.
         #[arg(long, short)]
         quiet: bool,
@@ -584,7 +590,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Scan(args) => run_scan(args),
-        Command::Hosts { out, crawl, quiet } => run_hosts(&out, &crawl, quiet),
+        Command::Hosts {
+            out,
+            crawl,
+            agents,
+            quiet,
+        } => run_hosts(&out, &crawl, agents.as_deref(), quiet),
         Command::Report {
             tables,
             out,
@@ -781,10 +792,16 @@ fn print_man(out_dir: Option<&std::path::Path>) -> Result<ExitCode> {
 }
 
 /// `repcensus hosts`.
-fn run_hosts(out: &std::path::Path, crawls: &[String], quiet: bool) -> Result<ExitCode> {
+fn run_hosts(
+    out: &std::path::Path,
+    crawls: &[String],
+    agents: Option<&std::path::Path>,
+    quiet: bool,
+) -> Result<ExitCode> {
     let only: Option<std::collections::BTreeSet<String>> =
         (!crawls.is_empty()).then(|| crawls.iter().cloned().collect());
-    let summary = repcensus::derive_hosts(out, only.as_ref())?;
+    let registry = load_registry(agents)?;
+    let summary = repcensus::derive_hosts(out, only.as_ref(), &registry)?;
     if summary.crawls.is_empty() && summary.failed.is_empty() && summary.removed.is_empty() {
         anyhow::bail!(
             "no robots_files in {}{} (scan it first)",
@@ -798,11 +815,13 @@ fn run_hosts(out: &std::path::Path, crawls: &[String], quiet: bool) -> Result<Ex
     if !quiet {
         eprint!("{}", summary.render());
     }
-    Ok(if summary.failed.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(
+        if summary.failed.is_empty() && summary.summaries_failed.is_empty() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        },
+    )
 }
 
 /// `repcensus generate`.

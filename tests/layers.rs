@@ -18,7 +18,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         "rows",
         &["archive", "robots", "signals", "agents", "tables"],
     ),
-    ("derive", &["archive", "parts", "tables"]),
+    ("derive", &["archive", "agents", "parts", "tables"]),
     ("report", &["archive", "parts", "tables"]),
     (
         "scan",

@@ -8,7 +8,9 @@
 //! latest capture. The crawl's part (`robots_hosts/crawl=C/part-C.parquet`) replaces the one an
 //! earlier derivation wrote, whole, when it is complete.
 
+use super::agents::{self, CrawlAgents};
 use super::redirects::{self, Capture, Index, Resolution};
+use crate::agents::Registry;
 use crate::parts::runs::Names;
 use crate::parts::{OutDir, PartRef};
 use crate::tables::{RobotsHostRow, RobotsHostsBuilder, Table, TableBuilder};
@@ -30,6 +32,19 @@ pub struct CrawlHosts {
     pub resolutions: BTreeMap<Resolution, u64>,
     /// Hosts resolved through a hop to another host.
     pub cross_host: u64,
+    /// What deriving `summary_agents` did (`None` when the crawl has no `agent_verdict_runs`).
+    pub agents: Option<CrawlAgents>,
+}
+
+/// A host of a crawl as the summaries see it: the capture that governs it (a file id of
+/// [`CrawlIndex::files`] and an offset), that capture's fetch outcome (an id of
+/// [`CrawlIndex::outcomes`]) and how the host's redirects ended.
+#[derive(Clone, Copy, Debug)]
+pub struct Governs {
+    pub file: u32,
+    pub offset: i64,
+    pub outcome: Option<u32>,
+    pub resolution: Resolution,
 }
 
 /// What deriving `robots_hosts` did.
@@ -41,6 +56,9 @@ pub struct HostsSummary {
     pub failed: Vec<(String, String)>,
     /// Crawls whose `robots_hosts` part was removed: they have no `robots_files` any more.
     pub removed: Vec<String>,
+    /// Crawls whose summaries could not be derived (crawl, why): their summary parts are
+    /// removed, since they would no longer agree with `robots_hosts`.
+    pub summaries_failed: Vec<(String, String)>,
 }
 
 impl HostsSummary {
@@ -69,9 +87,26 @@ impl HostsSummary {
                 s.push_str(&format!(" ({})", failed.join(", ")));
             }
             s.push('\n');
+            if let Some(a) = &c.agents {
+                s.push_str(&format!(
+                    "summary_agents  {}: {} hosts, {} rows",
+                    c.crawl, a.hosts, a.rows
+                ));
+                if a.hosts_without_verdicts > 0 {
+                    s.push_str(&format!(
+                        "; {} hosts left out: their governing capture has no verdicts \
+                         (scanned without agent_verdict_runs)",
+                        a.hosts_without_verdicts
+                    ));
+                }
+                s.push('\n');
+            }
         }
         for (crawl, why) in &self.failed {
             s.push_str(&format!("robots_hosts  {crawl}: not derived: {why}\n"));
+        }
+        for (crawl, why) in &self.summaries_failed {
+            s.push_str(&format!("summary_agents  {crawl}: not derived: {why}\n"));
         }
         for crawl in &self.removed {
             s.push_str(&format!(
@@ -92,25 +127,41 @@ impl HostsSummary {
                     .map(|(r, n)| (r.as_str().to_string(), *n))
                     .collect::<BTreeMap<_, _>>(),
                 "cross_host": c.cross_host,
+                "summary_agents": c.agents.as_ref().map(|a| serde_json::json!({
+                    "hosts": a.hosts,
+                    "rows": a.rows,
+                    "hosts_without_verdicts": a.hosts_without_verdicts,
+                })),
             })).collect::<Vec<_>>(),
             "failed": self.failed.iter()
                 .map(|(c, why)| serde_json::json!({"crawl": c, "error": why}))
                 .collect::<Vec<_>>(),
             "removed": self.removed,
+            "summaries_failed": self.summaries_failed.iter()
+                .map(|(c, why)| serde_json::json!({"crawl": c, "error": why}))
+                .collect::<Vec<_>>(),
         })
     }
 }
 
 /// Derive `robots_hosts` in the output folder (or `s3://` prefix) `out` of a scan, for the
 /// crawls in `only` (every crawl with `robots_files` when `None`).
-pub fn derive_in(out: &std::path::Path, only: Option<&BTreeSet<String>>) -> Result<HostsSummary> {
-    OutDir::with_existing(out, |dir| derive(dir, only))
+pub fn derive_in(
+    out: &std::path::Path,
+    only: Option<&BTreeSet<String>>,
+    registry: &Registry,
+) -> Result<HostsSummary> {
+    OutDir::with_existing(out, |dir| derive(dir, only, registry))
 }
 
 /// Derive `robots_hosts` in `out` for the crawls in `only` (every crawl with `robots_files`
 /// when `None`), and remove it for crawls that have no `robots_files` left. Errors are output
 /// errors; a crawl whose parts cannot be read is in `failed`.
-pub fn derive(out: &OutDir, only: Option<&BTreeSet<String>>) -> Result<HostsSummary> {
+pub fn derive(
+    out: &OutDir,
+    only: Option<&BTreeSet<String>>,
+    registry: &Registry,
+) -> Result<HostsSummary> {
     let mut by_crawl: BTreeMap<String, Vec<PartRef>> = BTreeMap::new();
     for (crawl, part) in out.table_parts(Table::RobotsFiles.name())? {
         by_crawl.entry(crawl).or_default().push(part);
@@ -119,15 +170,19 @@ pub fn derive(out: &OutDir, only: Option<&BTreeSet<String>>) -> Result<HostsSumm
     let table = Table::RobotsHosts;
     // Whatever was asked: a crawl without robots_files (its inputs were scanned again under
     // another crawl name) keeps no robots_hosts.
-    for (crawl, _) in out.table_parts(table.name())? {
-        if !by_crawl.contains_key(&crawl) && !summary.removed.contains(&crawl) {
-            out.remove_parts(table.name(), &crawl)?;
-            summary.removed.push(crawl);
+    for derived in Table::DERIVED {
+        for (crawl, _) in out.table_parts(derived.name())? {
+            if !by_crawl.contains_key(&crawl) {
+                out.remove_parts(derived.name(), &crawl)?;
+                if !summary.removed.contains(&crawl) {
+                    summary.removed.push(crawl);
+                }
+            }
         }
     }
     by_crawl.retain(|c, _| only.is_none_or(|o| o.contains(c)));
     for (crawl, parts) in by_crawl {
-        let hosts = match read_crawl(out, &parts) {
+        let mut hosts = match read_crawl(out, &parts) {
             Ok(h) => h,
             Err(e) => {
                 summary.failed.push((crawl, format!("{e:#}")));
@@ -135,7 +190,8 @@ pub fn derive(out: &OutDir, only: Option<&BTreeSet<String>>) -> Result<HostsSumm
             }
         };
         let mut part = out.part_writer(&table.desc(), &crawl, &crawl)?;
-        let counts = write_beside(&mut part, |write| hosts.rows(&crawl, write))?;
+        let mut governs = Vec::new();
+        let mut counts = write_beside(&mut part, |write| hosts.rows(&crawl, &mut governs, write))?;
         let part = if counts.hosts == 0 {
             // No host: no part (an earlier one is removed on commit).
             crate::parts::PartOutcome::Empty(out.part_path(table.name(), &crawl, &crawl))
@@ -143,6 +199,14 @@ pub fn derive(out: &OutDir, only: Option<&BTreeSet<String>>) -> Result<HostsSumm
             part.finish()?
         };
         out.commit(vec![part])?;
+        let (files, outcomes) = (&mut hosts.files, &hosts.outcomes);
+        match agents::derive_crawl(out, &crawl, &governs, files, outcomes, registry) {
+            Ok(agents) => counts.agents = agents,
+            Err(e) => {
+                out.remove_parts(Table::SummaryAgents.name(), &crawl)?;
+                summary.summaries_failed.push((crawl, format!("{e:#}")));
+            }
+        }
         summary.crawls.push(counts);
     }
     Ok(summary)
@@ -179,7 +243,7 @@ fn write_beside<T>(
 
 /// Hand `use_batch` each batch of `columns` of `parts`, in order, while another thread reads
 /// and decodes the next ones (decoding is about half of a pass).
-fn read_beside(
+pub(super) fn read_beside(
     out: &OutDir,
     parts: &[PartRef],
     columns: &[&str],
@@ -193,7 +257,7 @@ fn read_beside(
                 // the one returned.
                 out.each_batch(part, columns, &[], |batch| {
                     send.send((k, batch))
-                        .map_err(|_| anyhow::anyhow!("stopped reading robots_files"))
+                        .map_err(|_| anyhow::anyhow!("stopped reading {}", part.name()))
                 })?;
             }
             Ok(())
@@ -204,7 +268,7 @@ fn read_beside(
         drop(receive);
         let read = reader
             .join()
-            .map_err(|_| anyhow::anyhow!("the robots_files reader panicked"))?;
+            .map_err(|_| anyhow::anyhow!("the part reader panicked"))?;
         used?;
         read
     })
@@ -439,6 +503,7 @@ impl CrawlIndex {
     fn rows(
         &self,
         crawl: &str,
+        governs: &mut Vec<Governs>,
         mut write: impl FnMut(RecordBatch) -> Result<()>,
     ) -> Result<CrawlHosts> {
         use rayon::slice::ParallelSliceMut;
@@ -462,6 +527,12 @@ impl CrawlIndex {
             counts.cross_host += u64::from(e.cross_host && e.capture.is_some());
             let s = &latest.seen;
             let eff = e.capture.unwrap_or(start);
+            governs.push(Governs {
+                file: eff.file,
+                offset: eff.offset,
+                outcome: eff.outcome,
+                resolution: e.resolution,
+            });
             let effective_host = if eff.host == s.host {
                 host
             } else {

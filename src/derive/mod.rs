@@ -4,6 +4,9 @@
 //!
 //! * `robots_hosts` ([`hosts`]): each host's latest robots.txt capture and the capture its chain
 //!   of redirects ends at ([`redirects`]), which the `agents_*` queries read verdicts from.
+//! * `summary_agents` ([`agents`]): the hosts per tracked agent, by the verdicts of the capture
+//!   that governs each (read from `agent_verdict_runs`), derived with `robots_hosts`.
 
+pub mod agents;
 pub mod hosts;
 pub mod redirects;

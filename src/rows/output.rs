@@ -5,7 +5,8 @@ use crate::archive::problem::{ErrorKind, Scope};
 use crate::rows::host_counts::HostCounts;
 use crate::rows::robots_txt::RobotsLineTables;
 use crate::tables::{
-    AgentVerdictsBuilder, ErrorRow, ErrorsBuilder, PageSignalsBuilder, RobotsFilesBuilder,
+    AgentVerdictRunsBuilder, AgentVerdictsBuilder, ErrorRow, ErrorsBuilder, PageSignalsBuilder,
+    RobotsFilesBuilder,
 };
 
 /// Counts of records by WARC-Type.
@@ -55,6 +56,8 @@ pub struct ChunkOutput {
     pub robots_lines: RobotsLineTables,
     /// Rows of `agent_verdicts`.
     pub agent_verdicts: AgentVerdictsBuilder,
+    /// Rows of `agent_verdict_runs`.
+    pub agent_verdict_runs: AgentVerdictRunsBuilder,
     /// Rows of `page_signals`.
     pub page_signals: PageSignalsBuilder,
     /// Per-host response counts (rows of `host_counts` once merged over the input).

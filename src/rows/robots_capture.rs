@@ -1,7 +1,7 @@
 //! The robots.txt capture source: each `response`, `resource` or `revisit` record of an
 //! `http(s)://host/robots.txt` URL becomes one `robots_files` row, the rows of its lines
-//! (`robots_agents`, `robots_rules`, `app_directives`, `acap_fields`) and one `agent_verdicts`
-//! row per tracked agent.
+//! (`robots_agents`, `robots_rules`, `app_directives`, `acap_fields`), one `agent_verdicts`
+//! row per tracked agent and the capture's `agent_verdict_runs` rows.
 
 use crate::archive::http::{self, BodyDecoder, HttpHead};
 use crate::archive::problem::ErrorKind;
@@ -12,6 +12,7 @@ use crate::rows::body_facts::BodyFacts;
 use crate::rows::fetch::FetchOutcome;
 use crate::rows::robots_txt::{LineTables, ParsedBody, Provenance};
 use crate::rows::source::{is_robots_url, registered_domain, Context, RecordType, RowSource, Seen};
+use crate::rows::verdicts::VerdictTables;
 use crate::tables::host_of;
 use crate::tables::{RobotsFileRow, Table, TableSelection};
 
@@ -19,7 +20,8 @@ use crate::tables::{RobotsFileRow, Table, TableSelection};
 pub struct RobotsCaptures {
     files: bool,
     lines: LineTables,
-    verdicts: bool,
+    /// `agent_verdicts` and `agent_verdict_runs` are selected.
+    verdicts: (bool, bool),
 }
 
 impl RobotsCaptures {
@@ -27,7 +29,10 @@ impl RobotsCaptures {
         RobotsCaptures {
             files: selection.writes(Table::RobotsFiles),
             lines: LineTables::of(selection),
-            verdicts: selection.writes(Table::AgentVerdicts),
+            verdicts: (
+                selection.writes(Table::AgentVerdicts),
+                selection.writes(Table::AgentVerdictRuns),
+            ),
         }
     }
 }
@@ -41,6 +46,7 @@ impl RowSource for RobotsCaptures {
             Table::AppDirectives,
             Table::AcapFields,
             Table::AgentVerdicts,
+            Table::AgentVerdictRuns,
         ]
     }
 
@@ -86,7 +92,8 @@ impl RobotsCaptures {
         // The body columns (UTF-8 check, line endings, SHA-256 digest) go to `robots_files` and
         // `agent_verdicts` (whose verdicts are kept by digest); the line tables take only the
         // capture's provenance.
-        let digest = (self.files || self.verdicts)
+        let verdicts = self.verdicts.0 || self.verdicts.1;
+        let digest = (self.files || verdicts)
             .then(|| fetch.fill(&mut row, parsed.as_ref().map(|p| &p.robots)))
             .flatten();
         let mut undetermined = false;
@@ -108,9 +115,14 @@ impl RobotsCaptures {
             );
         }
         row.body_digest = digest.as_deref();
-        if self.verdicts {
+        if verdicts {
+            let out = &mut cx.out;
+            let tables = VerdictTables {
+                rows: self.verdicts.0.then_some(&mut out.agent_verdicts),
+                runs: self.verdicts.1.then_some(&mut out.agent_verdict_runs),
+            };
             undetermined = cx.bufs.verdicts.emit(
-                &mut cx.out.agent_verdicts,
+                tables,
                 cx.registry,
                 &row,
                 fetch.outcome,

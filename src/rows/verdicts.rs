@@ -40,7 +40,10 @@ use crate::robots::ext::leading_number;
 use crate::robots::matcher::Selection;
 use crate::robots::parse::{product_token, writes_name};
 use crate::robots::{Key, Matcher, RobotsTxt, Source};
-use crate::tables::{AgentVerdictRow, AgentVerdictsBuilder, RobotsFileRow};
+use crate::tables::{
+    AgentVerdictRow, AgentVerdictRunRow, AgentVerdictRunsBuilder, AgentVerdictsBuilder,
+    RobotsFileRow,
+};
 
 str_enum! {
     /// What a capture lets an agent crawl: the `verdict` and `verdict_rfc9309` columns (see the
@@ -467,37 +470,62 @@ impl Verdicts {
         hit
     }
 
-    /// Append one row per registry agent for a capture. `robots` is the parsed body (`None` when
-    /// the body was not parsed); `file` is the capture's `robots_files` row and `outcome` its
-    /// fetch outcome. Returns whether some verdict was left `undetermined` (probe budget spent).
+    /// Append a capture's verdicts to `out`: one `agent_verdicts` row per registry agent, and
+    /// its `agent_verdict_runs` rows. `robots` is the parsed body (`None` when the body was not
+    /// parsed); `file` is the capture's `robots_files` row and `outcome` its fetch outcome.
+    /// Returns whether some verdict was left `undetermined` (probe budget spent).
     pub fn emit(
         &mut self,
-        out: &mut AgentVerdictsBuilder,
+        out: VerdictTables<'_>,
         registry: &Registry,
         file: &RobotsFileRow<'_>,
         outcome: FetchOutcome,
         robots: Option<&RobotsTxt<'_>>,
     ) -> bool {
         let robots = robots.filter(|_| outcome != FetchOutcome::OkEmpty);
-        let row = AgentVerdictRow {
-            warc_file: file.warc_file,
-            warc_offset: file.warc_offset,
-            host: file.host,
-            registered_domain: file.registered_domain,
-            capture_time: file.capture_time,
-            http_status: file.http_status,
-            fetch_outcome: file.fetch_outcome,
-            ..AgentVerdictRow::default()
-        };
-        out.capture(&row, &registry.agents);
-        let Some(robots) = robots else {
-            push(out, &unparsed(outcome), registry.agents.len() as u32);
-            return false;
-        };
-        match file.body_digest {
-            Some(digest) => self.runs_by_digest(registry, robots, digest, |v, n| push(out, v, n)),
-            None => self.runs(registry, robots, |v, n| push(out, v, n)),
+        let VerdictTables { mut rows, runs } = out;
+        if let Some(rows) = rows.as_deref_mut() {
+            let row = AgentVerdictRow {
+                warc_file: file.warc_file,
+                warc_offset: file.warc_offset,
+                host: file.host,
+                registered_domain: file.registered_domain,
+                capture_time: file.capture_time,
+                http_status: file.http_status,
+                fetch_outcome: file.fetch_outcome,
+                ..AgentVerdictRow::default()
+            };
+            rows.capture(&row, &registry.agents);
         }
+        let mut runs = runs.map(|out| RunRows {
+            out,
+            file: (file.warc_file, file.warc_offset, file.host),
+            registry,
+            next: 0,
+            open: None,
+        });
+        let mut push_each = |v: &AgentVerdict, n: u32| {
+            if let Some(rows) = rows.as_deref_mut() {
+                push(rows, v, n);
+            }
+            if let Some(runs) = runs.as_mut() {
+                runs.push(v, n);
+            }
+        };
+        let undetermined = match (robots, file.body_digest) {
+            (None, _) => {
+                push_each(&unparsed(outcome), registry.agents.len() as u32);
+                false
+            }
+            (Some(robots), Some(digest)) => {
+                self.runs_by_digest(registry, robots, digest, push_each)
+            }
+            (Some(robots), None) => self.runs(registry, robots, push_each),
+        };
+        if let Some(runs) = runs.as_mut() {
+            runs.close();
+        }
+        undetermined
     }
 
     /// [`Verdicts::runs`] of a body whose digest is `digest`: those of the last body seen with
@@ -684,6 +712,88 @@ impl Verdicts {
                 self.named[k] = true;
             }
         }
+    }
+}
+
+/// Where a capture's verdicts go: `agent_verdicts` rows, `agent_verdict_runs` rows, or both
+/// (the tables selected).
+pub struct VerdictTables<'o> {
+    pub rows: Option<&'o mut AgentVerdictsBuilder>,
+    pub runs: Option<&'o mut AgentVerdictRunsBuilder>,
+}
+
+/// The columns an `agent_verdict_runs` row keeps of a verdict: agents next to each other in the
+/// registry with equal columns make one row, though `agent_verdicts` may tell them apart by
+/// columns the summaries do not read (rules, crawl delay, application directives).
+type RunKey = (
+    Option<bool>,
+    Option<bool>,
+    Option<Source>,
+    Option<bool>,
+    Verdict,
+    Verdict,
+    Verdict,
+);
+
+fn run_key(v: &AgentVerdict) -> RunKey {
+    (
+        v.named,
+        v.named_exact,
+        v.source,
+        v.root_allowed,
+        v.verdict,
+        v.verdict_rfc9309,
+        v.verdict_documented,
+    )
+}
+
+/// A capture's `agent_verdict_runs` rows, made from the runs of [`Verdicts::runs`] by joining
+/// neighbours with the same [`RunKey`].
+struct RunRows<'o, 'f> {
+    out: &'o mut AgentVerdictRunsBuilder,
+    /// The capture's provenance columns.
+    file: (Option<&'f str>, Option<i64>, Option<&'f str>),
+    registry: &'f Registry,
+    /// The registry position of the next run's first agent.
+    next: u32,
+    /// The run being joined: its key, first agent and length.
+    open: Option<(RunKey, u32, u32)>,
+}
+
+impl RunRows<'_, '_> {
+    fn push(&mut self, v: &AgentVerdict, n: u32) {
+        let key = run_key(v);
+        match &mut self.open {
+            Some((k, _, len)) if *k == key => *len += n,
+            _ => {
+                self.close();
+                self.open = Some((key, self.next, n));
+            }
+        }
+        self.next += n;
+    }
+
+    /// Append the open run's row.
+    fn close(&mut self) {
+        let Some((k, first, n)) = self.open.take() else {
+            return;
+        };
+        let (named, named_exact, source, root_allowed, verdict, rfc9309, documented) = k;
+        self.out.append(&AgentVerdictRunRow {
+            warc_file: self.file.0,
+            warc_offset: self.file.1,
+            host: self.file.2,
+            agent_index: Some(first as i32),
+            agent: Some(&self.registry.agents[first as usize].name),
+            agents: Some(n as i32),
+            named,
+            named_exact,
+            verdict_source: source.map(Source::as_str),
+            root_allowed,
+            verdict: Some(verdict.as_str()),
+            verdict_rfc9309: Some(rfc9309.as_str()),
+            verdict_documented: Some(documented.as_str()),
+        });
     }
 }
 

@@ -131,6 +131,7 @@ pub(super) fn inputs_row<'a>(f: &'a InputFacts<'a>) -> InputRow<'a> {
         rows_app_directives: rows(Table::AppDirectives),
         rows_acap_fields: rows(Table::AcapFields),
         rows_agent_verdicts: rows(Table::AgentVerdicts),
+        rows_agent_verdict_runs: rows(Table::AgentVerdictRuns),
         rows_page_signals: rows(Table::PageSignals),
         rows_host_counts: rows(Table::HostCounts),
         errors: n(f.errors),

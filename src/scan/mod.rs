@@ -163,7 +163,7 @@ pub fn scan(opts: &ScanOptions) -> Result<ScanSummary> {
     }
     let mut summary = lock(&shared.summary).clone();
     let hosts = (opts.derive_hosts && opts.tables.writes(Table::RobotsFiles))
-        .then(|| crate::derive::hosts::derive(&out, Some(&summary.crawls)));
+        .then(|| crate::derive::hosts::derive(&out, Some(&summary.crawls), &opts.registry));
     out.close();
     summary.hosts = hosts.transpose()?;
     summary.seconds = started.elapsed().as_secs_f64();

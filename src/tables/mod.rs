@@ -40,7 +40,7 @@ pub use kind::{Bool, Kind, Label, Str, StrList, Text, Ts, F64, I32, I64};
 pub use table::{Table, TableSelection};
 
 /// Version of the table schemas, stored in every Parquet file's metadata as `repcensus.schema_version`.
-pub const SCHEMA_VERSION: &str = "8";
+pub const SCHEMA_VERSION: &str = "9";
 table! {
     /// One row per capture of a `/robots.txt` URL, whatever its status.
     RobotsFilesBuilder, RobotsFileRow, RobotsFiles, arrow: RobotsFilesArrow,
@@ -264,6 +264,32 @@ impl AgentVerdictsBuilder {
 }
 
 table! {
+    /// The verdict columns of `agent_verdicts` that the summaries read, one row per capture and
+    /// run of agents in registry order that share them: a capture's 215 rows are a few runs.
+    /// Written with `agent_verdicts` (or alone: `--tables agent_verdict_runs`), read by the
+    /// derivation of `summary_agents`.
+    AgentVerdictRunsBuilder, AgentVerdictRunRow, AgentVerdictRuns,
+    {
+        warc_file: Str,
+        warc_offset: I64,
+        host: Str,
+        /// The registry position (0-based) of the run's first agent.
+        agent_index: I32,
+        /// The run's first agent.
+        agent: Str,
+        /// Agents in the run, from `agent_index` on in registry order.
+        agents: I32,
+        named: Bool,
+        named_exact: Bool,
+        verdict_source: Label,
+        root_allowed: Bool,
+        verdict: Label,
+        verdict_rfc9309: Label,
+        verdict_documented: Label,
+    }
+}
+
+table! {
     /// One row per application directive of an `App-Directives` line.
     AppDirectivesBuilder, AppDirectiveRow, AppDirectives,
     {
@@ -403,6 +429,7 @@ table! {
         rows_app_directives: I64,
         rows_acap_fields: I64,
         rows_agent_verdicts: I64,
+        rows_agent_verdict_runs: I64,
         rows_page_signals: I64,
         rows_host_counts: I64,
         errors: I64,
@@ -441,6 +468,34 @@ table! {
         effective_url: Text,
         effective_host: Str,
         effective_fetch_outcome: Str,
+    }
+}
+
+table! {
+    /// Hosts of a crawl per tracked agent, by the verdicts of the capture that governs each host
+    /// (`robots_hosts`): one row per agent and combination of the other columns that some host
+    /// has, with the number of such hosts. Derived with `robots_hosts` from the crawl's
+    /// `agent_verdict_runs`.
+    SummaryAgentsBuilder, SummaryAgentRow, SummaryAgents,
+    {
+        agent: Str,
+        agent_category: Str,
+        operator: Str,
+        /// The governing capture's fetch outcome.
+        fetch_outcome: Str,
+        /// How the host's latest capture's redirects ended (`robots_hosts.resolution`).
+        resolution: Str,
+        verdict: Str,
+        verdict_rfc9309: Str,
+        verdict_documented: Str,
+        verdict_source: Str,
+        named: Bool,
+        named_exact: Bool,
+        root_allowed: Bool,
+        /// The agent's own group is stricter than the host's `*` reading; NULL when the
+        /// governing capture is not a 2xx or leaves no agent to `*`.
+        singled_out: Bool,
+        hosts: I64,
     }
 }
 

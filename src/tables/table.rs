@@ -15,6 +15,8 @@ pub enum Table {
     AppDirectives,
     AcapFields,
     AgentVerdicts,
+    /// The verdict columns of `agent_verdicts` as runs of agents (what the summaries read).
+    AgentVerdictRuns,
     Errors,
     PageSignals,
     HostCounts,
@@ -23,17 +25,21 @@ pub enum Table {
     /// One row per host of a crawl: its latest robots.txt capture and the capture its chain of
     /// redirects ends at, derived from all of the crawl's `robots_files` (`repcensus hosts`).
     RobotsHosts,
+    /// Hosts per crawl and agent, by the verdicts of the capture that governs each host,
+    /// derived from `robots_hosts` and `agent_verdict_runs`.
+    SummaryAgents,
 }
 
 impl Table {
     /// Every table a scan writes per input, `inputs` last.
-    pub const ALL: [Table; 10] = [
+    pub const ALL: [Table; 11] = [
         Table::RobotsFiles,
         Table::RobotsAgents,
         Table::RobotsRules,
         Table::AppDirectives,
         Table::AcapFields,
         Table::AgentVerdicts,
+        Table::AgentVerdictRuns,
         Table::Errors,
         Table::PageSignals,
         Table::HostCounts,
@@ -42,12 +48,12 @@ impl Table {
 
     /// The tables derived from a crawl's tables once they are written: one part per crawl,
     /// not per input, and not in `--tables`.
-    pub const DERIVED: [Table; 1] = [Table::RobotsHosts];
+    pub const DERIVED: [Table; 2] = [Table::RobotsHosts, Table::SummaryAgents];
 
     /// The tables an input writes parts of besides `inputs`, in the order its parts are written:
     /// [`Table::ALL`] without its last.
-    pub const OF_INPUT: [Table; 9] = {
-        let mut tables = [Table::Inputs; 9];
+    pub const OF_INPUT: [Table; 10] = {
+        let mut tables = [Table::Inputs; 10];
         let mut i = 0;
         while i < tables.len() {
             tables[i] = Table::ALL[i];
@@ -65,11 +71,13 @@ impl Table {
             Table::AppDirectives => "app_directives",
             Table::AcapFields => "acap_fields",
             Table::AgentVerdicts => "agent_verdicts",
+            Table::AgentVerdictRuns => "agent_verdict_runs",
             Table::Errors => "errors",
             Table::PageSignals => "page_signals",
             Table::HostCounts => "host_counts",
             Table::Inputs => "inputs",
             Table::RobotsHosts => "robots_hosts",
+            Table::SummaryAgents => "summary_agents",
         }
     }
 
@@ -87,10 +95,11 @@ impl Table {
             Table::AppDirectives => "rows_app_directives",
             Table::AcapFields => "rows_acap_fields",
             Table::AgentVerdicts => "rows_agent_verdicts",
+            Table::AgentVerdictRuns => "rows_agent_verdict_runs",
             Table::Errors => "errors",
             Table::PageSignals => "rows_page_signals",
             Table::HostCounts => "rows_host_counts",
-            Table::Inputs | Table::RobotsHosts => return None,
+            Table::Inputs | Table::RobotsHosts | Table::SummaryAgents => return None,
         })
     }
 
@@ -103,11 +112,13 @@ impl Table {
             Table::AppDirectives => AppDirectivesBuilder::desc(),
             Table::AcapFields => AcapFieldsBuilder::desc(),
             Table::AgentVerdicts => AgentVerdictsBuilder::desc(),
+            Table::AgentVerdictRuns => AgentVerdictRunsBuilder::desc(),
             Table::Errors => ErrorsBuilder::desc(),
             Table::PageSignals => PageSignalsBuilder::desc(),
             Table::HostCounts => HostCountsBuilder::desc(),
             Table::Inputs => InputsBuilder::desc(),
             Table::RobotsHosts => RobotsHostsBuilder::desc(),
+            Table::SummaryAgents => SummaryAgentsBuilder::desc(),
         }
     }
 
@@ -253,7 +264,7 @@ mod tests {
                 None => assert_eq!(t, Table::Inputs),
             }
         }
-        assert_eq!(&Table::ALL[..9], &Table::OF_INPUT);
+        assert_eq!(&Table::ALL[..10], &Table::OF_INPUT);
         for (i, t) in Table::DERIVED.into_iter().enumerate() {
             assert_eq!(t.index(), Table::ALL.len() + i);
             assert_eq!(t.desc().name, t.name());
