@@ -23,32 +23,30 @@
 --   hosts_resolved            of hosts_any, those read through redirects (resolution resolved)
 --   hosts_unresolved          of hosts_any, those whose redirects lead nowhere (a loop, more than
 --                             five hops, a target never captured, no Location): verdict redirect
-WITH latest AS (
-    -- Each host once, with the verdicts of the capture that governs it (robots_hosts).
-    SELECT h.host, h.registered_domain, h.resolution, v.* EXCLUDE (host, registered_domain)
-    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
-    JOIN read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true) v
-        ON v.crawl = h.crawl
-        AND v.warc_file = h.effective_warc_file
-        AND v.warc_offset = h.effective_warc_offset
-)
+-- summary_agents holds, per crawl and agent, the hosts by the verdicts of their governing
+-- capture (docs/schema.md): each figure is a sum of its `hosts` over the rows that qualify.
 SELECT
     crawl,
     agent,
     any_value(agent_category) AS agent_category,
-    count(*) FILTER (fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary'))
+    coalesce(sum(hosts) FILTER (
+        fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')), 0)::BIGINT
         AS hosts_2xx,
-    count(*) AS hosts_any,
-    count(*) FILTER (verdict = 'full_block') AS full_block,
-    count(*) FILTER (verdict = 'full_block' AND verdict_source = 'specific') AS by_own_group,
-    count(*) FILTER (verdict = 'full_block' AND verdict_source = 'wildcard') AS by_star,
+    sum(hosts)::BIGINT AS hosts_any,
+    coalesce(sum(hosts) FILTER (verdict = 'full_block'), 0)::BIGINT AS full_block,
+    coalesce(sum(hosts) FILTER (verdict = 'full_block' AND verdict_source = 'specific'), 0)::BIGINT
+        AS by_own_group,
+    coalesce(sum(hosts) FILTER (verdict = 'full_block' AND verdict_source = 'wildcard'), 0)::BIGINT
+        AS by_star,
     round(full_block / nullif(hosts_2xx, 0), 4) AS share_2xx,
     round(full_block / hosts_any, 4) AS share_any,
-    count(*) FILTER (verdict = 'partial_block') AS partial_block,
+    coalesce(sum(hosts) FILTER (verdict = 'partial_block'), 0)::BIGINT AS partial_block,
     round(partial_block / nullif(hosts_2xx, 0), 4) AS share_partial_2xx,
-    count(*) FILTER (verdict_documented = 'full_block') AS full_block_documented,
-    count(*) FILTER (resolution = 'resolved') AS hosts_resolved,
-    count(*) FILTER (resolution NOT IN ('direct', 'resolved')) AS hosts_unresolved
-FROM latest
+    coalesce(sum(hosts) FILTER (verdict_documented = 'full_block'), 0)::BIGINT
+        AS full_block_documented,
+    coalesce(sum(hosts) FILTER (resolution = 'resolved'), 0)::BIGINT AS hosts_resolved,
+    coalesce(sum(hosts) FILTER (resolution NOT IN ('direct', 'resolved')), 0)::BIGINT
+        AS hosts_unresolved
+FROM read_parquet('summary_agents/*/*.parquet', hive_partitioning = true)
 GROUP BY crawl, agent
 ORDER BY crawl, full_block DESC, agent;

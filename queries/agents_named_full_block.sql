@@ -13,25 +13,19 @@
 --   full_block          of hosts_naming, those fully blocking it
 --   partial_block       of hosts_naming, those blocking part of the site
 --   share_full          full_block / hosts_naming (4 decimals)
-WITH latest AS (
-    -- Each host once, with the verdicts of the capture that governs it (robots_hosts).
-    SELECT h.host, h.registered_domain, h.resolution, v.* EXCLUDE (host, registered_domain)
-    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
-    JOIN read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true) v
-        ON v.crawl = h.crawl
-        AND v.warc_file = h.effective_warc_file
-        AND v.warc_offset = h.effective_warc_offset
-)
+-- summary_agents holds, per crawl and agent, the hosts by the verdicts of their governing
+-- capture (docs/schema.md): each figure is a sum of its `hosts` over the rows that qualify.
 SELECT
     crawl,
     agent,
     any_value(agent_category) AS agent_category,
-    count(*) FILTER (named_exact) AS hosts_naming,
-    count(*) AS hosts_naming_token,
-    count(*) FILTER (named_exact AND verdict = 'full_block') AS full_block,
-    count(*) FILTER (named_exact AND verdict = 'partial_block') AS partial_block,
+    coalesce(sum(hosts) FILTER (named_exact), 0)::BIGINT AS hosts_naming,
+    sum(hosts)::BIGINT AS hosts_naming_token,
+    coalesce(sum(hosts) FILTER (named_exact AND verdict = 'full_block'), 0)::BIGINT AS full_block,
+    coalesce(sum(hosts) FILTER (named_exact AND verdict = 'partial_block'), 0)::BIGINT
+        AS partial_block,
     round(full_block / nullif(hosts_naming, 0), 4) AS share_full
-FROM latest
+FROM read_parquet('summary_agents/*/*.parquet', hive_partitioning = true)
 WHERE named
 GROUP BY crawl, agent
 ORDER BY crawl, hosts_naming DESC, hosts_naming_token DESC, agent;

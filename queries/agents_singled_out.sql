@@ -16,35 +16,19 @@
 --   singled_out      hosts whose verdict for the agent is stricter than their `*` verdict
 --   to_full_block    of those, hosts fully blocking the agent
 --   share            singled_out / hosts_2xx (4 decimals)
-WITH latest AS (
-    -- Each host once, with the verdicts of the capture that governs it (robots_hosts).
-    SELECT h.host, h.registered_domain, h.resolution, v.* EXCLUDE (host, registered_domain)
-    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
-    JOIN read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true) v
-        ON v.crawl = h.crawl
-        AND v.warc_file = h.effective_warc_file
-        AND v.warc_offset = h.effective_warc_offset
-), ranked AS (
-    SELECT *,
-        CASE verdict WHEN 'full_block' THEN 2 WHEN 'partial_block' THEN 1 ELSE 0 END AS strictness
-    FROM latest
-    WHERE fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
-), star AS (
-    SELECT crawl, host, max(strictness) AS star_strictness
-    FROM ranked
-    WHERE verdict_source IN ('wildcard', 'none')
-    GROUP BY crawl, host
-)
+-- summary_agents holds, per crawl and agent, the hosts by the verdicts of their governing
+-- capture, and whether the agent's verdict is stricter than the host's `*` reading
+-- (`singled_out`, NULL for hosts outside the denominator; docs/schema.md).
 SELECT
-    r.crawl,
-    r.agent,
-    any_value(r.agent_category) AS agent_category,
-    count(*) AS hosts_2xx,
-    count(*) FILTER (r.verdict_source = 'specific' AND r.strictness > s.star_strictness)
-        AS singled_out,
-    count(*) FILTER (r.verdict_source = 'specific' AND r.strictness > s.star_strictness
-                     AND r.verdict = 'full_block') AS to_full_block,
-    round(singled_out / hosts_2xx, 4) AS share
-FROM ranked r JOIN star s USING (crawl, host)
-GROUP BY r.crawl, r.agent
-ORDER BY r.crawl, singled_out DESC, r.agent;
+    crawl,
+    agent,
+    any_value(agent_category) AS agent_category,
+    sum(hosts)::BIGINT AS hosts_2xx,
+    coalesce(sum(hosts) FILTER (singled_out), 0)::BIGINT AS singled_out,
+    coalesce(sum(hosts) FILTER (singled_out AND verdict = 'full_block'), 0)::BIGINT
+        AS to_full_block,
+    round(coalesce(sum(hosts) FILTER (singled_out), 0) / sum(hosts), 4) AS share
+FROM read_parquet('summary_agents/*/*.parquet', hive_partitioning = true)
+WHERE singled_out IS NOT NULL
+GROUP BY crawl, agent
+ORDER BY crawl, singled_out DESC, agent;

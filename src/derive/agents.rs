@@ -19,7 +19,7 @@ use crate::tables::{SummaryAgentRow, SummaryAgentsBuilder, Table};
 use anyhow::{bail, Context, Result};
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Int32Type, Int64Type};
-use arrow_array::{Array, BooleanArray, Int32Array, RecordBatch, StringArray};
+use arrow_array::{Array, RecordBatch};
 use rustc_hash::FxHashMap;
 
 /// What deriving `summary_agents` did for one crawl.
@@ -38,7 +38,7 @@ pub struct CrawlAgents {
 /// denominators `hosts_2xx` and the `*` reading of [`SummaryAgentRow::singled_out`] use them.
 pub const OUTCOMES_2XX: [&str; 4] = ["ok", "ok_empty", "not_robots_html", "not_robots_binary"];
 
-/// The verdict columns of a run, each string as an id in [`Profiles::names`].
+/// The verdict columns of a run, each string as an id in [`Classes::names`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 struct Class {
     named: Option<bool>,
@@ -53,52 +53,71 @@ struct Class {
 /// A run of agents: the first's registry position, how many, and their class.
 type Run = (u16, u16, u32);
 
-/// The profiles of the crawl's governing captures, interned.
+/// The classes of the crawl's runs, interned, with what `singled_out` needs of each.
 #[derive(Default)]
-struct Profiles {
+struct Classes {
     names: Names,
     classes: Vec<Class>,
-    class_ids: FxHashMap<Class, u32>,
-    runs: Vec<Vec<Run>>,
-    ids: FxHashMap<Vec<Run>, u32>,
+    ids: FxHashMap<Class, u32>,
+    /// Per class: how strict its `verdict` is, whether `*` or no group decides it (the `*`
+    /// reading), whether a group naming the agent does.
+    traits: Vec<Traits>,
 }
 
-impl Profiles {
-    fn class(&mut self, c: Class) -> u32 {
-        *self.class_ids.entry(c).or_insert_with(|| {
-            self.classes.push(c);
-            (self.classes.len() - 1) as u32
-        })
-    }
+#[derive(Clone, Copy)]
+struct Traits {
+    strictness: u8,
+    star: bool,
+    specific: bool,
+}
 
-    fn profile(&mut self, runs: &[Run]) -> u32 {
-        if let Some(&id) = self.ids.get(runs) {
+impl Classes {
+    fn id(&mut self, c: Class) -> u32 {
+        if let Some(&id) = self.ids.get(&c) {
             return id;
         }
-        let id = self.runs.len() as u32;
-        self.runs.push(runs.to_vec());
-        self.ids.insert(runs.to_vec(), id);
+        let text = |id: Option<u32>| id.map(|i| self.names.get(i));
+        // The order `agents_singled_out.sql` states: full_block 2, partial_block 1, else 0.
+        let strictness = match text(c.verdict) {
+            Some("full_block") => 2,
+            Some("partial_block") => 1,
+            _ => 0,
+        };
+        let source = text(c.source);
+        self.traits.push(Traits {
+            strictness,
+            star: matches!(source, Some("wildcard" | "none")),
+            specific: source == Some("specific"),
+        });
+        self.classes.push(c);
+        let id = (self.classes.len() - 1) as u32;
+        self.ids.insert(c, id);
         id
+    }
+
+    fn get(&self, class: u32) -> &Class {
+        &self.classes[class as usize]
+    }
+
+    fn traits(&self, class: u32) -> Traits {
+        self.traits[class as usize]
     }
 
     fn text(&self, id: Option<u32>) -> Option<&str> {
         id.map(|i| self.names.get(i))
     }
-
-    /// How strict a class's `verdict` is: full_block 2, partial_block 1, anything else 0 (the
-    /// order `agents_singled_out.sql` states).
-    fn strictness(&self, class: u32) -> u8 {
-        match self.text(self.classes[class as usize].verdict) {
-            Some("full_block") => 2,
-            Some("partial_block") => 1,
-            _ => 0,
-        }
-    }
-
-    fn source(&self, class: u32) -> Option<&str> {
-        self.text(self.classes[class as usize].source)
-    }
 }
+
+/// A capture that governs hosts: its fetch outcome, its hosts by how their redirects ended (in
+/// the order of [`Resolution::ALL`]), and whether its runs were found.
+struct Governed {
+    outcome: Option<u32>,
+    hosts: [u32; Resolution::ALL.len()],
+    found: bool,
+}
+
+/// Hosts by run of agents, governing capture's fetch outcome, resolution and `singled_out`.
+type RunTally = FxHashMap<(Run, Option<u32>, Resolution, Option<bool>), i64>;
 
 /// The columns of `agent_verdict_runs` the derivation reads.
 const RUN_COLUMNS: [&str; 12] = [
@@ -137,52 +156,48 @@ pub fn derive_crawl(
         out.remove_parts(table.name(), crawl)?;
         return Ok(None);
     }
-    // The captures that govern some host, each with a slot for its profile.
-    let mut slot_of: FxHashMap<(u32, i64), u32> = FxHashMap::default();
-    let host_slots: Vec<u32> = governs
-        .iter()
-        .map(|g| {
-            let n = slot_of.len() as u32;
-            *slot_of.entry((g.file, g.offset)).or_insert(n)
-        })
-        .collect();
-    let mut profiles = Profiles::default();
-    let mut slots: Vec<Option<u32>> = vec![None; slot_of.len()];
-    read_profiles(
+    let (mut slots, mut governed) = governing_captures(governs);
+    let mut classes = Classes::default();
+    let mut tally = RunTally::default();
+    read_runs(
         out,
         &parts,
         registry,
-        &mut profiles,
-        |file, offset, profile| {
-            if let Some(&s) = files.find(file).and_then(|f| slot_of.get(&(f, offset))) {
-                slots[s as usize] = Some(profile);
+        files,
+        &mut classes,
+        |classes, file, offset, runs| {
+            if let Some(s) = slots.find(file, offset) {
+                let g = &mut governed[s as usize];
+                if !g.found {
+                    g.found = true;
+                    add_capture(&mut tally, classes, outcomes, g, runs);
+                }
             }
         },
     )?;
-    let mut tally: FxHashMap<(u32, Option<u32>, Resolution), i64> = FxHashMap::default();
     let mut counts = CrawlAgents::default();
-    for (g, &s) in governs.iter().zip(&host_slots) {
-        match slots[s as usize] {
-            Some(p) => *tally.entry((p, g.outcome, g.resolution)).or_default() += 1,
-            None => counts.hosts_without_verdicts += 1,
+    for g in &governed {
+        let hosts: u64 = g.hosts.iter().map(|&n| u64::from(n)).sum();
+        match g.found {
+            true => counts.hosts += hosts,
+            false => counts.hosts_without_verdicts += hosts,
         }
     }
-    counts.hosts = governs.len() as u64 - counts.hosts_without_verdicts;
-    let rows = spread(&profiles, outcomes, &tally);
+    let rows = spread(&classes, outcomes, tally);
     let mut builder = SummaryAgentsBuilder::default();
     for ((agent, outcome, resolution, class, singled_out), hosts) in &rows {
         let a = &registry.agents[*agent as usize];
-        let c = &profiles.classes[*class as usize];
+        let c = classes.get(*class);
         builder.append(&SummaryAgentRow {
             agent: Some(&a.name),
             agent_category: Some(&a.category),
             operator: Some(&a.operator),
             fetch_outcome: outcome.map(|o| outcomes.get(o)),
             resolution: Some(resolution.as_str()),
-            verdict: profiles.text(c.verdict),
-            verdict_rfc9309: profiles.text(c.verdict_rfc9309),
-            verdict_documented: profiles.text(c.verdict_documented),
-            verdict_source: profiles.text(c.source),
+            verdict: classes.text(c.verdict),
+            verdict_rfc9309: classes.text(c.verdict_rfc9309),
+            verdict_documented: classes.text(c.verdict_documented),
+            verdict_source: classes.text(c.source),
             named: c.named,
             named_exact: c.named_exact,
             root_allowed: c.root_allowed,
@@ -202,48 +217,115 @@ pub fn derive_crawl(
     Ok(Some(counts))
 }
 
+/// The captures that govern some host, each with its hosts, and where to find each by file
+/// and offset.
+fn governing_captures(governs: &[Governs]) -> (Slots, Vec<Governed>) {
+    // Sorted by file and offset, hosts of one capture together; slots are numbered in that
+    // order, as they are looked up, so the captures' hosts are read one after another too.
+    let mut order: Vec<u32> = (0..governs.len() as u32).collect();
+    order.sort_unstable_by_key(|&h| (governs[h as usize].file, governs[h as usize].offset));
+    let mut by_file: Vec<Vec<(i64, u32)>> = Vec::new();
+    let mut governed: Vec<Governed> = Vec::new();
+    for h in order {
+        let g = &governs[h as usize];
+        let f = g.file as usize;
+        if by_file.len() <= f {
+            by_file.resize_with(f + 1, Vec::new);
+        }
+        if by_file[f].last().is_none_or(|e| e.0 != g.offset) {
+            by_file[f].push((g.offset, governed.len() as u32));
+            governed.push(Governed {
+                outcome: g.outcome,
+                hosts: [0; Resolution::ALL.len()],
+                found: false,
+            });
+        }
+        let last = governed.last_mut().expect("pushed");
+        last.hosts[g.resolution as usize] += 1;
+    }
+    let at = vec![0; by_file.len()];
+    (Slots { by_file, at }, governed)
+}
+
+/// The governing captures' slots by file id, sorted by offset, with a cursor per file: a part
+/// lists its captures nearly in offset order (by chunk), so a lookup is nearly always the
+/// entry after the last one found (a hash table of a crawl's captures missed the cache on
+/// every lookup).
+struct Slots {
+    by_file: Vec<Vec<(i64, u32)>>,
+    at: Vec<usize>,
+}
+
+impl Slots {
+    fn find(&mut self, file: u32, offset: i64) -> Option<u32> {
+        let f = file as usize;
+        let v = self.by_file.get(f)?;
+        let at = &mut self.at[f];
+        for k in [*at, *at + 1] {
+            if let Some(&(_, s)) = v.get(k).filter(|e| e.0 == offset) {
+                *at = k;
+                return Some(s);
+            }
+        }
+        let k = v.binary_search_by_key(&offset, |e| e.0).ok()?;
+        *at = k;
+        Some(v[k].1)
+    }
+}
+
+/// Add the hosts a capture governs, `g`, to `tally` by the capture's runs.
+fn add_capture(
+    tally: &mut RunTally,
+    classes: &Classes,
+    outcomes: &Names,
+    g: &Governed,
+    runs: &[Run],
+) {
+    let is_2xx = g
+        .outcome
+        .is_some_and(|o| OUTCOMES_2XX.contains(&outcomes.get(o)));
+    // The `*` reading: the strictest verdict of the agents that no group names (those decided
+    // by `*` or by no group), for a 2xx capture that leaves some agent to it.
+    let star = runs
+        .iter()
+        .map(|r| classes.traits(r.2))
+        .filter(|t| t.star)
+        .map(|t| t.strictness)
+        .max()
+        .filter(|_| is_2xx);
+    for &run in runs {
+        let t = classes.traits(run.2);
+        let singled_out = star.map(|s| t.specific && t.strictness > s);
+        for (&resolution, &hosts) in Resolution::ALL.iter().zip(&g.hosts) {
+            if hosts > 0 {
+                *tally
+                    .entry((run, g.outcome, resolution, singled_out))
+                    .or_default() += i64::from(hosts);
+            }
+        }
+    }
+}
+
 /// A summary row's key: agent (registry position), fetch outcome, resolution, class,
 /// `singled_out`.
 type RowKey = (u16, Option<u32>, Resolution, u32, Option<bool>);
 
-/// Spread each tally over the agents of its profile: the rows of `summary_agents`, in registry
-/// order, then by their other columns.
-fn spread(
-    profiles: &Profiles,
-    outcomes: &Names,
-    tally: &FxHashMap<(u32, Option<u32>, Resolution), i64>,
-) -> Vec<(RowKey, i64)> {
+/// Spread each run's tally over its agents: the rows of `summary_agents`, in registry order,
+/// then by their other columns.
+fn spread(classes: &Classes, outcomes: &Names, tally: RunTally) -> Vec<(RowKey, i64)> {
     let mut rows: FxHashMap<RowKey, i64> = FxHashMap::default();
-    for (&(profile, outcome, resolution), &hosts) in tally {
-        let runs = &profiles.runs[profile as usize];
-        let is_2xx = outcome.is_some_and(|o| OUTCOMES_2XX.contains(&outcomes.get(o)));
-        // The `*` reading: the strictest verdict of the agents that no group names (those
-        // decided by `*` or by no group), for a 2xx capture that leaves some agent to it.
-        let star = runs
-            .iter()
-            .filter(|r| matches!(profiles.source(r.2), Some("wildcard" | "none")))
-            .map(|r| profiles.strictness(r.2))
-            .max()
-            .filter(|_| is_2xx);
-        for &(first, n, class) in runs {
-            let singled_out = star.map(|s| {
-                profiles.source(class) == Some("specific") && profiles.strictness(class) > s
-            });
-            for agent in first..first + n {
-                *rows
-                    .entry((agent, outcome, resolution, class, singled_out))
-                    .or_default() += hosts;
-            }
+    for (((first, n, class), outcome, resolution, singled_out), hosts) in tally {
+        for agent in first..first + n {
+            *rows
+                .entry((agent, outcome, resolution, class, singled_out))
+                .or_default() += hosts;
         }
     }
     let mut rows: Vec<(RowKey, i64)> = rows.into_iter().collect();
-    let text = |id: Option<u32>| profiles.text(id);
+    let text = |id: Option<u32>| classes.text(id);
     rows.sort_unstable_by(|(a, _), (b, _)| {
-        let (ca, cb) = (
-            &profiles.classes[a.3 as usize],
-            &profiles.classes[b.3 as usize],
-        );
-        let of = |k: &RowKey, c: &Class| {
+        let of = |k: &RowKey| {
+            let c = classes.get(k.3);
             (
                 k.0,
                 k.1.map(|o| outcomes.get(o)),
@@ -255,120 +337,180 @@ fn spread(
                 (c.named, c.named_exact, c.root_allowed, k.4),
             )
         };
-        of(a, ca).cmp(&of(b, cb))
+        of(a).cmp(&of(b))
     });
     rows
 }
 
-/// Read the crawl's `agent_verdict_runs` parts and hand `use_profile` each capture's file,
-/// offset and profile id. A capture's rows are written together, so they are read one after
-/// another (across batches, never across parts).
-fn read_profiles(
+/// Read the crawl's `agent_verdict_runs` parts and hand `use_runs` each capture's file (an id
+/// of `files`), offset and runs. A capture's rows are written together, so they are
+/// read one after another (across batches, never across parts). String columns are read as
+/// dictionaries and their few values translated once per batch.
+fn read_runs(
     out: &OutDir,
     parts: &[PartRef],
     registry: &Registry,
-    profiles: &mut Profiles,
-    mut use_profile: impl FnMut(&str, i64, u32),
+    files: &mut Names,
+    classes: &mut Classes,
+    mut use_runs: impl FnMut(&Classes, u32, i64, &[Run]),
 ) -> Result<()> {
-    let mut capture: Option<(String, i64)> = None;
+    let mut capture: Option<(u32, i64)> = None;
     let mut runs: Vec<Run> = Vec::new();
     let mut last_part = usize::MAX;
-    let mut finish = |capture: &mut Option<(String, i64)>,
+    let mut finish = |capture: &mut Option<(u32, i64)>,
                       runs: &mut Vec<Run>,
-                      profiles: &mut Profiles|
+                      classes: &mut Classes|
      -> Result<()> {
         if let Some((file, offset)) = capture.take() {
             let covered: usize = runs.iter().map(|r| usize::from(r.1)).sum();
             if covered != registry.agents.len() {
                 bail!(
-                    "agent_verdict_runs of {file} at {offset} cover {covered} agents, the \
-                     registry has {}: the capture's rows were made with another agent registry \
-                     (give `repcensus hosts` the scan's --agents FILE)",
+                    "the agent_verdict_runs rows of a capture (offset {offset}) cover {covered} \
+                     agents, the registry has {}: the crawl's verdicts were made with another \
+                     agent registry (give `repcensus hosts` the scan's --agents FILE)",
                     registry.agents.len()
                 );
             }
-            let p = profiles.profile(runs);
-            use_profile(&file, offset, p);
+            use_runs(classes, file, offset, runs);
         }
         runs.clear();
         Ok(())
     };
-    read_beside(out, parts, &RUN_COLUMNS, |part, batch| {
-        let k = parts
-            .iter()
-            .position(|p| std::ptr::eq(p, part))
-            .unwrap_or(0);
-        if k != last_part {
-            finish(&mut capture, &mut runs, profiles)?;
-            last_part = k;
-        }
-        let cols = RunColumns::of(batch, part)?;
-        for i in 0..batch.num_rows() {
-            let (file, offset) = (cols.file.value(i), cols.offset.value(i));
-            if capture
-                .as_ref()
-                .is_none_or(|(f, o)| *o != offset || f != file)
-            {
-                finish(&mut capture, &mut runs, profiles)?;
-                capture = Some((file.to_string(), offset));
+    let mut cols = RunColumns::default();
+    read_beside(
+        out,
+        parts,
+        &RUN_COLUMNS,
+        &DICTIONARY_COLUMNS,
+        |part, batch| {
+            let k = parts
+                .iter()
+                .position(|p| std::ptr::eq(p, part))
+                .unwrap_or(0);
+            if k != last_part {
+                finish(&mut capture, &mut runs, classes)?;
+                last_part = k;
             }
-            runs.push(cols.run(i, registry, profiles, part)?);
-        }
-        Ok(())
-    })?;
-    finish(&mut capture, &mut runs, profiles)
+            cols.read(batch, part, files, classes)?;
+            for i in 0..batch.num_rows() {
+                let at = (cols.file[i], cols.offset[i]);
+                if capture != Some(at) {
+                    finish(&mut capture, &mut runs, classes)?;
+                    capture = Some(at);
+                }
+                runs.push(cols.run(i, registry, classes, part)?);
+            }
+            Ok(())
+        },
+    )?;
+    finish(&mut capture, &mut runs, classes)
 }
 
-/// The columns of a batch of `agent_verdict_runs`.
-struct RunColumns<'b> {
-    file: &'b StringArray,
-    offset: &'b arrow_array::Int64Array,
-    agent_index: &'b Int32Array,
-    agent: &'b StringArray,
-    agents: &'b Int32Array,
-    named: &'b BooleanArray,
-    named_exact: &'b BooleanArray,
-    source: &'b StringArray,
-    root_allowed: &'b BooleanArray,
-    verdict: &'b StringArray,
-    verdict_rfc9309: &'b StringArray,
-    verdict_documented: &'b StringArray,
+/// The string columns of `agent_verdict_runs` read as dictionaries.
+const DICTIONARY_COLUMNS: [&str; 6] = [
+    "warc_file",
+    "agent",
+    "verdict_source",
+    "verdict",
+    "verdict_rfc9309",
+    "verdict_documented",
+];
+
+/// A batch of `agent_verdict_runs`, its strings as ids: file ids of the crawl's `files`,
+/// verdict strings as ids of [`Classes::names`].
+#[derive(Default)]
+struct RunColumns {
+    file: Vec<u32>,
+    offset: Vec<i64>,
+    agent_index: Vec<i32>,
+    agents: Vec<i32>,
+    /// The agent names of the batch's dictionary, and each row's key into them.
+    agent_names: Vec<String>,
+    agent: Vec<usize>,
+    flags: [Vec<Option<bool>>; 3],
+    texts: [Vec<Option<u32>>; 4],
 }
 
-impl<'b> RunColumns<'b> {
-    fn of(batch: &'b RecordBatch, part: &PartRef) -> Result<Self> {
+impl RunColumns {
+    fn read(
+        &mut self,
+        batch: &RecordBatch,
+        part: &PartRef,
+        files: &mut Names,
+        classes: &mut Classes,
+    ) -> Result<()> {
         let missing = |c: &str| format!("{}: no column {c} of the expected type", part.name());
         let col = |c: &str| batch.column_by_name(c).with_context(|| missing(c));
-        let text = |c: &str| col(c)?.as_string_opt().with_context(|| missing(c));
-        let int = |c: &str| (col(c)?.as_primitive_opt::<Int32Type>()).with_context(|| missing(c));
-        let boolean = |c: &str| col(c)?.as_boolean_opt().with_context(|| missing(c));
-        let cols = RunColumns {
-            file: text("warc_file")?,
-            offset: (col("warc_offset")?.as_primitive_opt::<Int64Type>())
-                .with_context(|| missing("warc_offset"))?,
-            agent_index: int("agent_index")?,
-            agent: text("agent")?,
-            agents: int("agents")?,
-            named: boolean("named")?,
-            named_exact: boolean("named_exact")?,
-            source: text("verdict_source")?,
-            root_allowed: boolean("root_allowed")?,
-            verdict: text("verdict")?,
-            verdict_rfc9309: text("verdict_rfc9309")?,
-            verdict_documented: text("verdict_documented")?,
+        let dict = |c: &str| {
+            col(c)?
+                .as_dictionary_opt::<Int32Type>()
+                .with_context(|| missing(c))
         };
-        for (c, nulls) in [
-            ("warc_file", cols.file.null_count()),
-            ("warc_offset", cols.offset.null_count()),
-            ("agent_index", cols.agent_index.null_count()),
-            ("agent", cols.agent.null_count()),
-            ("agents", cols.agents.null_count()),
-        ] {
-            if nulls > 0 {
+        let ints = |c: &str, to: &mut Vec<i32>| -> Result<()> {
+            let a = col(c)?
+                .as_primitive_opt::<Int32Type>()
+                .with_context(|| missing(c))?;
+            if a.null_count() > 0 {
                 bail!("{}: NULL in column {c}", part.name());
             }
+            to.clear();
+            to.extend_from_slice(a.values());
+            Ok(())
+        };
+        ints("agent_index", &mut self.agent_index)?;
+        ints("agents", &mut self.agents)?;
+        let offset = (col("warc_offset")?.as_primitive_opt::<Int64Type>())
+            .with_context(|| missing("warc_offset"))?;
+        self.offset.clear();
+        self.offset.extend_from_slice(offset.values());
+        // Each dictionary column's rows as ids, its values translated once.
+        let keyed = |c: &str, id: &mut dyn FnMut(&str) -> u32| -> Result<Vec<Option<u32>>> {
+            let d = dict(c)?;
+            let values = d
+                .values()
+                .as_string_opt::<i32>()
+                .with_context(|| missing(c))?;
+            let ids: Vec<u32> = (0..values.len()).map(|v| id(values.value(v))).collect();
+            Ok(d.keys()
+                .iter()
+                .map(|k| k.map(|k| ids[k as usize]))
+                .collect())
+        };
+        let file = keyed("warc_file", &mut |f| files.id(f))?;
+        let mut names = Vec::new();
+        let agent = keyed("agent", &mut |a| {
+            names.push(a.to_string());
+            (names.len() - 1) as u32
+        })?;
+        let (Some(file), Some(agent)) = (
+            file.into_iter().collect::<Option<Vec<u32>>>(),
+            agent.into_iter().collect::<Option<Vec<u32>>>(),
+        ) else {
+            bail!("{}: NULL in column warc_file or agent", part.name());
+        };
+        self.file = file;
+        self.agent = agent.into_iter().map(|a| a as usize).collect();
+        self.agent_names = names;
+        for (k, c) in [
+            "verdict_source",
+            "verdict",
+            "verdict_rfc9309",
+            "verdict_documented",
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            self.texts[k] = keyed(c, &mut |v| classes.names.id(v))?;
         }
-        Ok(cols)
+        for (k, c) in ["named", "named_exact", "root_allowed"]
+            .into_iter()
+            .enumerate()
+        {
+            let a = col(c)?.as_boolean_opt().with_context(|| missing(c))?;
+            self.flags[k].clear();
+            self.flags[k].extend(a.iter());
+        }
+        Ok(())
     }
 
     /// Row `i` as a run, checked against the registry: its agents must be the registry's at
@@ -377,13 +519,13 @@ impl<'b> RunColumns<'b> {
         &self,
         i: usize,
         registry: &Registry,
-        profiles: &mut Profiles,
+        classes: &mut Classes,
         part: &PartRef,
     ) -> Result<Run> {
-        let (first, n) = (self.agent_index.value(i), self.agents.value(i));
-        let agent = self.agent.value(i);
+        let (first, n) = (self.agent_index[i], self.agents[i]);
+        let agent = &self.agent_names[self.agent[i]];
         let fits = first >= 0 && n > 0 && (first as usize + n as usize) <= registry.agents.len();
-        if !fits || registry.agents[first as usize].name != agent {
+        if !fits || registry.agents[first as usize].name != *agent {
             bail!(
                 "{}: agent_verdict_runs names {agent} at registry position {first} ({n} agents), \
                  which this registry does not: the crawl's verdicts were made with another agent \
@@ -391,17 +533,15 @@ impl<'b> RunColumns<'b> {
                 part.name()
             );
         }
-        let flag = |a: &BooleanArray| a.is_valid(i).then(|| a.value(i));
-        let mut text = |a: &StringArray| a.is_valid(i).then(|| profiles.names.id(a.value(i)));
         let class = Class {
-            named: flag(self.named),
-            named_exact: flag(self.named_exact),
-            source: text(self.source),
-            root_allowed: flag(self.root_allowed),
-            verdict: text(self.verdict),
-            verdict_rfc9309: text(self.verdict_rfc9309),
-            verdict_documented: text(self.verdict_documented),
+            named: self.flags[0][i],
+            named_exact: self.flags[1][i],
+            source: self.texts[0][i],
+            root_allowed: self.flags[2][i],
+            verdict: self.texts[1][i],
+            verdict_rfc9309: self.texts[2][i],
+            verdict_documented: self.texts[3][i],
         };
-        Ok((first as u16, n as u16, profiles.class(class)))
+        Ok((first as u16, n as u16, classes.id(class)))
     }
 }

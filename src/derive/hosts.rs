@@ -247,6 +247,7 @@ pub(super) fn read_beside(
     out: &OutDir,
     parts: &[PartRef],
     columns: &[&str],
+    dictionaries: &[&str],
     mut use_batch: impl FnMut(&PartRef, &RecordBatch) -> Result<()>,
 ) -> Result<()> {
     let (send, receive) = std::sync::mpsc::sync_channel::<(usize, RecordBatch)>(2);
@@ -255,7 +256,7 @@ pub(super) fn read_beside(
             for (k, part) in parts.iter().enumerate() {
                 // A send fails only when `use_batch` failed: reading stops, and its error is
                 // the one returned.
-                out.each_batch(part, columns, &[], |batch| {
+                out.each_batch(part, columns, dictionaries, |batch| {
                     send.send((k, batch))
                         .map_err(|_| anyhow::anyhow!("stopped reading {}", part.name()))
                 })?;
@@ -291,7 +292,7 @@ const CAPTURE_COLUMNS: [&str; 8] = [
 /// each such URL's latest capture.
 fn read_crawl(out: &OutDir, parts: &[PartRef]) -> Result<CrawlIndex> {
     let mut index = CrawlIndex::default();
-    read_beside(out, parts, &TARGET_COLUMNS, |part, batch| {
+    read_beside(out, parts, &TARGET_COLUMNS, &[], |part, batch| {
         let cols = Columns::of(batch, part)?;
         for i in 0..batch.num_rows() {
             if let Some((host, key)) = cols.capture(i).as_ref().and_then(redirects::target_of) {
@@ -306,7 +307,7 @@ fn read_crawl(out: &OutDir, parts: &[PartRef]) -> Result<CrawlIndex> {
     let rows: u64 = parts.iter().filter_map(|p| out.part_rows(p)).sum();
     index.hosts.reserve(rows as usize, 32);
     index.latest.reserve(rows as usize);
-    read_beside(out, parts, &CAPTURE_COLUMNS, |part, batch| {
+    read_beside(out, parts, &CAPTURE_COLUMNS, &[], |part, batch| {
         let cols = Columns::of(batch, part)?;
         for i in 0..batch.num_rows() {
             index.add(&cols, i);

@@ -453,14 +453,6 @@ impl Names {
         id
     }
 
-    /// The id of `s`, if it has one.
-    pub fn find(&self, s: &str) -> Option<u32> {
-        let (text, ends) = (&self.text, &self.ends);
-        (self.ids)
-            .find(hash_of(s), |&id| name_in(text, ends, id) == s)
-            .copied()
-    }
-
     /// The string of `id`.
     pub fn get(&self, id: u32) -> &str {
         name_in(&self.text, &self.ends, id)

@@ -81,7 +81,10 @@ impl ChunkOutput {
     pub fn recycled(self) -> Option<ChunkOutput> {
         use crate::tables::TableBuilder;
         let l = &self.robots_lines;
-        let drained = l.agents.is_empty() && l.rules.is_empty() && self.agent_verdicts.is_empty();
+        let drained = l.agents.is_empty()
+            && l.rules.is_empty()
+            && self.agent_verdicts.is_empty()
+            && self.agent_verdict_runs.is_empty();
         drained.then(|| ChunkOutput {
             robots_lines: RobotsLineTables {
                 agents: self.robots_lines.agents,
@@ -89,6 +92,7 @@ impl ChunkOutput {
                 ..RobotsLineTables::default()
             },
             agent_verdicts: self.agent_verdicts,
+            agent_verdict_runs: self.agent_verdict_runs,
             ..ChunkOutput::default()
         })
     }

@@ -499,10 +499,10 @@ impl Verdicts {
         }
         let mut runs = runs.map(|out| RunRows {
             out,
-            file: (file.warc_file, file.warc_offset, file.host),
+            file: (file.warc_file, file.warc_offset),
             registry,
             next: 0,
-            open: None,
+            runs: Vec::with_capacity(8),
         });
         let mut push_each = |v: &AgentVerdict, n: u32| {
             if let Some(rows) = rows.as_deref_mut() {
@@ -748,52 +748,54 @@ fn run_key(v: &AgentVerdict) -> RunKey {
 }
 
 /// A capture's `agent_verdict_runs` rows, made from the runs of [`Verdicts::runs`] by joining
-/// neighbours with the same [`RunKey`].
+/// neighbours with the same [`RunKey`], and appended together by [`RunRows::close`].
 struct RunRows<'o, 'f> {
     out: &'o mut AgentVerdictRunsBuilder,
     /// The capture's provenance columns.
-    file: (Option<&'f str>, Option<i64>, Option<&'f str>),
+    file: (Option<&'f str>, Option<i64>),
     registry: &'f Registry,
     /// The registry position of the next run's first agent.
     next: u32,
-    /// The run being joined: its key, first agent and length.
-    open: Option<(RunKey, u32, u32)>,
+    /// The joined runs: key, first agent and length.
+    runs: Vec<(RunKey, u32, u32)>,
 }
 
 impl RunRows<'_, '_> {
     fn push(&mut self, v: &AgentVerdict, n: u32) {
         let key = run_key(v);
-        match &mut self.open {
+        match self.runs.last_mut() {
             Some((k, _, len)) if *k == key => *len += n,
-            _ => {
-                self.close();
-                self.open = Some((key, self.next, n));
-            }
+            _ => self.runs.push((key, self.next, n)),
         }
         self.next += n;
     }
 
-    /// Append the open run's row.
+    /// Append the capture's rows.
     fn close(&mut self) {
-        let Some((k, first, n)) = self.open.take() else {
-            return;
-        };
-        let (named, named_exact, source, root_allowed, verdict, rfc9309, documented) = k;
-        self.out.append(&AgentVerdictRunRow {
+        let rows: Vec<AgentVerdictRunRow<'_>> = (self.runs.iter())
+            .map(|&(k, first, n)| {
+                let (named, named_exact, source, root_allowed, verdict, rfc9309, documented) = k;
+                AgentVerdictRunRow {
+                    agent_index: Some(first as i32),
+                    agent: Some(&self.registry.agents[first as usize].name),
+                    agents: Some(n as i32),
+                    named,
+                    named_exact,
+                    verdict_source: source.map(Source::as_str),
+                    root_allowed,
+                    verdict: Some(verdict.as_str()),
+                    verdict_rfc9309: Some(rfc9309.as_str()),
+                    verdict_documented: Some(documented.as_str()),
+                    ..AgentVerdictRunRow::default()
+                }
+            })
+            .collect();
+        let prov = AgentVerdictRunRow {
             warc_file: self.file.0,
             warc_offset: self.file.1,
-            host: self.file.2,
-            agent_index: Some(first as i32),
-            agent: Some(&self.registry.agents[first as usize].name),
-            agents: Some(n as i32),
-            named,
-            named_exact,
-            verdict_source: source.map(Source::as_str),
-            root_allowed,
-            verdict: Some(verdict.as_str()),
-            verdict_rfc9309: Some(rfc9309.as_str()),
-            verdict_documented: Some(documented.as_str()),
-        });
+            ..AgentVerdictRunRow::default()
+        };
+        self.out.capture(&prov, &rows);
     }
 }
 

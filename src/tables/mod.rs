@@ -268,11 +268,10 @@ table! {
     /// run of agents in registry order that share them: a capture's 215 rows are a few runs.
     /// Written with `agent_verdicts` (or alone: `--tables agent_verdict_runs`), read by the
     /// derivation of `summary_agents`.
-    AgentVerdictRunsBuilder, AgentVerdictRunRow, AgentVerdictRuns,
+    AgentVerdictRunsBuilder, AgentVerdictRunRow, AgentVerdictRuns, arrow: AgentVerdictRunsArrow,
     {
         warc_file: Str,
         warc_offset: I64,
-        host: Str,
         /// The registry position (0-based) of the run's first agent.
         agent_index: I32,
         /// The run's first agent.
@@ -286,6 +285,29 @@ table! {
         verdict: Label,
         verdict_rfc9309: Label,
         verdict_documented: Label,
+    }
+}
+
+impl AgentVerdictRunsBuilder {
+    /// Append a capture's rows: the provenance columns (`warc_file`, `warc_offset`) of `prov`
+    /// once for all of them, as one run each, and the other columns of each of `runs`.
+    pub fn capture(&mut self, prov: &AgentVerdictRunRow<'_>, runs: &[AgentVerdictRunRow<'_>]) {
+        let n = runs.len() as u32;
+        self.warc_file.push_str(prov.warc_file, n);
+        self.warc_offset.push(prov.warc_offset.as_ref(), n);
+        for r in runs {
+            <I32 as Kind>::push(&mut self.agent_index, &r.agent_index, 1);
+            <Str as Kind>::push(&mut self.agent, &r.agent, 1);
+            <I32 as Kind>::push(&mut self.agents, &r.agents, 1);
+            <Bool as Kind>::push(&mut self.named, &r.named, 1);
+            <Bool as Kind>::push(&mut self.named_exact, &r.named_exact, 1);
+            <Label as Kind>::push(&mut self.verdict_source, &r.verdict_source, 1);
+            <Bool as Kind>::push(&mut self.root_allowed, &r.root_allowed, 1);
+            <Label as Kind>::push(&mut self.verdict, &r.verdict, 1);
+            <Label as Kind>::push(&mut self.verdict_rfc9309, &r.verdict_rfc9309, 1);
+            <Label as Kind>::push(&mut self.verdict_documented, &r.verdict_documented, 1);
+        }
+        self.rows += runs.len();
     }
 }
 
