@@ -1,0 +1,229 @@
+//! The summaries equal what the detail tables give: `summary_agents` row for row against the
+//! join of `robots_hosts` with `agent_verdicts` the bundled queries made before it existed
+//! (through the DuckDB CLI), after a full scan, after shards and `repcensus hosts`, and after
+//! `--resume`; on the samples and on a generated archive of each kind.
+
+mod common;
+
+use common::{assert_ok, bin, duck, repo, scan, table_rows};
+use std::path::Path;
+
+/// `summary_agents` computed from the detail tables: each host of `robots_hosts` once per agent,
+/// by the `agent_verdicts` rows of its governing capture, with the `*` reading of
+/// `agents_singled_out.sql`.
+const FROM_DETAIL: &str = "
+WITH latest AS (
+    SELECT h.crawl, h.host, h.resolution, v.* EXCLUDE (host, registered_domain, crawl)
+    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+    JOIN read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true) v
+        ON v.crawl = h.crawl AND v.warc_file = h.effective_warc_file
+        AND v.warc_offset = h.effective_warc_offset
+), ranked AS (
+    SELECT *,
+        CASE verdict WHEN 'full_block' THEN 2 WHEN 'partial_block' THEN 1 ELSE 0 END AS strictness,
+        fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary') AS is_2xx
+    FROM latest
+), star AS (
+    SELECT crawl, host, max(strictness) AS s FROM ranked
+    WHERE verdict_source IN ('wildcard', 'none') AND is_2xx GROUP BY ALL
+)
+SELECT r.crawl, agent, agent_category, operator, fetch_outcome, resolution, verdict,
+    verdict_rfc9309, verdict_documented, verdict_source, named, named_exact, root_allowed,
+    CASE WHEN s.s IS NULL THEN NULL ELSE (verdict_source = 'specific' AND strictness > s.s) END
+        AS singled_out,
+    count(*) AS hosts
+FROM ranked r LEFT JOIN star s USING (crawl, host) GROUP BY ALL";
+
+const SUMMARY: &str = "
+SELECT crawl, agent, agent_category, operator, fetch_outcome, resolution, verdict,
+    verdict_rfc9309, verdict_documented, verdict_source, named, named_exact, root_allowed,
+    singled_out, hosts
+FROM read_parquet('summary_agents/*/*.parquet', hive_partitioning = true)";
+
+/// Rows of the detail's summary missing from `summary_agents`, rows of it the detail does not
+/// give, and the rows and hosts of `summary_agents`.
+fn compare(out: &Path) -> (String, String, String) {
+    let only = |a: &str, b: &str| {
+        common::duck_value(
+            out,
+            &format!("SELECT count(*) FROM (({a}) EXCEPT ALL ({b}))"),
+        )
+    };
+    (
+        only(FROM_DETAIL, SUMMARY),
+        only(SUMMARY, FROM_DETAIL),
+        common::duck_value(
+            out,
+            &format!("SELECT count(*) || ' rows, ' || sum(hosts) || ' host x agent' FROM ({SUMMARY})"),
+        ),
+    )
+}
+
+/// `summary_agents` under `out` equals what the detail gives, and is not empty.
+fn assert_summary_equals_detail(out: &Path) {
+    let (missing, extra, size) = compare(out);
+    assert_eq!((missing.as_str(), extra.as_str()), ("0", "0"), "{size}");
+    assert!(!size.starts_with("0 rows"), "{size}");
+}
+
+fn scan_into(out: &Path, inputs: &[&str], extra: &[&str]) {
+    let mut args: Vec<&str> = inputs.to_vec();
+    args.extend_from_slice(&["--out", out.to_str().unwrap()]);
+    args.extend_from_slice(extra);
+    let (code, err) = scan(&args);
+    assert!(code == 0, "exit {code}: {err}");
+}
+
+fn hosts(args: &[&str]) -> std::process::Output {
+    bin()
+        .current_dir(repo())
+        .arg("hosts")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn samples() -> String {
+    repo().join("samples").to_str().unwrap().to_string()
+}
+
+#[test]
+fn summary_agents_equals_the_detail_on_the_samples() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    scan_into(&out, &[&samples()], &[]);
+    assert_summary_equals_detail(&out);
+    // Every crawl with robots.txt captures has its summary, with every agent of the registry.
+    let crawls = duck(
+        &out,
+        "SELECT crawl, count(DISTINCT agent) FROM read_parquet('summary_agents/*/*.parquet', \
+         hive_partitioning = true) GROUP BY crawl ORDER BY crawl",
+    );
+    assert!(crawls.lines().count() >= 6, "{crawls}");
+    let agents = bin().args(["agents", "--format", "csv"]).output().unwrap();
+    let registry = String::from_utf8_lossy(&agents.stdout)
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .count()
+        - 1;
+    for line in crawls.lines().skip(1) {
+        assert!(line.ends_with(&format!(",{registry}")), "{line}");
+    }
+}
+
+#[test]
+fn summary_agents_equals_the_detail_on_generated_archives_of_each_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut inputs = Vec::new();
+    for kind in ["robots", "robots-real", "pages", "cc-pages"] {
+        let path = dir.path().join(format!("{kind}.warc.gz"));
+        let done = bin()
+            .current_dir(repo())
+            .args(["generate", "--kind", kind, "--size", "3M", "--out"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert_ok(&done);
+        inputs.push(path.to_str().unwrap().to_string());
+    }
+    let out = dir.path().join("out");
+    let inputs: Vec<&str> = inputs.iter().map(String::as_str).collect();
+    scan_into(&out, &inputs, &[]);
+    assert_summary_equals_detail(&out);
+}
+
+#[test]
+fn summary_agents_after_the_shards_and_hosts_equals_one_full_scan() {
+    let dir = tempfile::tempdir().unwrap();
+    let (full, sharded) = (dir.path().join("full"), dir.path().join("sharded"));
+    scan_into(&full, &[&samples()], &[]);
+    for spec in ["0/3", "1/3", "2/3"] {
+        scan_into(&sharded, &[&samples()], &["--shard", spec]);
+    }
+    assert!(!sharded.join("summary_agents").exists());
+    let run = hosts(&[sharded.to_str().unwrap()]);
+    assert_ok(&run);
+    let said = String::from_utf8_lossy(&run.stderr);
+    assert!(said.contains("summary_agents  repcensus-samples: "), "{said}");
+    let want = table_rows(&full, "summary_agents", &[]);
+    assert!(want.len() > 1000, "{} rows", want.len());
+    assert_eq!(table_rows(&sharded, "summary_agents", &[]), want);
+    assert_summary_equals_detail(&sharded);
+}
+
+#[test]
+fn summary_agents_after_a_resumed_scan_equals_one_full_scan() {
+    let dir = tempfile::tempdir().unwrap();
+    let (full, resumed) = (dir.path().join("full"), dir.path().join("resumed"));
+    scan_into(&full, &[&samples()], &[]);
+    // A first run that read part of the inputs, then a resumed run of them all.
+    let some = repo().join("samples/generated-cc-robots.warc.gz");
+    scan_into(&resumed, &[some.to_str().unwrap()], &[]);
+    scan_into(&resumed, &[&samples()], &["--resume"]);
+    assert_eq!(
+        table_rows(&resumed, "summary_agents", &[]),
+        table_rows(&full, "summary_agents", &[])
+    );
+    // A resumed run with nothing left to do derives the same again.
+    scan_into(&resumed, &[&samples()], &["--resume"]);
+    assert_eq!(
+        table_rows(&resumed, "summary_agents", &[]),
+        table_rows(&full, "summary_agents", &[])
+    );
+    assert_summary_equals_detail(&resumed);
+}
+
+/// A crawl scanned with `--agents FILE` has verdicts for another registry: `hosts` without the
+/// file says so, exits 1 and removes the crawl's summary rather than keep one that no longer
+/// agrees with robots_hosts; with the file it derives it again.
+#[test]
+fn summaries_need_the_registry_the_verdicts_were_made_with() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let extra = repo().join("tests/data/agents-extra.csv");
+    let extra = extra.to_str().unwrap();
+    let input = repo().join("samples/verdict-cases.warc.gz");
+    scan_into(&out, &[input.to_str().unwrap()], &["--agents", extra]);
+    assert_summary_equals_detail(&out);
+    let want = table_rows(&out, "summary_agents", &[]);
+    assert!(want.iter().any(|r| r.contains("agent=ExampleBot|")));
+
+    let run = hosts(&[out.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        said.contains("summary_agents") && said.contains("--agents FILE"),
+        "{said}"
+    );
+    assert!(table_rows(&out, "summary_agents", &[]).is_empty());
+    assert!(!table_rows(&out, "robots_hosts", &[]).is_empty());
+
+    assert_ok(&hosts(&[out.to_str().unwrap(), "--agents", extra]));
+    assert_eq!(table_rows(&out, "summary_agents", &[]), want);
+}
+
+/// A scan that leaves verdicts out writes no summary, and removes the one an earlier scan of
+/// the crawl left (it would count verdicts the crawl no longer has).
+#[test]
+fn a_crawl_without_verdict_runs_has_no_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let input = repo().join("samples/generated-cc-robots.warc.gz");
+    let input = input.to_str().unwrap();
+    scan_into(&out, &[input], &[]);
+    assert!(!table_rows(&out, "summary_agents", &[]).is_empty());
+    // agent_verdict_runs alone is enough for the summary, without the 215 rows per capture.
+    let lean = dir.path().join("lean");
+    scan_into(
+        &lean,
+        &[input],
+        &["--tables", "robots_files,agent_verdict_runs"],
+    );
+    assert_eq!(
+        table_rows(&lean, "summary_agents", &[]),
+        table_rows(&out, "summary_agents", &[])
+    );
+    // The input scanned again under another crawl: the old crawl keeps no summary.
+    scan_into(&out, &[input], &["--crawl", "other", "--tables", "robots_files"]);
+    assert!(table_rows(&out, "summary_agents", &[]).is_empty());
+}
