@@ -16,33 +16,16 @@
 --   share                   hosts_naming_ai / hosts_2xx (4 decimals)
 --   hosts_naming_ai_token   hosts naming the product token of at least one AI agent
 --   hosts_resolved          of hosts_2xx, those read through redirects
-WITH latest AS (
-    -- Each host once, with the verdicts of the capture that governs it (robots_hosts).
-    SELECT h.host, h.registered_domain, h.resolution, v.* EXCLUDE (host, registered_domain)
-    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
-    JOIN read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true) v
-        ON v.crawl = h.crawl
-        AND v.warc_file = h.effective_warc_file
-        AND v.warc_offset = h.effective_warc_offset
-), hosts AS (
-    SELECT
-        crawl,
-        host,
-        bool_or(fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary'))
-            AS is_2xx,
-        bool_or(resolution = 'resolved') AS resolved,
-        bool_or(named_exact AND agent_category LIKE 'ai\_%' ESCAPE '\') AS names_ai,
-        bool_or(named AND agent_category LIKE 'ai\_%' ESCAPE '\') AS names_ai_token
-    FROM latest
-    GROUP BY crawl, host
-)
+-- summary_agent_groups holds, per crawl and group of agents, the hosts by whether they name
+-- some agent of the group (docs/schema.md); the group `ai` is the four AI categories.
 SELECT
     crawl,
-    count(*) FILTER (is_2xx) AS hosts_2xx,
-    count(*) FILTER (is_2xx AND names_ai) AS hosts_naming_ai,
+    sum(hosts)::BIGINT AS hosts_2xx,
+    coalesce(sum(hosts) FILTER (names_exact), 0)::BIGINT AS hosts_naming_ai,
     round(hosts_naming_ai / nullif(hosts_2xx, 0), 4) AS share,
-    count(*) FILTER (is_2xx AND names_ai_token) AS hosts_naming_ai_token,
-    count(*) FILTER (is_2xx AND resolved) AS hosts_resolved
-FROM hosts
+    coalesce(sum(hosts) FILTER (names_token), 0)::BIGINT AS hosts_naming_ai_token,
+    coalesce(sum(hosts) FILTER (resolution = 'resolved'), 0)::BIGINT AS hosts_resolved
+FROM read_parquet('summary_agent_groups/*/*.parquet', hive_partitioning = true)
+WHERE agent_group = 'ai' AND fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
 GROUP BY crawl
 ORDER BY crawl;

@@ -15,37 +15,34 @@
 --   by_name_only          hosts blocking some ai_training agent only through groups naming it
 --                         (their `*` group does not block it)
 --   hosts_resolved        of hosts_2xx, those read through redirects
-WITH latest AS (
-    -- Each host once, with the verdicts of the capture that governs it (robots_hosts).
-    SELECT h.host, h.registered_domain, h.resolution, v.* EXCLUDE (host, registered_domain)
-    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
-    JOIN read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true) v
-        ON v.crawl = h.crawl
-        AND v.warc_file = h.effective_warc_file
-        AND v.warc_offset = h.effective_warc_offset
-), per_host AS (
+-- summary_agent_groups gives the hosts blocking at least one ai_training agent; the agents
+-- blocked per host add up from summary_agents (host x agent counts; docs/schema.md).
+WITH g AS (
     SELECT
         crawl,
-        host,
-        count(*) FILTER (verdict = 'full_block') AS blocked,
-        count(*) FILTER (verdict = 'full_block' AND verdict_source = 'specific') AS blocked_by_name,
-        count(*) AS agents,
-        bool_or(resolution = 'resolved') AS resolved
-    FROM latest
-    WHERE agent_category = 'ai_training'
-      AND fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
-    GROUP BY crawl, host
+        max(agents) AS ai_training_agents,
+        sum(hosts) AS hosts_2xx,
+        coalesce(sum(hosts) FILTER (blocks_any), 0) AS hosts_blocking_any,
+        coalesce(sum(hosts) FILTER (blocked_by_name_only), 0) AS by_name_only,
+        coalesce(sum(hosts) FILTER (resolution = 'resolved'), 0) AS hosts_resolved
+    FROM read_parquet('summary_agent_groups/*/*.parquet', hive_partitioning = true)
+    WHERE agent_group = 'category' AND agent_category = 'ai_training' AND fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
+    GROUP BY crawl
+), a AS (
+    SELECT crawl, coalesce(sum(hosts) FILTER (verdict = 'full_block'), 0) AS full_blocks
+    FROM read_parquet('summary_agents/*/*.parquet', hive_partitioning = true)
+    WHERE agent_category = 'ai_training' AND fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
+    GROUP BY crawl
 )
 SELECT
     crawl,
-    count(*) AS hosts_2xx,
-    max(agents) AS ai_training_agents,
-    count(*) FILTER (blocked > 0) AS hosts_blocking_any,
+    hosts_2xx::BIGINT AS hosts_2xx,
+    ai_training_agents,
+    hosts_blocking_any::BIGINT AS hosts_blocking_any,
     round(hosts_blocking_any / hosts_2xx, 4) AS share_blocking_any,
-    round(avg(blocked), 4) AS mean_blocked,
-    round(avg(blocked) FILTER (blocked > 0), 4) AS mean_blocked_blocking,
-    count(*) FILTER (blocked > 0 AND blocked = blocked_by_name) AS by_name_only,
-    count(*) FILTER (resolved) AS hosts_resolved
-FROM per_host
-GROUP BY crawl
+    round(full_blocks / hosts_2xx, 4) AS mean_blocked,
+    round(full_blocks / nullif(hosts_blocking_any, 0), 4) AS mean_blocked_blocking,
+    by_name_only::BIGINT AS by_name_only,
+    hosts_resolved::BIGINT AS hosts_resolved
+FROM g JOIN a USING (crawl)
 ORDER BY crawl;

@@ -11,28 +11,41 @@
 --   full_block_share     full blocks / (hosts_2xx x agents), 4 decimals
 --   partial_block_share  partial blocks / (hosts_2xx x agents), 4 decimals
 --   hosts_resolved       of hosts_2xx, those read through redirects
-WITH latest AS (
-    -- Each host once, with the verdicts of the capture that governs it (robots_hosts).
-    SELECT h.host, h.registered_domain, h.resolution, v.* EXCLUDE (host, registered_domain)
-    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
-    JOIN read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true) v
-        ON v.crawl = h.crawl
-        AND v.warc_file = h.effective_warc_file
-        AND v.warc_offset = h.effective_warc_offset
-), ok AS (
-    SELECT * FROM latest
+-- summary_agent_groups gives the hosts blocking at least one agent of each category and
+-- operator; the host x agent shares add up from summary_agents (docs/schema.md).
+WITH g AS (
+    SELECT
+        crawl,
+        agent_category,
+        operator,
+        max(agents) AS agents,
+        sum(hosts) AS hosts_2xx,
+        coalesce(sum(hosts) FILTER (blocks_any), 0) AS hosts_blocking_any,
+        coalesce(sum(hosts) FILTER (resolution = 'resolved'), 0) AS hosts_resolved
+    FROM read_parquet('summary_agent_groups/*/*.parquet', hive_partitioning = true)
+    WHERE agent_group = 'operator' AND fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
+    GROUP BY ALL
+), a AS (
+    SELECT
+        crawl,
+        agent_category,
+        operator,
+        sum(hosts) AS host_agents,
+        coalesce(sum(hosts) FILTER (verdict = 'full_block'), 0) AS full_blocks,
+        coalesce(sum(hosts) FILTER (verdict = 'partial_block'), 0) AS partial_blocks
+    FROM read_parquet('summary_agents/*/*.parquet', hive_partitioning = true)
     WHERE fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
+    GROUP BY ALL
 )
 SELECT
     crawl,
     agent_category,
     operator,
-    count(DISTINCT agent) AS agents,
-    count(DISTINCT host) AS hosts_2xx,
-    count(DISTINCT host) FILTER (verdict = 'full_block') AS hosts_blocking_any,
-    round(count(*) FILTER (verdict = 'full_block') / count(*), 4) AS full_block_share,
-    round(count(*) FILTER (verdict = 'partial_block') / count(*), 4) AS partial_block_share,
-    count(DISTINCT host) FILTER (resolution = 'resolved') AS hosts_resolved
-FROM ok
-GROUP BY crawl, agent_category, operator
+    agents::BIGINT AS agents,
+    hosts_2xx::BIGINT AS hosts_2xx,
+    hosts_blocking_any::BIGINT AS hosts_blocking_any,
+    round(full_blocks / host_agents, 4) AS full_block_share,
+    round(partial_blocks / host_agents, 4) AS partial_block_share,
+    hosts_resolved::BIGINT AS hosts_resolved
+FROM g JOIN a USING (crawl, agent_category, operator)
 ORDER BY crawl, agent_category, full_block_share DESC, operator;

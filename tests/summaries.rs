@@ -1,5 +1,6 @@
-//! The summaries equal what the detail tables give: `summary_agents` row for row against the
-//! join of `robots_hosts` with `agent_verdicts` the bundled queries made before it existed
+//! The summaries equal what the detail tables give: `summary_agents` and `summary_agent_groups`
+//! row for row against the join of `robots_hosts` with `agent_verdicts` the bundled queries
+//! made before they existed
 //! (through the DuckDB CLI), after a full scan, after shards and `repcensus hosts`, and after
 //! `--resume`; on the samples and on a generated archive of each kind.
 
@@ -34,15 +35,49 @@ SELECT r.crawl, agent, agent_category, operator, fetch_outcome, resolution, verd
     count(*) AS hosts
 FROM ranked r LEFT JOIN star s USING (crawl, host) GROUP BY ALL";
 
+/// `summary_agent_groups` computed from the detail tables: each host once per group of agents.
+const GROUPS_FROM_DETAIL: &str = r"WITH latest AS (
+    SELECT h.crawl, h.host, h.resolution, v.* EXCLUDE (host, registered_domain, crawl)
+    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+    JOIN read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true) v
+        ON v.crawl = h.crawl AND v.warc_file = h.effective_warc_file
+        AND v.warc_offset = h.effective_warc_offset
+), grouped AS (
+    SELECT *, 'operator' AS agent_group, agent_category AS g_category, operator AS g_operator FROM latest
+    UNION ALL SELECT *, 'category', agent_category, NULL FROM latest
+    UNION ALL SELECT *, 'ai', NULL, NULL FROM latest WHERE agent_category LIKE 'ai\_%' ESCAPE '\'
+    UNION ALL SELECT *, 'all', NULL, NULL FROM latest
+), per_host AS (
+    SELECT crawl, host, agent_group, g_category, g_operator,
+        any_value(fetch_outcome) AS fetch_outcome, any_value(resolution) AS resolution,
+        count(DISTINCT agent)::INT AS agents,
+        count(*) FILTER (verdict = 'full_block') AS blocked,
+        count(*) FILTER (verdict = 'full_block' AND verdict_source = 'specific') AS by_name,
+        coalesce(bool_or(named_exact), false) AS names_exact,
+        coalesce(bool_or(named), false) AS names_token
+    FROM grouped GROUP BY crawl, host, agent_group, g_category, g_operator
+), detail AS (
+    SELECT crawl, agent_group, g_category, g_operator, agents, fetch_outcome, resolution,
+        blocked > 0, CASE WHEN blocked > 0 THEN blocked = by_name END, names_exact, names_token,
+        count(*) AS hosts
+    FROM per_host GROUP BY ALL
+)
+SELECT * FROM detail";
+
+const GROUPS: &str = "
+SELECT crawl, agent_group, agent_category, operator, agents, fetch_outcome, resolution,
+    blocks_any, blocked_by_name_only, names_exact, names_token, hosts
+FROM read_parquet('summary_agent_groups/*/*.parquet', hive_partitioning = true)";
+
 const SUMMARY: &str = "
 SELECT crawl, agent, agent_category, operator, fetch_outcome, resolution, verdict,
     verdict_rfc9309, verdict_documented, verdict_source, named, named_exact, root_allowed,
     singled_out, hosts
 FROM read_parquet('summary_agents/*/*.parquet', hive_partitioning = true)";
 
-/// Rows of the detail's summary missing from `summary_agents`, rows of it the detail does not
-/// give, and the rows and hosts of `summary_agents`.
-fn compare(out: &Path) -> (String, String, String) {
+/// Rows of the detail's summary missing from the summary table, rows of it the detail does not
+/// give, and the rows and hosts of the summary table.
+fn compare(out: &Path, detail: &str, summary: &str) -> (String, String, String) {
     let only = |a: &str, b: &str| {
         common::duck_value(
             out,
@@ -50,20 +85,28 @@ fn compare(out: &Path) -> (String, String, String) {
         )
     };
     (
-        only(FROM_DETAIL, SUMMARY),
-        only(SUMMARY, FROM_DETAIL),
+        only(detail, summary),
+        only(summary, detail),
         common::duck_value(
             out,
-            &format!("SELECT count(*) || ' rows, ' || sum(hosts) || ' host x agent' FROM ({SUMMARY})"),
+            &format!("SELECT count(*) || ' rows, ' || sum(hosts) || ' hosts' FROM ({summary})"),
         ),
     )
 }
 
-/// `summary_agents` under `out` equals what the detail gives, and is not empty.
+/// `summary_agents` and `summary_agent_groups` under `out` equal what the detail gives, and
+/// are not empty.
 fn assert_summary_equals_detail(out: &Path) {
-    let (missing, extra, size) = compare(out);
+    let (missing, extra, size) = compare(out, FROM_DETAIL, SUMMARY);
     assert_eq!((missing.as_str(), extra.as_str()), ("0", "0"), "{size}");
     assert!(!size.starts_with("0 rows"), "{size}");
+    let (missing, extra, size) = compare(out, GROUPS_FROM_DETAIL, GROUPS);
+    assert_eq!(
+        (missing.as_str(), extra.as_str()),
+        ("0", "0"),
+        "groups: {size}"
+    );
+    assert!(!size.starts_with("0 rows"), "groups: {size}");
 }
 
 fn scan_into(out: &Path, inputs: &[&str], extra: &[&str]) {
@@ -144,7 +187,10 @@ fn summary_agents_after_the_shards_and_hosts_equals_one_full_scan() {
     let run = hosts(&[sharded.to_str().unwrap()]);
     assert_ok(&run);
     let said = String::from_utf8_lossy(&run.stderr);
-    assert!(said.contains("summary_agents  repcensus-samples: "), "{said}");
+    assert!(
+        said.contains("summary_agents  repcensus-samples: "),
+        "{said}"
+    );
     let want = table_rows(&full, "summary_agents", &[]);
     assert!(want.len() > 1000, "{} rows", want.len());
     assert_eq!(table_rows(&sharded, "summary_agents", &[]), want);
@@ -224,6 +270,10 @@ fn a_crawl_without_verdict_runs_has_no_summary() {
         table_rows(&out, "summary_agents", &[])
     );
     // The input scanned again under another crawl: the old crawl keeps no summary.
-    scan_into(&out, &[input], &["--crawl", "other", "--tables", "robots_files"]);
+    scan_into(
+        &out,
+        &[input],
+        &["--crawl", "other", "--tables", "robots_files"],
+    );
     assert!(table_rows(&out, "summary_agents", &[]).is_empty());
 }

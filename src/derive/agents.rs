@@ -10,7 +10,9 @@
 //! (every file that names no tracked agent and disallows the same way), so the work grows with
 //! the crawl's captures (reading the runs) and hosts (one lookup each), not hosts × agents.
 
-use super::hosts::{read_beside, Governs};
+use super::classes::{Class, Classes, Run};
+use super::groups::Groups;
+use super::read::{read_beside, Governs};
 use super::redirects::Resolution;
 use crate::agents::Registry;
 use crate::parts::runs::Names;
@@ -29,6 +31,8 @@ pub struct CrawlAgents {
     pub rows: u64,
     /// Hosts tallied.
     pub hosts: u64,
+    /// Rows of `summary_agent_groups` written.
+    pub group_rows: u64,
     /// Hosts whose governing capture has no `agent_verdict_runs` rows (its input was scanned
     /// without verdicts): they are in no row.
     pub hosts_without_verdicts: u64,
@@ -38,82 +42,33 @@ pub struct CrawlAgents {
 /// denominators `hosts_2xx` and the `*` reading of [`SummaryAgentRow::singled_out`] use them.
 pub const OUTCOMES_2XX: [&str; 4] = ["ok", "ok_empty", "not_robots_html", "not_robots_binary"];
 
-/// The verdict columns of a run, each string as an id in [`Classes::names`].
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-struct Class {
-    named: Option<bool>,
-    named_exact: Option<bool>,
-    source: Option<u32>,
-    root_allowed: Option<bool>,
-    verdict: Option<u32>,
-    verdict_rfc9309: Option<u32>,
-    verdict_documented: Option<u32>,
-}
-
-/// A run of agents: the first's registry position, how many, and their class.
-type Run = (u16, u16, u32);
-
-/// The classes of the crawl's runs, interned, with what `singled_out` needs of each.
-#[derive(Default)]
-struct Classes {
-    names: Names,
-    classes: Vec<Class>,
-    ids: FxHashMap<Class, u32>,
-    /// Per class: how strict its `verdict` is, whether `*` or no group decides it (the `*`
-    /// reading), whether a group naming the agent does.
-    traits: Vec<Traits>,
-}
-
-#[derive(Clone, Copy)]
-struct Traits {
-    strictness: u8,
-    star: bool,
-    specific: bool,
-}
-
-impl Classes {
-    fn id(&mut self, c: Class) -> u32 {
-        if let Some(&id) = self.ids.get(&c) {
-            return id;
-        }
-        let text = |id: Option<u32>| id.map(|i| self.names.get(i));
-        // The order `agents_singled_out.sql` states: full_block 2, partial_block 1, else 0.
-        let strictness = match text(c.verdict) {
-            Some("full_block") => 2,
-            Some("partial_block") => 1,
-            _ => 0,
-        };
-        let source = text(c.source);
-        self.traits.push(Traits {
-            strictness,
-            star: matches!(source, Some("wildcard" | "none")),
-            specific: source == Some("specific"),
-        });
-        self.classes.push(c);
-        let id = (self.classes.len() - 1) as u32;
-        self.ids.insert(c, id);
-        id
-    }
-
-    fn get(&self, class: u32) -> &Class {
-        &self.classes[class as usize]
-    }
-
-    fn traits(&self, class: u32) -> Traits {
-        self.traits[class as usize]
-    }
-
-    fn text(&self, id: Option<u32>) -> Option<&str> {
-        id.map(|i| self.names.get(i))
-    }
-}
-
 /// A capture that governs hosts: its fetch outcome, its hosts by how their redirects ended (in
 /// the order of [`Resolution::ALL`]), and whether its runs were found.
 struct Governed {
     outcome: Option<u32>,
     hosts: [u32; Resolution::ALL.len()],
     found: bool,
+    /// The capture's profile (its runs), once found.
+    profile: u32,
+}
+
+/// The distinct sets of runs of the crawl's governing captures.
+#[derive(Default)]
+struct Profiles {
+    runs: Vec<Vec<Run>>,
+    ids: FxHashMap<Vec<Run>, u32>,
+}
+
+impl Profiles {
+    fn id(&mut self, runs: &[Run]) -> u32 {
+        if let Some(&id) = self.ids.get(runs) {
+            return id;
+        }
+        let id = self.runs.len() as u32;
+        self.runs.push(runs.to_vec());
+        self.ids.insert(runs.to_vec(), id);
+        id
+    }
 }
 
 /// Hosts by run of agents, governing capture's fetch outcome, resolution and `singled_out`.
@@ -154,11 +109,13 @@ pub fn derive_crawl(
         .collect();
     if parts.is_empty() {
         out.remove_parts(table.name(), crawl)?;
+        out.remove_parts(Table::SummaryAgentGroups.name(), crawl)?;
         return Ok(None);
     }
     let (mut slots, mut governed) = governing_captures(governs);
     let mut classes = Classes::default();
     let mut tally = RunTally::default();
+    let mut profiles = Profiles::default();
     read_runs(
         out,
         &parts,
@@ -170,19 +127,32 @@ pub fn derive_crawl(
                 let g = &mut governed[s as usize];
                 if !g.found {
                     g.found = true;
+                    g.profile = profiles.id(runs);
                     add_capture(&mut tally, classes, outcomes, g, runs);
                 }
             }
         },
     )?;
     let mut counts = CrawlAgents::default();
+    let mut by_profile: FxHashMap<(u32, Option<u32>, Resolution), i64> = FxHashMap::default();
     for g in &governed {
         let hosts: u64 = g.hosts.iter().map(|&n| u64::from(n)).sum();
-        match g.found {
-            true => counts.hosts += hosts,
-            false => counts.hosts_without_verdicts += hosts,
+        if !g.found {
+            counts.hosts_without_verdicts += hosts;
+            continue;
+        }
+        counts.hosts += hosts;
+        for (&resolution, &n) in Resolution::ALL.iter().zip(&g.hosts) {
+            if n > 0 {
+                *by_profile
+                    .entry((g.profile, g.outcome, resolution))
+                    .or_default() += i64::from(n);
+            }
         }
     }
+    let groups = Groups::of(registry);
+    let (mut group_rows, n_groups) = groups.rows(&profiles.runs, &classes, &by_profile, outcomes);
+    counts.group_rows = n_groups;
     let rows = spread(&classes, outcomes, tally);
     let mut builder = SummaryAgentsBuilder::default();
     for ((agent, outcome, resolution, class, singled_out), hosts) in &rows {
@@ -206,14 +176,22 @@ pub fn derive_crawl(
         });
     }
     counts.rows = rows.len() as u64;
-    let part = if rows.is_empty() {
-        PartOutcome::Empty(out.part_path(table.name(), crawl, crawl))
-    } else {
-        let mut part = out.part_writer(&table.desc(), crawl, crawl)?;
-        part.write(&builder.finish(crawl))?;
-        part.finish()?
-    };
-    out.commit(vec![part])?;
+    let agents_part = finish_part(
+        out,
+        table,
+        crawl,
+        |b| b.write(&builder.finish(crawl)),
+        counts.rows,
+    )?;
+    let groups_table = Table::SummaryAgentGroups;
+    let groups_part = finish_part(
+        out,
+        groups_table,
+        crawl,
+        |b| b.write(&group_rows.finish(crawl)),
+        n_groups,
+    )?;
+    out.commit(vec![agents_part, groups_part])?;
     Ok(Some(counts))
 }
 
@@ -238,6 +216,7 @@ fn governing_captures(governs: &[Governs]) -> (Slots, Vec<Governed>) {
                 outcome: g.outcome,
                 hosts: [0; Resolution::ALL.len()],
                 found: false,
+                profile: 0,
             });
         }
         let last = governed.last_mut().expect("pushed");
@@ -271,6 +250,26 @@ impl Slots {
         *at = k;
         Some(v[k].1)
     }
+}
+
+/// A derived table's part for `crawl`, written by `write` (none when it has no rows).
+fn finish_part(
+    out: &OutDir,
+    table: Table,
+    crawl: &str,
+    write: impl FnOnce(&mut crate::parts::PartWriter) -> Result<()>,
+    rows: u64,
+) -> Result<PartOutcome> {
+    if rows == 0 {
+        return Ok(PartOutcome::Empty(out.part_path(
+            table.name(),
+            crawl,
+            crawl,
+        )));
+    }
+    let mut part = out.part_writer(&table.desc(), crawl, crawl)?;
+    write(&mut part)?;
+    part.finish()
 }
 
 /// Add the hosts a capture governs, `g`, to `tally` by the capture's runs.

@@ -9,6 +9,8 @@
 //! earlier derivation wrote, whole, when it is complete.
 
 use super::agents::{self, CrawlAgents};
+use super::read::read_beside;
+pub use super::read::Governs;
 use super::redirects::{self, Capture, Index, Resolution};
 use crate::agents::Registry;
 use crate::parts::runs::Names;
@@ -34,17 +36,6 @@ pub struct CrawlHosts {
     pub cross_host: u64,
     /// What deriving `summary_agents` did (`None` when the crawl has no `agent_verdict_runs`).
     pub agents: Option<CrawlAgents>,
-}
-
-/// A host of a crawl as the summaries see it: the capture that governs it (a file id of
-/// [`CrawlIndex::files`] and an offset), that capture's fetch outcome (an id of
-/// [`CrawlIndex::outcomes`]) and how the host's redirects ended.
-#[derive(Clone, Copy, Debug)]
-pub struct Governs {
-    pub file: u32,
-    pub offset: i64,
-    pub outcome: Option<u32>,
-    pub resolution: Resolution,
 }
 
 /// What deriving `robots_hosts` did.
@@ -204,6 +195,7 @@ pub fn derive(
             Ok(agents) => counts.agents = agents,
             Err(e) => {
                 out.remove_parts(Table::SummaryAgents.name(), &crawl)?;
+                out.remove_parts(Table::SummaryAgentGroups.name(), &crawl)?;
                 summary.summaries_failed.push((crawl, format!("{e:#}")));
             }
         }
@@ -238,40 +230,6 @@ fn write_beside<T>(
             .map_err(|_| anyhow::anyhow!("the robots_hosts writer panicked"))?;
         written?;
         made
-    })
-}
-
-/// Hand `use_batch` each batch of `columns` of `parts`, in order, while another thread reads
-/// and decodes the next ones (decoding is about half of a pass).
-pub(super) fn read_beside(
-    out: &OutDir,
-    parts: &[PartRef],
-    columns: &[&str],
-    dictionaries: &[&str],
-    mut use_batch: impl FnMut(&PartRef, &RecordBatch) -> Result<()>,
-) -> Result<()> {
-    let (send, receive) = std::sync::mpsc::sync_channel::<(usize, RecordBatch)>(2);
-    std::thread::scope(|scope| {
-        let reader = scope.spawn(move || -> Result<()> {
-            for (k, part) in parts.iter().enumerate() {
-                // A send fails only when `use_batch` failed: reading stops, and its error is
-                // the one returned.
-                out.each_batch(part, columns, dictionaries, |batch| {
-                    send.send((k, batch))
-                        .map_err(|_| anyhow::anyhow!("stopped reading {}", part.name()))
-                })?;
-            }
-            Ok(())
-        });
-        let used = receive
-            .iter()
-            .try_for_each(|(k, batch)| use_batch(&parts[k], &batch));
-        drop(receive);
-        let read = reader
-            .join()
-            .map_err(|_| anyhow::anyhow!("the part reader panicked"))?;
-        used?;
-        read
     })
 }
 

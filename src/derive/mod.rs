@@ -5,8 +5,12 @@
 //! * `robots_hosts` ([`hosts`]): each host's latest robots.txt capture and the capture its chain
 //!   of redirects ends at ([`redirects`]), which the `agents_*` queries read verdicts from.
 //! * `summary_agents` ([`agents`]): the hosts per tracked agent, by the verdicts of the capture
-//!   that governs each (read from `agent_verdict_runs`), derived with `robots_hosts`.
+//!   that governs each (read from `agent_verdict_runs`), derived with `robots_hosts`, and
+//!   `summary_agent_groups` ([`groups`]): the hosts blocking or naming some agent of a group.
 
 pub mod agents;
+pub mod classes;
+pub mod groups;
 pub mod hosts;
+pub mod read;
 pub mod redirects;

@@ -521,6 +521,28 @@ table! {
     }
 }
 
+table! {
+    /// Hosts of a crawl per group of tracked agents (one category and operator, one category,
+    /// the AI categories, every agent), by whether the host fully blocks or names some agent of
+    /// the group in its governing capture. Derived with `summary_agents`.
+    SummaryAgentGroupsBuilder, SummaryAgentGroupRow, SummaryAgentGroups,
+    {
+        /// `operator`, `category`, `ai` or `all`.
+        agent_group: Str,
+        agent_category: Str,
+        operator: Str,
+        /// Agents of the registry in the group.
+        agents: I32,
+        fetch_outcome: Str,
+        resolution: Str,
+        blocks_any: Bool,
+        blocked_by_name_only: Bool,
+        names_exact: Bool,
+        names_token: Bool,
+        hosts: I64,
+    }
+}
+
 /// The rows of a batch as JSON objects (column name -> value; NULL -> null). For the CLI's JSON
 /// output, so it holds exactly what the tables hold.
 pub fn batch_to_json(batch: &RecordBatch) -> Vec<serde_json::Map<String, serde_json::Value>> {

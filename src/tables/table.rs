@@ -28,6 +28,9 @@ pub enum Table {
     /// Hosts per crawl and agent, by the verdicts of the capture that governs each host,
     /// derived from `robots_hosts` and `agent_verdict_runs`.
     SummaryAgents,
+    /// Hosts per crawl and group of agents (category, operator, AI, all): blocking or naming
+    /// at least one of them. Derived with `summary_agents`.
+    SummaryAgentGroups,
 }
 
 impl Table {
@@ -48,7 +51,11 @@ impl Table {
 
     /// The tables derived from a crawl's tables once they are written: one part per crawl,
     /// not per input, and not in `--tables`.
-    pub const DERIVED: [Table; 2] = [Table::RobotsHosts, Table::SummaryAgents];
+    pub const DERIVED: [Table; 3] = [
+        Table::RobotsHosts,
+        Table::SummaryAgents,
+        Table::SummaryAgentGroups,
+    ];
 
     /// The tables an input writes parts of besides `inputs`, in the order its parts are written:
     /// [`Table::ALL`] without its last.
@@ -78,6 +85,7 @@ impl Table {
             Table::Inputs => "inputs",
             Table::RobotsHosts => "robots_hosts",
             Table::SummaryAgents => "summary_agents",
+            Table::SummaryAgentGroups => "summary_agent_groups",
         }
     }
 
@@ -99,7 +107,10 @@ impl Table {
             Table::Errors => "errors",
             Table::PageSignals => "rows_page_signals",
             Table::HostCounts => "rows_host_counts",
-            Table::Inputs | Table::RobotsHosts | Table::SummaryAgents => return None,
+            Table::Inputs
+            | Table::RobotsHosts
+            | Table::SummaryAgents
+            | Table::SummaryAgentGroups => return None,
         })
     }
 
@@ -119,6 +130,7 @@ impl Table {
             Table::Inputs => InputsBuilder::desc(),
             Table::RobotsHosts => RobotsHostsBuilder::desc(),
             Table::SummaryAgents => SummaryAgentsBuilder::desc(),
+            Table::SummaryAgentGroups => SummaryAgentGroupsBuilder::desc(),
         }
     }
 

@@ -1,0 +1,52 @@
+//! What the derivations share: reading a crawl's parts a batch at a time, and the hosts as the
+//! summaries see them.
+
+use super::redirects::Resolution;
+use crate::parts::{OutDir, PartRef};
+use anyhow::Result;
+use arrow_array::RecordBatch;
+
+/// A host of a crawl as the summaries see it: the capture that governs it (a file id of
+/// `CrawlIndex::files` (`hosts`) and an offset), that capture's fetch outcome (an id of
+/// `CrawlIndex::outcomes`) and how the host's redirects ended.
+#[derive(Clone, Copy, Debug)]
+pub struct Governs {
+    pub file: u32,
+    pub offset: i64,
+    pub outcome: Option<u32>,
+    pub resolution: Resolution,
+}
+
+/// Hand `use_batch` each batch of `columns` of `parts`, in order, while another thread reads
+/// and decodes the next ones (decoding is about half of a pass).
+pub fn read_beside(
+    out: &OutDir,
+    parts: &[PartRef],
+    columns: &[&str],
+    dictionaries: &[&str],
+    mut use_batch: impl FnMut(&PartRef, &RecordBatch) -> Result<()>,
+) -> Result<()> {
+    let (send, receive) = std::sync::mpsc::sync_channel::<(usize, RecordBatch)>(2);
+    std::thread::scope(|scope| {
+        let reader = scope.spawn(move || -> Result<()> {
+            for (k, part) in parts.iter().enumerate() {
+                // A send fails only when `use_batch` failed: reading stops, and its error is
+                // the one returned.
+                out.each_batch(part, columns, dictionaries, |batch| {
+                    send.send((k, batch))
+                        .map_err(|_| anyhow::anyhow!("stopped reading {}", part.name()))
+                })?;
+            }
+            Ok(())
+        });
+        let used = receive
+            .iter()
+            .try_for_each(|(k, batch)| use_batch(&parts[k], &batch));
+        drop(receive);
+        let read = reader
+            .join()
+            .map_err(|_| anyhow::anyhow!("the part reader panicked"))?;
+        used?;
+        read
+    })
+}
