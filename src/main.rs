@@ -41,9 +41,11 @@ lists, http(s):// and s3:// URLs, pipes and `-`. A path that does not exist is a
 glob that matches nothing or a folder without archives is a usage error (nothing is written).
 
 Tables (OUT/<table>/crawl=<crawl>/part-<input>.parquet): robots_files, robots_agents,
-robots_rules, app_directives, acap_fields, agent_verdicts, errors, page_signals, host_counts,
-inputs; robots_hosts (one part per crawl, derived at the end of a scan that is not a shard, or by
-`repcensus hosts`). docs/schema.md says what each column holds; queries/*.sql ask the questions.
+robots_rules, app_directives, acap_fields, agent_verdicts, agent_verdict_runs, errors,
+page_signals, host_counts, inputs; robots_hosts and the summaries summary_agents and
+summary_agent_groups (one part per crawl, derived at the end of a scan that is not a shard, or
+by `repcensus hosts`). docs/schema.md says what each column holds; queries/*.sql ask the
+questions.
 
 Exit codes: 0 every input read (some may have errors rows: see queries/errors_by_input.sql);
 1 some input could not be read at all (with --fail-on-error: or had errors rows); 2 usage or
@@ -257,10 +259,12 @@ struct ScanArgs {
     #[arg(long)]
     inflate_all: bool,
     /// Write only these tables (comma-separated; `errors` and `inputs` are always written).
-    /// Work that only other tables need is skipped: without `agent_verdicts` no verdicts are
-    /// computed, without `page_signals` and `host_counts` no HTML head is scanned. Parts of
-    /// tables not written are left as they are. `robots_hosts` is derived whenever
-    /// `robots_files` is written.
+    /// Work that only other tables need is skipped: without `agent_verdicts` and
+    /// `agent_verdict_runs` no verdicts are computed, without `page_signals` and `host_counts`
+    /// no HTML head is scanned. Parts of tables not written are left as they are.
+    /// `robots_hosts` is derived whenever `robots_files` is written, the summaries when
+    /// `agent_verdict_runs` is there too (`robots_files,agent_verdict_runs` gives them without
+    /// the 215 `agent_verdicts` rows per capture).
     #[arg(long, value_name = "TABLE,...", value_delimiter = ',')]
     tables: Option<Vec<String>>,
     /// Put PREFIX before the relative entries of @FILE lists: a crawl's warc.paths.gz with
