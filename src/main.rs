@@ -691,6 +691,14 @@ fn run_scan(args: ScanArgs) -> Result<ExitCode> {
     let summary = repcensus::scan(&opts)?;
     if !quiet {
         eprint!("{}", summary.render());
+    } else if let Some(h) = &summary.hosts {
+        // What could not be derived is said even quietly, as failed inputs are.
+        for (crawl, why) in &h.failed {
+            eprintln!("repcensus: robots_hosts of crawl {crawl} not derived: {why}");
+        }
+        for (crawl, why) in &h.summaries_failed {
+            eprintln!("repcensus: summaries of crawl {crawl} not derived: {why}");
+        }
     }
     if let Some(f) = &summary_file {
         let text = serde_json::to_string_pretty(&summary.to_json())? + "\n";

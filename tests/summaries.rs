@@ -277,3 +277,36 @@ fn a_crawl_without_verdict_runs_has_no_summary() {
     );
     assert!(table_rows(&out, "summary_agents", &[]).is_empty());
 }
+
+/// A crawl whose inputs were scanned with two registries cannot be summarized: the scan that
+/// finds it so says why even with `--quiet`, and leaves no summary that counts half the hosts.
+#[test]
+fn a_crawl_of_two_registries_is_said_and_left_without_a_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let extra = repo().join("tests/data/agents-extra.csv");
+    let cases = repo().join("samples/verdict-cases.warc.gz");
+    let generated = repo().join("samples/generated-cc-robots.warc.gz");
+    let crawl = ["--crawl", "mixed"];
+    scan_into(
+        &out,
+        &[cases.to_str().unwrap()],
+        &[&crawl[..], &["--agents", extra.to_str().unwrap()]].concat(),
+    );
+    assert!(!table_rows(&out, "summary_agents", &[]).is_empty());
+    let (code, err) = scan(&[
+        generated.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--crawl",
+        "mixed",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("summaries of crawl mixed not derived") && err.contains("--agents FILE"),
+        "{err}"
+    );
+    assert!(table_rows(&out, "summary_agents", &[]).is_empty());
+    assert!(table_rows(&out, "summary_agent_groups", &[]).is_empty());
+    assert!(!table_rows(&out, "robots_hosts", &[]).is_empty());
+}

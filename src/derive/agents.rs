@@ -90,23 +90,20 @@ const RUN_COLUMNS: [&str; 12] = [
     "verdict_documented",
 ];
 
-/// Derive the crawl's `summary_agents` part from its hosts (`governs`, one per host, with file
-/// ids of `files` and outcome ids of `outcomes`) and its `agent_verdict_runs` parts, and commit
-/// it (or remove the crawl's part when it has no runs). `None` when there were no runs.
+/// Derive the crawl's `summary_agents` and `summary_agent_groups` parts from its hosts
+/// (`governs`, one per host, with file ids of `files` and outcome ids of `outcomes`) and its
+/// `agent_verdict_runs` parts (`parts`), and commit them (or remove the crawl's parts when it
+/// has no runs). `None` when there were no runs.
 pub fn derive_crawl(
     out: &OutDir,
     crawl: &str,
+    parts: &[PartRef],
     governs: &[Governs],
     files: &mut Names,
     outcomes: &Names,
     registry: &Registry,
 ) -> Result<Option<CrawlAgents>> {
     let table = Table::SummaryAgents;
-    let parts: Vec<PartRef> = (out.table_parts(Table::AgentVerdictRuns.name())?)
-        .into_iter()
-        .filter(|(c, _)| c == crawl)
-        .map(|(_, p)| p)
-        .collect();
     if parts.is_empty() {
         out.remove_parts(table.name(), crawl)?;
         out.remove_parts(Table::SummaryAgentGroups.name(), crawl)?;
@@ -118,7 +115,7 @@ pub fn derive_crawl(
     let mut profiles = Profiles::default();
     read_runs(
         out,
-        &parts,
+        parts,
         registry,
         files,
         &mut classes,
@@ -355,7 +352,8 @@ fn read_runs(
 ) -> Result<()> {
     let mut capture: Option<(u32, i64)> = None;
     let mut runs: Vec<Run> = Vec::new();
-    let mut last_part = usize::MAX;
+    // The part of the last batch: a capture's rows never span two parts.
+    let mut last_part: *const PartRef = std::ptr::null();
     let mut finish = |capture: &mut Option<(u32, i64)>,
                       runs: &mut Vec<Run>,
                       classes: &mut Classes|
@@ -382,13 +380,9 @@ fn read_runs(
         &RUN_COLUMNS,
         &DICTIONARY_COLUMNS,
         |part, batch| {
-            let k = parts
-                .iter()
-                .position(|p| std::ptr::eq(p, part))
-                .unwrap_or(0);
-            if k != last_part {
+            if !std::ptr::eq(part, last_part) {
                 finish(&mut capture, &mut runs, classes)?;
-                last_part = k;
+                last_part = part;
             }
             cols.read(batch, part, files, classes)?;
             for i in 0..batch.num_rows() {

@@ -157,6 +157,11 @@ pub fn derive(
     for (crawl, part) in out.table_parts(Table::RobotsFiles.name())? {
         by_crawl.entry(crawl).or_default().push(part);
     }
+    // Listed once for every crawl (a listing of an s3:// output is a request per page).
+    let mut runs_by_crawl: BTreeMap<String, Vec<PartRef>> = BTreeMap::new();
+    for (crawl, part) in out.table_parts(Table::AgentVerdictRuns.name())? {
+        runs_by_crawl.entry(crawl).or_default().push(part);
+    }
     let mut summary = HostsSummary::default();
     let table = Table::RobotsHosts;
     // Whatever was asked: a crawl without robots_files (its inputs were scanned again under
@@ -191,7 +196,8 @@ pub fn derive(
         };
         out.commit(vec![part])?;
         let (files, outcomes) = (&mut hosts.files, &hosts.outcomes);
-        match agents::derive_crawl(out, &crawl, &governs, files, outcomes, registry) {
+        let runs = runs_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice);
+        match agents::derive_crawl(out, &crawl, runs, &governs, files, outcomes, registry) {
             Ok(agents) => counts.agents = agents,
             Err(e) => {
                 out.remove_parts(Table::SummaryAgents.name(), &crawl)?;

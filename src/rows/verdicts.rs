@@ -165,6 +165,8 @@ pub struct Verdicts {
     seen: SeenBodies,
     /// The classifications made for the file [`Verdicts::runs`] is emitting.
     classified: Classified,
+    /// The joined runs of the capture being emitted (`agent_verdict_runs`), kept for the next.
+    run_buf: Vec<(RunKey, u32, u32)>,
 }
 
 /// The classifications of one file, by the groups they were made of: agents chosen the same
@@ -502,7 +504,11 @@ impl Verdicts {
             file: (file.warc_file, file.warc_offset),
             registry,
             next: 0,
-            runs: Vec::with_capacity(8),
+            runs: {
+                let mut buf = std::mem::take(&mut self.run_buf);
+                buf.clear();
+                buf
+            },
         });
         let mut push_each = |v: &AgentVerdict, n: u32| {
             if let Some(rows) = rows.as_deref_mut() {
@@ -522,8 +528,9 @@ impl Verdicts {
             }
             (Some(robots), None) => self.runs(registry, robots, push_each),
         };
-        if let Some(runs) = runs.as_mut() {
+        if let Some(mut runs) = runs {
             runs.close();
+            self.run_buf = runs.runs;
         }
         undetermined
     }
@@ -772,30 +779,28 @@ impl RunRows<'_, '_> {
 
     /// Append the capture's rows.
     fn close(&mut self) {
-        let rows: Vec<AgentVerdictRunRow<'_>> = (self.runs.iter())
-            .map(|&(k, first, n)| {
-                let (named, named_exact, source, root_allowed, verdict, rfc9309, documented) = k;
-                AgentVerdictRunRow {
-                    agent_index: Some(first as i32),
-                    agent: Some(&self.registry.agents[first as usize].name),
-                    agents: Some(n as i32),
-                    named,
-                    named_exact,
-                    verdict_source: source.map(Source::as_str),
-                    root_allowed,
-                    verdict: Some(verdict.as_str()),
-                    verdict_rfc9309: Some(rfc9309.as_str()),
-                    verdict_documented: Some(documented.as_str()),
-                    ..AgentVerdictRunRow::default()
-                }
-            })
-            .collect();
+        let rows = (self.runs.iter()).map(|&(k, first, n)| {
+            let (named, named_exact, source, root_allowed, verdict, rfc9309, documented) = k;
+            AgentVerdictRunRow {
+                agent_index: Some(first as i32),
+                agent: Some(&self.registry.agents[first as usize].name),
+                agents: Some(n as i32),
+                named,
+                named_exact,
+                verdict_source: source.map(Source::as_str),
+                root_allowed,
+                verdict: Some(verdict.as_str()),
+                verdict_rfc9309: Some(rfc9309.as_str()),
+                verdict_documented: Some(documented.as_str()),
+                ..AgentVerdictRunRow::default()
+            }
+        });
         let prov = AgentVerdictRunRow {
             warc_file: self.file.0,
             warc_offset: self.file.1,
             ..AgentVerdictRunRow::default()
         };
-        self.out.capture(&prov, &rows);
+        self.out.capture(&prov, rows);
     }
 }
 

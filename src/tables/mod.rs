@@ -291,11 +291,16 @@ table! {
 impl AgentVerdictRunsBuilder {
     /// Append a capture's rows: the provenance columns (`warc_file`, `warc_offset`) of `prov`
     /// once for all of them, as one run each, and the other columns of each of `runs`.
-    pub fn capture(&mut self, prov: &AgentVerdictRunRow<'_>, runs: &[AgentVerdictRunRow<'_>]) {
+    pub fn capture<'r>(
+        &mut self,
+        prov: &AgentVerdictRunRow<'_>,
+        runs: impl ExactSizeIterator<Item = AgentVerdictRunRow<'r>>,
+    ) {
         let n = runs.len() as u32;
         self.warc_file.push_str(prov.warc_file, n);
         self.warc_offset.push(prov.warc_offset.as_ref(), n);
         for r in runs {
+            let r = &r;
             <I32 as Kind>::push(&mut self.agent_index, &r.agent_index, 1);
             <Str as Kind>::push(&mut self.agent, &r.agent, 1);
             <I32 as Kind>::push(&mut self.agents, &r.agents, 1);
@@ -307,7 +312,7 @@ impl AgentVerdictRunsBuilder {
             <Label as Kind>::push(&mut self.verdict_rfc9309, &r.verdict_rfc9309, 1);
             <Label as Kind>::push(&mut self.verdict_documented, &r.verdict_documented, 1);
         }
-        self.rows += runs.len();
+        self.rows += n as usize;
     }
 }
 
