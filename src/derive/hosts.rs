@@ -80,8 +80,8 @@ impl HostsSummary {
             s.push('\n');
             if let Some(a) = &c.agents {
                 s.push_str(&format!(
-                    "summary_agents  {}: {} hosts, {} rows",
-                    c.crawl, a.hosts, a.rows
+                    "summary_agents  {}: {} hosts, {} rows ({} rows of summary_agent_groups)",
+                    c.crawl, a.hosts, a.rows, a.group_rows
                 ));
                 if a.hosts_without_verdicts > 0 {
                     s.push_str(&format!(
@@ -121,6 +121,7 @@ impl HostsSummary {
                 "summary_agents": c.agents.as_ref().map(|a| serde_json::json!({
                     "hosts": a.hosts,
                     "rows": a.rows,
+                    "group_rows": a.group_rows,
                     "hosts_without_verdicts": a.hosts_without_verdicts,
                 })),
             })).collect::<Vec<_>>(),
