@@ -4,6 +4,8 @@
 -- Each host counts once, by its latest robots.txt capture in the crawl (ties: later warc_file,
 -- then later offset); lines of earlier captures are not counted.
 -- Denominator: hosts whose latest capture was parsed (a 2xx robots.txt or a resource record).
+-- Reads the summaries (summary_robots_hosts, summary_robots_keys), derived per crawl with
+-- robots_hosts: no line of robots_agents or robots_rules is read.
 -- Run from the scan's output folder: duckdb -c ".read ../queries/robots_extension_adoption.sql"
 -- Columns:
 --   crawl      crawl name
@@ -12,33 +14,17 @@
 --   hosts      hosts whose robots.txt has at least one such line
 --   lines      such lines in those captures
 --   share      hosts / hosts whose latest capture was parsed (0..1, 4 decimals)
-WITH latest AS (
-    -- each host's latest robots.txt capture in the crawl (robots_hosts: by capture_time, then
-    -- warc_file, then warc_offset)
-    SELECT crawl, h.host, warc_file, warc_offset, f.parsed
-    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
-    JOIN read_parquet('robots_files/*/*.parquet', hive_partitioning = true) f
-        USING (crawl, warc_file, warc_offset)
-), parsed AS (
-    SELECT crawl, count(*) AS n FROM latest WHERE parsed GROUP BY crawl
-), ext AS (
-    SELECT crawl, 'purpose' AS extension, host, warc_file, warc_offset
-    FROM read_parquet('robots_agents/*/*.parquet', hive_partitioning = true)
-    WHERE line_kind = 'purpose'
-    UNION ALL
-    SELECT crawl, key, host, warc_file, warc_offset
-    FROM read_parquet('robots_rules/*/*.parquet', hive_partitioning = true)
-    WHERE key IN ('app_directives', 'acap', 'content_usage', 'content_signal', 'crawl_delay',
-                  'host', 'clean_param', 'noindex', 'request_rate', 'visit_time', 'sitemap')
+WITH parsed AS (
+    -- hosts whose latest capture was parsed: a 2xx (or a resource record's body)
+    SELECT crawl, sum(hosts) AS n
+    FROM read_parquet('summary_robots_hosts/*/*.parquet', hive_partitioning = true)
+    WHERE fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
+    GROUP BY crawl
 )
-SELECT
-    ext.crawl,
-    extension,
-    count(DISTINCT ext.host) AS hosts,
-    count(*) AS lines,
-    round(count(DISTINCT ext.host) / any_value(parsed.n), 4) AS share
-FROM ext
-JOIN latest USING (crawl, host, warc_file, warc_offset)
-JOIN parsed ON parsed.crawl = ext.crawl
-GROUP BY ext.crawl, extension
-ORDER BY ext.crawl, hosts DESC, extension;
+SELECT k.crawl, key AS extension, hosts, lines, round(hosts / parsed.n, 4) AS share
+FROM read_parquet('summary_robots_keys/*/*.parquet', hive_partitioning = true) AS k
+JOIN parsed USING (crawl)
+WHERE key IN ('purpose', 'app_directives', 'acap', 'content_usage', 'content_signal', 'crawl_delay',
+              'host', 'clean_param', 'noindex', 'request_rate', 'visit_time', 'sitemap')
+  AND hosts > 0
+ORDER BY k.crawl, hosts DESC, extension;

@@ -42,10 +42,11 @@ glob that matches nothing or a folder without archives is a usage error (nothing
 
 Tables (OUT/<table>/crawl=<crawl>/part-<input>.parquet): robots_files, robots_agents,
 robots_rules, app_directives, acap_fields, agent_verdicts, agent_verdict_runs, errors,
-page_signals, host_counts, inputs; robots_hosts and the summaries summary_agents and
-summary_agent_groups (one part per crawl, derived at the end of a scan that is not a shard, or
-by `repcensus hosts`). docs/schema.md says what each column holds; queries/*.sql ask the
-questions.
+page_signals, host_counts, inputs; robots_hosts and the summaries summary_agents,
+summary_agent_groups, summary_robots_hosts, summary_robots_keys, summary_robots_key_forms and
+summary_robots_agents (one part per crawl, derived at the end of a scan that is not a shard, or
+by `repcensus hosts`). Every table's crawl=_schema/_schema.parquet has its columns and no rows.
+docs/schema.md says what each column holds; queries/*.sql ask the questions.
 
 Exit codes: 0 every input read (some may have errors rows: see queries/errors_by_input.sql);
 1 some input could not be read at all (with --fail-on-error: or had errors rows); 2 usage or
@@ -124,7 +125,8 @@ enum Command {
     },
     /// Derive robots_hosts (each host's latest robots.txt capture and the capture its redirects
     /// lead to, whose verdicts the agents_* queries count) from the robots_files a scan wrote,
-    /// and the summaries (summary_agents, from agent_verdict_runs) with it.
+    /// and the summaries with it (summary_agents and summary_agent_groups from
+    /// agent_verdict_runs, summary_robots_* from robots_agents and robots_rules).
     ///
     /// A scan does this for its crawls at its end, except a shard (`--shard`): run it once after
     /// the last shard, or after runs into the same folder that overlapped. Exit 0: done; 1: some

@@ -279,3 +279,49 @@ fn two_crawls_give_blocking_changes_and_singled_out_agents() {
         "{singled}"
     );
 }
+
+/// A robots.txt-only crawl scanned without a problem has no `errors`, `page_signals`,
+/// `acap_fields` or `host_counts` part; every bundled query still answers (with no rows where
+/// its table is empty) instead of failing on a pattern that matches no file, and a table's
+/// schema file names no crawl.
+#[test]
+fn every_query_answers_on_a_folder_whose_tables_have_no_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out) = (dir.path().join("r.warc"), dir.path().join("out"));
+    robots_warc(
+        &input,
+        "2025-01-01T00:00:00Z",
+        &[("h1.example", "User-agent: GPTBot\nDisallow: /\n")],
+    );
+    let status = common::bin()
+        .args(["scan", "--quiet", "--out"])
+        .arg(&out)
+        .arg(&input)
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    for table in ["errors", "page_signals", "acap_fields"] {
+        let parts = common::table_rows(&out, table, &[]);
+        assert!(parts.is_empty(), "{table} has rows: {parts:?}");
+    }
+    for q in queries() {
+        let answer = duck(&out, &format!(".read {}", q.display()));
+        assert!(!answer.is_empty(), "{} gave no header", q.display());
+    }
+    let errors = duck(
+        &out,
+        &format!(
+            ".read {}",
+            repo().join("queries/errors_by_input.sql").display()
+        ),
+    );
+    assert_eq!(errors.lines().count(), 1, "{errors}");
+    assert_eq!(
+        duck_value(
+            &out,
+            "SELECT count(DISTINCT crawl) FROM read_parquet('robots_files/*/*.parquet', \
+             hive_partitioning = true)"
+        ),
+        "1"
+    );
+}

@@ -75,6 +75,121 @@ SELECT crawl, agent, agent_category, operator, fetch_outcome, resolution, verdic
     singled_out, hosts
 FROM read_parquet('summary_agents/*/*.parquet', hive_partitioning = true)";
 
+/// Every line of `robots_agents` and `robots_rules`, marked when its capture is its host's
+/// latest (the capture `robots_hosts` names).
+const LINES: &str = "
+WITH lines AS (
+    SELECT crawl, warc_file, warc_offset, line_kind AS key, key_form, separator, key_raw,
+        agent, line_kind
+    FROM read_parquet('robots_agents/*/*.parquet', hive_partitioning = true)
+    UNION ALL
+    SELECT crawl, warc_file, warc_offset, key, key_form, separator, key_raw, NULL, NULL
+    FROM read_parquet('robots_rules/*/*.parquet', hive_partitioning = true)
+)
+SELECT l.*, h.host IS NOT NULL AS latest
+FROM lines l LEFT JOIN read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+    ON h.crawl = l.crawl AND h.warc_file = l.warc_file AND h.warc_offset = l.warc_offset";
+
+/// How lines, hosts and captures are counted from [`LINES`].
+const USE: &str = "count(*) FILTER (latest) AS lines,
+    count(DISTINCT (warc_file, warc_offset)) FILTER (latest) AS hosts,
+    count(DISTINCT (warc_file, warc_offset)) AS captures";
+
+/// The summaries of robots.txt lines.
+const LINE_SUMMARIES: [&str; 4] = [
+    "summary_robots_hosts",
+    "summary_robots_keys",
+    "summary_robots_key_forms",
+    "summary_robots_agents",
+];
+
+/// Each summary of robots.txt lines and the query that gives it from the detail.
+fn lines_from_detail() -> Vec<(&'static str, String, String)> {
+    let read = |t: &str, cols: &str| {
+        format!(
+            "SELECT crawl, {cols} FROM read_parquet('{t}/*/*.parquet', hive_partitioning = true)"
+        )
+    };
+    vec![
+        (
+            "summary_robots_hosts",
+            "SELECT crawl, fetch_outcome, resolution, effective_fetch_outcome, count(*) AS hosts,
+                sum(captures)::BIGINT AS captures
+             FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) GROUP BY ALL"
+                .to_string(),
+            read(
+                "summary_robots_hosts",
+                "fetch_outcome, resolution, effective_fetch_outcome, hosts, captures",
+            ),
+        ),
+        (
+            "summary_robots_keys",
+            format!("SELECT crawl, key, {USE} FROM ({LINES}) GROUP BY ALL"),
+            read("summary_robots_keys", "key, lines, hosts, captures"),
+        ),
+        (
+            "summary_robots_key_forms",
+            format!(
+                "WITH l AS ({LINES}), forms AS (
+                    SELECT crawl, key, key_form, separator, {USE} FROM l GROUP BY ALL
+                 ), spelled AS (
+                    SELECT crawl, key, key_form, separator, key_raw,
+                        count(*) FILTER (latest) AS latest_lines, count(*) AS all_lines
+                    FROM l WHERE key NOT IN ('unknown', 'invalid') AND key_raw IS NOT NULL
+                    GROUP BY ALL
+                 ), best AS (
+                    SELECT crawl, key, key_form, separator, key_raw,
+                        (count(*) OVER (PARTITION BY crawl, key, key_form, separator))::INT
+                            AS spellings
+                    FROM spelled
+                    QUALIFY row_number() OVER (
+                        PARTITION BY crawl, key, key_form, separator
+                        ORDER BY latest_lines > 0 DESC, latest_lines DESC,
+                            CASE WHEN latest_lines = 0 THEN all_lines END DESC, key_raw) = 1
+                 )
+                 SELECT crawl, key, key_form, separator, key_raw, spellings, lines, hosts,
+                    captures
+                 FROM forms LEFT JOIN best USING (crawl, key, key_form, separator)"
+            ),
+            read(
+                "summary_robots_key_forms",
+                "key, key_form, separator, key_raw, spellings, lines, hosts, captures",
+            ),
+        ),
+        (
+            "summary_robots_agents",
+            format!(
+                "SELECT crawl, line_kind, agent, {USE} FROM ({LINES})
+                 WHERE line_kind IS NOT NULL AND agent <> '' GROUP BY ALL"
+            ),
+            read(
+                "summary_robots_agents",
+                "line_kind, agent, lines, hosts, captures",
+            ),
+        ),
+    ]
+}
+
+/// The summaries of robots.txt lines under `out` equal what the detail gives, and are not
+/// empty.
+fn assert_lines_equal_detail(out: &Path) {
+    for (table, detail, summary) in lines_from_detail() {
+        let only = |a: &str, b: &str| {
+            common::duck_value(
+                out,
+                &format!("SELECT count(*) FROM (({a}) EXCEPT ALL ({b}))"),
+            )
+        };
+        let rows = common::duck_value(out, &format!("SELECT count(*) FROM ({summary})"));
+        assert_eq!(
+            (only(&detail, &summary), only(&summary, &detail)),
+            ("0".to_string(), "0".to_string()),
+            "{table}: {rows} rows"
+        );
+        assert_ne!(rows, "0", "{table}");
+    }
+}
+
 /// Rows of the detail's summary missing from the summary table, rows of it the detail does not
 /// give, and the rows and hosts of the summary table.
 fn compare(out: &Path, detail: &str, summary: &str) -> (String, String, String) {
@@ -107,6 +222,7 @@ fn assert_summary_equals_detail(out: &Path) {
         "groups: {size}"
     );
     assert!(!size.starts_with("0 rows"), "groups: {size}");
+    assert_lines_equal_detail(out);
 }
 
 fn scan_into(out: &Path, inputs: &[&str], extra: &[&str]) {
@@ -183,7 +299,7 @@ fn summary_agents_after_the_shards_and_hosts_equals_one_full_scan() {
     for spec in ["0/3", "1/3", "2/3"] {
         scan_into(&sharded, &[&samples()], &["--shard", spec]);
     }
-    assert!(!sharded.join("summary_agents").exists());
+    assert!(!common::has_parts(&sharded, "summary_agents"));
     let run = hosts(&[sharded.to_str().unwrap()]);
     assert_ok(&run);
     let said = String::from_utf8_lossy(&run.stderr);
@@ -194,6 +310,13 @@ fn summary_agents_after_the_shards_and_hosts_equals_one_full_scan() {
     let want = table_rows(&full, "summary_agents", &[]);
     assert!(want.len() > 1000, "{} rows", want.len());
     assert_eq!(table_rows(&sharded, "summary_agents", &[]), want);
+    for table in LINE_SUMMARIES {
+        assert_eq!(
+            table_rows(&sharded, table, &[]),
+            table_rows(&full, table, &[]),
+            "{table}"
+        );
+    }
     assert_summary_equals_detail(&sharded);
 }
 
@@ -212,10 +335,16 @@ fn summary_agents_after_a_resumed_scan_equals_one_full_scan() {
     );
     // A resumed run with nothing left to do derives the same again.
     scan_into(&resumed, &[&samples()], &["--resume"]);
-    assert_eq!(
-        table_rows(&resumed, "summary_agents", &[]),
-        table_rows(&full, "summary_agents", &[])
-    );
+    for table in ["summary_agents", "summary_agent_groups"]
+        .into_iter()
+        .chain(LINE_SUMMARIES)
+    {
+        assert_eq!(
+            table_rows(&resumed, table, &[]),
+            table_rows(&full, table, &[]),
+            "{table}"
+        );
+    }
     assert_summary_equals_detail(&resumed);
 }
 
@@ -309,4 +438,14 @@ fn a_crawl_of_two_registries_is_said_and_left_without_a_summary() {
     assert!(table_rows(&out, "summary_agents", &[]).is_empty());
     assert!(table_rows(&out, "summary_agent_groups", &[]).is_empty());
     assert!(!table_rows(&out, "robots_hosts", &[]).is_empty());
+}
+
+/// The same check on the tables of any scan, for the real archives of `../shared/data/warc` or
+/// a crawl too large for the suite: `REPCENSUS_CHECK_OUT=OUT cargo test --release --test
+/// summaries -- --ignored`.
+#[test]
+#[ignore = "needs REPCENSUS_CHECK_OUT, the output folder of a scan"]
+fn the_summaries_of_a_given_scan_equal_its_detail() {
+    let out = std::env::var_os("REPCENSUS_CHECK_OUT").expect("REPCENSUS_CHECK_OUT");
+    assert_summary_equals_detail(Path::new(&out));
 }

@@ -301,7 +301,8 @@ pub fn parse_shard(s: &str) -> Result<(usize, usize)> {
     Ok((i, n))
 }
 
-/// Keep `[A-Za-z0-9._-]`, replace the rest with `_`.
+/// Keep `[A-Za-z0-9._-]`, replace the rest with `_`. `_schema` becomes `__schema`: that
+/// `crawl=` folder holds each table's file with no rows (`parts::SCHEMA_CRAWL`).
 pub fn sanitize(s: &str) -> String {
     let s: String = s
         .chars()
@@ -313,7 +314,7 @@ pub fn sanitize(s: &str) -> String {
             }
         })
         .collect();
-    if s.is_empty() || s.starts_with('.') {
+    if s.is_empty() || s.starts_with('.') || s == "_schema" {
         format!("_{s}")
     } else {
         s

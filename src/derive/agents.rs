@@ -12,7 +12,7 @@
 
 use super::classes::{Class, Classes, Run};
 use super::groups::Groups;
-use super::read::{read_beside, Governs};
+use super::read::{read_beside, Governs, Slots};
 use super::redirects::Resolution;
 use crate::agents::Registry;
 use crate::parts::runs::Names;
@@ -219,38 +219,11 @@ fn governing_captures(governs: &[Governs]) -> (Slots, Vec<Governed>) {
         let last = governed.last_mut().expect("pushed");
         last.hosts[g.resolution as usize] += 1;
     }
-    let at = vec![0; by_file.len()];
-    (Slots { by_file, at }, governed)
-}
-
-/// The governing captures' slots by file id, sorted by offset, with a cursor per file: a part
-/// lists its captures nearly in offset order (by chunk), so a lookup is nearly always the
-/// entry after the last one found (a hash table of a crawl's captures missed the cache on
-/// every lookup).
-struct Slots {
-    by_file: Vec<Vec<(i64, u32)>>,
-    at: Vec<usize>,
-}
-
-impl Slots {
-    fn find(&mut self, file: u32, offset: i64) -> Option<u32> {
-        let f = file as usize;
-        let v = self.by_file.get(f)?;
-        let at = &mut self.at[f];
-        for k in [*at, *at + 1] {
-            if let Some(&(_, s)) = v.get(k).filter(|e| e.0 == offset) {
-                *at = k;
-                return Some(s);
-            }
-        }
-        let k = v.binary_search_by_key(&offset, |e| e.0).ok()?;
-        *at = k;
-        Some(v[k].1)
-    }
+    (Slots::new(by_file), governed)
 }
 
 /// A derived table's part for `crawl`, written by `write` (none when it has no rows).
-fn finish_part(
+pub(super) fn finish_part(
     out: &OutDir,
     table: Table,
     crawl: &str,

@@ -9,6 +9,7 @@
 //! earlier derivation wrote, whole, when it is complete.
 
 use super::agents::{self, CrawlAgents};
+use super::lines::{self, CrawlLines};
 use super::read::read_beside;
 pub use super::read::Governs;
 use super::redirects::{self, Capture, Index, Resolution};
@@ -36,6 +37,8 @@ pub struct CrawlHosts {
     pub cross_host: u64,
     /// What deriving `summary_agents` did (`None` when the crawl has no `agent_verdict_runs`).
     pub agents: Option<CrawlAgents>,
+    /// What deriving the summaries of robots.txt lines did (`None` when it failed).
+    pub lines: Option<CrawlLines>,
 }
 
 /// What deriving `robots_hosts` did.
@@ -92,12 +95,18 @@ impl HostsSummary {
                 }
                 s.push('\n');
             }
+            if let Some(l) = c.lines.as_ref().filter(|l| l.rows[1] > 0) {
+                s.push_str(&format!(
+                    "summary_robots  {}: {} keys, {} key forms, {} agent names\n",
+                    c.crawl, l.rows[1], l.rows[2], l.rows[3]
+                ));
+            }
         }
         for (crawl, why) in &self.failed {
             s.push_str(&format!("robots_hosts  {crawl}: not derived: {why}\n"));
         }
         for (crawl, why) in &self.summaries_failed {
-            s.push_str(&format!("summary_agents  {crawl}: not derived: {why}\n"));
+            s.push_str(&format!("summaries  {crawl}: not derived: {why}\n"));
         }
         for crawl in &self.removed {
             s.push_str(&format!(
@@ -124,6 +133,9 @@ impl HostsSummary {
                     "group_rows": a.group_rows,
                     "hosts_without_verdicts": a.hosts_without_verdicts,
                 })),
+                "summary_robots": c.lines.as_ref().map(|l| lines::TABLES.iter().zip(l.rows)
+                    .map(|(t, n)| (t.name().to_string(), n))
+                    .collect::<BTreeMap<_, _>>()),
             })).collect::<Vec<_>>(),
             "failed": self.failed.iter()
                 .map(|(c, why)| serde_json::json!({"crawl": c, "error": why}))
@@ -143,7 +155,10 @@ pub fn derive_in(
     only: Option<&BTreeSet<String>>,
     registry: &Registry,
 ) -> Result<HostsSummary> {
-    OutDir::with_existing(out, |dir| derive(dir, only, registry))
+    OutDir::with_existing(out, |dir| {
+        Table::write_schemas(dir)?;
+        derive(dir, only, registry)
+    })
 }
 
 /// Derive `robots_hosts` in `out` for the crawls in `only` (every crawl with `robots_files`
@@ -159,10 +174,9 @@ pub fn derive(
         by_crawl.entry(crawl).or_default().push(part);
     }
     // Listed once for every crawl (a listing of an s3:// output is a request per page).
-    let mut runs_by_crawl: BTreeMap<String, Vec<PartRef>> = BTreeMap::new();
-    for (crawl, part) in out.table_parts(Table::AgentVerdictRuns.name())? {
-        runs_by_crawl.entry(crawl).or_default().push(part);
-    }
+    let runs_by_crawl = parts_by_crawl(out, Table::AgentVerdictRuns)?;
+    let agents_by_crawl = parts_by_crawl(out, Table::RobotsAgents)?;
+    let rules_by_crawl = parts_by_crawl(out, Table::RobotsRules)?;
     let mut summary = HostsSummary::default();
     let table = Table::RobotsHosts;
     // Whatever was asked: a crawl without robots_files (its inputs were scanned again under
@@ -203,12 +217,34 @@ pub fn derive(
             Err(e) => {
                 out.remove_parts(Table::SummaryAgents.name(), &crawl)?;
                 out.remove_parts(Table::SummaryAgentGroups.name(), &crawl)?;
-                summary.summaries_failed.push((crawl, format!("{e:#}")));
+                let why = format!("summary_agents: {e:#}");
+                summary.summaries_failed.push((crawl.clone(), why));
+            }
+        }
+        let agents = agents_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice);
+        let rules = rules_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice);
+        match lines::derive_crawl(out, &crawl, agents, rules, &governs, files, outcomes) {
+            Ok(l) => counts.lines = Some(l),
+            Err(e) => {
+                for t in lines::TABLES {
+                    out.remove_parts(t.name(), &crawl)?;
+                }
+                let why = format!("summary_robots_*: {e:#}");
+                summary.summaries_failed.push((crawl, why));
             }
         }
         summary.crawls.push(counts);
     }
     Ok(summary)
+}
+
+/// The committed parts of `table`, by crawl.
+fn parts_by_crawl(out: &OutDir, table: Table) -> Result<BTreeMap<String, Vec<PartRef>>> {
+    let mut by_crawl: BTreeMap<String, Vec<PartRef>> = BTreeMap::new();
+    for (crawl, part) in out.table_parts(table.name())? {
+        by_crawl.entry(crawl).or_default().push(part);
+    }
+    Ok(by_crawl)
 }
 
 /// Run `make`, which hands batches to `write`, while another thread writes them to `part`
@@ -498,6 +534,10 @@ impl CrawlIndex {
                 offset: eff.offset,
                 outcome: eff.outcome,
                 resolution: e.resolution,
+                latest_file: s.file,
+                latest_offset: s.offset,
+                latest_outcome: s.outcome,
+                captures: latest.captures,
             });
             let effective_host = if eff.host == s.host {
                 host

@@ -7,10 +7,14 @@
 //! * `summary_agents` ([`agents`]): the hosts per tracked agent, by the verdicts of the capture
 //!   that governs each (read from `agent_verdict_runs`), derived with `robots_hosts`, and
 //!   `summary_agent_groups` ([`groups`]): the hosts blocking or naming some agent of a group.
+//! * `summary_robots_hosts`, `summary_robots_keys`, `summary_robots_key_forms` and
+//!   `summary_robots_agents` ([`lines`]): hosts by fetch outcome, and how the files are written
+//!   (keys, their spellings, the agents named), from `robots_agents` and `robots_rules`.
 
 pub mod agents;
 pub mod classes;
 pub mod groups;
 pub mod hosts;
+pub mod lines;
 pub mod read;
 pub mod redirects;

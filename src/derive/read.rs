@@ -15,6 +15,12 @@ pub struct Governs {
     pub offset: i64,
     pub outcome: Option<u32>,
     pub resolution: Resolution,
+    /// The host's latest capture (where its redirects start), as above.
+    pub latest_file: u32,
+    pub latest_offset: i64,
+    pub latest_outcome: Option<u32>,
+    /// The host's captures in the crawl.
+    pub captures: u32,
 }
 
 /// Hand `use_batch` each batch of `columns` of `parts`, in order, while another thread reads
@@ -49,4 +55,37 @@ pub fn read_beside(
         used?;
         read
     })
+}
+
+/// Captures' slots by file id, sorted by offset, with a cursor per file: a part
+/// lists its captures nearly in offset order (by chunk), so a lookup is nearly always the
+/// entry after the last one found (a hash table of a crawl's captures missed the cache on
+/// every lookup).
+pub struct Slots {
+    by_file: Vec<Vec<(i64, u32)>>,
+    at: Vec<usize>,
+}
+
+impl Slots {
+    /// Slots from each file id's (offset, slot) pairs, sorted by offset.
+    pub fn new(by_file: Vec<Vec<(i64, u32)>>) -> Self {
+        let at = vec![0; by_file.len()];
+        Slots { by_file, at }
+    }
+
+    /// The slot of the capture at `offset` of file `file`.
+    pub fn find(&mut self, file: u32, offset: i64) -> Option<u32> {
+        let f = file as usize;
+        let v = self.by_file.get(f)?;
+        let at = &mut self.at[f];
+        for k in [*at, *at + 1] {
+            if let Some(&(_, s)) = v.get(k).filter(|e| e.0 == offset) {
+                *at = k;
+                return Some(s);
+            }
+        }
+        let k = v.binary_search_by_key(&offset, |e| e.0).ok()?;
+        *at = k;
+        Some(v[k].1)
+    }
 }

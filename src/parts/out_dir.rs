@@ -18,6 +18,10 @@ use std::path::{Path, PathBuf};
 
 const STAGING: &str = ".staging";
 
+/// The `crawl=` folder of each table's file with no rows ([`OutDir::write_schemas`]): no crawl
+/// is named so (`archive::input::sanitize` renames one).
+pub const SCHEMA_CRAWL: &str = "_schema";
+
 /// Rows per batch when parts are read back ([`OutDir::each_batch`]).
 const READ_BATCH: usize = 8192;
 
@@ -174,6 +178,28 @@ impl OutDir {
             }
         }
         Ok(())
+    }
+
+    /// Put a Parquet file with no rows and each table's columns in every table's folder
+    /// (`<table>/crawl=_schema/_schema.parquet`, [`SCHEMA_CRAWL`]), replacing one an earlier
+    /// version wrote: a query over a table that has no part yet (a run without problems has no
+    /// `errors`, a robots.txt-only crawl no `page_signals`) then answers with no rows instead
+    /// of failing on a pattern that matches no file. Not a part: nothing here lists it
+    /// (`table_parts` takes `part-*` files), and Spark skips files named `_*`.
+    pub fn write_schemas(&self, tables: &[TableDesc]) -> Result<()> {
+        let mut files = Vec::new();
+        for table in tables {
+            let staged = self
+                .staging
+                .join(format!("_schema--{}.parquet", table.name));
+            let final_path = self
+                .root
+                .join(table.name)
+                .join(format!("crawl={SCHEMA_CRAWL}"))
+                .join("_schema.parquet");
+            files.push(PartWriter::create(table, staged, final_path)?.finish()?);
+        }
+        self.commit(files)
     }
 
     /// Is the output in an object store (`s3://`)?

@@ -98,6 +98,7 @@ fn plan_panicked(shared: &Shared<'_>, i: usize, detail: &str) -> Result<()> {
 pub fn scan(opts: &ScanOptions) -> Result<ScanSummary> {
     let started = Instant::now();
     let out = OutDir::create(&opts.out)?;
+    Table::write_schemas(&out)?;
 
     let ids = match &opts.ids {
         Some(ids) if ids.len() == opts.inputs.len() => ids.clone(),

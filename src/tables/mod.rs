@@ -548,6 +548,77 @@ table! {
     }
 }
 
+table! {
+    /// Hosts and captures of a crawl by how their robots.txt fetch went: one row per
+    /// combination of the host's latest capture's `fetch_outcome`, how its redirects ended and
+    /// the governing capture's `fetch_outcome`. Derived with `robots_hosts`.
+    SummaryRobotsHostsBuilder, SummaryRobotsHostRow, SummaryRobotsHosts,
+    {
+        /// The host's latest capture's fetch outcome (`robots_hosts.fetch_outcome`).
+        fetch_outcome: Str,
+        resolution: Str,
+        /// The governing capture's (`robots_hosts.effective_fetch_outcome`).
+        effective_fetch_outcome: Str,
+        hosts: I64,
+        /// Every robots.txt capture of those hosts in the crawl.
+        captures: I64,
+    }
+}
+
+table! {
+    /// Hosts, captures and lines of a crawl per robots.txt key, in any spelling. Hosts and
+    /// lines count each host's latest capture (`robots_hosts.warc_file`/`warc_offset`),
+    /// captures every capture. Derived with `robots_hosts` from `robots_agents` and
+    /// `robots_rules`.
+    SummaryRobotsKeysBuilder, SummaryRobotsKeyRow, SummaryRobotsKeys,
+    {
+        /// `user_agent`, `purpose` (`robots_agents.line_kind`) or `robots_rules.key`.
+        key: Str,
+        lines: I64,
+        hosts: I64,
+        captures: I64,
+    }
+}
+
+table! {
+    /// Hosts, captures and lines of a crawl per robots.txt key and how it is written (key form
+    /// and separator), with its most frequent spelling. Counted as in `summary_robots_keys`.
+    SummaryRobotsKeyFormsBuilder, SummaryRobotsKeyFormRow, SummaryRobotsKeyForms,
+    {
+        key: Str,
+        key_form: Str,
+        separator: Str,
+        /// The most frequent spelling (case kept) in the hosts' latest captures (ties: the
+        /// first in byte order; in every capture when no latest one has the form); NULL for
+        /// `unknown` and `invalid`, whose spellings are any text.
+        key_raw: Str,
+        /// Distinct spellings counted for `key_raw`.
+        spellings: I32,
+        lines: I64,
+        hosts: I64,
+        captures: I64,
+    }
+}
+
+table! {
+    /// Hosts, captures and lines of a crawl per name written in a `User-agent` line (or
+    /// purpose in a `User-Agent-Purpose` line), as `robots_agents.agent` has it: the
+    /// [`AGENT_NAMES_KEPT`] named by the most hosts per `line_kind`. Counted as in
+    /// `summary_robots_keys`.
+    SummaryRobotsAgentsBuilder, SummaryRobotsAgentRow, SummaryRobotsAgents,
+    {
+        line_kind: Str,
+        agent: Str,
+        lines: I64,
+        hosts: I64,
+        captures: I64,
+    }
+}
+
+/// The names per crawl and `line_kind` `summary_robots_agents` keeps (those named by the most
+/// hosts; a crawl of the web names hundreds of thousands once).
+pub const AGENT_NAMES_KEPT: usize = 10_000;
+
 /// The rows of a batch as JSON objects (column name -> value; NULL -> null). For the CLI's JSON
 /// output, so it holds exactly what the tables hold.
 pub fn batch_to_json(batch: &RecordBatch) -> Vec<serde_json::Map<String, serde_json::Value>> {

@@ -31,6 +31,14 @@ pub enum Table {
     /// Hosts per crawl and group of agents (category, operator, AI, all): blocking or naming
     /// at least one of them. Derived with `summary_agents`.
     SummaryAgentGroups,
+    /// Hosts per crawl by fetch outcome and redirects, derived with `robots_hosts`.
+    SummaryRobotsHosts,
+    /// Hosts, captures and lines per crawl and robots.txt key.
+    SummaryRobotsKeys,
+    /// ... and key form, separator, with the most frequent spelling.
+    SummaryRobotsKeyForms,
+    /// ... per agent name (or purpose) written.
+    SummaryRobotsAgents,
 }
 
 impl Table {
@@ -51,11 +59,25 @@ impl Table {
 
     /// The tables derived from a crawl's tables once they are written: one part per crawl,
     /// not per input, and not in `--tables`.
-    pub const DERIVED: [Table; 3] = [
+    pub const DERIVED: [Table; 7] = [
         Table::RobotsHosts,
         Table::SummaryAgents,
         Table::SummaryAgentGroups,
+        Table::SummaryRobotsHosts,
+        Table::SummaryRobotsKeys,
+        Table::SummaryRobotsKeyForms,
+        Table::SummaryRobotsAgents,
     ];
+
+    /// Put each table's file with no rows in `out` ([`crate::parts::OutDir::write_schemas`]).
+    pub fn write_schemas(out: &crate::parts::OutDir) -> anyhow::Result<()> {
+        let tables: Vec<TableDesc> = Table::ALL
+            .iter()
+            .chain(&Table::DERIVED)
+            .map(|t| t.desc())
+            .collect();
+        out.write_schemas(&tables)
+    }
 
     /// The tables an input writes parts of besides `inputs`, in the order its parts are written:
     /// [`Table::ALL`] without its last.
@@ -86,6 +108,10 @@ impl Table {
             Table::RobotsHosts => "robots_hosts",
             Table::SummaryAgents => "summary_agents",
             Table::SummaryAgentGroups => "summary_agent_groups",
+            Table::SummaryRobotsHosts => "summary_robots_hosts",
+            Table::SummaryRobotsKeys => "summary_robots_keys",
+            Table::SummaryRobotsKeyForms => "summary_robots_key_forms",
+            Table::SummaryRobotsAgents => "summary_robots_agents",
         }
     }
 
@@ -110,7 +136,11 @@ impl Table {
             Table::Inputs
             | Table::RobotsHosts
             | Table::SummaryAgents
-            | Table::SummaryAgentGroups => return None,
+            | Table::SummaryAgentGroups
+            | Table::SummaryRobotsHosts
+            | Table::SummaryRobotsKeys
+            | Table::SummaryRobotsKeyForms
+            | Table::SummaryRobotsAgents => return None,
         })
     }
 
@@ -131,6 +161,10 @@ impl Table {
             Table::RobotsHosts => RobotsHostsBuilder::desc(),
             Table::SummaryAgents => SummaryAgentsBuilder::desc(),
             Table::SummaryAgentGroups => SummaryAgentGroupsBuilder::desc(),
+            Table::SummaryRobotsHosts => SummaryRobotsHostsBuilder::desc(),
+            Table::SummaryRobotsKeys => SummaryRobotsKeysBuilder::desc(),
+            Table::SummaryRobotsKeyForms => SummaryRobotsKeyFormsBuilder::desc(),
+            Table::SummaryRobotsAgents => SummaryRobotsAgentsBuilder::desc(),
         }
     }
 
@@ -140,11 +174,11 @@ impl Table {
         self as usize
     }
 
-    const fn bit(self) -> u16 {
-        1 << self as u16
+    const fn bit(self) -> u32 {
+        1 << self as u32
     }
 
-    const fn bits(tables: &[Table]) -> u16 {
+    const fn bits(tables: &[Table]) -> u32 {
         let mut bits = 0;
         let mut i = 0;
         while i < tables.len() {
@@ -167,10 +201,10 @@ impl std::fmt::Display for Table {
 /// `host_counts`, no verdicts without `agent_verdicts`, no robots.txt parsing without any
 /// robots table), so errors that only that work finds are not reported.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TableSelection(u16);
+pub struct TableSelection(u32);
 
 impl TableSelection {
-    const ALWAYS: u16 = Table::bits(&[Table::Errors, Table::Inputs]);
+    const ALWAYS: u32 = Table::bits(&[Table::Errors, Table::Inputs]);
 
     /// Every table (the default).
     pub fn all() -> Self {

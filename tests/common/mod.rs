@@ -192,6 +192,8 @@ fn arrow_cast_display(col: &arrow_array::ArrayRef, row: usize) -> String {
     }
 }
 
+/// Every file under `dir` but the tables' files with no rows (`crawl=_schema/_schema.parquet`,
+/// which every scan writes): the parts and what else a run left.
 pub fn walk(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     if let Ok(entries) = std::fs::read_dir(dir) {
@@ -199,12 +201,17 @@ pub fn walk(dir: &Path) -> Vec<PathBuf> {
             let p = e.path();
             if p.is_dir() {
                 out.extend(walk(&p));
-            } else {
+            } else if !p.ends_with("crawl=_schema/_schema.parquet") {
                 out.push(p);
             }
         }
     }
     out
+}
+
+/// Does the table have a part (a file other than its file with no rows) under `out`?
+pub fn has_parts(out: &Path, table: &str) -> bool {
+    !walk(&out.join(table)).is_empty()
 }
 
 /// Headless Chromium: $REPCENSUS_CHROMIUM, else Debian's `chromium` package, installed with

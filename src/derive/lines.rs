@@ -1,0 +1,512 @@
+//! The summaries of how a crawl's robots.txt files are written, per crawl, small whatever the
+//! crawl's size, so that the questions of `queries/robots_*.sql` read them instead of joining
+//! every line of `robots_agents` and `robots_rules` with `robots_hosts`:
+//!
+//! * `summary_robots_hosts`: hosts and captures by fetch outcome and redirects;
+//! * `summary_robots_keys`: per key (`user_agent`, `disallow`, `content_signal`, ...), the
+//!   lines, hosts and captures using it in any spelling;
+//! * `summary_robots_key_forms`: the same per key form and separator, with the most frequent
+//!   spelling;
+//! * `summary_robots_agents`: the same per name written in `User-agent` (or purpose in
+//!   `User-Agent-Purpose`) lines, for the names most hosts write.
+//!
+//! Hosts and lines count each host's latest capture (the one `robots_hosts` names, as the
+//! bundled queries always have), captures every capture. The detail is read once, a few
+//! dictionary-encoded columns at a time, each string interned once per batch; a line costs
+//! one lookup in a table of the crawl's few hundred spellings.
+
+use super::agents::finish_part;
+use super::read::{read_beside, Governs, Slots};
+use super::redirects::Resolution;
+use crate::parts::runs::Names;
+use crate::parts::{OutDir, PartRef};
+use crate::tables::{
+    SummaryRobotsAgentRow, SummaryRobotsAgentsBuilder, SummaryRobotsHostRow,
+    SummaryRobotsHostsBuilder, SummaryRobotsKeyFormRow, SummaryRobotsKeyFormsBuilder,
+    SummaryRobotsKeyRow, SummaryRobotsKeysBuilder, Table, AGENT_NAMES_KEPT,
+};
+use anyhow::{Context, Result};
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Int32Type, Int64Type};
+use arrow_array::{Array, DictionaryArray, Int64Array, RecordBatch, StringArray};
+use rustc_hash::FxHashMap;
+
+/// The tables derived here.
+pub const TABLES: [Table; 4] = [
+    Table::SummaryRobotsHosts,
+    Table::SummaryRobotsKeys,
+    Table::SummaryRobotsKeyForms,
+    Table::SummaryRobotsAgents,
+];
+
+/// Rows written per table, in the order of [`TABLES`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CrawlLines {
+    pub rows: [u64; TABLES.len()],
+}
+
+/// Derive the crawl's summaries of robots.txt lines from its hosts (`governs`, with file ids of
+/// `files` and outcome ids of `outcomes`) and its `robots_agents` and `robots_rules` parts, and
+/// commit them together.
+pub fn derive_crawl(
+    out: &OutDir,
+    crawl: &str,
+    agents_parts: &[PartRef],
+    rules_parts: &[PartRef],
+    governs: &[Governs],
+    files: &mut Names,
+    outcomes: &Names,
+) -> Result<CrawlLines> {
+    let mut slots = latest_captures(governs);
+    let mut tally = Tally::default();
+    let mut cursor = Cursor::default();
+    read_beside(
+        out,
+        agents_parts,
+        &AGENT_COLUMNS,
+        &AGENT_COLUMNS,
+        |part, batch| {
+            let mut c = LineColumns::of(batch, part, "line_kind")?;
+            let mut agent = Dict::of(batch, "agent", part)?;
+            for i in 0..batch.num_rows() {
+                let (file, offset) = (c.file.id(i, files), c.offset.value(i));
+                let Some(file) = file.filter(|_| c.offset.is_valid(i)) else {
+                    continue;
+                };
+                let (serial, latest) = cursor.row(part, file, offset, &mut slots);
+                let kind = tally.line(&mut c, i, serial, latest);
+                if let (Some(kind), Some(a)) = (kind, agent.id(i, &mut tally.names)) {
+                    if !tally.names.get(a).is_empty() {
+                        tally
+                            .agents
+                            .entry((kind, a))
+                            .or_default()
+                            .line(serial, latest);
+                    }
+                }
+            }
+            Ok(())
+        },
+    )?;
+    read_beside(
+        out,
+        rules_parts,
+        &RULE_COLUMNS,
+        &RULE_COLUMNS,
+        |part, batch| {
+            let mut c = LineColumns::of(batch, part, "key")?;
+            for i in 0..batch.num_rows() {
+                let Some(file) = c.file.id(i, files).filter(|_| c.offset.is_valid(i)) else {
+                    continue;
+                };
+                let (serial, latest) = cursor.row(part, file, c.offset.value(i), &mut slots);
+                tally.line(&mut c, i, serial, latest);
+            }
+            Ok(())
+        },
+    )?;
+    let parts = [
+        hosts_part(out, crawl, governs, outcomes)?,
+        tally.keys_part(out, crawl)?,
+        tally.forms_part(out, crawl)?,
+        tally.agents_part(out, crawl)?,
+    ];
+    let rows = parts.each_ref().map(|p| p.1);
+    out.commit(parts.into_iter().map(|p| p.0).collect())?;
+    Ok(CrawlLines { rows })
+}
+
+/// The columns of `robots_agents` read (every one as a dictionary).
+const AGENT_COLUMNS: [&str; 7] = [
+    "warc_file",
+    "warc_offset",
+    "line_kind",
+    "key_raw",
+    "key_form",
+    "separator",
+    "agent",
+];
+
+/// The columns of `robots_rules` read.
+const RULE_COLUMNS: [&str; 6] = [
+    "warc_file",
+    "warc_offset",
+    "key",
+    "key_raw",
+    "key_form",
+    "separator",
+];
+
+/// The hosts' latest captures, by file and offset.
+fn latest_captures(governs: &[Governs]) -> Slots {
+    let mut by_file: Vec<Vec<(i64, u32)>> = Vec::new();
+    for (h, g) in governs.iter().enumerate() {
+        let f = g.latest_file as usize;
+        if by_file.len() <= f {
+            by_file.resize_with(f + 1, Vec::new);
+        }
+        by_file[f].push((g.latest_offset, h as u32));
+    }
+    for v in &mut by_file {
+        v.sort_unstable();
+        v.dedup_by_key(|e| e.0);
+    }
+    Slots::new(by_file)
+}
+
+/// `summary_robots_hosts`: hosts and their captures by latest capture's outcome, resolution
+/// and governing capture's outcome.
+fn hosts_part(
+    out: &OutDir,
+    crawl: &str,
+    governs: &[Governs],
+    outcomes: &Names,
+) -> Result<(crate::parts::PartOutcome, u64)> {
+    // (latest outcome, resolution, governing outcome) -> (hosts, captures)
+    type Key = (Option<u32>, Resolution, Option<u32>);
+    let mut counts: FxHashMap<Key, (i64, i64)> = FxHashMap::default();
+    for g in governs {
+        let c = counts
+            .entry((g.latest_outcome, g.resolution, g.outcome))
+            .or_default();
+        c.0 += 1;
+        c.1 += i64::from(g.captures);
+    }
+    let text = |o: Option<u32>| o.map(|o| outcomes.get(o));
+    let mut rows: Vec<_> = counts.into_iter().collect();
+    rows.sort_unstable_by(|(a, _), (b, _)| {
+        (text(a.0), a.1, text(a.2)).cmp(&(text(b.0), b.1, text(b.2)))
+    });
+    let mut builder = SummaryRobotsHostsBuilder::default();
+    for ((latest, resolution, effective), (hosts, captures)) in &rows {
+        builder.append(&SummaryRobotsHostRow {
+            fetch_outcome: text(*latest),
+            resolution: Some(resolution.as_str()),
+            effective_fetch_outcome: text(*effective),
+            hosts: Some(*hosts),
+            captures: Some(*captures),
+        });
+    }
+    let n = rows.len() as u64;
+    let part = finish_part(
+        out,
+        Table::SummaryRobotsHosts,
+        crawl,
+        |b| b.write(&builder.finish(crawl)),
+        n,
+    )?;
+    Ok((part, n))
+}
+
+/// The capture a line belongs to: a serial number (from 1) that changes with the capture, and
+/// whether it is some host's latest. A capture's lines are written together, in one part.
+#[derive(Default)]
+struct Cursor {
+    at: Option<(u32, i64)>,
+    part: usize,
+    serial: u64,
+    latest: bool,
+}
+
+impl Cursor {
+    fn row(&mut self, part: &PartRef, file: u32, offset: i64, slots: &mut Slots) -> (u64, bool) {
+        let part = part as *const PartRef as usize;
+        if self.at != Some((file, offset)) || self.part != part {
+            self.at = Some((file, offset));
+            self.part = part;
+            self.serial += 1;
+            self.latest = slots.find(file, offset).is_some();
+        }
+        (self.serial, self.latest)
+    }
+}
+
+/// Lines, hosts and captures using something.
+#[derive(Default, Clone, Copy)]
+struct Use {
+    /// Lines in hosts' latest captures.
+    lines: i64,
+    hosts: i64,
+    captures: i64,
+    /// The serial of the last capture counted.
+    last: u64,
+}
+
+impl Use {
+    /// Count a line of capture `serial`, a host's latest when `latest` (a capture is some
+    /// host's latest for at most one host: its own).
+    fn line(&mut self, serial: u64, latest: bool) {
+        if self.last != serial {
+            self.last = serial;
+            self.captures += 1;
+            self.hosts += i64::from(latest);
+        }
+        self.lines += i64::from(latest);
+    }
+}
+
+/// No spelling kept (`unknown` and `invalid` keys, whose spellings are any text).
+const NO_SPELLING: u32 = u32::MAX;
+
+/// A spelling of a key form: its form and key (indices into [`Tally::forms`] and
+/// [`Tally::keys`]) and the lines written so.
+struct Spelling {
+    form: u32,
+    key: u32,
+    latest_lines: i64,
+    lines: i64,
+}
+
+/// The crawl's tallies; strings are ids of `names`.
+#[derive(Default)]
+struct Tally {
+    names: Names,
+    /// (key, key form, separator, spelling) -> index into `spellings`.
+    spelling_ids: FxHashMap<(u32, u32, u32, u32), u32>,
+    spellings: Vec<((u32, u32, u32, u32), Spelling)>,
+    form_ids: FxHashMap<(u32, u32, u32), u32>,
+    forms: Vec<((u32, u32, u32), Use)>,
+    key_ids: FxHashMap<u32, u32>,
+    keys: Vec<(u32, Use)>,
+    /// (line kind, agent) -> use.
+    agents: FxHashMap<(u32, u32), Use>,
+}
+
+impl Tally {
+    /// Count line `i` of `c`; its key's id (`None` for a row without a key).
+    fn line(&mut self, c: &mut LineColumns, i: usize, serial: u64, latest: bool) -> Option<u32> {
+        let names = &mut self.names;
+        let key = c.key.id(i, names)?;
+        let form = c.form.id(i, names).unwrap_or(NO_SPELLING);
+        let sep = c.separator.id(i, names).unwrap_or(NO_SPELLING);
+        let raw = match names.get(key) {
+            "unknown" | "invalid" => NO_SPELLING,
+            _ => c.raw.id(i, names).unwrap_or(NO_SPELLING),
+        };
+        let s = match self.spelling_ids.get(&(key, form, sep, raw)) {
+            Some(&s) => s,
+            None => self.new_spelling((key, form, sep, raw)),
+        };
+        let spelling = &mut self.spellings[s as usize].1;
+        spelling.lines += 1;
+        spelling.latest_lines += i64::from(latest);
+        let (f, k) = (spelling.form as usize, spelling.key as usize);
+        self.forms[f].1.line(serial, latest);
+        self.keys[k].1.line(serial, latest);
+        Some(key)
+    }
+
+    fn new_spelling(&mut self, at: (u32, u32, u32, u32)) -> u32 {
+        let (key, form, sep, _) = at;
+        let forms = &mut self.forms;
+        let f = *self.form_ids.entry((key, form, sep)).or_insert_with(|| {
+            forms.push(((key, form, sep), Use::default()));
+            (forms.len() - 1) as u32
+        });
+        let keys = &mut self.keys;
+        let k = *self.key_ids.entry(key).or_insert_with(|| {
+            keys.push((key, Use::default()));
+            (keys.len() - 1) as u32
+        });
+        let s = self.spellings.len() as u32;
+        self.spellings.push((
+            at,
+            Spelling {
+                form: f,
+                key: k,
+                latest_lines: 0,
+                lines: 0,
+            },
+        ));
+        self.spelling_ids.insert(at, s);
+        s
+    }
+
+    fn text(&self, id: u32) -> Option<&str> {
+        (id != NO_SPELLING).then(|| self.names.get(id))
+    }
+
+    fn keys_part(&self, out: &OutDir, crawl: &str) -> Result<(crate::parts::PartOutcome, u64)> {
+        let mut rows: Vec<&(u32, Use)> = self.keys.iter().collect();
+        rows.sort_unstable_by_key(|(k, _)| self.names.get(*k));
+        let mut builder = SummaryRobotsKeysBuilder::default();
+        for (key, u) in &rows {
+            builder.append(&SummaryRobotsKeyRow {
+                key: self.text(*key),
+                lines: Some(u.lines),
+                hosts: Some(u.hosts),
+                captures: Some(u.captures),
+            });
+        }
+        let n = rows.len() as u64;
+        let table = Table::SummaryRobotsKeys;
+        let part = finish_part(out, table, crawl, |b| b.write(&builder.finish(crawl)), n)?;
+        Ok((part, n))
+    }
+
+    /// Each form's most frequent spelling in latest captures (ties: the first in byte order),
+    /// else in every capture, and how many spellings it has.
+    fn spellings_of_forms(&self) -> Vec<(Option<u32>, i32)> {
+        let mut best: Vec<(Option<u32>, i32)> = vec![(None, 0); self.forms.len()];
+        let mut ranks: Vec<Option<(bool, i64, i64)>> = vec![None; self.forms.len()];
+        for ((_, _, _, raw), s) in &self.spellings {
+            if *raw == NO_SPELLING {
+                continue;
+            }
+            let f = s.form as usize;
+            best[f].1 += 1;
+            // Latest lines first; with none, every capture's lines.
+            let r = if s.latest_lines > 0 {
+                (true, s.latest_lines, 0)
+            } else {
+                (false, 0, s.lines)
+            };
+            let better = match (ranks[f], best[f].0) {
+                (None, _) | (_, None) => true,
+                (Some(old), Some(old_raw)) => {
+                    r > old || (r == old && self.names.get(*raw) < self.names.get(old_raw))
+                }
+            };
+            if better {
+                ranks[f] = Some(r);
+                best[f].0 = Some(*raw);
+            }
+        }
+        best
+    }
+
+    fn forms_part(&self, out: &OutDir, crawl: &str) -> Result<(crate::parts::PartOutcome, u64)> {
+        let spellings = self.spellings_of_forms();
+        let mut rows: Vec<usize> = (0..self.forms.len()).collect();
+        let of = |f: usize| {
+            let (key, form, sep) = self.forms[f].0;
+            (self.text(key), self.text(form), self.text(sep))
+        };
+        rows.sort_unstable_by_key(|&f| of(f));
+        let mut builder = SummaryRobotsKeyFormsBuilder::default();
+        for &f in &rows {
+            let ((key, form, sep), u) = &self.forms[f];
+            let (raw, n) = spellings[f];
+            builder.append(&SummaryRobotsKeyFormRow {
+                key: self.text(*key),
+                key_form: self.text(*form),
+                separator: self.text(*sep),
+                key_raw: raw.map(|r| self.names.get(r)),
+                spellings: raw.map(|_| n),
+                lines: Some(u.lines),
+                hosts: Some(u.hosts),
+                captures: Some(u.captures),
+            });
+        }
+        let n = rows.len() as u64;
+        let table = Table::SummaryRobotsKeyForms;
+        let part = finish_part(out, table, crawl, |b| b.write(&builder.finish(crawl)), n)?;
+        Ok((part, n))
+    }
+
+    /// The names most hosts write, [`AGENT_NAMES_KEPT`] per line kind: by hosts, then
+    /// captures, then name.
+    fn agents_part(&self, out: &OutDir, crawl: &str) -> Result<(crate::parts::PartOutcome, u64)> {
+        let name = |id: u32| self.names.get(id);
+        let mut rows: Vec<(&(u32, u32), &Use)> = self.agents.iter().collect();
+        rows.sort_unstable_by(|(a, ua), (b, ub)| {
+            (name(a.0), -ua.hosts, -ua.captures, name(a.1)).cmp(&(
+                name(b.0),
+                -ub.hosts,
+                -ub.captures,
+                name(b.1),
+            ))
+        });
+        let mut builder = SummaryRobotsAgentsBuilder::default();
+        let (mut kind, mut kept, mut n) = (None, 0, 0u64);
+        for ((k, agent), u) in rows {
+            if kind != Some(*k) {
+                (kind, kept) = (Some(*k), 0);
+            }
+            if kept == AGENT_NAMES_KEPT {
+                continue;
+            }
+            kept += 1;
+            n += 1;
+            builder.append(&SummaryRobotsAgentRow {
+                line_kind: Some(name(*k)),
+                agent: Some(name(*agent)),
+                lines: Some(u.lines),
+                hosts: Some(u.hosts),
+                captures: Some(u.captures),
+            });
+        }
+        let table = Table::SummaryRobotsAgents;
+        let part = finish_part(out, table, crawl, |b| b.write(&builder.finish(crawl)), n)?;
+        Ok((part, n))
+    }
+}
+
+/// The columns of a batch of `robots_agents` or `robots_rules` every line is counted by.
+struct LineColumns<'b> {
+    file: Dict<'b>,
+    offset: &'b Int64Array,
+    /// `line_kind` or `key`.
+    key: Dict<'b>,
+    raw: Dict<'b>,
+    form: Dict<'b>,
+    separator: Dict<'b>,
+}
+
+impl<'b> LineColumns<'b> {
+    fn of(batch: &'b RecordBatch, part: &PartRef, key: &str) -> Result<Self> {
+        Ok(LineColumns {
+            file: Dict::of(batch, "warc_file", part)?,
+            offset: batch
+                .column_by_name("warc_offset")
+                .and_then(|a| a.as_primitive_opt::<Int64Type>())
+                .with_context(|| missing(part, "warc_offset"))?,
+            key: Dict::of(batch, key, part)?,
+            raw: Dict::of(batch, "key_raw", part)?,
+            form: Dict::of(batch, "key_form", part)?,
+            separator: Dict::of(batch, "separator", part)?,
+        })
+    }
+}
+
+fn missing(part: &PartRef, c: &str) -> String {
+    format!("{}: no column {c} of the expected type", part.name())
+}
+
+/// A string column of a batch read as a dictionary: each row's value as an id of a crawl's
+/// [`Names`], each dictionary value interned when a row first uses it (a dictionary can hold
+/// many values no counted row uses, as `key_raw`'s unknown keys).
+struct Dict<'b> {
+    keys: &'b DictionaryArray<Int32Type>,
+    values: &'b StringArray,
+    ids: Vec<u32>,
+}
+
+impl<'b> Dict<'b> {
+    fn of(batch: &'b RecordBatch, c: &str, part: &PartRef) -> Result<Self> {
+        let keys = batch
+            .column_by_name(c)
+            .and_then(|a| a.as_dictionary_opt::<Int32Type>())
+            .with_context(|| missing(part, c))?;
+        let values = keys
+            .values()
+            .as_string_opt::<i32>()
+            .with_context(|| missing(part, c))?;
+        Ok(Dict {
+            keys,
+            values,
+            ids: vec![u32::MAX; values.len()],
+        })
+    }
+
+    fn id(&mut self, i: usize, names: &mut Names) -> Option<u32> {
+        if self.keys.is_null(i) {
+            return None;
+        }
+        let k = self.keys.keys().value(i) as usize;
+        if self.ids[k] == u32::MAX {
+            self.ids[k] = names.id(self.values.value(k));
+        }
+        Some(self.ids[k])
+    }
+}
