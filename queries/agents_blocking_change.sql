@@ -6,6 +6,9 @@
 -- to), and only hosts whose governing capture is a 2xx robots.txt (or a resource record) in both
 -- crawls are compared.
 -- Verdicts: `verdict`, Google's library's reading (docs/agents.md).
+-- Reads robots_hosts and the full_block runs of agent_verdict_runs (a few rows per capture),
+-- in memory that grows with the hosts of two crawls, never hosts x agents; the crawls must
+-- have been scanned with one agent registry (agent_index places agents in it).
 -- Run from the scan's output folder: duckdb -c ".read ../queries/agents_blocking_change.sql"
 -- Columns:
 --   from_crawl, to_crawl   the two crawls
@@ -16,36 +19,81 @@
 --   newly_blocking         not fully blocking before, fully blocking after
 --   unblocking             fully blocking before, not after
 --   change                 (blocking_after - blocking_before) / hosts_both (4 decimals)
-WITH latest AS (
-    -- Each host once, with the verdicts of the capture that governs it (robots_hosts).
-    SELECT h.host, h.registered_domain, h.resolution, v.* EXCLUDE (host, registered_domain)
-    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
-    JOIN read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true) v
-        ON v.crawl = h.crawl
-        AND v.warc_file = h.effective_warc_file
-        AND v.warc_offset = h.effective_warc_offset
-), ok AS (
-    SELECT crawl, host, agent, agent_category, verdict = 'full_block' AS blocks
-    FROM latest
-    WHERE fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
-), crawls AS (
+WITH crawls AS (
     SELECT crawl, lag(crawl) OVER (ORDER BY min(capture_time) NULLS LAST, crawl) AS previous
     FROM read_parquet('robots_files/*/*.parquet', hive_partitioning = true)
     GROUP BY crawl
+), governed AS (
+    -- each host's governing capture (robots_hosts), when it is a 2xx
+    SELECT crawl, host, effective_warc_file AS f, effective_warc_offset AS o
+    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true)
+    WHERE effective_fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
+), both_crawls AS (
+    SELECT c.previous AS from_crawl, c.crawl AS to_crawl, a.host, b.f AS bf, b.o AS bo,
+        a.f AS af, a.o AS ao
+    FROM crawls c
+    JOIN governed a ON a.crawl = c.crawl
+    JOIN governed b ON b.crawl = c.previous AND b.host = a.host
+), blocked AS (
+    -- the agents a capture fully blocks, as ranges of registry places [s, e)
+    SELECT crawl, warc_file AS f, warc_offset AS o, agent_index AS s, agent_index + agents AS e
+    FROM read_parquet('agent_verdict_runs/*/*.parquet', hive_partitioning = true)
+    WHERE verdict = 'full_block'
+), before AS (
+    SELECT from_crawl, to_crawl, host, s, e
+    FROM both_crawls JOIN blocked r ON r.crawl = from_crawl AND r.f = bf AND r.o = bo
+), after AS (
+    SELECT from_crawl, to_crawl, host, s, e
+    FROM both_crawls JOIN blocked r ON r.crawl = to_crawl AND r.f = af AND r.o = ao
+), kept AS (
+    -- agents fully blocked in both crawls: where a range before and a range after overlap
+    SELECT b.from_crawl, b.to_crawl, greatest(b.s, a.s) AS s, least(b.e, a.e) AS e
+    FROM before b JOIN after a USING (from_crawl, to_crawl, host)
+    WHERE greatest(b.s, a.s) < least(b.e, a.e)
+), ranges AS (
+    SELECT from_crawl, to_crawl, 'before' AS kind, s, e FROM before
+    UNION ALL SELECT from_crawl, to_crawl, 'after', s, e FROM after
+    UNION ALL SELECT from_crawl, to_crawl, 'kept', s, e FROM kept
+), steps AS (
+    -- hosts gained where ranges start and lost where they end; an agent's count is the sum of
+    -- the steps at or before its place
+    SELECT from_crawl, to_crawl, kind, pos, sum(d) AS d
+    FROM (
+        SELECT from_crawl, to_crawl, kind, s AS pos, 1 AS d FROM ranges
+        UNION ALL SELECT from_crawl, to_crawl, kind, e, -1 FROM ranges
+    )
+    GROUP BY ALL
+), compared AS (
+    SELECT from_crawl, to_crawl, count(*) AS hosts_both FROM both_crawls GROUP BY ALL
+), agents AS (
+    SELECT DISTINCT crawl, agent, agent_index, agent_category
+    FROM read_parquet('summary_agents/*/*.parquet', hive_partitioning = true)
+), counted AS (
+    SELECT
+        p.from_crawl,
+        p.to_crawl,
+        g.agent,
+        g.agent_category,
+        p.hosts_both,
+        coalesce(sum(d) FILTER (kind = 'before'), 0) AS blocking_before,
+        coalesce(sum(d) FILTER (kind = 'after'), 0) AS blocking_after,
+        coalesce(sum(d) FILTER (kind = 'kept'), 0) AS kept
+    FROM compared p
+    JOIN agents g ON g.crawl = p.to_crawl
+    LEFT JOIN steps s
+        ON s.from_crawl = p.from_crawl AND s.to_crawl = p.to_crawl AND s.pos <= g.agent_index
+    GROUP BY ALL
 )
 SELECT
-    c.previous AS from_crawl,
-    c.crawl AS to_crawl,
-    a.agent,
-    any_value(a.agent_category) AS agent_category,
-    count(*) AS hosts_both,
-    count(*) FILTER (b.blocks) AS blocking_before,
-    count(*) FILTER (a.blocks) AS blocking_after,
-    count(*) FILTER (a.blocks AND NOT b.blocks) AS newly_blocking,
-    count(*) FILTER (b.blocks AND NOT a.blocks) AS unblocking,
+    from_crawl,
+    to_crawl,
+    agent,
+    agent_category,
+    hosts_both,
+    blocking_before::BIGINT AS blocking_before,
+    blocking_after::BIGINT AS blocking_after,
+    (blocking_after - kept)::BIGINT AS newly_blocking,
+    (blocking_before - kept)::BIGINT AS unblocking,
     round((blocking_after - blocking_before) / hosts_both, 4) AS change
-FROM crawls c
-JOIN ok a ON a.crawl = c.crawl
-JOIN ok b ON b.crawl = c.previous AND b.host = a.host AND b.agent = a.agent
-GROUP BY c.previous, c.crawl, a.agent
-ORDER BY from_crawl, to_crawl, abs(change) DESC, a.agent;
+FROM counted
+ORDER BY from_crawl, to_crawl, abs(change) DESC, agent;

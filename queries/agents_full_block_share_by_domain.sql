@@ -7,6 +7,8 @@
 -- Two readings, both given: every such host of the domain fully blocks the agent, or at least
 -- one does.
 -- Verdicts: `verdict`, Google's library's reading (docs/agents.md).
+-- Reads summary_agent_domains (domains per agent by whether all or some of their such hosts
+-- fully block it, derived per crawl with robots_hosts).
 -- Run from the scan's output folder: duckdb -c ".read ../queries/agents_full_block_share_by_domain.sql"
 -- Columns:
 --   crawl, agent, agent_category
@@ -14,35 +16,25 @@
 --   all_hosts_block      domains all of whose such hosts fully block the agent
 --   some_host_blocks     domains at least one of whose such hosts fully blocks it
 --   share_all, share_some  all_hosts_block / domains_2xx, some_host_blocks / domains_2xx (4 decimals)
-WITH latest AS (
-    -- Each host once, with the verdicts of the capture that governs it (robots_hosts).
-    SELECT h.host, h.registered_domain, h.resolution, v.* EXCLUDE (host, registered_domain)
-    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
-    JOIN read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true) v
-        ON v.crawl = h.crawl
-        AND v.warc_file = h.effective_warc_file
-        AND v.warc_offset = h.effective_warc_offset
-), domains AS (
+WITH counted AS (
     SELECT
         crawl,
-        coalesce(registered_domain, host) AS domain,
         agent,
         any_value(agent_category) AS agent_category,
-        bool_and(verdict = 'full_block') AS all_block,
-        bool_or(verdict = 'full_block') AS some_block
-    FROM latest
-    WHERE fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
-    GROUP BY ALL
+        sum(domains) AS domains_2xx,
+        coalesce(sum(domains) FILTER (all_hosts_block), 0) AS n_all,
+        coalesce(sum(domains) FILTER (some_host_blocks), 0) AS n_some
+    FROM read_parquet('summary_agent_domains/*/*.parquet', hive_partitioning = true)
+    GROUP BY crawl, agent
 )
 SELECT
     crawl,
     agent,
-    any_value(agent_category) AS agent_category,
-    count(*) AS domains_2xx,
-    count(*) FILTER (all_block) AS all_hosts_block,
-    count(*) FILTER (some_block) AS some_host_blocks,
-    round(all_hosts_block / domains_2xx, 4) AS share_all,
-    round(some_host_blocks / domains_2xx, 4) AS share_some
-FROM domains
-GROUP BY crawl, agent
+    agent_category,
+    domains_2xx::BIGINT AS domains_2xx,
+    n_all::BIGINT AS all_hosts_block,
+    n_some::BIGINT AS some_host_blocks,
+    round(n_all / domains_2xx, 4) AS share_all,
+    round(n_some / domains_2xx, 4) AS share_some
+FROM counted
 ORDER BY crawl, all_hosts_block DESC, agent;

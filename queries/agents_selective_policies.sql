@@ -5,6 +5,8 @@
 -- Each host counts once, by its governing capture (robots_hosts: its latest capture in the crawl
 -- or, when that is a redirect, the capture its redirects lead to); denominator: hosts whose
 -- governing capture is a 2xx robots.txt (or a resource record).
+-- Reads summary_agent_pairs (hosts by both agents' verdicts, derived per crawl with
+-- robots_hosts): pair any ai_training agent with its operator's other agents, Googlebot or bingbot.
 -- Run from the scan's output folder: duckdb -c ".read ../queries/agents_selective_policies.sql"
 -- Columns:
 --   crawl, policy
@@ -12,32 +14,30 @@
 --   blocks_first     hosts fully blocking the first agent
 --   selective        of those, hosts allowing the second
 --   share_selective  selective / hosts_2xx (4 decimals)
-WITH latest AS (
-    -- Each host once, with the verdicts of the capture that governs it (robots_hosts).
-    SELECT h.host, h.registered_domain, h.resolution, v.* EXCLUDE (host, registered_domain)
-    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
-    JOIN read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true) v
-        ON v.crawl = h.crawl
-        AND v.warc_file = h.effective_warc_file
-        AND v.warc_offset = h.effective_warc_offset
-), ok AS (
-    SELECT * FROM latest
-    WHERE fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
-), pairs(policy, blocked, allowed) AS (
+WITH pairs(policy, blocked, allowed) AS (
     VALUES
         ('blocks GPTBot, allows OAI-SearchBot', 'GPTBot', 'OAI-SearchBot'),
         ('blocks Google-Extended, allows Googlebot', 'Google-Extended', 'Googlebot'),
         ('blocks CCBot, allows Googlebot', 'CCBot', 'Googlebot')
+), counted AS (
+    SELECT
+        crawl,
+        p.policy,
+        sum(hosts) AS hosts_2xx,
+        coalesce(sum(hosts) FILTER (verdict = 'full_block'), 0) AS blocks_first,
+        coalesce(sum(hosts) FILTER (verdict = 'full_block' AND other_root_allowed), 0) AS selective
+    FROM pairs p
+    JOIN read_parquet('summary_agent_pairs/*/*.parquet', hive_partitioning = true) s
+        ON s.agent = p.blocked AND s.other_agent = p.allowed
+    WHERE fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
+    GROUP BY crawl, p.policy
 )
 SELECT
-    b.crawl,
-    p.policy,
-    count(*) AS hosts_2xx,
-    count(*) FILTER (b.verdict = 'full_block') AS blocks_first,
-    count(*) FILTER (b.verdict = 'full_block' AND a.root_allowed) AS selective,
+    crawl,
+    policy,
+    hosts_2xx::BIGINT AS hosts_2xx,
+    blocks_first::BIGINT AS blocks_first,
+    selective::BIGINT AS selective,
     round(selective / hosts_2xx, 4) AS share_selective
-FROM pairs p
-JOIN ok b ON b.agent = p.blocked
-JOIN ok a ON a.agent = p.allowed AND a.crawl = b.crawl AND a.host = b.host
-GROUP BY b.crawl, p.policy
-ORDER BY b.crawl, p.policy;
+FROM counted
+ORDER BY crawl, policy;

@@ -64,6 +64,83 @@ const GROUPS_FROM_DETAIL: &str = r"WITH latest AS (
 )
 SELECT * FROM detail";
 
+/// Each host of `robots_hosts` with the verdicts of its governing capture.
+const GOVERNED: &str = "
+    SELECT h.crawl, h.host, h.registered_domain AS domain, h.resolution,
+        v.* EXCLUDE (host, registered_domain, crawl)
+    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+    JOIN read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true) v
+        ON v.crawl = h.crawl AND v.warc_file = h.effective_warc_file
+        AND v.warc_offset = h.effective_warc_offset";
+
+/// `summary_agent_pairs` computed from the detail tables: every ai_training agent with each
+/// agent of its operator in another category and with Googlebot and bingbot.
+fn pairs_from_detail() -> String {
+    format!(
+        "WITH latest AS ({GOVERNED}),
+        agents AS (SELECT DISTINCT agent, agent_category, operator FROM latest),
+        pairs AS (
+            SELECT a.agent AS first, b.agent AS other FROM agents a JOIN agents b
+            ON a.agent_category = 'ai_training' AND b.agent_category <> 'ai_training'
+                AND (b.operator = a.operator OR b.agent IN ('Googlebot', 'bingbot'))
+        )
+        SELECT x.crawl, x.agent, y.agent AS other_agent, x.fetch_outcome, x.resolution,
+            x.verdict, y.verdict AS other_verdict, y.root_allowed AS other_root_allowed,
+            count(*) AS hosts
+        FROM pairs p JOIN latest x ON x.agent = p.first
+        JOIN latest y ON y.agent = p.other AND y.crawl = x.crawl AND y.host = x.host
+        GROUP BY ALL"
+    )
+}
+
+/// `summary_agent_domains` computed from the detail tables, as
+/// `agents_full_block_share_by_domain.sql` once was.
+fn domains_from_detail() -> String {
+    format!(
+        "WITH latest AS ({GOVERNED}), domains AS (
+            SELECT crawl, coalesce(domain, host) AS d, agent,
+                any_value(agent_category) AS agent_category, any_value(operator) AS operator,
+                bool_and(verdict = 'full_block') AS all_block,
+                bool_or(verdict = 'full_block') AS some_block
+            FROM latest
+            WHERE fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
+            GROUP BY crawl, d, agent
+        )
+        SELECT crawl, agent, agent_category, operator, all_block, some_block, count(*) AS domains
+        FROM domains GROUP BY ALL"
+    )
+}
+
+/// `summary_agent_pairs` and `summary_agent_domains` under `out` equal what the detail gives.
+fn assert_pairs_and_domains_equal_detail(out: &Path) {
+    let read = |t: &str, cols: &str| {
+        format!(
+            "SELECT crawl, {cols} FROM read_parquet('{t}/*/*.parquet', hive_partitioning = true)"
+        )
+    };
+    for (table, detail, summary) in [
+        (
+            "summary_agent_pairs",
+            pairs_from_detail(),
+            read(
+                "summary_agent_pairs",
+                "agent, other_agent, fetch_outcome, resolution, verdict, other_verdict, \
+                 other_root_allowed, hosts",
+            ),
+        ),
+        (
+            "summary_agent_domains",
+            domains_from_detail(),
+            read(
+                "summary_agent_domains",
+                "agent, agent_category, operator, all_hosts_block, some_host_blocks, domains",
+            ),
+        ),
+    ] {
+        assert_same_rows(out, table, &detail, &summary);
+    }
+}
+
 const GROUPS: &str = "
 SELECT crawl, agent_group, agent_category, operator, agents, fetch_outcome, resolution,
     blocks_any, blocked_by_name_only, names_exact, names_token, hosts
@@ -94,6 +171,14 @@ FROM lines l LEFT JOIN read_parquet('robots_hosts/*/*.parquet', hive_partitionin
 const USE: &str = "count(*) FILTER (latest) AS lines,
     count(DISTINCT (warc_file, warc_offset)) FILTER (latest) AS hosts,
     count(DISTINCT (warc_file, warc_offset)) AS captures";
+
+/// The summaries derived from `agent_verdict_runs`.
+const AGENT_SUMMARIES: [&str; 4] = [
+    "summary_agents",
+    "summary_agent_groups",
+    "summary_agent_pairs",
+    "summary_agent_domains",
+];
 
 /// The summaries of robots.txt lines.
 const LINE_SUMMARIES: [&str; 4] = [
@@ -174,20 +259,25 @@ fn lines_from_detail() -> Vec<(&'static str, String, String)> {
 /// empty.
 fn assert_lines_equal_detail(out: &Path) {
     for (table, detail, summary) in lines_from_detail() {
-        let only = |a: &str, b: &str| {
-            common::duck_value(
-                out,
-                &format!("SELECT count(*) FROM (({a}) EXCEPT ALL ({b}))"),
-            )
-        };
-        let rows = common::duck_value(out, &format!("SELECT count(*) FROM ({summary})"));
-        assert_eq!(
-            (only(&detail, &summary), only(&summary, &detail)),
-            ("0".to_string(), "0".to_string()),
-            "{table}: {rows} rows"
-        );
-        assert_ne!(rows, "0", "{table}");
+        assert_same_rows(out, table, &detail, &summary);
     }
+}
+
+/// The summary table's rows (`summary`) are the detail's (`detail`), and there are some.
+fn assert_same_rows(out: &Path, table: &str, detail: &str, summary: &str) {
+    let only = |a: &str, b: &str| {
+        common::duck_value(
+            out,
+            &format!("SELECT count(*) FROM (({a}) EXCEPT ALL ({b}))"),
+        )
+    };
+    let rows = common::duck_value(out, &format!("SELECT count(*) FROM ({summary})"));
+    assert_eq!(
+        (only(detail, summary), only(summary, detail)),
+        ("0".to_string(), "0".to_string()),
+        "{table}: {rows} rows"
+    );
+    assert_ne!(rows, "0", "{table}");
 }
 
 /// Rows of the detail's summary missing from the summary table, rows of it the detail does not
@@ -222,6 +312,7 @@ fn assert_summary_equals_detail(out: &Path) {
         "groups: {size}"
     );
     assert!(!size.starts_with("0 rows"), "groups: {size}");
+    assert_pairs_and_domains_equal_detail(out);
     assert_lines_equal_detail(out);
 }
 
@@ -310,7 +401,7 @@ fn summary_agents_after_the_shards_and_hosts_equals_one_full_scan() {
     let want = table_rows(&full, "summary_agents", &[]);
     assert!(want.len() > 1000, "{} rows", want.len());
     assert_eq!(table_rows(&sharded, "summary_agents", &[]), want);
-    for table in LINE_SUMMARIES {
+    for table in AGENT_SUMMARIES.into_iter().chain(LINE_SUMMARIES) {
         assert_eq!(
             table_rows(&sharded, table, &[]),
             table_rows(&full, table, &[]),
@@ -335,10 +426,7 @@ fn summary_agents_after_a_resumed_scan_equals_one_full_scan() {
     );
     // A resumed run with nothing left to do derives the same again.
     scan_into(&resumed, &[&samples()], &["--resume"]);
-    for table in ["summary_agents", "summary_agent_groups"]
-        .into_iter()
-        .chain(LINE_SUMMARIES)
-    {
+    for table in AGENT_SUMMARIES.into_iter().chain(LINE_SUMMARIES) {
         assert_eq!(
             table_rows(&resumed, table, &[]),
             table_rows(&full, table, &[]),

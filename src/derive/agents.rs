@@ -12,6 +12,7 @@
 
 use super::classes::{Class, Classes, Run};
 use super::groups::Groups;
+use super::pairs;
 use super::read::{read_beside, Governs, Slots};
 use super::redirects::Resolution;
 use crate::agents::Registry;
@@ -24,6 +25,14 @@ use arrow_array::types::{Int32Type, Int64Type};
 use arrow_array::{Array, RecordBatch};
 use rustc_hash::FxHashMap;
 
+/// The tables derived here, from `agent_verdict_runs`.
+pub const TABLES: [Table; 4] = [
+    Table::SummaryAgents,
+    Table::SummaryAgentGroups,
+    Table::SummaryAgentPairs,
+    Table::SummaryAgentDomains,
+];
+
 /// What deriving `summary_agents` did for one crawl.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CrawlAgents {
@@ -33,6 +42,9 @@ pub struct CrawlAgents {
     pub hosts: u64,
     /// Rows of `summary_agent_groups` written.
     pub group_rows: u64,
+    /// Rows of `summary_agent_pairs` and `summary_agent_domains` written.
+    pub pair_rows: u64,
+    pub domain_rows: u64,
     /// Hosts whose governing capture has no `agent_verdict_runs` rows (its input was scanned
     /// without verdicts): they are in no row.
     pub hosts_without_verdicts: u64,
@@ -105,11 +117,12 @@ pub fn derive_crawl(
 ) -> Result<Option<CrawlAgents>> {
     let table = Table::SummaryAgents;
     if parts.is_empty() {
-        out.remove_parts(table.name(), crawl)?;
-        out.remove_parts(Table::SummaryAgentGroups.name(), crawl)?;
+        for t in TABLES {
+            out.remove_parts(t.name(), crawl)?;
+        }
         return Ok(None);
     }
-    let (mut slots, mut governed) = governing_captures(governs);
+    let (mut slots, mut governed, slot_of_host) = governing_captures(governs);
     let mut classes = Classes::default();
     let mut tally = RunTally::default();
     let mut profiles = Profiles::default();
@@ -157,6 +170,7 @@ pub fn derive_crawl(
         let c = classes.get(*class);
         builder.append(&SummaryAgentRow {
             agent: Some(&a.name),
+            agent_index: Some(i32::from(*agent)),
             agent_category: Some(&a.category),
             operator: Some(&a.operator),
             fetch_outcome: outcome.map(|o| outcomes.get(o)),
@@ -188,19 +202,66 @@ pub fn derive_crawl(
         |b| b.write(&group_rows.finish(crawl)),
         n_groups,
     )?;
-    out.commit(vec![agents_part, groups_part])?;
+    let (mut pair_rows, n_pairs) =
+        pairs::pair_rows(registry, &profiles.runs, &classes, &by_profile, outcomes);
+    let domains = domain_profiles(governs, &slot_of_host, &governed, outcomes);
+    let (mut domain_rows, n_domains) =
+        pairs::domain_rows(registry, &profiles.runs, &classes, &domains);
+    (counts.pair_rows, counts.domain_rows) = (n_pairs, n_domains);
+    let pairs_part = finish_part(
+        out,
+        Table::SummaryAgentPairs,
+        crawl,
+        |b| b.write(&pair_rows.finish(crawl)),
+        n_pairs,
+    )?;
+    let domains_part = finish_part(
+        out,
+        Table::SummaryAgentDomains,
+        crawl,
+        |b| b.write(&domain_rows.finish(crawl)),
+        n_domains,
+    )?;
+    out.commit(vec![agents_part, groups_part, pairs_part, domains_part])?;
     Ok(Some(counts))
+}
+
+/// The (domain, profile) of each host whose governing capture is a 2xx (and has verdicts),
+/// sorted and without repeats: each domain's distinct profiles, one after another.
+fn domain_profiles(
+    governs: &[Governs],
+    slot_of_host: &[u32],
+    governed: &[Governed],
+    outcomes: &Names,
+) -> Vec<(u32, u32)> {
+    let is_2xx: Vec<bool> = (0..outcomes.len() as u32)
+        .map(|o| OUTCOMES_2XX.contains(&outcomes.get(o)))
+        .collect();
+    let mut pairs: Vec<(u32, u32)> = governs
+        .iter()
+        .zip(slot_of_host)
+        .filter(|(g, _)| g.outcome.is_some_and(|o| is_2xx[o as usize]))
+        .filter_map(|(g, &s)| {
+            let c = &governed[s as usize];
+            c.found.then_some((g.domain, c.profile))
+        })
+        .collect();
+    pairs.sort_unstable();
+    pairs.dedup();
+    pairs
 }
 
 /// The captures that govern some host, each with its hosts, and where to find each by file
 /// and offset.
-fn governing_captures(governs: &[Governs]) -> (Slots, Vec<Governed>) {
+/// Also each host's slot (by its place in `governs`).
+fn governing_captures(governs: &[Governs]) -> (Slots, Vec<Governed>, Vec<u32>) {
     // Sorted by file and offset, hosts of one capture together; slots are numbered in that
     // order, as they are looked up, so the captures' hosts are read one after another too.
     let mut order: Vec<u32> = (0..governs.len() as u32).collect();
     order.sort_unstable_by_key(|&h| (governs[h as usize].file, governs[h as usize].offset));
     let mut by_file: Vec<Vec<(i64, u32)>> = Vec::new();
     let mut governed: Vec<Governed> = Vec::new();
+    let mut slot_of_host = vec![0u32; governs.len()];
     for h in order {
         let g = &governs[h as usize];
         let f = g.file as usize;
@@ -216,10 +277,11 @@ fn governing_captures(governs: &[Governs]) -> (Slots, Vec<Governed>) {
                 profile: 0,
             });
         }
+        slot_of_host[h as usize] = (governed.len() - 1) as u32;
         let last = governed.last_mut().expect("pushed");
         last.hosts[g.resolution as usize] += 1;
     }
-    (Slots::new(by_file), governed)
+    (Slots::new(by_file), governed, slot_of_host)
 }
 
 /// A derived table's part for `crawl`, written by `write` (none when it has no rows).

@@ -65,6 +65,11 @@ impl Classes {
         id
     }
 
+    /// Classes interned so far (ids are `0..len`).
+    pub fn len(&self) -> usize {
+        self.classes.len()
+    }
+
     pub fn get(&self, class: u32) -> &Class {
         &self.classes[class as usize]
     }

@@ -131,6 +131,8 @@ impl HostsSummary {
                     "hosts": a.hosts,
                     "rows": a.rows,
                     "group_rows": a.group_rows,
+                    "pair_rows": a.pair_rows,
+                    "domain_rows": a.domain_rows,
                     "hosts_without_verdicts": a.hosts_without_verdicts,
                 })),
                 "summary_robots": c.lines.as_ref().map(|l| lines::TABLES.iter().zip(l.rows)
@@ -201,8 +203,11 @@ pub fn derive(
             }
         };
         let mut part = out.part_writer(&table.desc(), &crawl, &crawl)?;
-        let mut governs = Vec::new();
-        let mut counts = write_beside(&mut part, |write| hosts.rows(&crawl, &mut governs, write))?;
+        let (mut governs, mut domains) = (Vec::new(), Names::default());
+        let mut counts = write_beside(&mut part, |write| {
+            hosts.rows(&crawl, &mut governs, &mut domains, write)
+        })?;
+        drop(domains);
         let part = if counts.hosts == 0 {
             // No host: no part (an earlier one is removed on commit).
             crate::parts::PartOutcome::Empty(out.part_path(table.name(), &crawl, &crawl))
@@ -215,8 +220,9 @@ pub fn derive(
         match agents::derive_crawl(out, &crawl, runs, &governs, files, outcomes, registry) {
             Ok(agents) => counts.agents = agents,
             Err(e) => {
-                out.remove_parts(Table::SummaryAgents.name(), &crawl)?;
-                out.remove_parts(Table::SummaryAgentGroups.name(), &crawl)?;
+                for t in agents::TABLES {
+                    out.remove_parts(t.name(), &crawl)?;
+                }
                 let why = format!("summary_agents: {e:#}");
                 summary.summaries_failed.push((crawl.clone(), why));
             }
@@ -506,6 +512,7 @@ impl CrawlIndex {
         &self,
         crawl: &str,
         governs: &mut Vec<Governs>,
+        domains: &mut Names,
         mut write: impl FnMut(RecordBatch) -> Result<()>,
     ) -> Result<CrawlHosts> {
         use rayon::slice::ParallelSliceMut;
@@ -538,6 +545,7 @@ impl CrawlIndex {
                 latest_offset: s.offset,
                 latest_outcome: s.outcome,
                 captures: latest.captures,
+                domain: domains.id(self.domain(host, s.domain).unwrap_or(host)),
             });
             let effective_host = if eff.host == s.host {
                 host

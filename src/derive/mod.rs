@@ -7,6 +7,8 @@
 //! * `summary_agents` ([`agents`]): the hosts per tracked agent, by the verdicts of the capture
 //!   that governs each (read from `agent_verdict_runs`), derived with `robots_hosts`, and
 //!   `summary_agent_groups` ([`groups`]): the hosts blocking or naming some agent of a group.
+//! * `summary_agent_pairs` and `summary_agent_domains` ([`pairs`]): hosts by the verdicts of
+//!   two agents, and registered domains blocking an agent on all or some of their hosts.
 //! * `summary_robots_hosts`, `summary_robots_keys`, `summary_robots_key_forms` and
 //!   `summary_robots_agents` ([`lines`]): hosts by fetch outcome, and how the files are written
 //!   (keys, their spellings, the agents named), from `robots_agents` and `robots_rules`.
@@ -16,5 +18,6 @@ pub mod classes;
 pub mod groups;
 pub mod hosts;
 pub mod lines;
+pub mod pairs;
 pub mod read;
 pub mod redirects;

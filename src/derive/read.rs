@@ -21,6 +21,9 @@ pub struct Governs {
     pub latest_outcome: Option<u32>,
     /// The host's captures in the crawl.
     pub captures: u32,
+    /// The host's registered domain (the host itself when it has none), an id of the
+    /// derivation's domain names.
+    pub domain: u32,
 }
 
 /// Hand `use_batch` each batch of `columns` of `parts`, in order, while another thread reads

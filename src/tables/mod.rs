@@ -506,6 +506,10 @@ table! {
     SummaryAgentsBuilder, SummaryAgentRow, SummaryAgents,
     {
         agent: Str,
+        /// The agent's place in the registry (0-based), as `agent_verdict_runs.agent_index`
+        /// counts: a run of `agents` agents from `agent_index` holds it when
+        /// `agent_index <= this < agent_index + agents`.
+        agent_index: I32,
         agent_category: Str,
         operator: Str,
         /// The governing capture's fetch outcome.
@@ -545,6 +549,44 @@ table! {
         names_exact: Bool,
         names_token: Bool,
         hosts: I64,
+    }
+}
+
+table! {
+    /// Hosts of a crawl per pair of tracked agents that a site may treat apart (an AI training
+    /// crawler and its operator's other crawlers, or a search engine's), by both agents'
+    /// verdicts in the governing capture. Derived with `summary_agents`.
+    SummaryAgentPairsBuilder, SummaryAgentPairRow, SummaryAgentPairs,
+    {
+        /// The AI training crawler.
+        agent: Str,
+        /// The other agent of the pair.
+        other_agent: Str,
+        fetch_outcome: Str,
+        resolution: Str,
+        /// `agent`'s verdict (Google's reading).
+        verdict: Str,
+        other_verdict: Str,
+        /// `/` is allowed for `other_agent`.
+        other_root_allowed: Bool,
+        hosts: I64,
+    }
+}
+
+table! {
+    /// Registered domains of a crawl per tracked agent, by whether all or some of the domain's
+    /// hosts whose governing capture is a 2xx fully block the agent. Derived with
+    /// `summary_agents`.
+    SummaryAgentDomainsBuilder, SummaryAgentDomainRow, SummaryAgentDomains,
+    {
+        agent: Str,
+        agent_category: Str,
+        operator: Str,
+        /// Every such host of the domain fully blocks the agent (`verdict` full_block).
+        all_hosts_block: Bool,
+        /// At least one does.
+        some_host_blocks: Bool,
+        domains: I64,
     }
 }
 

@@ -31,6 +31,10 @@ pub enum Table {
     /// Hosts per crawl and group of agents (category, operator, AI, all): blocking or naming
     /// at least one of them. Derived with `summary_agents`.
     SummaryAgentGroups,
+    /// Hosts per crawl and pair of agents, by both agents' verdicts.
+    SummaryAgentPairs,
+    /// Registered domains per crawl and agent, blocking it on all or some hosts.
+    SummaryAgentDomains,
     /// Hosts per crawl by fetch outcome and redirects, derived with `robots_hosts`.
     SummaryRobotsHosts,
     /// Hosts, captures and lines per crawl and robots.txt key.
@@ -59,10 +63,12 @@ impl Table {
 
     /// The tables derived from a crawl's tables once they are written: one part per crawl,
     /// not per input, and not in `--tables`.
-    pub const DERIVED: [Table; 7] = [
+    pub const DERIVED: [Table; 9] = [
         Table::RobotsHosts,
         Table::SummaryAgents,
         Table::SummaryAgentGroups,
+        Table::SummaryAgentPairs,
+        Table::SummaryAgentDomains,
         Table::SummaryRobotsHosts,
         Table::SummaryRobotsKeys,
         Table::SummaryRobotsKeyForms,
@@ -108,6 +114,8 @@ impl Table {
             Table::RobotsHosts => "robots_hosts",
             Table::SummaryAgents => "summary_agents",
             Table::SummaryAgentGroups => "summary_agent_groups",
+            Table::SummaryAgentPairs => "summary_agent_pairs",
+            Table::SummaryAgentDomains => "summary_agent_domains",
             Table::SummaryRobotsHosts => "summary_robots_hosts",
             Table::SummaryRobotsKeys => "summary_robots_keys",
             Table::SummaryRobotsKeyForms => "summary_robots_key_forms",
@@ -137,6 +145,8 @@ impl Table {
             | Table::RobotsHosts
             | Table::SummaryAgents
             | Table::SummaryAgentGroups
+            | Table::SummaryAgentPairs
+            | Table::SummaryAgentDomains
             | Table::SummaryRobotsHosts
             | Table::SummaryRobotsKeys
             | Table::SummaryRobotsKeyForms
@@ -161,6 +171,8 @@ impl Table {
             Table::RobotsHosts => RobotsHostsBuilder::desc(),
             Table::SummaryAgents => SummaryAgentsBuilder::desc(),
             Table::SummaryAgentGroups => SummaryAgentGroupsBuilder::desc(),
+            Table::SummaryAgentPairs => SummaryAgentPairsBuilder::desc(),
+            Table::SummaryAgentDomains => SummaryAgentDomainsBuilder::desc(),
             Table::SummaryRobotsHosts => SummaryRobotsHostsBuilder::desc(),
             Table::SummaryRobotsKeys => SummaryRobotsKeysBuilder::desc(),
             Table::SummaryRobotsKeyForms => SummaryRobotsKeyFormsBuilder::desc(),

@@ -1,0 +1,290 @@
+//! `summary_agent_pairs` and `summary_agent_domains`: the two agent summaries that need more
+//! than one verdict per host, computed, as `summary_agent_groups` is, once per profile (the
+//! governing capture's runs) rather than per host.
+//!
+//! * Pairs: does a site that fully blocks an AI training crawler let another crawler of the
+//!   same operator in (GPTBot and OAI-SearchBot, Google-Extended and Googlebot), or the search
+//!   engines (CCBot and Googlebot)? Every `ai_training` agent is paired with each agent of its
+//!   operator in another category and with `Googlebot` and `bingbot`.
+//! * Domains: a registered domain of several hosts counts once per agent, by whether all or
+//!   some of its hosts with a 2xx robots.txt fully block the agent.
+
+use super::classes::{Classes, Run};
+use super::redirects::Resolution;
+use crate::agents::Registry;
+use crate::parts::runs::Names;
+use crate::tables::{
+    SummaryAgentDomainRow, SummaryAgentDomainsBuilder, SummaryAgentPairRow,
+    SummaryAgentPairsBuilder,
+};
+use rustc_hash::FxHashMap;
+
+/// The search engines every AI training crawler is paired with.
+const SEARCH_ENGINES: [&str; 2] = ["Googlebot", "bingbot"];
+
+/// The pairs of a registry: (training agent, other agent), by registry position.
+pub fn pairs_of(registry: &Registry) -> Vec<(u16, u16)> {
+    let agents = &registry.agents;
+    let position = |name: &str| agents.iter().position(|a| a.name == name);
+    let engines: Vec<usize> = SEARCH_ENGINES.iter().filter_map(|n| position(n)).collect();
+    let mut pairs = Vec::new();
+    for (t, a) in agents.iter().enumerate() {
+        if a.category != "ai_training" {
+            continue;
+        }
+        let mut others: Vec<usize> = (agents.iter().enumerate())
+            .filter(|(_, b)| b.operator == a.operator && b.category != "ai_training")
+            .map(|(o, _)| o)
+            .chain(engines.iter().copied())
+            .collect();
+        others.sort_unstable();
+        others.dedup();
+        pairs.extend(others.into_iter().map(|o| (t as u16, o as u16)));
+    }
+    pairs
+}
+
+/// The class of agent `agent` in a profile's runs (sorted by first agent, covering every agent).
+fn class_of(runs: &[Run], agent: u16) -> u32 {
+    let k = runs.partition_point(|r| r.0 <= agent) - 1;
+    runs[k].2
+}
+
+/// Hosts tallied by (profile, governing capture's fetch outcome, resolution).
+pub type ProfileTally = FxHashMap<(u32, Option<u32>, Resolution), i64>;
+
+/// The rows of `summary_agent_pairs`.
+///
+/// A profile's tally is added for every pair, so the work is (tallied profiles × pairs): each
+/// addition is an index into a dense table by (pair, outcome and resolution, the first agent's
+/// verdict, the other's verdict and `root_allowed`), whose few values are numbered first.
+pub fn pair_rows(
+    registry: &Registry,
+    profiles: &[Vec<Run>],
+    classes: &Classes,
+    tally: &ProfileTally,
+    outcomes: &Names,
+) -> (SummaryAgentPairsBuilder, u64) {
+    let pairs = pairs_of(registry);
+    // The agents of some pair, in registry order, and each pair's places among them.
+    let mut involved: Vec<u16> = pairs.iter().flat_map(|&(a, b)| [a, b]).collect();
+    involved.sort_unstable();
+    involved.dedup();
+    let place = |agent: u16| involved.binary_search(&agent).unwrap_or_default();
+    let places: Vec<(usize, usize)> = pairs.iter().map(|&(a, b)| (place(a), place(b))).collect();
+    // The values written, numbered: verdicts, (verdict, root_allowed), (outcome, resolution).
+    let mut firsts = Numbered::default();
+    let mut others = Numbered::default();
+    let (mut first_code, mut other_code) = (Vec::new(), Vec::new());
+    for class in 0..classes.len() as u32 {
+        let c = classes.get(class);
+        first_code.push(firsts.id(c.verdict));
+        other_code.push(others.id((c.verdict, c.root_allowed)));
+    }
+    let mut combo_of: FxHashMap<(Option<u32>, Resolution), usize> = FxHashMap::default();
+    for &(_, outcome, resolution) in tally.keys() {
+        let n = combo_of.len();
+        combo_of.entry((outcome, resolution)).or_insert(n);
+    }
+    let (nf, no) = (firsts.len(), others.len());
+    let stride = pairs.len() * nf * no;
+    let mut counts = vec![0i64; pairs.len() * stride];
+    let mut class_of_involved = vec![0u32; involved.len()];
+    for (&(p, outcome, resolution), &hosts) in tally {
+        let runs = &profiles[p as usize];
+        // Each involved agent's class, walking the runs once.
+        let mut k = 0;
+        for (slot, &agent) in involved.iter().enumerate() {
+            while k + 1 < runs.len() && runs[k + 1].0 <= agent {
+                k += 1;
+            }
+            class_of_involved[slot] = runs[k].2;
+        }
+        // One combination's counts lie together, pair after pair, so that the additions of a
+        // profile touch a few KiB.
+        let base = combo_of[&(outcome, resolution)] * stride;
+        for (pair, &(a, b)) in places.iter().enumerate() {
+            let f = first_code[class_of_involved[a] as usize];
+            let o = other_code[class_of_involved[b] as usize];
+            counts[base + (pair * nf + f) * no + o] += hosts;
+        }
+    }
+    let mut rows = Vec::new();
+    for (&(outcome, resolution), &combo) in &combo_of {
+        for (pair, &(a, b)) in pairs.iter().enumerate() {
+            for f in 0..nf {
+                for o in 0..no {
+                    let hosts = counts[combo * stride + (pair * nf + f) * no + o];
+                    if hosts == 0 {
+                        continue;
+                    }
+                    let text = |id: Option<u32>| classes.text(id);
+                    let verdict = firsts.values[f];
+                    let (other_verdict, root) = others.values[o];
+                    rows.push((
+                        (pair, a, b),
+                        (outcome.map(|o| outcomes.get(o)), resolution),
+                        (text(verdict), text(other_verdict), root),
+                        hosts,
+                    ));
+                }
+            }
+        }
+    }
+    rows.sort_unstable();
+    let mut builder = SummaryAgentPairsBuilder::default();
+    for ((_, a, b), (outcome, resolution), (verdict, other_verdict, root), hosts) in &rows {
+        builder.append(&SummaryAgentPairRow {
+            agent: Some(&registry.agents[*a as usize].name),
+            other_agent: Some(&registry.agents[*b as usize].name),
+            fetch_outcome: *outcome,
+            resolution: Some(resolution.as_str()),
+            verdict: *verdict,
+            other_verdict: *other_verdict,
+            other_root_allowed: *root,
+            hosts: Some(*hosts),
+        });
+    }
+    (builder, rows.len() as u64)
+}
+
+/// Values numbered in the order first seen.
+struct Numbered<T> {
+    values: Vec<T>,
+    ids: FxHashMap<T, usize>,
+}
+
+impl<T> Default for Numbered<T> {
+    fn default() -> Self {
+        Numbered {
+            values: Vec::new(),
+            ids: FxHashMap::default(),
+        }
+    }
+}
+
+impl<T: Copy + Eq + std::hash::Hash> Numbered<T> {
+    fn id(&mut self, v: T) -> usize {
+        let values = &mut self.values;
+        *self.ids.entry(v).or_insert_with(|| {
+            values.push(v);
+            values.len() - 1
+        })
+    }
+
+    fn len(&self) -> usize {
+        self.values.len()
+    }
+}
+
+/// The rows of `summary_agent_domains` from each domain's profiles: `domains` holds the
+/// (domain, profile) pairs of hosts with a 2xx governing capture, sorted, without repeats.
+///
+/// Most domains have one profile: they are counted per profile and spread over its runs (an
+/// addition at each run's first agent and a subtraction after its last, summed along the
+/// agents at the end), so a profile costs its runs, not the registry's agents.
+pub fn domain_rows(
+    registry: &Registry,
+    profiles: &[Vec<Run>],
+    classes: &Classes,
+    domains: &[(u32, u32)],
+) -> (SummaryAgentDomainsBuilder, u64) {
+    let n = registry.agents.len();
+    let blocks = |class: u32| classes.traits(class).strictness == 2;
+    // Per agent (and one past the last): changes in domains by 0: no host blocks, 1: some but
+    // not all, 2: all.
+    let mut steps: Vec<[i64; 3]> = vec![[0; 3]; n + 1];
+    let mut single: Vec<i64> = vec![0; profiles.len()];
+    let mut several: FxHashMap<Vec<u32>, i64> = FxHashMap::default();
+    for d in domains.chunk_by(|a, b| a.0 == b.0) {
+        match d {
+            [(_, p)] => single[*p as usize] += 1,
+            _ => *several.entry(d.iter().map(|e| e.1).collect()).or_default() += 1,
+        }
+    }
+    for (p, &count) in single.iter().enumerate().filter(|(_, &c)| c > 0) {
+        for &(first, len, class) in &profiles[p] {
+            let i = if blocks(class) { 2 } else { 0 };
+            steps[first as usize][i] += count;
+            steps[(first + len) as usize][i] -= count;
+        }
+    }
+    for (set, &count) in &several {
+        for agent in 0..n as u16 {
+            let mut blocking = set
+                .iter()
+                .map(|&p| blocks(class_of(&profiles[p as usize], agent)));
+            let first = blocking.next().unwrap_or(false);
+            let (mut all, mut some) = (first, first);
+            for b in blocking {
+                all &= b;
+                some |= b;
+            }
+            let i = if all { 2 } else { usize::from(some) };
+            steps[agent as usize][i] += count;
+            steps[agent as usize + 1][i] -= count;
+        }
+    }
+    let mut builder = SummaryAgentDomainsBuilder::default();
+    let (mut rows, mut running) = (0, [0i64; 3]);
+    for (a, step) in registry.agents.iter().zip(&steps) {
+        for (i, (r, s)) in running.iter_mut().zip(step).enumerate() {
+            *r += s;
+            if *r == 0 {
+                continue;
+            }
+            rows += 1;
+            builder.append(&SummaryAgentDomainRow {
+                agent: Some(&a.name),
+                agent_category: Some(&a.category),
+                operator: Some(&a.operator),
+                all_hosts_block: Some(i == 2),
+                some_host_blocks: Some(i > 0),
+                domains: Some(*r),
+            });
+        }
+    }
+    (builder, rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The built-in registry pairs GPTBot with OAI-SearchBot and ChatGPT-User, Google-Extended
+    /// with Googlebot, and CCBot with the two search engines, and never a training crawler
+    /// with another.
+    #[test]
+    fn training_crawlers_pair_with_their_operators_others_and_the_search_engines() {
+        let registry = Registry::builtin();
+        let names: Vec<(&str, &str)> = pairs_of(&registry)
+            .into_iter()
+            .map(|(a, b)| {
+                (
+                    registry.agents[a as usize].name.as_str(),
+                    registry.agents[b as usize].name.as_str(),
+                )
+            })
+            .collect();
+        for want in [
+            ("GPTBot", "OAI-SearchBot"),
+            ("GPTBot", "ChatGPT-User"),
+            ("GPTBot", "Googlebot"),
+            ("Google-Extended", "Googlebot"),
+            ("CCBot", "Googlebot"),
+            ("CCBot", "bingbot"),
+            ("ClaudeBot", "Claude-SearchBot"),
+            ("Applebot-Extended", "Applebot"),
+        ] {
+            assert!(names.contains(&want), "{want:?} not in {names:?}");
+        }
+        let category = |n: &str| {
+            let a = registry.agents.iter().find(|a| a.name == n).unwrap();
+            a.category.as_str()
+        };
+        for (a, b) in &names {
+            assert_eq!(category(a), "ai_training");
+            assert_ne!(category(b), "ai_training", "{a} {b}");
+        }
+    }
+}
