@@ -3,6 +3,8 @@
 --           fields break the ACAP strawman's vocabulary or ordering rules.
 -- Each host counts once, by its latest robots.txt capture in the crawl (ties: later warc_file,
 -- then later offset); lines of earlier captures are not counted.
+-- Reads summary_acap_fields (derived per crawl with robots_hosts; it keeps the 10,000 kinds
+-- of field most hosts write per crawl).
 -- Run from the scan's output folder: duckdb -c ".read ../queries/robots_acap_usage.sql"
 -- Columns:
 --   crawl          crawl name
@@ -15,28 +17,7 @@
 --   fields         ACAP fields
 --   hosts          distinct hosts
 --   with_problems  fields with at least one problem (unknown_usage, bad_order, ...)
-WITH latest AS (
-    -- each host's latest robots.txt capture in the crawl (robots_hosts: by capture_time, then
-    -- warc_file, then warc_offset)
-    SELECT crawl, h.host, warc_file, warc_offset, f.parsed
-    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
-    JOIN read_parquet('robots_files/*/*.parquet', hive_partitioning = true) f
-        USING (crawl, warc_file, warc_offset)
-)
-SELECT
-    crawl,
-    field,
-    CASE WHEN field = 'version' THEN resource ELSE usage END AS usage,
-    resource_type,
-    CASE
-        WHEN crawlers IS NULL THEN NULL
-        WHEN list_contains(crawlers, '*') THEN 'any crawler'
-        ELSE 'named crawlers'
-    END AS addressed_to,
-    count(*) AS fields,
-    count(DISTINCT host) AS hosts,
-    count(*) FILTER (WHERE len(problems) > 0) AS with_problems
-FROM read_parquet('acap_fields/*/*.parquet', hive_partitioning = true)
-JOIN latest USING (crawl, host, warc_file, warc_offset)
-GROUP BY ALL
+SELECT crawl, field, usage, resource_type, addressed_to, fields, hosts, with_problems
+FROM read_parquet('summary_acap_fields/*/*.parquet', hive_partitioning = true)
+WHERE hosts > 0
 ORDER BY crawl, hosts DESC, fields DESC, field, usage NULLS LAST, addressed_to NULLS LAST;

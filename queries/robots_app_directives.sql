@@ -2,6 +2,8 @@
 --           which values, and how many such lines are not valid Structured Fields?
 -- Each host counts once, by its latest robots.txt capture in the crawl (ties: later warc_file,
 -- then later offset); lines of earlier captures are not counted.
+-- Reads summary_app_directives (derived per crawl with robots_hosts; it keeps the 10,000
+-- directives most hosts write per crawl).
 -- Run from the scan's output folder: duckdb -c ".read ../queries/robots_app_directives.sql"
 -- Columns:
 --   crawl         crawl name
@@ -13,25 +15,7 @@
 --   spelling      App-Directives or App-Directive as written (lowercased)
 --   directives    rows (directive occurrences)
 --   hosts         distinct hosts
-WITH latest AS (
-    -- each host's latest robots.txt capture in the crawl (robots_hosts: by capture_time, then
-    -- warc_file, then warc_offset)
-    SELECT crawl, h.host, warc_file, warc_offset, f.parsed
-    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
-    JOIN read_parquet('robots_files/*/*.parquet', hive_partitioning = true) f
-        USING (crawl, warc_file, warc_offset)
-)
-SELECT
-    crawl,
-    app_id,
-    directive,
-    value,
-    value_type,
-    problem,
-    lower(key_raw) AS spelling,
-    count(*) AS directives,
-    count(DISTINCT host) AS hosts
-FROM read_parquet('app_directives/*/*.parquet', hive_partitioning = true)
-JOIN latest USING (crawl, host, warc_file, warc_offset)
-GROUP BY ALL
+SELECT crawl, app_id, directive, value, value_type, problem, spelling, directives, hosts
+FROM read_parquet('summary_app_directives/*/*.parquet', hive_partitioning = true)
+WHERE hosts > 0
 ORDER BY crawl, hosts DESC, app_id NULLS LAST, directive NULLS FIRST, value, spelling;

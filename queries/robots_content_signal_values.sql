@@ -5,6 +5,7 @@
 -- Denominator: hosts whose latest capture has at least one Content-Signal line.
 -- Values are split at commas into `signal=value` pairs, lowercased and trimmed; a pair without
 -- `=` is reported with value NULL.
+-- Reads summary_content_signals and summary_robots_keys (derived per crawl with robots_hosts).
 -- Run from the scan's output folder: duckdb -c ".read ../queries/robots_content_signal_values.sql"
 -- Columns:
 --   crawl    crawl name
@@ -12,28 +13,14 @@
 --   value    its value (yes, no, or as written)
 --   hosts    hosts giving it
 --   share    hosts / hosts with a Content-Signal line (0..1, 4 decimals)
-WITH latest AS (
-    -- each host's latest robots.txt capture in the crawl (robots_hosts: by capture_time, then
-    -- warc_file, then warc_offset)
-    SELECT crawl, host, warc_file, warc_offset
-    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true)
-), lines AS (
-    SELECT crawl, host, value
-    FROM read_parquet('robots_rules/*/*.parquet', hive_partitioning = true)
-    JOIN latest USING (crawl, host, warc_file, warc_offset)
-    WHERE key = 'content_signal'
-), pairs AS (
-    SELECT crawl, host, trim(lower(unnest(string_split(value, ',')))) AS pair FROM lines
-), users AS (
-    SELECT crawl, count(DISTINCT host) AS n FROM lines GROUP BY crawl
+WITH users AS (
+    -- hosts whose latest capture has a Content-Signal line
+    SELECT crawl, hosts AS n
+    FROM read_parquet('summary_robots_keys/*/*.parquet', hive_partitioning = true)
+    WHERE key = 'content_signal' AND hosts > 0
 )
-SELECT
-    pairs.crawl,
-    trim(split_part(pair, '=', 1)) AS signal,
-    CASE WHEN contains(pair, '=') THEN trim(split_part(pair, '=', 2)) END AS value,
-    count(DISTINCT host) AS hosts,
-    round(count(DISTINCT host) / any_value(users.n), 4) AS share
-FROM pairs JOIN users USING (crawl)
-WHERE pair <> ''
-GROUP BY ALL
-ORDER BY pairs.crawl, hosts DESC, signal, value;
+SELECT s.crawl, signal, value, hosts, round(hosts / users.n, 4) AS share
+FROM read_parquet('summary_content_signals/*/*.parquet', hive_partitioning = true) AS s
+JOIN users USING (crawl)
+WHERE key = 'content_signal' AND hosts > 0
+ORDER BY s.crawl, hosts DESC, signal, value;

@@ -43,8 +43,9 @@ glob that matches nothing or a folder without archives is a usage error (nothing
 Tables (OUT/<table>/crawl=<crawl>/part-<input>.parquet): robots_files, robots_agents,
 robots_rules, app_directives, acap_fields, agent_verdicts, agent_verdict_runs, errors,
 page_signals, host_counts, inputs; robots_hosts and the summaries summary_agents,
-summary_agent_groups, summary_robots_hosts, summary_robots_keys, summary_robots_key_forms and
-summary_robots_agents (one part per crawl, derived at the end of a scan that is not a shard, or
+summary_agent_groups, summary_agent_pairs, summary_agent_domains, summary_robots_hosts,
+summary_robots_keys, summary_robots_key_forms, summary_robots_agents, summary_content_signals,
+summary_app_directives and summary_acap_fields (one part per crawl, derived at the end of a scan that is not a shard, or
 by `repcensus hosts`). Every table's crawl=_schema/_schema.parquet has its columns and no rows.
 docs/schema.md says what each column holds; queries/*.sql ask the questions.
 

@@ -179,6 +179,8 @@ pub fn derive(
     let runs_by_crawl = parts_by_crawl(out, Table::AgentVerdictRuns)?;
     let agents_by_crawl = parts_by_crawl(out, Table::RobotsAgents)?;
     let rules_by_crawl = parts_by_crawl(out, Table::RobotsRules)?;
+    let apps_by_crawl = parts_by_crawl(out, Table::AppDirectives)?;
+    let acap_by_crawl = parts_by_crawl(out, Table::AcapFields)?;
     let mut summary = HostsSummary::default();
     let table = Table::RobotsHosts;
     // Whatever was asked: a crawl without robots_files (its inputs were scanned again under
@@ -227,9 +229,13 @@ pub fn derive(
                 summary.summaries_failed.push((crawl.clone(), why));
             }
         }
-        let agents = agents_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice);
-        let rules = rules_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice);
-        match lines::derive_crawl(out, &crawl, agents, rules, &governs, files, outcomes) {
+        let line_parts = super::tally::LineParts {
+            agents: agents_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice),
+            rules: rules_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice),
+            app_directives: apps_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice),
+            acap_fields: acap_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice),
+        };
+        match lines::derive_crawl(out, &crawl, &line_parts, &governs, files, outcomes) {
             Ok(l) => counts.lines = Some(l),
             Err(e) => {
                 for t in lines::TABLES {

@@ -16,27 +16,32 @@
 //! one lookup in a table of the crawl's few hundred spellings.
 
 use super::agents::finish_part;
-use super::read::{read_beside, Governs, Slots};
+use super::read::{read_beside, Governs};
 use super::redirects::Resolution;
+use super::tally::{latest_captures, missing, Cursor, Dict, LineParts, Use};
 use crate::parts::runs::Names;
 use crate::parts::{OutDir, PartRef};
 use crate::tables::{
-    SummaryRobotsAgentRow, SummaryRobotsAgentsBuilder, SummaryRobotsHostRow,
-    SummaryRobotsHostsBuilder, SummaryRobotsKeyFormRow, SummaryRobotsKeyFormsBuilder,
-    SummaryRobotsKeyRow, SummaryRobotsKeysBuilder, Table, AGENT_NAMES_KEPT,
+    SummaryContentSignalRow, SummaryContentSignalsBuilder, SummaryRobotsAgentRow,
+    SummaryRobotsAgentsBuilder, SummaryRobotsHostRow, SummaryRobotsHostsBuilder,
+    SummaryRobotsKeyFormRow, SummaryRobotsKeyFormsBuilder, SummaryRobotsKeyRow,
+    SummaryRobotsKeysBuilder, Table, AGENT_NAMES_KEPT,
 };
 use anyhow::{Context, Result};
 use arrow_array::cast::AsArray;
-use arrow_array::types::{Int32Type, Int64Type};
-use arrow_array::{Array, DictionaryArray, Int64Array, RecordBatch, StringArray};
+use arrow_array::types::Int64Type;
+use arrow_array::{Array, Int64Array, RecordBatch};
 use rustc_hash::FxHashMap;
 
 /// The tables derived here.
-pub const TABLES: [Table; 4] = [
+pub const TABLES: [Table; 7] = [
     Table::SummaryRobotsHosts,
     Table::SummaryRobotsKeys,
     Table::SummaryRobotsKeyForms,
     Table::SummaryRobotsAgents,
+    Table::SummaryContentSignals,
+    Table::SummaryAppDirectives,
+    Table::SummaryAcapFields,
 ];
 
 /// Rows written per table, in the order of [`TABLES`].
@@ -51,8 +56,7 @@ pub struct CrawlLines {
 pub fn derive_crawl(
     out: &OutDir,
     crawl: &str,
-    agents_parts: &[PartRef],
-    rules_parts: &[PartRef],
+    parts: &LineParts,
     governs: &[Governs],
     files: &mut Names,
     outcomes: &Names,
@@ -60,9 +64,13 @@ pub fn derive_crawl(
     let mut slots = latest_captures(governs);
     let mut tally = Tally::default();
     let mut cursor = Cursor::default();
+    let signal_keys = [
+        tally.names.id("content_signal"),
+        tally.names.id("content_usage"),
+    ];
     read_beside(
         out,
-        agents_parts,
+        parts.agents,
         &AGENT_COLUMNS,
         &AGENT_COLUMNS,
         |part, batch| {
@@ -90,26 +98,40 @@ pub fn derive_crawl(
     )?;
     read_beside(
         out,
-        rules_parts,
+        parts.rules,
         &RULE_COLUMNS,
-        &RULE_COLUMNS,
+        &RULE_COLUMNS[..6],
         |part, batch| {
             let mut c = LineColumns::of(batch, part, "key")?;
+            let value = batch
+                .column_by_name("value")
+                .and_then(|a| a.as_string_opt::<i32>())
+                .with_context(|| missing(part, "value"))?;
             for i in 0..batch.num_rows() {
                 let Some(file) = c.file.id(i, files).filter(|_| c.offset.is_valid(i)) else {
                     continue;
                 };
                 let (serial, latest) = cursor.row(part, file, c.offset.value(i), &mut slots);
-                tally.line(&mut c, i, serial, latest);
+                let key = tally.line(&mut c, i, serial, latest);
+                if let Some(key) = key.filter(|k| signal_keys.contains(k)) {
+                    if value.is_valid(i) {
+                        tally.signals(key, value.value(i), serial, latest);
+                    }
+                }
             }
             Ok(())
         },
     )?;
+    let mut ext = super::extensions::Extensions::default();
+    ext.read(out, parts, files, &mut slots, &mut cursor)?;
     let parts = [
         hosts_part(out, crawl, governs, outcomes)?,
         tally.keys_part(out, crawl)?,
         tally.forms_part(out, crawl)?,
         tally.agents_part(out, crawl)?,
+        tally.signals_part(out, crawl)?,
+        ext.app_directives_part(out, crawl)?,
+        ext.acap_part(out, crawl)?,
     ];
     let rows = parts.each_ref().map(|p| p.1);
     out.commit(parts.into_iter().map(|p| p.0).collect())?;
@@ -127,32 +149,16 @@ const AGENT_COLUMNS: [&str; 7] = [
     "agent",
 ];
 
-/// The columns of `robots_rules` read.
-const RULE_COLUMNS: [&str; 6] = [
+/// The columns of `robots_rules` read (all but `value` as dictionaries).
+const RULE_COLUMNS: [&str; 7] = [
     "warc_file",
     "warc_offset",
     "key",
     "key_raw",
     "key_form",
     "separator",
+    "value",
 ];
-
-/// The hosts' latest captures, by file and offset.
-fn latest_captures(governs: &[Governs]) -> Slots {
-    let mut by_file: Vec<Vec<(i64, u32)>> = Vec::new();
-    for (h, g) in governs.iter().enumerate() {
-        let f = g.latest_file as usize;
-        if by_file.len() <= f {
-            by_file.resize_with(f + 1, Vec::new);
-        }
-        by_file[f].push((g.latest_offset, h as u32));
-    }
-    for v in &mut by_file {
-        v.sort_unstable();
-        v.dedup_by_key(|e| e.0);
-    }
-    Slots::new(by_file)
-}
 
 /// `summary_robots_hosts`: hosts and their captures by latest capture's outcome, resolution
 /// and governing capture's outcome.
@@ -198,53 +204,6 @@ fn hosts_part(
     Ok((part, n))
 }
 
-/// The capture a line belongs to: a serial number (from 1) that changes with the capture, and
-/// whether it is some host's latest. A capture's lines are written together, in one part.
-#[derive(Default)]
-struct Cursor {
-    at: Option<(u32, i64)>,
-    part: usize,
-    serial: u64,
-    latest: bool,
-}
-
-impl Cursor {
-    fn row(&mut self, part: &PartRef, file: u32, offset: i64, slots: &mut Slots) -> (u64, bool) {
-        let part = part as *const PartRef as usize;
-        if self.at != Some((file, offset)) || self.part != part {
-            self.at = Some((file, offset));
-            self.part = part;
-            self.serial += 1;
-            self.latest = slots.find(file, offset).is_some();
-        }
-        (self.serial, self.latest)
-    }
-}
-
-/// Lines, hosts and captures using something.
-#[derive(Default, Clone, Copy)]
-struct Use {
-    /// Lines in hosts' latest captures.
-    lines: i64,
-    hosts: i64,
-    captures: i64,
-    /// The serial of the last capture counted.
-    last: u64,
-}
-
-impl Use {
-    /// Count a line of capture `serial`, a host's latest when `latest` (a capture is some
-    /// host's latest for at most one host: its own).
-    fn line(&mut self, serial: u64, latest: bool) {
-        if self.last != serial {
-            self.last = serial;
-            self.captures += 1;
-            self.hosts += i64::from(latest);
-        }
-        self.lines += i64::from(latest);
-    }
-}
-
 /// No spelling kept (`unknown` and `invalid` keys, whose spellings are any text).
 const NO_SPELLING: u32 = u32::MAX;
 
@@ -270,6 +229,8 @@ struct Tally {
     keys: Vec<(u32, Use)>,
     /// (line kind, agent) -> use.
     agents: FxHashMap<(u32, u32), Use>,
+    /// (key, signal, value) of `Content-Signal` / `Content-Usage` pairs -> use.
+    signals: FxHashMap<(u32, u32, Option<u32>), Use>,
 }
 
 impl Tally {
@@ -294,6 +255,52 @@ impl Tally {
         self.forms[f].1.line(serial, latest);
         self.keys[k].1.line(serial, latest);
         Some(key)
+    }
+
+    /// Count the `key=value` pairs of a `Content-Signal` or `Content-Usage` line's value, as
+    /// `robots_content_signal_values.sql` once split them: at commas, lowercased, spaces
+    /// trimmed, empty pairs left out; the value is what follows the first `=` (up to another).
+    fn signals(&mut self, key: u32, value: &str, serial: u64, latest: bool) {
+        for pair in value.split(',') {
+            let pair = pair.to_lowercase();
+            let pair = pair.trim_matches(' ');
+            if pair.is_empty() {
+                continue;
+            }
+            let mut sides = pair.split('=');
+            let signal = self
+                .names
+                .id(sides.next().unwrap_or_default().trim_matches(' '));
+            let value = (pair.contains('=')).then(|| {
+                self.names
+                    .id(sides.next().unwrap_or_default().trim_matches(' '))
+            });
+            self.signals
+                .entry((key, signal, value))
+                .or_default()
+                .line(serial, latest);
+        }
+    }
+
+    fn signals_part(&self, out: &OutDir, crawl: &str) -> Result<(crate::parts::PartOutcome, u64)> {
+        let name = |id: u32| self.names.get(id);
+        let mut rows: Vec<_> = self.signals.iter().collect();
+        rows.sort_unstable_by_key(|((k, s, v), _)| (name(*k), name(*s), v.map(name)));
+        let mut builder = SummaryContentSignalsBuilder::default();
+        for ((key, signal, value), u) in &rows {
+            builder.append(&SummaryContentSignalRow {
+                key: Some(name(*key)),
+                signal: Some(name(*signal)),
+                value: value.map(name),
+                lines: Some(u.lines),
+                hosts: Some(u.hosts),
+                captures: Some(u.captures),
+            });
+        }
+        let n = rows.len() as u64;
+        let table = Table::SummaryContentSignals;
+        let part = finish_part(out, table, crawl, |b| b.write(&builder.finish(crawl)), n)?;
+        Ok((part, n))
     }
 
     fn new_spelling(&mut self, at: (u32, u32, u32, u32)) -> u32 {
@@ -466,47 +473,5 @@ impl<'b> LineColumns<'b> {
             form: Dict::of(batch, "key_form", part)?,
             separator: Dict::of(batch, "separator", part)?,
         })
-    }
-}
-
-fn missing(part: &PartRef, c: &str) -> String {
-    format!("{}: no column {c} of the expected type", part.name())
-}
-
-/// A string column of a batch read as a dictionary: each row's value as an id of a crawl's
-/// [`Names`], each dictionary value interned when a row first uses it (a dictionary can hold
-/// many values no counted row uses, as `key_raw`'s unknown keys).
-struct Dict<'b> {
-    keys: &'b DictionaryArray<Int32Type>,
-    values: &'b StringArray,
-    ids: Vec<u32>,
-}
-
-impl<'b> Dict<'b> {
-    fn of(batch: &'b RecordBatch, c: &str, part: &PartRef) -> Result<Self> {
-        let keys = batch
-            .column_by_name(c)
-            .and_then(|a| a.as_dictionary_opt::<Int32Type>())
-            .with_context(|| missing(part, c))?;
-        let values = keys
-            .values()
-            .as_string_opt::<i32>()
-            .with_context(|| missing(part, c))?;
-        Ok(Dict {
-            keys,
-            values,
-            ids: vec![u32::MAX; values.len()],
-        })
-    }
-
-    fn id(&mut self, i: usize, names: &mut Names) -> Option<u32> {
-        if self.keys.is_null(i) {
-            return None;
-        }
-        let k = self.keys.keys().value(i) as usize;
-        if self.ids[k] == u32::MAX {
-            self.ids[k] = names.id(self.values.value(k));
-        }
-        Some(self.ids[k])
     }
 }

@@ -15,9 +15,11 @@
 
 pub mod agents;
 pub mod classes;
+pub mod extensions;
 pub mod groups;
 pub mod hosts;
 pub mod lines;
 pub mod pairs;
 pub mod read;
 pub mod redirects;
+pub mod tally;

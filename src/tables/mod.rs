@@ -657,6 +657,70 @@ table! {
     }
 }
 
+table! {
+    /// Hosts, captures and pairs of a crawl per `key=value` pair of `Content-Signal` and
+    /// `Content-Usage` lines. Counted as in `summary_robots_keys`.
+    SummaryContentSignalsBuilder, SummaryContentSignalRow, SummaryContentSignals,
+    {
+        /// `content_signal` or `content_usage`.
+        key: Str,
+        /// The pair's key, lowercase (`search`, `ai-train`, `train-ai`, ...).
+        signal: Str,
+        /// Its value, lowercase; NULL for a pair without `=`.
+        value: Str,
+        /// Such pairs in the hosts' latest captures.
+        lines: I64,
+        hosts: I64,
+        captures: I64,
+    }
+}
+
+table! {
+    /// Hosts, captures and directives of a crawl per application directive of
+    /// `App-Directives` lines (application, directive, value, problem, spelling), the
+    /// [`VALUES_KEPT`] most hosts write. Counted as in `summary_robots_keys`.
+    SummaryAppDirectivesBuilder, SummaryAppDirectiveRow, SummaryAppDirectives,
+    {
+        app_id: Str,
+        directive: Str,
+        value: Str,
+        value_type: Str,
+        problem: Str,
+        /// The key as written, lowercase (`app-directives`, `app-directive`).
+        spelling: Str,
+        /// Such directives in the hosts' latest captures.
+        directives: I64,
+        hosts: I64,
+        captures: I64,
+    }
+}
+
+table! {
+    /// Hosts, captures and fields of a crawl per kind of ACAP field (field, usage, resource
+    /// type, to whom), the [`VALUES_KEPT`] most hosts write. Counted as in
+    /// `summary_robots_keys`.
+    SummaryAcapFieldsBuilder, SummaryAcapFieldRow, SummaryAcapFields,
+    {
+        field: Str,
+        /// The usage verb (the version, for `version`).
+        usage: Str,
+        resource_type: Str,
+        /// `any crawler` (the record's crawlers include `*`), `named crawlers`, NULL outside
+        /// records.
+        addressed_to: Str,
+        /// Such fields in the hosts' latest captures.
+        fields: I64,
+        /// Of those, fields with at least one problem.
+        with_problems: I64,
+        hosts: I64,
+        captures: I64,
+    }
+}
+
+/// The rows per crawl `summary_app_directives` and `summary_acap_fields` keep (those the most
+/// hosts write: their values are any text).
+pub const VALUES_KEPT: usize = 10_000;
+
 /// The names per crawl and `line_kind` `summary_robots_agents` keeps (those named by the most
 /// hosts; a crawl of the web names hundreds of thousands once).
 pub const AGENT_NAMES_KEPT: usize = 10_000;

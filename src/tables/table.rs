@@ -43,6 +43,12 @@ pub enum Table {
     SummaryRobotsKeyForms,
     /// ... per agent name (or purpose) written.
     SummaryRobotsAgents,
+    /// ... per Content-Signal / Content-Usage pair.
+    SummaryContentSignals,
+    /// ... per application directive.
+    SummaryAppDirectives,
+    /// ... per kind of ACAP field.
+    SummaryAcapFields,
 }
 
 impl Table {
@@ -63,7 +69,7 @@ impl Table {
 
     /// The tables derived from a crawl's tables once they are written: one part per crawl,
     /// not per input, and not in `--tables`.
-    pub const DERIVED: [Table; 9] = [
+    pub const DERIVED: [Table; 12] = [
         Table::RobotsHosts,
         Table::SummaryAgents,
         Table::SummaryAgentGroups,
@@ -73,6 +79,9 @@ impl Table {
         Table::SummaryRobotsKeys,
         Table::SummaryRobotsKeyForms,
         Table::SummaryRobotsAgents,
+        Table::SummaryContentSignals,
+        Table::SummaryAppDirectives,
+        Table::SummaryAcapFields,
     ];
 
     /// Put each table's file with no rows in `out` ([`crate::parts::OutDir::write_schemas`]).
@@ -120,6 +129,9 @@ impl Table {
             Table::SummaryRobotsKeys => "summary_robots_keys",
             Table::SummaryRobotsKeyForms => "summary_robots_key_forms",
             Table::SummaryRobotsAgents => "summary_robots_agents",
+            Table::SummaryContentSignals => "summary_content_signals",
+            Table::SummaryAppDirectives => "summary_app_directives",
+            Table::SummaryAcapFields => "summary_acap_fields",
         }
     }
 
@@ -150,7 +162,10 @@ impl Table {
             | Table::SummaryRobotsHosts
             | Table::SummaryRobotsKeys
             | Table::SummaryRobotsKeyForms
-            | Table::SummaryRobotsAgents => return None,
+            | Table::SummaryRobotsAgents
+            | Table::SummaryContentSignals
+            | Table::SummaryAppDirectives
+            | Table::SummaryAcapFields => return None,
         })
     }
 
@@ -177,6 +192,9 @@ impl Table {
             Table::SummaryRobotsKeys => SummaryRobotsKeysBuilder::desc(),
             Table::SummaryRobotsKeyForms => SummaryRobotsKeyFormsBuilder::desc(),
             Table::SummaryRobotsAgents => SummaryRobotsAgentsBuilder::desc(),
+            Table::SummaryContentSignals => SummaryContentSignalsBuilder::desc(),
+            Table::SummaryAppDirectives => SummaryAppDirectivesBuilder::desc(),
+            Table::SummaryAcapFields => SummaryAcapFieldsBuilder::desc(),
         }
     }
 

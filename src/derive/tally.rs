@@ -1,0 +1,130 @@
+//! What the summaries of lines share: which captures are hosts' latest, the capture a row
+//! belongs to, counts of lines, hosts and captures, and string columns read as dictionaries.
+
+use super::read::{Governs, Slots};
+use crate::parts::runs::Names;
+use crate::parts::PartRef;
+use anyhow::{Context, Result};
+use arrow_array::cast::AsArray;
+use arrow_array::types::Int32Type;
+use arrow_array::{Array, DictionaryArray, RecordBatch, StringArray};
+
+/// The parts of a crawl the summaries of lines read.
+pub struct LineParts<'p> {
+    pub agents: &'p [PartRef],
+    pub rules: &'p [PartRef],
+    pub app_directives: &'p [PartRef],
+    pub acap_fields: &'p [PartRef],
+}
+
+/// The hosts' latest captures, by file and offset.
+pub fn latest_captures(governs: &[Governs]) -> Slots {
+    let mut by_file: Vec<Vec<(i64, u32)>> = Vec::new();
+    for (h, g) in governs.iter().enumerate() {
+        let f = g.latest_file as usize;
+        if by_file.len() <= f {
+            by_file.resize_with(f + 1, Vec::new);
+        }
+        by_file[f].push((g.latest_offset, h as u32));
+    }
+    for v in &mut by_file {
+        v.sort_unstable();
+        v.dedup_by_key(|e| e.0);
+    }
+    Slots::new(by_file)
+}
+
+/// The capture a line belongs to: a serial number (from 1) that changes with the capture, and
+/// whether it is some host's latest. A capture's lines are written together, in one part.
+#[derive(Default)]
+pub struct Cursor {
+    at: Option<(u32, i64)>,
+    part: usize,
+    serial: u64,
+    latest: bool,
+}
+
+impl Cursor {
+    pub fn row(
+        &mut self,
+        part: &PartRef,
+        file: u32,
+        offset: i64,
+        slots: &mut Slots,
+    ) -> (u64, bool) {
+        let part = part as *const PartRef as usize;
+        if self.at != Some((file, offset)) || self.part != part {
+            self.at = Some((file, offset));
+            self.part = part;
+            self.serial += 1;
+            self.latest = slots.find(file, offset).is_some();
+        }
+        (self.serial, self.latest)
+    }
+}
+
+/// Lines, hosts and captures using something.
+#[derive(Default, Clone, Copy)]
+pub struct Use {
+    /// Lines in hosts' latest captures.
+    pub lines: i64,
+    pub hosts: i64,
+    pub captures: i64,
+    /// The serial of the last capture counted.
+    last: u64,
+}
+
+impl Use {
+    /// Count a line of capture `serial`, a host's latest when `latest` (a capture is some
+    /// host's latest for at most one host: its own).
+    pub fn line(&mut self, serial: u64, latest: bool) {
+        if self.last != serial {
+            self.last = serial;
+            self.captures += 1;
+            self.hosts += i64::from(latest);
+        }
+        self.lines += i64::from(latest);
+    }
+}
+
+pub fn missing(part: &PartRef, c: &str) -> String {
+    format!("{}: no column {c} of the expected type", part.name())
+}
+
+/// A string column of a batch read as a dictionary: each row's value as an id of a crawl's
+/// [`Names`], each dictionary value interned when a row first uses it (a dictionary can hold
+/// many values no counted row uses, as `key_raw`'s unknown keys).
+pub struct Dict<'b> {
+    keys: &'b DictionaryArray<Int32Type>,
+    values: &'b StringArray,
+    ids: Vec<u32>,
+}
+
+impl<'b> Dict<'b> {
+    pub fn of(batch: &'b RecordBatch, c: &str, part: &PartRef) -> Result<Self> {
+        let keys = batch
+            .column_by_name(c)
+            .and_then(|a| a.as_dictionary_opt::<Int32Type>())
+            .with_context(|| missing(part, c))?;
+        let values = keys
+            .values()
+            .as_string_opt::<i32>()
+            .with_context(|| missing(part, c))?;
+        Ok(Dict {
+            keys,
+            values,
+            ids: vec![u32::MAX; values.len()],
+        })
+    }
+
+    pub fn id(&mut self, i: usize, names: &mut Names) -> Option<u32> {
+        if self.keys.is_null(i) {
+            return None;
+        }
+        let k = self.keys.keys().value(i) as usize;
+        if self.ids[k] == u32::MAX {
+            self.ids[k] = names.id(self.values.value(k));
+        }
+        Some(self.ids[k])
+    }
+}
