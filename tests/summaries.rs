@@ -190,6 +190,112 @@ const USE: &str = "count(*) FILTER (latest) AS lines,
     count(DISTINCT (warc_file, warc_offset)) FILTER (latest) AS hosts,
     count(DISTINCT (warc_file, warc_offset)) AS captures";
 
+/// `page_signals` with each row's status class.
+const SIGNALS: &str = "
+SELECT *, CASE WHEN http_status BETWEEN 200 AND 299 THEN '2xx'
+    WHEN http_status BETWEEN 300 AND 399 THEN '3xx' WHEN http_status BETWEEN 400 AND 499 THEN '4xx'
+    WHEN http_status BETWEEN 500 AND 599 THEN '5xx' ELSE 'other' END AS status_class
+FROM read_parquet('page_signals/*/*.parquet', hive_partitioning = true)";
+
+/// Each page summary and the query that gives it from `page_signals`.
+fn pages_from_detail() -> Vec<(&'static str, String, String)> {
+    let read = |t: &str, cols: &str| {
+        format!(
+            "SELECT crawl, {cols} FROM read_parquet('{t}/*/*.parquet', hive_partitioning = true)"
+        )
+    };
+    let responses = "count(DISTINCT (warc_file, warc_offset)) AS responses, \
+                     count(DISTINCT host) AS hosts";
+    vec![
+        (
+            "summary_page_directives",
+            format!(
+                "SELECT crawl, source, agent, directive, status_class, count(*) AS signals,
+                    {responses} FROM ({SIGNALS}) GROUP BY ALL"
+            ),
+            read(
+                "summary_page_directives",
+                "source, agent, directive, status_class, signals, responses, hosts",
+            ),
+        ),
+        (
+            "summary_page_headers",
+            format!(
+                "SELECT crawl, source, syntax, status_class,
+                    count(DISTINCT (warc_file, warc_offset, signal_index)) AS headers, {responses}
+                 FROM ({SIGNALS}) WHERE source IN ('x_robots_tag', 'robots_tag') GROUP BY ALL"
+            ),
+            read(
+                "summary_page_headers",
+                "source, syntax, status_class, headers, responses, hosts",
+            ),
+        ),
+        (
+            "summary_page_header_types",
+            format!(
+                "WITH h AS (SELECT * FROM ({SIGNALS}) WHERE source IN ('x_robots_tag', 'robots_tag')),
+                 counted AS (
+                    SELECT crawl, content_type, status_class, {responses},
+                        list_sort(list(DISTINCT directive) FILTER (WHERE directive IS NOT NULL))
+                            AS directives
+                    FROM h GROUP BY ALL
+                 ), tops AS (
+                    SELECT crawl, content_type, status_class, directive AS top_directive
+                    FROM (SELECT crawl, content_type, status_class, directive, count(*) AS n
+                          FROM h WHERE directive IS NOT NULL GROUP BY ALL)
+                    QUALIFY row_number() OVER (PARTITION BY crawl, content_type, status_class
+                        ORDER BY n DESC, directive) = 1
+                 )
+                 SELECT crawl, content_type, status_class, responses, hosts, top_directive,
+                    directives
+                 FROM counted LEFT JOIN tops USING (crawl, content_type, status_class)"
+            ),
+            read(
+                "summary_page_header_types",
+                "content_type, status_class, responses, hosts, top_directive, directives",
+            ),
+        ),
+        (
+            "summary_page_conflicts",
+            format!(
+                "WITH s AS (
+                    SELECT *, CASE WHEN source = 'meta' THEN 'meta' ELSE 'header' END AS side
+                    FROM ({SIGNALS})
+                    WHERE source IN ('meta', 'x_robots_tag', 'robots_tag')
+                        AND coalesce(in_head, true) AND directive IS NOT NULL
+                 ), opposite(a, b) AS (
+                    VALUES ('index', 'noindex'), ('follow', 'nofollow'), ('archive', 'noarchive'),
+                        ('snippet', 'nosnippet'), ('all', 'noindex'), ('all', 'nofollow'),
+                        ('all', 'none'), ('imageindex', 'noimageindex')
+                 )
+                 SELECT h.crawl, h.agent, h.directive AS header_directive,
+                    m.directive AS meta_directive, h.status_class,
+                    count(DISTINCT (h.warc_file, h.warc_offset)) AS responses,
+                    count(DISTINCT h.host) AS hosts
+                 FROM s h
+                 JOIN s m ON h.crawl = m.crawl AND h.warc_file = m.warc_file
+                    AND h.warc_offset = m.warc_offset AND h.agent = m.agent
+                 JOIN opposite o ON (h.directive = o.a AND m.directive = o.b)
+                    OR (h.directive = o.b AND m.directive = o.a)
+                 WHERE h.side = 'header' AND m.side = 'meta'
+                 GROUP BY ALL"
+            ),
+            read(
+                "summary_page_conflicts",
+                "agent, header_directive, meta_directive, status_class, responses, hosts",
+            ),
+        ),
+    ]
+}
+
+/// The page summaries.
+const PAGE_SUMMARIES: [&str; 4] = [
+    "summary_page_directives",
+    "summary_page_headers",
+    "summary_page_header_types",
+    "summary_page_conflicts",
+];
+
 /// The summaries derived from `agent_verdict_runs`.
 const AGENT_SUMMARIES: [&str; 4] = [
     "summary_agents",
@@ -330,7 +436,7 @@ fn lines_from_detail() -> Vec<(&'static str, String, String)> {
 /// The summaries of robots.txt lines under `out` equal what the detail gives, and are not
 /// empty.
 fn assert_lines_equal_detail(out: &Path) {
-    for (table, detail, summary) in lines_from_detail() {
+    for (table, detail, summary) in lines_from_detail().into_iter().chain(pages_from_detail()) {
         assert_same_rows(out, table, &detail, &summary);
     }
 }
@@ -422,7 +528,11 @@ fn summary_agents_equals_the_detail_on_the_samples() {
     );
     assert!(crawls.lines().count() >= 6, "{crawls}");
     // The samples hold rows of every summary, so none of the comparisons above is empty.
-    for table in AGENT_SUMMARIES.into_iter().chain(LINE_SUMMARIES) {
+    for table in AGENT_SUMMARIES
+        .into_iter()
+        .chain(LINE_SUMMARIES)
+        .chain(PAGE_SUMMARIES)
+    {
         assert!(!table_rows(&out, table, &[]).is_empty(), "{table}");
     }
     let agents = bin().args(["agents", "--format", "csv"]).output().unwrap();
@@ -476,7 +586,11 @@ fn summary_agents_after_the_shards_and_hosts_equals_one_full_scan() {
     let want = table_rows(&full, "summary_agents", &[]);
     assert!(want.len() > 1000, "{} rows", want.len());
     assert_eq!(table_rows(&sharded, "summary_agents", &[]), want);
-    for table in AGENT_SUMMARIES.into_iter().chain(LINE_SUMMARIES) {
+    for table in AGENT_SUMMARIES
+        .into_iter()
+        .chain(LINE_SUMMARIES)
+        .chain(PAGE_SUMMARIES)
+    {
         assert_eq!(
             table_rows(&sharded, table, &[]),
             table_rows(&full, table, &[]),
@@ -501,7 +615,11 @@ fn summary_agents_after_a_resumed_scan_equals_one_full_scan() {
     );
     // A resumed run with nothing left to do derives the same again.
     scan_into(&resumed, &[&samples()], &["--resume"]);
-    for table in AGENT_SUMMARIES.into_iter().chain(LINE_SUMMARIES) {
+    for table in AGENT_SUMMARIES
+        .into_iter()
+        .chain(LINE_SUMMARIES)
+        .chain(PAGE_SUMMARIES)
+    {
         assert_eq!(
             table_rows(&resumed, table, &[]),
             table_rows(&full, table, &[]),
@@ -611,4 +729,22 @@ fn a_crawl_of_two_registries_is_said_and_left_without_a_summary() {
 fn the_summaries_of_a_given_scan_equal_its_detail() {
     let out = std::env::var_os("REPCENSUS_CHECK_OUT").expect("REPCENSUS_CHECK_OUT");
     assert_summary_equals_detail(Path::new(&out));
+}
+
+/// A crawl scanned for page signals alone (no robots.txt table) has its page summaries, equal
+/// to a full scan's.
+#[test]
+fn a_scan_of_page_signals_alone_has_the_page_summaries() {
+    let dir = tempfile::tempdir().unwrap();
+    let (full, pages) = (dir.path().join("full"), dir.path().join("pages"));
+    let input = repo().join("samples/signal-cases.warc.gz");
+    let input = input.to_str().unwrap();
+    scan_into(&full, &[input], &[]);
+    scan_into(&pages, &[input], &["--tables", "page_signals"]);
+    for table in PAGE_SUMMARIES {
+        let want = table_rows(&full, table, &[]);
+        assert_eq!(table_rows(&pages, table, &[]), want, "{table}");
+    }
+    assert!(!table_rows(&pages, "summary_page_directives", &[]).is_empty());
+    assert!(!common::has_parts(&pages, "robots_hosts"));
 }

@@ -13,6 +13,7 @@ use super::lines::{self, CrawlLines};
 use super::read::read_beside;
 pub use super::read::Governs;
 use super::redirects::{self, Capture, Index, Resolution};
+use super::signals::{self, CrawlSignals};
 use crate::agents::Registry;
 use crate::parts::runs::Names;
 use crate::parts::{OutDir, PartRef};
@@ -53,6 +54,8 @@ pub struct HostsSummary {
     /// Crawls whose summaries could not be derived (crawl, why): their summary parts are
     /// removed, since they would no longer agree with `robots_hosts`.
     pub summaries_failed: Vec<(String, String)>,
+    /// The crawls whose page summaries were derived, with their rows.
+    pub pages: Vec<(String, CrawlSignals)>,
 }
 
 impl HostsSummary {
@@ -101,6 +104,12 @@ impl HostsSummary {
                     c.crawl, l.rows[1], l.rows[2], l.rows[3]
                 ));
             }
+        }
+        for (crawl, p) in &self.pages {
+            s.push_str(&format!(
+                "summary_page  {crawl}: {} directive rows, {} header rows, {} conflict rows\n",
+                p.rows[0], p.rows[1], p.rows[3]
+            ));
         }
         for (crawl, why) in &self.failed {
             s.push_str(&format!("robots_hosts  {crawl}: not derived: {why}\n"));
@@ -185,7 +194,10 @@ pub fn derive(
     let table = Table::RobotsHosts;
     // Whatever was asked: a crawl without robots_files (its inputs were scanned again under
     // another crawl name) keeps no robots_hosts.
-    for derived in Table::DERIVED {
+    for derived in Table::DERIVED
+        .into_iter()
+        .filter(|t| !signals::TABLES.contains(t))
+    {
         for (crawl, _) in out.table_parts(derived.name())? {
             if !by_crawl.contains_key(&crawl) {
                 out.remove_parts(derived.name(), &crawl)?;
@@ -247,7 +259,39 @@ pub fn derive(
         }
         summary.crawls.push(counts);
     }
+    derive_pages(out, only, &mut summary)?;
     Ok(summary)
+}
+
+/// Derive the page summaries of every crawl with `page_signals` (in `only`), and remove those
+/// of crawls that have none left.
+fn derive_pages(
+    out: &OutDir,
+    only: Option<&BTreeSet<String>>,
+    summary: &mut HostsSummary,
+) -> Result<()> {
+    let mut by_crawl = parts_by_crawl(out, Table::PageSignals)?;
+    for t in signals::TABLES {
+        for (crawl, _) in out.table_parts(t.name())? {
+            if !by_crawl.contains_key(&crawl) {
+                out.remove_parts(t.name(), &crawl)?;
+            }
+        }
+    }
+    by_crawl.retain(|c, _| only.is_none_or(|o| o.contains(c)));
+    for (crawl, parts) in by_crawl {
+        match signals::derive_crawl(out, &crawl, &parts) {
+            Ok(rows) => summary.pages.push((crawl, rows)),
+            Err(e) => {
+                for t in signals::TABLES {
+                    out.remove_parts(t.name(), &crawl)?;
+                }
+                let why = format!("summary_page_*: {e:#}");
+                summary.summaries_failed.push((crawl, why));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The committed parts of `table`, by crawl.

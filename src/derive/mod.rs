@@ -9,6 +9,9 @@
 //!   `summary_agent_groups` ([`groups`]): the hosts blocking or naming some agent of a group.
 //! * `summary_agent_pairs` and `summary_agent_domains` ([`pairs`]): hosts by the verdicts of
 //!   two agents, and registered domains blocking an agent on all or some of their hosts.
+//! * `summary_page_*` ([`signals`]): responses and hosts per page signal directive, header
+//!   syntax, media type and meta/header conflict, from `page_signals` (every crawl that has
+//!   some, robots.txt captures or not).
 //! * `summary_robots_hosts`, `summary_robots_keys`, `summary_robots_key_forms` and
 //!   `summary_robots_agents` ([`lines`]): hosts by fetch outcome, and how the files are written
 //!   (keys, their spellings, the agents named), from `robots_agents` and `robots_rules`.
@@ -22,4 +25,5 @@ pub mod lines;
 pub mod pairs;
 pub mod read;
 pub mod redirects;
+pub mod signals;
 pub mod tally;

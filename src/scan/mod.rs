@@ -163,7 +163,8 @@ pub fn scan(opts: &ScanOptions) -> Result<ScanSummary> {
         return Err(e);
     }
     let mut summary = lock(&shared.summary).clone();
-    let hosts = (opts.derive_hosts && opts.tables.writes(Table::RobotsFiles))
+    let derives = opts.tables.writes(Table::RobotsFiles) || opts.tables.writes(Table::PageSignals);
+    let hosts = (opts.derive_hosts && derives)
         .then(|| crate::derive::hosts::derive(&out, Some(&summary.crawls), &opts.registry));
     out.close();
     summary.hosts = hosts.transpose()?;

@@ -717,6 +717,84 @@ table! {
     }
 }
 
+table! {
+    /// Responses and hosts of a crawl per page signal directive: source, agent, directive and
+    /// the response's status class. Derived per crawl from `page_signals`.
+    SummaryPageDirectivesBuilder, SummaryPageDirectiveRow, SummaryPageDirectives,
+    {
+        source: Str,
+        agent: Str,
+        directive: Str,
+        /// `2xx`, `3xx`, `4xx`, `5xx` or `other` (as in `host_counts`).
+        status_class: Str,
+        /// `page_signals` rows.
+        signals: I64,
+        responses: I64,
+        hosts: I64,
+    }
+}
+
+table! {
+    /// Robots headers of a crawl by how their values are written: per source, syntax and status
+    /// class, the headers, responses and hosts. Derived per crawl from `page_signals`.
+    SummaryPageHeadersBuilder, SummaryPageHeaderRow, SummaryPageHeaders,
+    {
+        /// `x_robots_tag` or `robots_tag`.
+        source: Str,
+        /// `sfv`, `sfv_lenient`, `legacy`, `invalid`.
+        syntax: Str,
+        status_class: Str,
+        /// Header values (distinct response and `signal_index`).
+        headers: I64,
+        responses: I64,
+        hosts: I64,
+    }
+}
+
+table! {
+    /// Robots headers of a crawl per media type of the response: per content type and status
+    /// class, the responses and hosts sending `X-Robots-Tag` or `Robots-Tag`, and their
+    /// directives. Derived per crawl from `page_signals`.
+    SummaryPageHeaderTypesBuilder, SummaryPageHeaderTypeRow, SummaryPageHeaderTypes,
+    {
+        content_type: Str,
+        status_class: Str,
+        responses: I64,
+        hosts: I64,
+        /// The most frequent directive (by rows; ties: the first in byte order).
+        top_directive: Str,
+        /// Every directive sent, sorted.
+        directives: StrList,
+    }
+}
+
+table! {
+    /// Responses of a crawl whose robots header and meta tag say opposite things for one agent
+    /// (`index` / `noindex`, `follow` / `nofollow`, ...), per pair of directives. Derived per
+    /// crawl from `page_signals`.
+    SummaryPageConflictsBuilder, SummaryPageConflictRow, SummaryPageConflicts,
+    {
+        agent: Str,
+        header_directive: Str,
+        meta_directive: Str,
+        status_class: Str,
+        responses: I64,
+        hosts: I64,
+    }
+}
+
+/// The status class of an HTTP status, as `host_counts.status_class` and the page summaries
+/// name it.
+pub fn status_class(status: Option<i32>) -> &'static str {
+    match status {
+        Some(200..=299) => "2xx",
+        Some(300..=399) => "3xx",
+        Some(400..=499) => "4xx",
+        Some(500..=599) => "5xx",
+        _ => "other",
+    }
+}
+
 /// The rows per crawl `summary_app_directives` and `summary_acap_fields` keep (those the most
 /// hosts write: their values are any text).
 pub const VALUES_KEPT: usize = 10_000;

@@ -49,6 +49,14 @@ pub enum Table {
     SummaryAppDirectives,
     /// ... per kind of ACAP field.
     SummaryAcapFields,
+    /// Responses and hosts per page signal directive, from `page_signals`.
+    SummaryPageDirectives,
+    /// ... per robots header syntax.
+    SummaryPageHeaders,
+    /// ... per media type of responses with robots headers.
+    SummaryPageHeaderTypes,
+    /// ... per pair of opposite header and meta directives.
+    SummaryPageConflicts,
 }
 
 impl Table {
@@ -69,7 +77,7 @@ impl Table {
 
     /// The tables derived from a crawl's tables once they are written: one part per crawl,
     /// not per input, and not in `--tables`.
-    pub const DERIVED: [Table; 12] = [
+    pub const DERIVED: [Table; 16] = [
         Table::RobotsHosts,
         Table::SummaryAgents,
         Table::SummaryAgentGroups,
@@ -82,6 +90,10 @@ impl Table {
         Table::SummaryContentSignals,
         Table::SummaryAppDirectives,
         Table::SummaryAcapFields,
+        Table::SummaryPageDirectives,
+        Table::SummaryPageHeaders,
+        Table::SummaryPageHeaderTypes,
+        Table::SummaryPageConflicts,
     ];
 
     /// Put each table's file with no rows in `out` ([`crate::parts::OutDir::write_schemas`]).
@@ -132,6 +144,10 @@ impl Table {
             Table::SummaryContentSignals => "summary_content_signals",
             Table::SummaryAppDirectives => "summary_app_directives",
             Table::SummaryAcapFields => "summary_acap_fields",
+            Table::SummaryPageDirectives => "summary_page_directives",
+            Table::SummaryPageHeaders => "summary_page_headers",
+            Table::SummaryPageHeaderTypes => "summary_page_header_types",
+            Table::SummaryPageConflicts => "summary_page_conflicts",
         }
     }
 
@@ -165,7 +181,11 @@ impl Table {
             | Table::SummaryRobotsAgents
             | Table::SummaryContentSignals
             | Table::SummaryAppDirectives
-            | Table::SummaryAcapFields => return None,
+            | Table::SummaryAcapFields
+            | Table::SummaryPageDirectives
+            | Table::SummaryPageHeaders
+            | Table::SummaryPageHeaderTypes
+            | Table::SummaryPageConflicts => return None,
         })
     }
 
@@ -195,6 +215,10 @@ impl Table {
             Table::SummaryContentSignals => SummaryContentSignalsBuilder::desc(),
             Table::SummaryAppDirectives => SummaryAppDirectivesBuilder::desc(),
             Table::SummaryAcapFields => SummaryAcapFieldsBuilder::desc(),
+            Table::SummaryPageDirectives => SummaryPageDirectivesBuilder::desc(),
+            Table::SummaryPageHeaders => SummaryPageHeadersBuilder::desc(),
+            Table::SummaryPageHeaderTypes => SummaryPageHeaderTypesBuilder::desc(),
+            Table::SummaryPageConflicts => SummaryPageConflictsBuilder::desc(),
         }
     }
 
