@@ -491,7 +491,7 @@ fn the_report_renders_in_headless_chromium() {
 fn an_unreadable_part_fails_its_crawl_only() {
     let (dir, out) = scan_crawls(&[("a", "redirect-cases"), ("b", "verdict-cases")]);
     std::fs::write(
-        out.join("agent_verdicts/crawl=a/part-zzz.parquet"),
+        out.join("summary_agents/crawl=a/part-zzz.parquet"),
         b"not parquet",
     )
     .unwrap();
@@ -508,6 +508,6 @@ fn an_unreadable_part_fails_its_crawl_only() {
     let cells = cells(&page);
     let others: Vec<&Cell> = cells.iter().filter(|c| c.crawl != "b").collect();
     assert!(others.is_empty(), "{others:?}");
-    std::fs::remove_file(out.join("agent_verdicts/crawl=a/part-zzz.parquet")).unwrap();
+    std::fs::remove_file(out.join("summary_agents/crawl=a/part-zzz.parquet")).unwrap();
     assert!(check_numbers(&out, &cells) > 40);
 }

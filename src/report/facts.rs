@@ -2,7 +2,7 @@
 //! compute them (each struct names its query; `tests/report.rs` runs the queries with DuckDB and
 //! compares).
 
-use super::load::{flag, text, Names, Tables};
+use super::load::{flag, text, Tables};
 use anyhow::Result;
 use arrow_array::Array;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -177,7 +177,7 @@ impl Group {
 /// The rows of agents_blocking_by_category.sql from the agents' shares and the hosts fully
 /// blocking any agent of each (category, operator): (category, operator) groups of agents with 2xx hosts, by category,
 /// then most blocked first, then operator.
-fn groups(shares: &[AgentShare], blocking_any: &HashMap<(String, String), u64>) -> Vec<Group> {
+fn groups(shares: &[AgentShare], blocking_any: &BlockingAny) -> Vec<Group> {
     let mut by: BTreeMap<(&str, &str), Group> = BTreeMap::new();
     for s in shares.iter().filter(|s| s.hosts_2xx > 0) {
         let g = by
@@ -213,27 +213,54 @@ fn groups(shares: &[AgentShare], blocking_any: &HashMap<(String, String), u64>) 
     groups
 }
 
-/// Add each agent's singled-out hosts from the captures' readings (agents_singled_out.sql):
-/// hosts whose group for the agent is stricter than their `*` reading. Returns the hosts whose
-/// capture leaves some agent to `*` (the denominator).
-fn singled_out(
-    readings: &HashMap<(u32, i64), Readings>,
-    governs: &HashMap<(u32, i64), Governs>,
-    shares: &mut [AgentShare],
-) -> u64 {
-    let mut hosts_with_star = 0;
-    for (key, r) in readings {
-        let Some(star) = r.star else {
-            continue;
-        };
-        let hosts = governs[key].hosts;
-        hosts_with_star += hosts;
-        for &(a, v) in r.specific.iter().filter(|(_, v)| v.strictness() > star) {
-            shares[a].singled_out += hosts;
-            shares[a].singled_to_full_block += hosts * u64::from(v == Verdict::Full);
+/// Hosts fully blocking some agent of a (category, operator).
+type BlockingAny = HashMap<(String, String), u64>;
+
+/// From `summary_agent_groups`, over hosts whose governing capture is a 2xx: the hosts fully
+/// blocking some agent of each (category, operator), and the hosts naming an AI agent.
+fn group_counts(t: &Tables<'_>, crawl: &str) -> Result<(BlockingAny, u64)> {
+    let (mut blocking_any, mut naming_ai) = (HashMap::default(), 0);
+    let cols = [
+        "agent_group",
+        "agent_category",
+        "operator",
+        "fetch_outcome",
+        "blocks_any",
+        "names_exact",
+        "hosts",
+    ];
+    t.each("summary_agent_groups", crawl, &cols, &[], |b| {
+        let (group, cat, op) = (
+            b.strings("agent_group")?,
+            b.strings("agent_category")?,
+            b.strings("operator")?,
+        );
+        let outcome = b.strings("fetch_outcome")?;
+        let (blocks, names, hosts) = (
+            b.bools("blocks_any")?,
+            b.bools("names_exact")?,
+            b.i64s("hosts")?,
+        );
+        for i in 0..b.len() {
+            if !text(outcome, i).is_some_and(|o| OUTCOMES_2XX.contains(&o)) {
+                continue;
+            }
+            let n = hosts.value(i).max(0) as u64;
+            match text(group, i) {
+                Some("operator") if flag(blocks, i) => {
+                    let key = (
+                        text(cat, i).unwrap_or_default().to_string(),
+                        text(op, i).unwrap_or_default().to_string(),
+                    );
+                    *blocking_any.entry(key).or_default() += n;
+                }
+                Some("ai") if flag(names, i) => naming_ai += n,
+                _ => {}
+            }
         }
-    }
-    hosts_with_star
+        Ok(())
+    })?;
+    Ok((blocking_any, naming_ai))
 }
 
 /// The verdicts the agent figures count.
@@ -252,212 +279,88 @@ impl Verdict {
             _ => Verdict::Other,
         }
     }
-
-    /// full_block > partial_block > the rest, as agents_singled_out.sql ranks them.
-    fn strictness(self) -> u8 {
-        match self {
-            Verdict::Full => 2,
-            Verdict::Partial => 1,
-            Verdict::Other => 0,
-        }
-    }
-}
-
-/// One 2xx capture's readings, for agents_singled_out: the strictest verdict of the agents no
-/// group names (`*` or none), and each agent's verdict from a group naming it.
-#[derive(Default)]
-struct Readings {
-    star: Option<u8>,
-    specific: Vec<(usize, Verdict)>,
-}
-
-/// The capture whose agent_verdicts rows are being read: how many hosts it governs (none:
-/// it governs none) and what its rows added so far.
-#[derive(Default)]
-struct Current {
-    key: Option<(u32, i64)>,
-    governs: Option<Governs>,
-    readings: Readings,
-    blocked: Vec<usize>,
-}
-
-impl Current {
-    /// Merge what the capture's rows added into the crawl's maps, and start empty.
-    fn flush(
-        &mut self,
-        readings: &mut HashMap<(u32, i64), Readings>,
-        blocked: &mut HashMap<(u32, i64), Vec<usize>>,
-    ) {
-        let Some(key) = self.key else { return };
-        let r = std::mem::take(&mut self.readings);
-        if r.star.is_some() || !r.specific.is_empty() {
-            let into = readings.entry(key).or_default();
-            into.star = into.star.max(r.star);
-            into.specific.extend(r.specific);
-        }
-        if !self.blocked.is_empty() {
-            blocked.entry(key).or_default().append(&mut self.blocked);
-        }
-    }
-}
-
-/// How many hosts a capture governs, and how many of them through redirects.
-#[derive(Default, Clone, Copy)]
-struct Governs {
-    hosts: u64,
-    resolved: u64,
 }
 
 impl Agents {
+    /// The agents' figures from `summary_agents` and `summary_agent_groups`, summed as the
+    /// bundled queries sum them.
     pub(super) fn load(t: &Tables<'_>, crawl: &str) -> Result<Agents> {
-        let mut files = Names::default();
-        let mut file_id = |f: &str| files.id(f);
-        let mut governs: HashMap<(u32, i64), Governs> = HashMap::default();
-        let cols = ["effective_warc_file", "effective_warc_offset", "resolution"];
-        t.each("robots_hosts", crawl, &cols, &[], |b| {
-            let (f, o, r) = (
-                b.strings("effective_warc_file")?,
-                b.i64s("effective_warc_offset")?,
-                b.strings("resolution")?,
-            );
-            for i in 0..b.len() {
-                let g = governs
-                    .entry((file_id(text(f, i).unwrap_or("")), o.value(i)))
-                    .or_default();
-                g.hosts += 1;
-                g.resolved += u64::from(text(r, i) == Some("resolved"));
-            }
-            Ok(())
-        })?;
         let mut shares: Vec<AgentShare> = Vec::new();
-        let mut agent_index: HashMap<String, usize> = HashMap::default();
-        let mut naming_ai: HashSet<(u32, i64)> = HashSet::default();
-        let mut readings: HashMap<(u32, i64), Readings> = HashMap::default();
-        // The agents each 2xx capture fully blocks (for hosts blocking any of a group's).
-        let mut blocked: HashMap<(u32, i64), Vec<usize>> = HashMap::default();
-        // A capture's rows come together: what they add is gathered here and merged into the
-        // maps when the next capture's rows begin (merging is right in any order).
-        let mut current = Current::default();
-        let labels = [
-            "warc_file",
+        let mut index: HashMap<String, usize> = HashMap::default();
+        // Per agent: hosts whose governing capture is a 2xx leaving some agent to `*` (the
+        // same hosts for every agent: the denominator of agents_singled_out).
+        let mut with_star: Vec<u64> = Vec::new();
+        let cols = [
             "agent",
             "agent_category",
             "operator",
             "fetch_outcome",
+            "resolution",
             "verdict",
             "verdict_source",
+            "singled_out",
+            "hosts",
         ];
-        let mut cols = labels.to_vec();
-        cols.extend(["warc_offset", "named_exact"]);
-        // 215 rows per capture: every string column is read as a dictionary and mapped once
-        // per batch, so a row costs integer look-ups.
-        // Per part (a capture's rows all lie in its input's part): what each capture's rows
-        // add is tallied when the part ends, and then forgotten.
-        let (mut hosts_with_star, mut hosts_naming_ai) = (0, 0);
-        let mut blocking_any: HashMap<(String, String), u64> = HashMap::default();
-        for part in t.parts("agent_verdicts", crawl) {
-            t.each_in(part, &cols, &labels, |b| {
-                let f = b.labels("warc_file")?.map(&mut file_id);
-                let agent = b.labels("agent")?;
-                let agents = agent.map(|name| {
-                    *agent_index.entry(name.to_string()).or_insert_with(|| {
-                        shares.push(AgentShare {
-                            agent: name.to_string(),
-                            ..AgentShare::default()
-                        });
-                        shares.len() - 1
-                    })
+        t.each("summary_agents", crawl, &cols, &[], |b| {
+            let text_of = |c: &str| b.strings(c);
+            let (agent, cat, op) = (
+                text_of("agent")?,
+                text_of("agent_category")?,
+                text_of("operator")?,
+            );
+            let (outcome, resolution) = (text_of("fetch_outcome")?, text_of("resolution")?);
+            let (verdict, source) = (text_of("verdict")?, text_of("verdict_source")?);
+            let (singled, hosts) = (b.bools("singled_out")?, b.i64s("hosts")?);
+            for i in 0..b.len() {
+                let name = text(agent, i).unwrap_or_default();
+                let a = *index.entry(name.to_string()).or_insert_with(|| {
+                    shares.push(AgentShare {
+                        agent: name.to_string(),
+                        category: text(cat, i).unwrap_or_default().to_string(),
+                        operator: text(op, i).unwrap_or_default().to_string(),
+                        ..AgentShare::default()
+                    });
+                    with_star.push(0);
+                    shares.len() - 1
                 });
-                let (cat, op) = (b.labels("agent_category")?, b.labels("operator")?);
-                let is_2xx = b
-                    .labels("fetch_outcome")?
-                    .map(|o| OUTCOMES_2XX.contains(&o));
-                let verdict = b.labels("verdict")?.map(Verdict::of);
-                let source = b.labels("verdict_source")?.map(|s| s.to_string());
-                let (o, named) = (b.i64s("warc_offset")?, b.bools("named_exact")?);
-                let keys = [b.labels("warc_file")?, agent, b.labels("fetch_outcome")?];
-                let (verdict_keys, source_keys) =
-                    (b.labels("verdict")?, b.labels("verdict_source")?);
-                for i in 0..b.len() {
-                    let (Some(fk), Some(ak)) = (keys[0].key(i), keys[1].key(i)) else {
-                        continue;
-                    };
-                    let key = (f[fk], o.value(i));
-                    if current.key != Some(key) {
-                        current.flush(&mut readings, &mut blocked);
-                        current.key = Some(key);
-                        current.governs = governs.get(&key).copied();
-                    }
-                    let Some(g) = current.governs else {
-                        continue;
-                    };
-                    let s = &mut shares[agents[ak]];
-                    if s.category.is_empty() {
-                        s.category = cat.key(i).map_or("", |k| cat.values.value(k)).to_string();
-                        s.operator = op.key(i).map_or("", |k| op.values.value(k)).to_string();
-                    }
-                    s.hosts_any += g.hosts;
-                    s.hosts_resolved += g.resolved;
-                    let v = verdict_keys.key(i).map_or(Verdict::Other, |k| verdict[k]);
-                    if keys[2].key(i).is_some_and(|k| is_2xx[k]) {
-                        s.hosts_2xx += g.hosts;
-                        s.hosts_2xx_resolved += g.resolved;
-                        if v == Verdict::Full {
-                            current.blocked.push(agents[ak]);
-                        }
-                        if flag(named, i) && s.is_ai() {
-                            naming_ai.insert(key);
-                        }
-                        let r = &mut current.readings;
-                        match source_keys.key(i).map(|k| source[k].as_str()) {
-                            Some("specific") => r.specific.push((agents[ak], v)),
-                            Some("wildcard" | "none") => {
-                                r.star = Some(r.star.unwrap_or(0).max(v.strictness()))
-                            }
-                            _ => {}
-                        }
-                    }
-                    match verdict_keys.key(i).map(|k| verdict[k]) {
-                        Some(Verdict::Full) => {
-                            let source = source_keys.key(i).map(|k| source[k].as_str());
-                            s.full_block += g.hosts;
-                            s.by_own_group += g.hosts * u64::from(source == Some("specific"));
-                            s.by_star += g.hosts * u64::from(source == Some("wildcard"));
-                        }
-                        Some(Verdict::Partial) => s.partial_block += g.hosts,
-                        _ => {}
-                    }
+                let n = hosts.value(i).max(0) as u64;
+                let s = &mut shares[a];
+                let resolved = text(resolution, i) == Some("resolved");
+                let v = Verdict::of(text(verdict, i).unwrap_or_default());
+                s.hosts_any += n;
+                s.hosts_resolved += n * u64::from(resolved);
+                if text(outcome, i).is_some_and(|o| OUTCOMES_2XX.contains(&o)) {
+                    s.hosts_2xx += n;
+                    s.hosts_2xx_resolved += n * u64::from(resolved);
                 }
-                Ok(())
-            })?;
-            current.flush(&mut readings, &mut blocked);
-            current = Current::default();
-            hosts_with_star += singled_out(&readings, &governs, &mut shares);
-            hosts_naming_ai += naming_ai.iter().map(|k| governs[k].hosts).sum::<u64>();
-            for (key, agents) in &blocked {
-                // The (category, operator) groups of the agents the capture fully blocks.
-                let mut seen: Vec<(&str, &str)> = Vec::new();
-                for &a in agents {
-                    let k = (shares[a].category.as_str(), shares[a].operator.as_str());
-                    if !seen.contains(&k) {
-                        seen.push(k);
-                        *blocking_any
-                            .entry((k.0.to_string(), k.1.to_string()))
-                            .or_default() += governs[key].hosts;
+                match v {
+                    Verdict::Full => {
+                        let source = text(source, i);
+                        s.full_block += n;
+                        s.by_own_group += n * u64::from(source == Some("specific"));
+                        s.by_star += n * u64::from(source == Some("wildcard"));
+                    }
+                    Verdict::Partial => s.partial_block += n,
+                    Verdict::Other => {}
+                }
+                if singled.is_valid(i) {
+                    with_star[a] += n;
+                    if singled.value(i) {
+                        s.singled_out += n;
+                        s.singled_to_full_block += n * u64::from(v == Verdict::Full);
                     }
                 }
             }
-            readings.clear();
-            blocked.clear();
-            naming_ai.clear();
-        }
+            Ok(())
+        })?;
+        let (blocking_any, hosts_naming_ai) = group_counts(t, crawl)?;
         let groups = groups(&shares, &blocking_any);
         shares.sort_by(|a, b| a.agent.cmp(&b.agent));
         Ok(Agents {
-            hosts_with_star,
+            hosts_with_star: with_star.iter().copied().max().unwrap_or(0),
             groups,
-            // Every capture has a row for every agent: any agent's count of 2xx hosts is the
-            // count of hosts with a 2xx capture.
+            // Every host counts once for every agent: any agent's count of 2xx hosts is the
+            // count of hosts with a 2xx governing capture.
             hosts_2xx: shares.iter().map(|s| s.hosts_2xx).max().unwrap_or(0),
             hosts_naming_ai,
             shares,
@@ -544,163 +447,42 @@ pub(super) struct SignalValue {
     pub hosts: u64,
 }
 
-/// The signal/value pairs of the Content-Signal lines of hosts' latest captures, each host
-/// (its latest capture) once per pair.
-#[derive(Default)]
-struct ContentSignals(HashSet<(String, Option<String>, (u32, i64))>);
-
-impl ContentSignals {
-    /// Add one line's value: split at commas, each pair lowercased and trimmed of spaces as the
-    /// query's `trim(lower(...))` does, the signal before the first `=` and the value up to the
-    /// next (`split_part`).
-    fn add(&mut self, capture: (u32, i64), value: &str) {
-        for pair in value.split(',') {
-            let pair = pair.to_lowercase();
-            let pair = pair.trim_matches(' ');
-            if pair.is_empty() {
-                continue;
-            }
-            let mut parts = pair.split('=');
-            let signal = parts.next().unwrap_or("").trim_matches(' ').to_string();
-            let value = parts.next().map(|v| v.trim_matches(' ').to_string());
-            self.0.insert((signal, value, capture));
-        }
-    }
-
-    /// Most hosts first, then by signal and value (a pair without `=` last among equals).
-    fn rows(self) -> Vec<SignalValue> {
-        let mut hosts: BTreeMap<(String, Option<String>), u64> = BTreeMap::new();
-        for (signal, value, _) in self.0 {
-            *hosts.entry((signal, value)).or_default() += 1;
-        }
-        let mut rows: Vec<SignalValue> = hosts
-            .into_iter()
-            .map(|((signal, value), hosts)| SignalValue {
-                signal,
-                value,
-                hosts,
-            })
-            .collect();
-        rows.sort_by(|a, b| {
-            (b.hosts.cmp(&a.hosts))
-                .then_with(|| a.signal.cmp(&b.signal))
-                .then_with(|| match (&a.value, &b.value) {
-                    (Some(x), Some(y)) => x.cmp(y),
-                    (x, y) => x.is_none().cmp(&y.is_none()),
-                })
-        });
-        rows
-    }
-}
-
 impl Extensions {
+    /// The extensions' figures from `summary_robots_hosts`, `summary_robots_keys` and
+    /// `summary_content_signals`, as the bundled queries read them.
     pub(super) fn load(t: &Tables<'_>, crawl: &str) -> Result<Extensions> {
-        let mut files = Names::default();
-        // Each host's latest capture (a capture is the latest of at most one host).
-        let mut latest: HashSet<(u32, i64)> = HashSet::default();
-        t.each(
-            "robots_hosts",
-            crawl,
-            &["warc_file", "warc_offset"],
-            &[],
-            |b| {
-                let (f, o) = (b.strings("warc_file")?, b.i64s("warc_offset")?);
-                for i in 0..b.len() {
-                    latest.insert((files.id(text(f, i).unwrap_or("")), o.value(i)));
-                }
-                Ok(())
-            },
-        )?;
         let mut parsed_hosts = 0;
         t.each(
-            "robots_files",
+            "summary_robots_hosts",
             crawl,
-            &["warc_file", "warc_offset", "parsed"],
+            &["fetch_outcome", "hosts"],
             &[],
             |b| {
-                let (f, o, p) = (
-                    b.strings("warc_file")?,
-                    b.i64s("warc_offset")?,
-                    b.bools("parsed")?,
-                );
+                let (outcome, hosts) = (b.strings("fetch_outcome")?, b.i64s("hosts")?);
                 for i in 0..b.len() {
-                    let key = (files.id(text(f, i).unwrap_or("")), o.value(i));
-                    parsed_hosts += u64::from(flag(p, i) && latest.contains(&key));
-                }
-                Ok(())
-            },
-        )?;
-        // Extension k is EXTENSION_KEYS[k], or `purpose` past them.
-        let purpose = EXTENSION_KEYS.len();
-        let mut lines = [0u64; EXTENSION_KEYS.len() + 1];
-        let mut hosts: HashSet<(usize, (u32, i64))> = HashSet::default();
-        let mut count = |ext: usize, capture: (u32, i64)| {
-            if latest.contains(&capture) {
-                lines[ext] += 1;
-                hosts.insert((ext, capture));
-            }
-        };
-        let cols = ["warc_file", "warc_offset", "line_kind"];
-        t.each(
-            "robots_agents",
-            crawl,
-            &cols,
-            &["warc_file", "line_kind"],
-            |b| {
-                let (f, o, k) = (
-                    b.labels("warc_file")?,
-                    b.i64s("warc_offset")?,
-                    b.labels("line_kind")?,
-                );
-                let files = f.map(|name| files.id(name));
-                let is_purpose = k.map(|kind| kind == "purpose");
-                for i in 0..b.len() {
-                    if k.key(i).is_some_and(|k| is_purpose[k]) {
-                        count(
-                            purpose,
-                            (f.key(i).map_or(u32::MAX, |f| files[f]), o.value(i)),
-                        );
+                    if text(outcome, i).is_some_and(|o| OUTCOMES_2XX.contains(&o)) {
+                        parsed_hosts += hosts.value(i).max(0) as u64;
                     }
                 }
                 Ok(())
             },
         )?;
-        let mut signals = ContentSignals::default();
-        let cols = ["warc_file", "warc_offset", "key", "value"];
-        t.each("robots_rules", crawl, &cols, &["warc_file", "key"], |b| {
-            let (f, o, k, v) = (
-                b.labels("warc_file")?,
-                b.i64s("warc_offset")?,
-                b.labels("key")?,
-                b.strings("value")?,
-            );
-            let files = f.map(|name| files.id(name));
-            let ext = k.map(|k| EXTENSION_KEYS.iter().position(|e| *e == k));
+        let mut rows: Vec<Extension> = Vec::new();
+        let cols = ["key", "lines", "hosts"];
+        t.each("summary_robots_keys", crawl, &cols, &[], |b| {
+            let (key, lines, hosts) = (b.strings("key")?, b.i64s("lines")?, b.i64s("hosts")?);
             for i in 0..b.len() {
-                let Some(x) = k.key(i).and_then(|key| ext[key]) else {
-                    continue;
-                };
-                let capture = (f.key(i).map_or(u32::MAX, |f| files[f]), o.value(i));
-                count(x, capture);
-                if EXTENSION_KEYS[x] == "content_signal" && latest.contains(&capture) {
-                    signals.add(capture, text(v, i).unwrap_or(""));
+                let k = text(key, i).unwrap_or_default();
+                if (k == "purpose" || EXTENSION_KEYS.contains(&k)) && hosts.value(i) > 0 {
+                    rows.push(Extension {
+                        extension: k.to_string(),
+                        hosts: hosts.value(i) as u64,
+                        lines: lines.value(i).max(0) as u64,
+                    });
                 }
             }
             Ok(())
         })?;
-        let mut by_ext = [0u64; EXTENSION_KEYS.len() + 1];
-        for (ext, _) in &hosts {
-            by_ext[*ext] += 1;
-        }
-        let name = |k: usize| EXTENSION_KEYS.get(k).copied().unwrap_or("purpose");
-        let mut rows: Vec<Extension> = (0..lines.len())
-            .filter(|&k| lines[k] > 0)
-            .map(|k| Extension {
-                extension: name(k).to_string(),
-                hosts: by_ext[k],
-                lines: lines[k],
-            })
-            .collect();
         rows.sort_by(|a, b| {
             b.hosts
                 .cmp(&a.hosts)
@@ -709,10 +491,36 @@ impl Extensions {
         if parsed_hosts == 0 {
             rows.clear();
         }
+        let mut content_signals = Vec::new();
+        let cols = ["key", "signal", "value", "hosts"];
+        t.each("summary_content_signals", crawl, &cols, &[], |b| {
+            let (key, signal, value) =
+                (b.strings("key")?, b.strings("signal")?, b.strings("value")?);
+            let hosts = b.i64s("hosts")?;
+            for i in 0..b.len() {
+                if text(key, i) == Some("content_signal") && hosts.value(i) > 0 {
+                    content_signals.push(SignalValue {
+                        signal: text(signal, i).unwrap_or_default().to_string(),
+                        value: text(value, i).map(str::to_string),
+                        hosts: hosts.value(i) as u64,
+                    });
+                }
+            }
+            Ok(())
+        })?;
+        // Most hosts first, then by signal and value (a pair without `=` last among equals).
+        content_signals.sort_by(|a, b| {
+            (b.hosts.cmp(&a.hosts))
+                .then_with(|| a.signal.cmp(&b.signal))
+                .then_with(|| match (&a.value, &b.value) {
+                    (Some(x), Some(y)) => x.cmp(y),
+                    (x, y) => x.is_none().cmp(&y.is_none()),
+                })
+        });
         Ok(Extensions {
             parsed_hosts,
             rows,
-            content_signals: signals.rows(),
+            content_signals,
         })
     }
 }

@@ -43,12 +43,16 @@ pub struct ReportSummary {
 }
 
 /// The tables the report reads.
-const TABLES: [&str; 9] = [
+const TABLES: [&str; 13] = [
     "inputs",
     "errors",
     "robots_files",
     "robots_hosts",
-    "agent_verdicts",
+    "summary_agents",
+    "summary_agent_groups",
+    "summary_robots_hosts",
+    "summary_robots_keys",
+    "summary_content_signals",
     "robots_agents",
     "robots_rules",
     "host_counts",
@@ -217,8 +221,8 @@ fn missing(t: &Tables<'_>, location: &str) -> Vec<String> {
             "No robots_hosts table (a sharded scan does not write it): run `repcensus hosts {location}`."
         ));
     }
-    if t.has("robots_files") && !t.has("agent_verdicts") {
-        m.push("No agent_verdicts table (scan --tables left it out): the AI crawler figures are not drawn.".into());
+    if t.has("robots_files") && !t.has("summary_agents") {
+        m.push("No summary_agents table (scan --tables left agent_verdict_runs out, or a sharded scan: run `repcensus hosts`): the AI crawler figures are not drawn.".into());
     }
     if t.has("robots_files") && !t.has("robots_rules") {
         m.push("No robots_rules table (scan --tables left it out): the extension figures are not drawn.".into());
@@ -253,13 +257,13 @@ fn crawl_section(t: &Tables<'_>, crawl: &str, body: &mut String) -> Result<Diges
     let read = Read::load(t, crawl)?;
     read_figures(crawl, &read, body);
     let mut agents = None;
-    if read.robots_hosts > 0 && t.has("agent_verdicts") {
+    if read.robots_hosts > 0 && t.has("summary_agents") {
         let a = Agents::load(t, crawl)?;
         agent_figures(crawl, &a, body);
         agents = Some(a);
     }
     let mut content_signal = None;
-    if read.robots_hosts > 0 && t.has("robots_rules") {
+    if read.robots_hosts > 0 && t.has("summary_robots_keys") {
         let e = Extensions::load(t, crawl)?;
         extension_figures(crawl, &e, body);
         content_signal = (e.rows.iter())
