@@ -43,7 +43,7 @@ pub struct ReportSummary {
 }
 
 /// The tables the report reads.
-const TABLES: [&str; 13] = [
+const TABLES: [&str; 16] = [
     "inputs",
     "errors",
     "robots_files",
@@ -53,6 +53,9 @@ const TABLES: [&str; 13] = [
     "summary_robots_hosts",
     "summary_robots_keys",
     "summary_content_signals",
+    "summary_page_directives",
+    "summary_page_headers",
+    "summary_page_conflicts",
     "robots_agents",
     "robots_rules",
     "host_counts",
@@ -226,6 +229,11 @@ fn missing(t: &Tables<'_>, location: &str) -> Vec<String> {
     }
     if t.has("robots_files") && !t.has("robots_rules") {
         m.push("No robots_rules table (scan --tables left it out): the extension figures are not drawn.".into());
+    }
+    if t.has("page_signals") && !t.has("summary_page_directives") {
+        m.push(format!(
+            "No page summaries (a sharded scan, or tables of an earlier version): run `repcensus hosts {location}`; the directive and syntax figures are not drawn."
+        ));
     }
     if !t.has("host_counts") {
         m.push("No host_counts table (no page was read, or scan --tables left it out): the page signal figures are not drawn.".into());

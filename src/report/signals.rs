@@ -1,6 +1,7 @@
-//! The numbers of the page-signal figures, from one pass over `page_signals`:
-//! `signals_directive_frequency.sql`, `signals_sfv_adoption.sql` and
-//! `signals_meta_header_conflicts.sql`, each computed as the query computes it.
+//! The numbers of the page-signal figures: `signals_directive_frequency.sql` and
+//! `signals_sfv_adoption.sql` read from the page summaries as the queries read them, and the
+//! pages of `signals_meta_header_conflicts.sql` from one pass over `page_signals`, made only
+//! when `summary_page_conflicts` counts a conflict.
 //!
 //! A response's rows all lie in the part of the input that held it, so what is counted per
 //! response (distinct responses, distinct header values, a page's meta tags against its
@@ -144,14 +145,121 @@ const DICTIONARIES: [&str; 6] = [
 ];
 
 impl PageDirectives {
+    /// The directives and syntaxes from the page summaries; the conflicts, a list of pages,
+    /// from one pass over `page_signals`, made only when `summary_page_conflicts` counts some.
     pub(super) fn load(t: &Tables<'_>, crawl: &str) -> Result<PageDirectives> {
-        let mut pass = Pass::default();
-        for part in t.parts("page_signals", crawl) {
-            t.each_in(part, &COLUMNS, &DICTIONARIES, |b| pass.batch(b))?;
-            pass.end_part();
+        let mut found = Self::from_summaries(t, crawl)?;
+        if found.has_conflicts {
+            let mut pass = Pass::default();
+            for part in t.parts("page_signals", crawl) {
+                t.each_in(part, &COLUMNS, &DICTIONARIES, |b| pass.batch(b))?;
+                pass.end_part();
+            }
+            found.page.conflicts = pass.finish().conflicts;
         }
-        Ok(pass.finish())
+        Ok(found.page)
     }
+
+    /// The rows of `signals_directive_frequency.sql` and `signals_sfv_adoption.sql` (2xx
+    /// responses), read from `summary_page_directives` and `summary_page_headers`, and whether
+    /// `summary_page_conflicts` counts a 2xx response.
+    fn from_summaries(t: &Tables<'_>, crawl: &str) -> Result<Summarized> {
+        let mut page = PageDirectives::default();
+        let is_2xx = |b: &Batch<'_>, i: usize| -> Result<bool> {
+            Ok(text(b.strings("status_class")?, i) == Some("2xx"))
+        };
+        let cols = [
+            "source",
+            "agent",
+            "directive",
+            "status_class",
+            "responses",
+            "hosts",
+        ];
+        t.each("summary_page_directives", crawl, &cols, &[], |b| {
+            let (source, agent, directive) = (
+                b.strings("source")?,
+                b.strings("agent")?,
+                b.strings("directive")?,
+            );
+            let (responses, hosts) = (b.i64s("responses")?, b.i64s("hosts")?);
+            for i in 0..b.len() {
+                let src = text(source, i).unwrap_or_default();
+                let Some(d) = text(directive, i).filter(|d| !d.starts_with("tdm-")) else {
+                    continue;
+                };
+                if !is_2xx(b, i)? || Source::of(src).is_none() {
+                    continue;
+                }
+                page.directives.push(DirectiveCount {
+                    source: src.to_string(),
+                    agent: text(agent, i).unwrap_or_default().to_string(),
+                    directive: d.to_string(),
+                    responses: responses.value(i).max(0) as u64,
+                    hosts: hosts.value(i).max(0) as u64,
+                });
+            }
+            Ok(())
+        })?;
+        let cols = [
+            "source",
+            "syntax",
+            "status_class",
+            "headers",
+            "responses",
+            "hosts",
+        ];
+        t.each("summary_page_headers", crawl, &cols, &[], |b| {
+            let (source, syntax) = (b.strings("source")?, b.strings("syntax")?);
+            let (headers, responses, hosts) =
+                (b.i64s("headers")?, b.i64s("responses")?, b.i64s("hosts")?);
+            for i in 0..b.len() {
+                if is_2xx(b, i)? {
+                    page.syntaxes.push(SyntaxCount {
+                        source: text(source, i).unwrap_or_default().to_string(),
+                        syntax: text(syntax, i).unwrap_or_default().to_string(),
+                        headers: headers.value(i).max(0) as u64,
+                        responses: responses.value(i).max(0) as u64,
+                        hosts: hosts.value(i).max(0) as u64,
+                    });
+                }
+            }
+            Ok(())
+        })?;
+        let mut has_conflicts = false;
+        t.each(
+            "summary_page_conflicts",
+            crawl,
+            &["status_class"],
+            &[],
+            |b| {
+                for i in 0..b.len() {
+                    has_conflicts |= is_2xx(b, i)?;
+                }
+                Ok(())
+            },
+        )?;
+        page.directives.sort_by(|x, y| {
+            (y.responses.cmp(&x.responses)).then_with(|| {
+                (&x.source, &x.agent, &x.directive).cmp(&(&y.source, &y.agent, &y.directive))
+            })
+        });
+        page.syntaxes.sort_by(|x, y| {
+            (y.headers.cmp(&x.headers))
+                .then_with(|| (&x.source, &x.syntax).cmp(&(&y.source, &y.syntax)))
+        });
+        page.headers = page.syntaxes.iter().map(|s| s.headers).sum();
+        Ok(Summarized {
+            page,
+            has_conflicts,
+        })
+    }
+}
+
+/// What the page summaries give of a crawl's page directives.
+struct Summarized {
+    page: PageDirectives,
+    has_conflicts: bool,
 }
 
 impl Pass {
