@@ -748,3 +748,33 @@ fn a_scan_of_page_signals_alone_has_the_page_summaries() {
     assert!(!table_rows(&pages, "summary_page_directives", &[]).is_empty());
     assert!(!common::has_parts(&pages, "robots_hosts"));
 }
+
+/// ACAP fields with problems (a field outside any record, an unknown usage) are counted per
+/// problem in `summary_acap_problems`, as `acap_fields.problems` lists them.
+#[test]
+fn acap_problems_are_counted_per_field_and_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out) = (dir.path().join("acap.warc"), dir.path().join("out"));
+    let acap = "ACAP-allow-crawl: /early\nACAP-crawler: *\nACAP-disallow-frobnicate: /x\n\
+                ACAP-allow-crawl: /\n";
+    common::robots_warc(
+        &input,
+        "2025-01-01T00:00:00Z",
+        &[("a.example", acap), ("b.example", acap)],
+    );
+    scan_into(&out, &[input.to_str().unwrap()], &[]);
+    let detail = format!(
+        "SELECT crawl, field, problem, count(*) FILTER (latest) AS fields,
+            count(DISTINCT (warc_file, warc_offset)) FILTER (latest) AS hosts,
+            count(DISTINCT (warc_file, warc_offset)) AS captures
+         FROM (SELECT *, unnest(list_distinct(problems)) AS problem FROM ({}))
+         GROUP BY ALL",
+        marked("acap_fields")
+    );
+    let summary = "SELECT crawl, field, problem, fields, hosts, captures \
+                   FROM read_parquet('summary_acap_problems/*/*.parquet', hive_partitioning = true)";
+    assert_same_rows(&out, "summary_acap_problems", &detail, summary);
+    let rows = table_rows(&out, "summary_acap_problems", &[]);
+    assert!(rows.len() >= 2, "{rows:?}");
+    assert!(rows.iter().all(|r| r.contains("hosts=2|")), "{rows:?}");
+}

@@ -9,8 +9,9 @@ use super::tally::{missing, Cursor, Dict, LineParts, Use};
 use crate::parts::runs::Names;
 use crate::parts::{OutDir, PartOutcome};
 use crate::tables::{
-    SummaryAcapFieldRow, SummaryAcapFieldsBuilder, SummaryAppDirectiveRow,
-    SummaryAppDirectivesBuilder, Table, VALUES_KEPT,
+    SummaryAcapFieldRow, SummaryAcapFieldsBuilder, SummaryAcapProblemRow,
+    SummaryAcapProblemsBuilder, SummaryAppDirectiveRow, SummaryAppDirectivesBuilder, Table,
+    VALUES_KEPT,
 };
 use anyhow::{Context, Result};
 use arrow_array::cast::AsArray;
@@ -58,6 +59,8 @@ pub(super) struct Extensions {
     /// (field, usage, resource_type, addressed_to) -> use, and fields with problems in
     /// latest captures.
     acap: FxHashMap<[Option<u32>; 4], (Use, i64)>,
+    /// (field, problem) -> use.
+    problems: FxHashMap<[Option<u32>; 2], Use>,
     /// A `key_raw` id's lowercase id.
     lower: FxHashMap<u32, u32>,
 }
@@ -148,6 +151,18 @@ impl Extensions {
                     e.0.line(serial, latest);
                     let has_problems = problems.is_valid(i) && !problems.value(i).is_empty();
                     e.1 += i64::from(latest && has_problems);
+                    if has_problems {
+                        let listed = problems.value(i);
+                        let mut ids: Vec<u32> = (listed.as_string::<i32>().iter().flatten())
+                            .map(|p| self.names.id(p))
+                            .collect();
+                        ids.sort_unstable();
+                        ids.dedup();
+                        for p in ids {
+                            let e = self.problems.entry([field, Some(p)]).or_default();
+                            e.line(serial, latest);
+                        }
+                    }
                 }
                 Ok(())
             },
@@ -208,6 +223,28 @@ impl Extensions {
         }
         let n = rows.len() as u64;
         let table = Table::SummaryAppDirectives;
+        let part = finish_part(out, table, crawl, |b| b.write(&builder.finish(crawl)), n)?;
+        Ok((part, n))
+    }
+
+    pub(super) fn acap_problems_part(
+        &self,
+        out: &OutDir,
+        crawl: &str,
+    ) -> Result<(PartOutcome, u64)> {
+        let rows = self.kept(&self.problems, |u| *u);
+        let mut builder = SummaryAcapProblemsBuilder::default();
+        for (k, u) in &rows {
+            builder.append(&SummaryAcapProblemRow {
+                field: self.text(k[0]),
+                problem: self.text(k[1]),
+                fields: Some(u.lines),
+                hosts: Some(u.hosts),
+                captures: Some(u.captures),
+            });
+        }
+        let n = rows.len() as u64;
+        let table = Table::SummaryAcapProblems;
         let part = finish_part(out, table, crawl, |b| b.write(&builder.finish(crawl)), n)?;
         Ok((part, n))
     }

@@ -34,7 +34,7 @@ use arrow_array::{Array, Int64Array, RecordBatch};
 use rustc_hash::FxHashMap;
 
 /// The tables derived here.
-pub const TABLES: [Table; 7] = [
+pub const TABLES: [Table; 8] = [
     Table::SummaryRobotsHosts,
     Table::SummaryRobotsKeys,
     Table::SummaryRobotsKeyForms,
@@ -42,6 +42,7 @@ pub const TABLES: [Table; 7] = [
     Table::SummaryContentSignals,
     Table::SummaryAppDirectives,
     Table::SummaryAcapFields,
+    Table::SummaryAcapProblems,
 ];
 
 /// Rows written per table, in the order of [`TABLES`].
@@ -132,6 +133,7 @@ pub fn derive_crawl(
         tally.signals_part(out, crawl)?,
         ext.app_directives_part(out, crawl)?,
         ext.acap_part(out, crawl)?,
+        ext.acap_problems_part(out, crawl)?,
     ];
     let rows = parts.each_ref().map(|p| p.1);
     out.commit(parts.into_iter().map(|p| p.0).collect())?;

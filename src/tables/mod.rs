@@ -795,6 +795,20 @@ pub fn status_class(status: Option<i32>) -> &'static str {
     }
 }
 
+table! {
+    /// ACAP fields of a crawl per problem found in them (`acap_fields.problems`): one row per
+    /// field and problem. Counted as in `summary_robots_keys`.
+    SummaryAcapProblemsBuilder, SummaryAcapProblemRow, SummaryAcapProblems,
+    {
+        field: Str,
+        problem: Str,
+        /// Fields with the problem in the hosts' latest captures.
+        fields: I64,
+        hosts: I64,
+        captures: I64,
+    }
+}
+
 /// The rows per crawl `summary_app_directives` and `summary_acap_fields` keep (those the most
 /// hosts write: their values are any text).
 pub const VALUES_KEPT: usize = 10_000;

@@ -49,6 +49,8 @@ pub enum Table {
     SummaryAppDirectives,
     /// ... per kind of ACAP field.
     SummaryAcapFields,
+    /// ... per ACAP field and problem.
+    SummaryAcapProblems,
     /// Responses and hosts per page signal directive, from `page_signals`.
     SummaryPageDirectives,
     /// ... per robots header syntax.
@@ -77,7 +79,7 @@ impl Table {
 
     /// The tables derived from a crawl's tables once they are written: one part per crawl,
     /// not per input, and not in `--tables`.
-    pub const DERIVED: [Table; 16] = [
+    pub const DERIVED: [Table; 17] = [
         Table::RobotsHosts,
         Table::SummaryAgents,
         Table::SummaryAgentGroups,
@@ -90,6 +92,7 @@ impl Table {
         Table::SummaryContentSignals,
         Table::SummaryAppDirectives,
         Table::SummaryAcapFields,
+        Table::SummaryAcapProblems,
         Table::SummaryPageDirectives,
         Table::SummaryPageHeaders,
         Table::SummaryPageHeaderTypes,
@@ -144,6 +147,7 @@ impl Table {
             Table::SummaryContentSignals => "summary_content_signals",
             Table::SummaryAppDirectives => "summary_app_directives",
             Table::SummaryAcapFields => "summary_acap_fields",
+            Table::SummaryAcapProblems => "summary_acap_problems",
             Table::SummaryPageDirectives => "summary_page_directives",
             Table::SummaryPageHeaders => "summary_page_headers",
             Table::SummaryPageHeaderTypes => "summary_page_header_types",
@@ -182,6 +186,7 @@ impl Table {
             | Table::SummaryContentSignals
             | Table::SummaryAppDirectives
             | Table::SummaryAcapFields
+            | Table::SummaryAcapProblems
             | Table::SummaryPageDirectives
             | Table::SummaryPageHeaders
             | Table::SummaryPageHeaderTypes
@@ -215,6 +220,7 @@ impl Table {
             Table::SummaryContentSignals => SummaryContentSignalsBuilder::desc(),
             Table::SummaryAppDirectives => SummaryAppDirectivesBuilder::desc(),
             Table::SummaryAcapFields => SummaryAcapFieldsBuilder::desc(),
+            Table::SummaryAcapProblems => SummaryAcapProblemsBuilder::desc(),
             Table::SummaryPageDirectives => SummaryPageDirectivesBuilder::desc(),
             Table::SummaryPageHeaders => SummaryPageHeadersBuilder::desc(),
             Table::SummaryPageHeaderTypes => SummaryPageHeaderTypesBuilder::desc(),

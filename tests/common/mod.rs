@@ -246,3 +246,26 @@ pub fn apt_install(package: &str) -> bool {
     };
     apt(&["update", "-qq"]) && apt(&["install", "-y", "-qq", package])
 }
+
+/// A WARC file of robots.txt responses, one per `(host, body)`, captured at `date`.
+pub fn robots_warc(path: &Path, date: &str, files: &[(&str, &str)]) {
+    let mut out = Vec::new();
+    for (i, (host, body)) in files.iter().enumerate() {
+        let http = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        out.extend_from_slice(
+            format!(
+                "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://{host}/robots.txt\r\n\
+                 WARC-Date: {date}\r\nWARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-{i:012}>\r\n\
+                 Content-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n",
+                http.len()
+            )
+            .as_bytes(),
+        );
+        out.extend_from_slice(http.as_bytes());
+        out.extend_from_slice(b"\r\n\r\n");
+    }
+    std::fs::write(path, out).unwrap();
+}
