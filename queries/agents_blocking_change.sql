@@ -20,8 +20,8 @@
 --   unblocking             fully blocking before, not after
 --   change                 (blocking_after - blocking_before) / hosts_both (4 decimals)
 WITH crawls AS (
-    SELECT crawl, lag(crawl) OVER (ORDER BY min(capture_time) NULLS LAST, crawl) AS previous
-    FROM read_parquet('robots_files/*/*.parquet', hive_partitioning = true)
+    SELECT crawl, lag(crawl) OVER (ORDER BY min(first_capture) NULLS LAST, crawl) AS previous
+    FROM read_parquet('summary_robots_outcomes/*/*.parquet', hive_partitioning = true)
     GROUP BY crawl
 ), governed AS (
     -- each host's governing capture (robots_hosts), when it is a 2xx

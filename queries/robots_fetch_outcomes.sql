@@ -1,5 +1,6 @@
 -- Question: how did robots.txt fetches turn out, per crawl? (200 with rules, empty, 404, 403,
 --           5xx, redirects, HTML or binary served instead of a robots.txt, revisits)
+-- Reads summary_robots_outcomes (derived per crawl with robots_hosts).
 -- Run from the scan's output folder: duckdb -c ".read ../queries/robots_fetch_outcomes.sql"
 -- Columns:
 --   crawl          crawl name (warcinfo isPartOf, or --crawl)
@@ -12,9 +13,8 @@
 SELECT
     crawl,
     fetch_outcome,
-    count(*) AS captures,
-    count(DISTINCT host) AS hosts,
-    round(count(*) / sum(count(*)) OVER (PARTITION BY crawl), 4) AS share
-FROM read_parquet('robots_files/*/*.parquet', hive_partitioning = true)
-GROUP BY crawl, fetch_outcome
+    captures,
+    hosts,
+    round(captures / sum(captures) OVER (PARTITION BY crawl), 4) AS share
+FROM read_parquet('summary_robots_outcomes/*/*.parquet', hive_partitioning = true)
 ORDER BY crawl, captures DESC, fetch_outcome;

@@ -305,8 +305,9 @@ const AGENT_SUMMARIES: [&str; 4] = [
 ];
 
 /// The summaries of robots.txt lines.
-const LINE_SUMMARIES: [&str; 7] = [
+const LINE_SUMMARIES: [&str; 8] = [
     "summary_robots_hosts",
+    "summary_robots_outcomes",
     "summary_robots_keys",
     "summary_robots_key_forms",
     "summary_robots_agents",
@@ -332,6 +333,18 @@ fn lines_from_detail() -> Vec<(&'static str, String, String)> {
             read(
                 "summary_robots_hosts",
                 "fetch_outcome, resolution, effective_fetch_outcome, hosts, captures",
+            ),
+        ),
+        (
+            "summary_robots_outcomes",
+            "SELECT crawl, fetch_outcome, count(*) AS captures, count(DISTINCT host) AS hosts,
+                min(capture_time) AS first_capture, max(capture_time) AS last_capture
+             FROM read_parquet('robots_files/*/*.parquet', hive_partitioning = true)
+             WHERE host IS NOT NULL GROUP BY ALL"
+                .to_string(),
+            read(
+                "summary_robots_outcomes",
+                "fetch_outcome, captures, hosts, first_capture, last_capture",
             ),
         ),
         (

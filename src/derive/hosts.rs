@@ -17,7 +17,10 @@ use super::signals::{self, CrawlSignals};
 use crate::agents::Registry;
 use crate::parts::runs::Names;
 use crate::parts::{OutDir, PartRef};
-use crate::tables::{RobotsHostRow, RobotsHostsBuilder, Table, TableBuilder};
+use crate::tables::{
+    RobotsHostRow, RobotsHostsBuilder, SummaryRobotsOutcomeRow, SummaryRobotsOutcomesBuilder,
+    Table, TableBuilder,
+};
 use anyhow::{Context, Result};
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Int64Type, TimestampMicrosecondType};
@@ -228,7 +231,7 @@ pub fn derive(
         } else {
             part.finish()?
         };
-        out.commit(vec![part])?;
+        out.commit(vec![part, outcomes_part(out, &crawl, &hosts)?])?;
         let (files, outcomes) = (&mut hosts.files, &hosts.outcomes);
         let runs = runs_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice);
         match agents::derive_crawl(out, &crawl, runs, &governs, files, outcomes, registry) {
@@ -292,6 +295,42 @@ fn derive_pages(
         }
     }
     Ok(())
+}
+
+/// `summary_robots_outcomes`: the crawl's captures and hosts per fetch outcome.
+fn outcomes_part(
+    out: &OutDir,
+    crawl: &str,
+    index: &CrawlIndex,
+) -> Result<crate::parts::PartOutcome> {
+    let mut hosts = vec![0i64; index.by_outcome.len()];
+    for l in &index.latest {
+        let mut bits = l.outcomes;
+        while bits != 0 {
+            let o = bits.trailing_zeros() as usize;
+            if let Some(h) = hosts.get_mut(o) {
+                *h += 1;
+            }
+            bits &= bits - 1;
+        }
+    }
+    let mut rows: Vec<usize> = (0..index.by_outcome.len()).collect();
+    rows.sort_unstable_by_key(|&o| index.outcomes.get(o as u32));
+    let mut b = SummaryRobotsOutcomesBuilder::default();
+    for &o in &rows {
+        let (captures, first, last) = index.by_outcome[o];
+        b.append(&SummaryRobotsOutcomeRow {
+            fetch_outcome: Some(index.outcomes.get(o as u32)),
+            captures: Some(captures),
+            // An outcome id past 32 has no bit: its hosts are not known (NULL).
+            hosts: (o < 32).then_some(hosts[o]),
+            first_capture: first,
+            last_capture: last,
+        });
+    }
+    let table = Table::SummaryRobotsOutcomes;
+    let n = rows.len() as u64;
+    super::agents::finish_part(out, table, crawl, |w| w.write(&b.finish(crawl)), n)
 }
 
 /// The committed parts of `table`, by crawl.
@@ -474,6 +513,9 @@ fn push_robots_url(buf: &mut String, https: bool, host: &str) {
 struct Latest {
     seen: Seen,
     captures: u32,
+    /// The fetch outcomes of the host's captures, a bit per outcome id below 32 (a host's
+    /// entry only; a redirect target's is 0).
+    outcomes: u32,
 }
 
 /// What is kept of a crawl's captures.
@@ -494,6 +536,8 @@ struct CrawlIndex {
     /// Each redirect target's latest capture.
     urls: FxHashMap<String, Latest>,
     captures: u64,
+    /// Per outcome id: captures, and the earliest and latest capture time.
+    by_outcome: Vec<(i64, Option<i64>, Option<i64>)>,
 }
 
 impl CrawlIndex {
@@ -535,17 +579,39 @@ impl CrawlIndex {
                 let seen = seen.copy();
                 match self.urls.entry(key) {
                     Entry::Vacant(v) => {
-                        v.insert(Latest { seen, captures: 1 });
+                        v.insert(Latest {
+                            seen,
+                            captures: 1,
+                            outcomes: 0,
+                        });
                     }
                     Entry::Occupied(mut o) => o.get_mut().keep(seen, &self.files),
                 }
             }
         }
+        if let Some(o) = seen.outcome {
+            let o = o as usize;
+            if self.by_outcome.len() <= o {
+                self.by_outcome.resize(o + 1, (0, None, None));
+            }
+            let c = &mut self.by_outcome[o];
+            c.0 += 1;
+            if let Some(t) = time {
+                c.1 = Some(c.1.map_or(t, |f| f.min(t)));
+                c.2 = Some(c.2.map_or(t, |l| l.max(t)));
+            }
+        }
+        let bit = seen.outcome.filter(|&o| o < 32).map_or(0, |o| 1u32 << o);
         if host_id as usize == self.latest.len() {
-            self.latest.push(Latest { seen, captures: 1 });
+            self.latest.push(Latest {
+                seen,
+                captures: 1,
+                outcomes: 0,
+            });
         } else {
             self.latest[host_id as usize].keep(seen, &self.files);
         }
+        self.latest[host_id as usize].outcomes |= bit;
     }
 
     fn domain<'s>(&'s self, host: &'s str, d: Domain) -> Option<&'s str> {

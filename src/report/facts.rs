@@ -36,6 +36,28 @@ pub(super) struct Read {
 }
 
 impl Read {
+    /// The captures per fetch outcome and the earliest capture, from `robots_files` itself.
+    fn outcomes_from_captures(&mut self, t: &Tables<'_>, crawl: &str) -> Result<()> {
+        let mut outcomes: BTreeMap<String, u64> = BTreeMap::new();
+        let cols = ["fetch_outcome", "capture_time"];
+        t.each("robots_files", crawl, &cols, &[], |b| {
+            let (o, time) = (b.strings("fetch_outcome")?, b.times("capture_time")?);
+            for i in 0..b.len() {
+                self.robots_captures += 1;
+                if time.is_valid(i) {
+                    let t = time.value(i);
+                    self.first_capture = Some(self.first_capture.map_or(t, |f| f.min(t)));
+                }
+                *outcomes
+                    .entry(text(o, i).unwrap_or("").to_string())
+                    .or_default() += 1;
+            }
+            Ok(())
+        })?;
+        self.fetch_outcomes = outcomes.into_iter().collect();
+        Ok(())
+    }
+
     pub(super) fn load(t: &Tables<'_>, crawl: &str) -> Result<Read> {
         let mut r = Read::default();
         t.each(
@@ -59,32 +81,33 @@ impl Read {
                 Ok(())
             },
         )?;
-        let mut outcomes: BTreeMap<String, u64> = BTreeMap::new();
-        t.each(
-            "robots_files",
-            crawl,
-            &["fetch_outcome", "capture_time"],
-            &[],
-            |b| {
-                let (o, time) = (b.strings("fetch_outcome")?, b.times("capture_time")?);
-                for i in 0..b.len() {
-                    r.robots_captures += 1;
-                    if time.is_valid(i) {
-                        let t = time.value(i);
-                        r.first_capture = Some(r.first_capture.map_or(t, |f| f.min(t)));
-                    }
-                    *outcomes
-                        .entry(text(o, i).unwrap_or("").to_string())
-                        .or_default() += 1;
+        if t.parts("summary_robots_outcomes", crawl).is_empty() {
+            // Not derived yet (a sharded scan before `hosts`): count the captures themselves.
+            r.outcomes_from_captures(t, crawl)?;
+        }
+        let cols = ["fetch_outcome", "captures", "first_capture"];
+        t.each("summary_robots_outcomes", crawl, &cols, &[], |b| {
+            let (o, captures) = (b.strings("fetch_outcome")?, b.i64s("captures")?);
+            let first = b.times("first_capture")?;
+            for i in 0..b.len() {
+                let n = captures.value(i).max(0) as u64;
+                r.robots_captures += n;
+                if first.is_valid(i) {
+                    let t = first.value(i);
+                    r.first_capture = Some(r.first_capture.map_or(t, |f| f.min(t)));
                 }
-                Ok(())
-            },
-        )?;
-        r.fetch_outcomes = outcomes.into_iter().collect();
+                r.fetch_outcomes
+                    .push((text(o, i).unwrap_or("").to_string(), n));
+            }
+            Ok(())
+        })?;
         r.fetch_outcomes
             .sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        t.each("robots_hosts", crawl, &["host"], &[], |b| {
-            r.robots_hosts += b.len() as u64;
+        t.each("summary_robots_hosts", crawl, &["hosts"], &[], |b| {
+            let hosts = b.i64s("hosts")?;
+            r.robots_hosts += (0..b.len())
+                .map(|i| hosts.value(i).max(0) as u64)
+                .sum::<u64>();
             Ok(())
         })?;
         t.each("errors", crawl, &["kind"], &[], |b| {

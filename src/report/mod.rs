@@ -43,7 +43,7 @@ pub struct ReportSummary {
 }
 
 /// The tables the report reads.
-const TABLES: [&str; 16] = [
+const TABLES: [&str; 17] = [
     "inputs",
     "errors",
     "robots_files",
@@ -51,6 +51,7 @@ const TABLES: [&str; 16] = [
     "summary_agents",
     "summary_agent_groups",
     "summary_robots_hosts",
+    "summary_robots_outcomes",
     "summary_robots_keys",
     "summary_content_signals",
     "summary_page_directives",
@@ -219,9 +220,9 @@ fn missing(t: &Tables<'_>, location: &str) -> Vec<String> {
             "No robots_files table: no robots.txt capture was read (or scan --tables left it out)."
                 .into(),
         );
-    } else if !t.has("robots_hosts") {
+    } else if !t.has("robots_hosts") || !t.has("summary_robots_outcomes") {
         m.push(format!(
-            "No robots_hosts table (a sharded scan does not write it): run `repcensus hosts {location}`."
+            "No robots_hosts or no summaries (a sharded scan does not write them, nor did versions before the summaries): run `repcensus hosts {location}`."
         ));
     }
     if t.has("robots_files") && !t.has("summary_agents") {

@@ -608,6 +608,21 @@ table! {
 }
 
 table! {
+    /// Robots.txt captures of a crawl per fetch outcome: every capture, not only hosts' latest
+    /// (as `robots_fetch_outcomes.sql` counts them). Derived with `robots_hosts`.
+    SummaryRobotsOutcomesBuilder, SummaryRobotsOutcomeRow, SummaryRobotsOutcomes,
+    {
+        fetch_outcome: Str,
+        captures: I64,
+        /// Hosts with at least one capture of this outcome.
+        hosts: I64,
+        /// The earliest and latest `capture_time` of those captures.
+        first_capture: Ts,
+        last_capture: Ts,
+    }
+}
+
+table! {
     /// Hosts, captures and lines of a crawl per robots.txt key, in any spelling. Hosts and
     /// lines count each host's latest capture (`robots_hosts.warc_file`/`warc_offset`),
     /// captures every capture. Derived with `robots_hosts` from `robots_agents` and

@@ -37,6 +37,8 @@ pub enum Table {
     SummaryAgentDomains,
     /// Hosts per crawl by fetch outcome and redirects, derived with `robots_hosts`.
     SummaryRobotsHosts,
+    /// Captures and hosts per crawl and fetch outcome of every capture.
+    SummaryRobotsOutcomes,
     /// Hosts, captures and lines per crawl and robots.txt key.
     SummaryRobotsKeys,
     /// ... and key form, separator, with the most frequent spelling.
@@ -79,13 +81,14 @@ impl Table {
 
     /// The tables derived from a crawl's tables once they are written: one part per crawl,
     /// not per input, and not in `--tables`.
-    pub const DERIVED: [Table; 17] = [
+    pub const DERIVED: [Table; 18] = [
         Table::RobotsHosts,
         Table::SummaryAgents,
         Table::SummaryAgentGroups,
         Table::SummaryAgentPairs,
         Table::SummaryAgentDomains,
         Table::SummaryRobotsHosts,
+        Table::SummaryRobotsOutcomes,
         Table::SummaryRobotsKeys,
         Table::SummaryRobotsKeyForms,
         Table::SummaryRobotsAgents,
@@ -141,6 +144,7 @@ impl Table {
             Table::SummaryAgentPairs => "summary_agent_pairs",
             Table::SummaryAgentDomains => "summary_agent_domains",
             Table::SummaryRobotsHosts => "summary_robots_hosts",
+            Table::SummaryRobotsOutcomes => "summary_robots_outcomes",
             Table::SummaryRobotsKeys => "summary_robots_keys",
             Table::SummaryRobotsKeyForms => "summary_robots_key_forms",
             Table::SummaryRobotsAgents => "summary_robots_agents",
@@ -180,6 +184,7 @@ impl Table {
             | Table::SummaryAgentPairs
             | Table::SummaryAgentDomains
             | Table::SummaryRobotsHosts
+            | Table::SummaryRobotsOutcomes
             | Table::SummaryRobotsKeys
             | Table::SummaryRobotsKeyForms
             | Table::SummaryRobotsAgents
@@ -214,6 +219,7 @@ impl Table {
             Table::SummaryAgentPairs => SummaryAgentPairsBuilder::desc(),
             Table::SummaryAgentDomains => SummaryAgentDomainsBuilder::desc(),
             Table::SummaryRobotsHosts => SummaryRobotsHostsBuilder::desc(),
+            Table::SummaryRobotsOutcomes => SummaryRobotsOutcomesBuilder::desc(),
             Table::SummaryRobotsKeys => SummaryRobotsKeysBuilder::desc(),
             Table::SummaryRobotsKeyForms => SummaryRobotsKeyFormsBuilder::desc(),
             Table::SummaryRobotsAgents => SummaryRobotsAgentsBuilder::desc(),
