@@ -56,8 +56,9 @@ fn selected_tables_match_a_full_run_and_the_rest_are_not_written() {
 
     let robots = dir.path().join("robots");
     let s = run(&robots, &["--tables", "robots_files"]);
-    // robots_hosts and summary_robots_hosts are derived from robots_files at the end of the
-    // run; the summaries of lines and verdicts need tables not written.
+    // robots_hosts, summary_robots_hosts and summary_robots_outcomes are derived from
+    // robots_files at the end of the run; the summaries of lines and verdicts need tables not
+    // written.
     assert_eq!(
         table_dirs(&robots),
         [
@@ -65,10 +66,16 @@ fn selected_tables_match_a_full_run_and_the_rest_are_not_written() {
             "inputs",
             "robots_files",
             "robots_hosts",
-            "summary_robots_hosts"
+            "summary_robots_hosts",
+            "summary_robots_outcomes"
         ]
     );
-    for table in ["robots_files", "robots_hosts", "summary_robots_hosts"] {
+    for table in [
+        "robots_files",
+        "robots_hosts",
+        "summary_robots_hosts",
+        "summary_robots_outcomes",
+    ] {
         assert_eq!(
             table_rows(&robots, table, &[]),
             table_rows(&full, table, &[])
