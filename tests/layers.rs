@@ -18,8 +18,11 @@ const LAYERS: &[(&str, &[&str])] = &[
         "rows",
         &["archive", "robots", "signals", "agents", "tables"],
     ),
-    ("derive", &["archive", "agents", "parts", "tables"]),
-    ("report", &["archive", "parts", "tables"]),
+    (
+        "derive",
+        &["archive", "signals", "agents", "parts", "tables"],
+    ),
+    ("report", &["archive", "signals", "parts", "tables"]),
     (
         "scan",
         &[

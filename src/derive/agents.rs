@@ -13,11 +13,11 @@
 use super::classes::{Class, Classes, Run};
 use super::groups::Groups;
 use super::pairs;
-use super::read::{read_beside, Governs, Slots};
+use super::read::{read_beside, summary_part, Governs, Slots};
 use super::redirects::Resolution;
 use crate::agents::Registry;
 use crate::parts::runs::Names;
-use crate::parts::{OutDir, PartOutcome, PartRef};
+use crate::parts::{OutDir, PartRef};
 use crate::tables::{SummaryAgentRow, SummaryAgentsBuilder, Table};
 use anyhow::{bail, Context, Result};
 use arrow_array::cast::AsArray;
@@ -115,7 +115,6 @@ pub fn derive_crawl(
     outcomes: &Names,
     registry: &Registry,
 ) -> Result<Option<CrawlAgents>> {
-    let table = Table::SummaryAgents;
     if parts.is_empty() {
         for t in TABLES {
             out.remove_parts(t.name(), crawl)?;
@@ -161,8 +160,7 @@ pub fn derive_crawl(
         }
     }
     let groups = Groups::of(registry);
-    let (mut group_rows, n_groups) = groups.rows(&profiles.runs, &classes, &by_profile, outcomes);
-    counts.group_rows = n_groups;
+    let group_rows = groups.rows(&profiles.runs, &classes, &by_profile, outcomes);
     let rows = spread(&classes, outcomes, tally);
     let mut builder = SummaryAgentsBuilder::default();
     for ((agent, outcome, resolution, class, singled_out), hosts) in &rows {
@@ -186,43 +184,22 @@ pub fn derive_crawl(
             hosts: Some(*hosts),
         });
     }
-    counts.rows = rows.len() as u64;
-    let agents_part = finish_part(
-        out,
-        table,
-        crawl,
-        |b| b.write(&builder.finish(crawl)),
-        counts.rows,
-    )?;
-    let groups_table = Table::SummaryAgentGroups;
-    let groups_part = finish_part(
-        out,
-        groups_table,
-        crawl,
-        |b| b.write(&group_rows.finish(crawl)),
-        n_groups,
-    )?;
-    let (mut pair_rows, n_pairs) =
-        pairs::pair_rows(registry, &profiles.runs, &classes, &by_profile, outcomes);
+    let pair_rows = pairs::pair_rows(registry, &profiles.runs, &classes, &by_profile, outcomes);
     let domains = domain_profiles(governs, &slot_of_host, &governed, outcomes);
-    let (mut domain_rows, n_domains) =
-        pairs::domain_rows(registry, &profiles.runs, &classes, &domains);
-    (counts.pair_rows, counts.domain_rows) = (n_pairs, n_domains);
-    let pairs_part = finish_part(
-        out,
-        Table::SummaryAgentPairs,
-        crawl,
-        |b| b.write(&pair_rows.finish(crawl)),
-        n_pairs,
-    )?;
-    let domains_part = finish_part(
-        out,
-        Table::SummaryAgentDomains,
-        crawl,
-        |b| b.write(&domain_rows.finish(crawl)),
-        n_domains,
-    )?;
-    out.commit(vec![agents_part, groups_part, pairs_part, domains_part])?;
+    let domain_rows = pairs::domain_rows(registry, &profiles.runs, &classes, &domains);
+    let parts = [
+        summary_part(out, crawl, builder)?,
+        summary_part(out, crawl, group_rows)?,
+        summary_part(out, crawl, pair_rows)?,
+        summary_part(out, crawl, domain_rows)?,
+    ];
+    [
+        counts.rows,
+        counts.group_rows,
+        counts.pair_rows,
+        counts.domain_rows,
+    ] = parts.each_ref().map(|p| p.1);
+    out.commit(parts.into_iter().map(|p| p.0).collect())?;
     Ok(Some(counts))
 }
 
@@ -282,26 +259,6 @@ fn governing_captures(governs: &[Governs]) -> (Slots, Vec<Governed>, Vec<u32>) {
         last.hosts[g.resolution as usize] += 1;
     }
     (Slots::new(by_file), governed, slot_of_host)
-}
-
-/// A derived table's part for `crawl`, written by `write` (none when it has no rows).
-pub(super) fn finish_part(
-    out: &OutDir,
-    table: Table,
-    crawl: &str,
-    write: impl FnOnce(&mut crate::parts::PartWriter) -> Result<()>,
-    rows: u64,
-) -> Result<PartOutcome> {
-    if rows == 0 {
-        return Ok(PartOutcome::Empty(out.part_path(
-            table.name(),
-            crawl,
-            crawl,
-        )));
-    }
-    let mut part = out.part_writer(&table.desc(), crawl, crawl)?;
-    write(&mut part)?;
-    part.finish()
 }
 
 /// Add the hosts a capture governs, `g`, to `tally` by the capture's runs.

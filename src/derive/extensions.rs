@@ -3,15 +3,13 @@
 //! hosts and rows by each host's latest capture, captures by every capture). Their values are
 //! any text, so each keeps the [`VALUES_KEPT`] rows most hosts write.
 
-use super::agents::finish_part;
-use super::read::{read_beside, Slots};
+use super::read::{read_beside, summary_part, Slots};
 use super::tally::{missing, Cursor, Dict, LineParts, Use};
 use crate::parts::runs::Names;
 use crate::parts::{OutDir, PartOutcome};
 use crate::tables::{
     SummaryAcapFieldRow, SummaryAcapFieldsBuilder, SummaryAcapProblemRow,
-    SummaryAcapProblemsBuilder, SummaryAppDirectiveRow, SummaryAppDirectivesBuilder, Table,
-    VALUES_KEPT,
+    SummaryAcapProblemsBuilder, SummaryAppDirectiveRow, SummaryAppDirectivesBuilder, VALUES_KEPT,
 };
 use anyhow::{Context, Result};
 use arrow_array::cast::AsArray;
@@ -221,10 +219,7 @@ impl Extensions {
                 captures: Some(u.captures),
             });
         }
-        let n = rows.len() as u64;
-        let table = Table::SummaryAppDirectives;
-        let part = finish_part(out, table, crawl, |b| b.write(&builder.finish(crawl)), n)?;
-        Ok((part, n))
+        summary_part(out, crawl, builder)
     }
 
     pub(super) fn acap_problems_part(
@@ -243,10 +238,7 @@ impl Extensions {
                 captures: Some(u.captures),
             });
         }
-        let n = rows.len() as u64;
-        let table = Table::SummaryAcapProblems;
-        let part = finish_part(out, table, crawl, |b| b.write(&builder.finish(crawl)), n)?;
-        Ok((part, n))
+        summary_part(out, crawl, builder)
     }
 
     pub(super) fn acap_part(&self, out: &OutDir, crawl: &str) -> Result<(PartOutcome, u64)> {
@@ -264,9 +256,6 @@ impl Extensions {
                 captures: Some(u.captures),
             });
         }
-        let n = rows.len() as u64;
-        let table = Table::SummaryAcapFields;
-        let part = finish_part(out, table, crawl, |b| b.write(&builder.finish(crawl)), n)?;
-        Ok((part, n))
+        summary_part(out, crawl, builder)
     }
 }

@@ -134,7 +134,7 @@ impl<'r> Groups<'r> {
         classes: &Classes,
         tally: &FxHashMap<(u32, Option<u32>, Resolution), i64>,
         outcomes: &Names,
-    ) -> (SummaryAgentGroupsBuilder, u64) {
+    ) -> SummaryAgentGroupsBuilder {
         let mut of_profile: Vec<Option<Vec<(u16, Bits)>>> = vec![None; profiles.len()];
         let mut rows: FxHashMap<(u16, Option<u32>, Resolution, Bits), i64> = FxHashMap::default();
         let mut totals: FxHashMap<(Option<u32>, Resolution), i64> = FxHashMap::default();
@@ -192,7 +192,7 @@ impl<'r> Groups<'r> {
                 hosts: Some(*hosts),
             });
         }
-        (builder, rows.len() as u64)
+        builder
     }
 }
 

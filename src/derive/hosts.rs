@@ -10,16 +10,16 @@
 
 use super::agents::{self, CrawlAgents};
 use super::lines::{self, CrawlLines};
-use super::read::read_beside;
 pub use super::read::Governs;
+use super::read::{read_beside, summary_part};
 use super::redirects::{self, Capture, Index, Resolution};
 use super::signals::{self, CrawlSignals};
 use crate::agents::Registry;
 use crate::parts::runs::Names;
 use crate::parts::{OutDir, PartRef};
 use crate::tables::{
-    RobotsHostRow, RobotsHostsBuilder, SummaryRobotsOutcomeRow, SummaryRobotsOutcomesBuilder,
-    Table, TableBuilder,
+    RobotsHostRow, RobotsHostsBuilder, SummaryRobotsHostRow, SummaryRobotsHostsBuilder,
+    SummaryRobotsOutcomeRow, SummaryRobotsOutcomesBuilder, Table, TableBuilder,
 };
 use anyhow::{Context, Result};
 use arrow_array::cast::AsArray;
@@ -101,17 +101,23 @@ impl HostsSummary {
                 }
                 s.push('\n');
             }
-            if let Some(l) = c.lines.as_ref().filter(|l| l.rows[1] > 0) {
+            let keys = |l: &CrawlLines| l.rows_of(Table::SummaryRobotsKeys);
+            if let Some(l) = c.lines.as_ref().filter(|l| keys(l) > 0) {
                 s.push_str(&format!(
                     "summary_robots  {}: {} keys, {} key forms, {} agent names\n",
-                    c.crawl, l.rows[1], l.rows[2], l.rows[3]
+                    c.crawl,
+                    keys(l),
+                    l.rows_of(Table::SummaryRobotsKeyForms),
+                    l.rows_of(Table::SummaryRobotsAgents)
                 ));
             }
         }
         for (crawl, p) in &self.pages {
             s.push_str(&format!(
                 "summary_page  {crawl}: {} directive rows, {} header rows, {} conflict rows\n",
-                p.rows[0], p.rows[1], p.rows[3]
+                p.rows_of(Table::SummaryPageDirectives),
+                p.rows_of(Table::SummaryPageHeaders),
+                p.rows_of(Table::SummaryPageConflicts)
             ));
         }
         for (crawl, why) in &self.failed {
@@ -231,7 +237,10 @@ pub fn derive(
         } else {
             part.finish()?
         };
-        out.commit(vec![part, outcomes_part(out, &crawl, &hosts)?])?;
+        // The summaries of the hosts themselves are committed with them.
+        let by_outcome = outcomes_part(out, &crawl, &hosts)?;
+        let by_resolution = hosts_part(out, &crawl, &governs, &hosts.outcomes)?.0;
+        out.commit(vec![part, by_outcome, by_resolution])?;
         let (files, outcomes) = (&mut hosts.files, &hosts.outcomes);
         let runs = runs_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice);
         match agents::derive_crawl(out, &crawl, runs, &governs, files, outcomes, registry) {
@@ -250,7 +259,7 @@ pub fn derive(
             app_directives: apps_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice),
             acap_fields: acap_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice),
         };
-        match lines::derive_crawl(out, &crawl, &line_parts, &governs, files, outcomes) {
+        match lines::derive_crawl(out, &crawl, &line_parts, &governs, files) {
             Ok(l) => counts.lines = Some(l),
             Err(e) => {
                 for t in lines::TABLES {
@@ -297,6 +306,42 @@ fn derive_pages(
     Ok(())
 }
 
+/// `summary_robots_hosts`: hosts and their captures by latest capture's outcome, resolution
+/// and governing capture's outcome.
+fn hosts_part(
+    out: &OutDir,
+    crawl: &str,
+    governs: &[Governs],
+    outcomes: &Names,
+) -> Result<(crate::parts::PartOutcome, u64)> {
+    // (latest outcome, resolution, governing outcome) -> (hosts, captures)
+    type Key = (Option<u32>, Resolution, Option<u32>);
+    let mut counts: FxHashMap<Key, (i64, i64)> = FxHashMap::default();
+    for g in governs {
+        let c = counts
+            .entry((g.latest_outcome, g.resolution, g.outcome))
+            .or_default();
+        c.0 += 1;
+        c.1 += i64::from(g.captures);
+    }
+    let text = |o: Option<u32>| o.map(|o| outcomes.get(o));
+    let mut rows: Vec<_> = counts.into_iter().collect();
+    rows.sort_unstable_by(|(a, _), (b, _)| {
+        (text(a.0), a.1, text(a.2)).cmp(&(text(b.0), b.1, text(b.2)))
+    });
+    let mut builder = SummaryRobotsHostsBuilder::default();
+    for ((latest, resolution, effective), (hosts, captures)) in &rows {
+        builder.append(&SummaryRobotsHostRow {
+            fetch_outcome: text(*latest),
+            resolution: Some(resolution.as_str()),
+            effective_fetch_outcome: text(*effective),
+            hosts: Some(*hosts),
+            captures: Some(*captures),
+        });
+    }
+    summary_part(out, crawl, builder)
+}
+
 /// `summary_robots_outcomes`: the crawl's captures and hosts per fetch outcome.
 fn outcomes_part(
     out: &OutDir,
@@ -328,9 +373,7 @@ fn outcomes_part(
             last_capture: last,
         });
     }
-    let table = Table::SummaryRobotsOutcomes;
-    let n = rows.len() as u64;
-    super::agents::finish_part(out, table, crawl, |w| w.write(&b.finish(crawl)), n)
+    Ok(summary_part(out, crawl, b)?.0)
 }
 
 /// The committed parts of `table`, by crawl.

@@ -2,7 +2,6 @@
 //! crawl's size, so that the questions of `queries/robots_*.sql` read them instead of joining
 //! every line of `robots_agents` and `robots_rules` with `robots_hosts`:
 //!
-//! * `summary_robots_hosts`: hosts and captures by fetch outcome and redirects;
 //! * `summary_robots_keys`: per key (`user_agent`, `disallow`, `content_signal`, ...), the
 //!   lines, hosts and captures using it in any spelling;
 //! * `summary_robots_key_forms`: the same per key form and separator, with the most frequent
@@ -15,17 +14,14 @@
 //! dictionary-encoded columns at a time, each string interned once per batch; a line costs
 //! one lookup in a table of the crawl's few hundred spellings.
 
-use super::agents::finish_part;
-use super::read::{read_beside, Governs};
-use super::redirects::Resolution;
+use super::read::{read_beside, summary_part, Governs};
 use super::tally::{latest_captures, missing, Cursor, Dict, LineParts, Use};
 use crate::parts::runs::Names;
 use crate::parts::{OutDir, PartRef};
 use crate::tables::{
     SummaryContentSignalRow, SummaryContentSignalsBuilder, SummaryRobotsAgentRow,
-    SummaryRobotsAgentsBuilder, SummaryRobotsHostRow, SummaryRobotsHostsBuilder,
-    SummaryRobotsKeyFormRow, SummaryRobotsKeyFormsBuilder, SummaryRobotsKeyRow,
-    SummaryRobotsKeysBuilder, Table, AGENT_NAMES_KEPT,
+    SummaryRobotsAgentsBuilder, SummaryRobotsKeyFormRow, SummaryRobotsKeyFormsBuilder,
+    SummaryRobotsKeyRow, SummaryRobotsKeysBuilder, Table, AGENT_NAMES_KEPT,
 };
 use anyhow::{Context, Result};
 use arrow_array::cast::AsArray;
@@ -34,8 +30,7 @@ use arrow_array::{Array, Int64Array, RecordBatch};
 use rustc_hash::FxHashMap;
 
 /// The tables derived here.
-pub const TABLES: [Table; 8] = [
-    Table::SummaryRobotsHosts,
+pub const TABLES: [Table; 7] = [
     Table::SummaryRobotsKeys,
     Table::SummaryRobotsKeyForms,
     Table::SummaryRobotsAgents,
@@ -51,6 +46,16 @@ pub struct CrawlLines {
     pub rows: [u64; TABLES.len()],
 }
 
+impl CrawlLines {
+    /// Rows written to `table` (0 for a table not derived here).
+    pub fn rows_of(&self, table: Table) -> u64 {
+        TABLES
+            .iter()
+            .position(|&t| t == table)
+            .map_or(0, |k| self.rows[k])
+    }
+}
+
 /// Derive the crawl's summaries of robots.txt lines from its hosts (`governs`, with file ids of
 /// `files` and outcome ids of `outcomes`) and its `robots_agents` and `robots_rules` parts, and
 /// commit them together.
@@ -60,7 +65,6 @@ pub fn derive_crawl(
     parts: &LineParts,
     governs: &[Governs],
     files: &mut Names,
-    outcomes: &Names,
 ) -> Result<CrawlLines> {
     let mut slots = latest_captures(governs);
     let mut tally = Tally::default();
@@ -126,7 +130,6 @@ pub fn derive_crawl(
     let mut ext = super::extensions::Extensions::default();
     ext.read(out, parts, files, &mut slots, &mut cursor)?;
     let parts = [
-        hosts_part(out, crawl, governs, outcomes)?,
         tally.keys_part(out, crawl)?,
         tally.forms_part(out, crawl)?,
         tally.agents_part(out, crawl)?,
@@ -161,50 +164,6 @@ const RULE_COLUMNS: [&str; 7] = [
     "separator",
     "value",
 ];
-
-/// `summary_robots_hosts`: hosts and their captures by latest capture's outcome, resolution
-/// and governing capture's outcome.
-fn hosts_part(
-    out: &OutDir,
-    crawl: &str,
-    governs: &[Governs],
-    outcomes: &Names,
-) -> Result<(crate::parts::PartOutcome, u64)> {
-    // (latest outcome, resolution, governing outcome) -> (hosts, captures)
-    type Key = (Option<u32>, Resolution, Option<u32>);
-    let mut counts: FxHashMap<Key, (i64, i64)> = FxHashMap::default();
-    for g in governs {
-        let c = counts
-            .entry((g.latest_outcome, g.resolution, g.outcome))
-            .or_default();
-        c.0 += 1;
-        c.1 += i64::from(g.captures);
-    }
-    let text = |o: Option<u32>| o.map(|o| outcomes.get(o));
-    let mut rows: Vec<_> = counts.into_iter().collect();
-    rows.sort_unstable_by(|(a, _), (b, _)| {
-        (text(a.0), a.1, text(a.2)).cmp(&(text(b.0), b.1, text(b.2)))
-    });
-    let mut builder = SummaryRobotsHostsBuilder::default();
-    for ((latest, resolution, effective), (hosts, captures)) in &rows {
-        builder.append(&SummaryRobotsHostRow {
-            fetch_outcome: text(*latest),
-            resolution: Some(resolution.as_str()),
-            effective_fetch_outcome: text(*effective),
-            hosts: Some(*hosts),
-            captures: Some(*captures),
-        });
-    }
-    let n = rows.len() as u64;
-    let part = finish_part(
-        out,
-        Table::SummaryRobotsHosts,
-        crawl,
-        |b| b.write(&builder.finish(crawl)),
-        n,
-    )?;
-    Ok((part, n))
-}
 
 /// No spelling kept (`unknown` and `invalid` keys, whose spellings are any text).
 const NO_SPELLING: u32 = u32::MAX;
@@ -299,10 +258,7 @@ impl Tally {
                 captures: Some(u.captures),
             });
         }
-        let n = rows.len() as u64;
-        let table = Table::SummaryContentSignals;
-        let part = finish_part(out, table, crawl, |b| b.write(&builder.finish(crawl)), n)?;
-        Ok((part, n))
+        summary_part(out, crawl, builder)
     }
 
     fn new_spelling(&mut self, at: (u32, u32, u32, u32)) -> u32 {
@@ -347,10 +303,7 @@ impl Tally {
                 captures: Some(u.captures),
             });
         }
-        let n = rows.len() as u64;
-        let table = Table::SummaryRobotsKeys;
-        let part = finish_part(out, table, crawl, |b| b.write(&builder.finish(crawl)), n)?;
-        Ok((part, n))
+        summary_part(out, crawl, builder)
     }
 
     /// Each form's most frequent spelling in latest captures (ties: the first in byte order),
@@ -407,10 +360,7 @@ impl Tally {
                 captures: Some(u.captures),
             });
         }
-        let n = rows.len() as u64;
-        let table = Table::SummaryRobotsKeyForms;
-        let part = finish_part(out, table, crawl, |b| b.write(&builder.finish(crawl)), n)?;
-        Ok((part, n))
+        summary_part(out, crawl, builder)
     }
 
     /// The names most hosts write, [`AGENT_NAMES_KEPT`] per line kind: by hosts, then
@@ -427,7 +377,7 @@ impl Tally {
             ))
         });
         let mut builder = SummaryRobotsAgentsBuilder::default();
-        let (mut kind, mut kept, mut n) = (None, 0, 0u64);
+        let (mut kind, mut kept) = (None, 0);
         for ((k, agent), u) in rows {
             if kind != Some(*k) {
                 (kind, kept) = (Some(*k), 0);
@@ -436,7 +386,6 @@ impl Tally {
                 continue;
             }
             kept += 1;
-            n += 1;
             builder.append(&SummaryRobotsAgentRow {
                 line_kind: Some(name(*k)),
                 agent: Some(name(*agent)),
@@ -445,9 +394,7 @@ impl Tally {
                 captures: Some(u.captures),
             });
         }
-        let table = Table::SummaryRobotsAgents;
-        let part = finish_part(out, table, crawl, |b| b.write(&builder.finish(crawl)), n)?;
-        Ok((part, n))
+        summary_part(out, crawl, builder)
     }
 }
 

@@ -3,7 +3,9 @@
 //! that is not a shard, or by `repcensus hosts` after the last shard).
 //!
 //! * `robots_hosts` ([`hosts`]): each host's latest robots.txt capture and the capture its chain
-//!   of redirects ends at ([`redirects`]), which the `agents_*` queries read verdicts from.
+//!   of redirects ends at ([`redirects`]), which the `agents_*` queries read verdicts from;
+//!   with it, `summary_robots_hosts` (hosts by fetch outcome and redirects) and
+//!   `summary_robots_outcomes` (captures and hosts per fetch outcome of every capture).
 //! * `summary_agents` ([`agents`]): the hosts per tracked agent, by the verdicts of the capture
 //!   that governs each (read from `agent_verdict_runs`), derived with `robots_hosts`, and
 //!   `summary_agent_groups` ([`groups`]): the hosts blocking or naming some agent of a group.
@@ -12,9 +14,10 @@
 //! * `summary_page_*` ([`signals`]): responses and hosts per page signal directive, header
 //!   syntax, media type and meta/header conflict, from `page_signals` (every crawl that has
 //!   some, robots.txt captures or not).
-//! * `summary_robots_hosts`, `summary_robots_keys`, `summary_robots_key_forms` and
-//!   `summary_robots_agents` ([`lines`]): hosts by fetch outcome, and how the files are written
-//!   (keys, their spellings, the agents named), from `robots_agents` and `robots_rules`.
+//! * `summary_robots_keys`, `summary_robots_key_forms`, `summary_robots_agents`,
+//!   `summary_content_signals` ([`lines`]), `summary_app_directives`, `summary_acap_fields` and
+//!   `summary_acap_problems` ([`extensions`]): how the files are written and what their
+//!   extensions say, from `robots_agents`, `robots_rules`, `app_directives` and `acap_fields`.
 
 pub mod agents;
 pub mod classes;

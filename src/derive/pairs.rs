@@ -64,7 +64,7 @@ pub fn pair_rows(
     classes: &Classes,
     tally: &ProfileTally,
     outcomes: &Names,
-) -> (SummaryAgentPairsBuilder, u64) {
+) -> SummaryAgentPairsBuilder {
     let pairs = pairs_of(registry);
     // The agents of some pair, in registry order, and each pair's places among them.
     let mut involved: Vec<u16> = pairs.iter().flat_map(|&(a, b)| [a, b]).collect();
@@ -145,7 +145,7 @@ pub fn pair_rows(
             hosts: Some(*hosts),
         });
     }
-    (builder, rows.len() as u64)
+    builder
 }
 
 /// Values numbered in the order first seen.
@@ -188,7 +188,7 @@ pub fn domain_rows(
     profiles: &[Vec<Run>],
     classes: &Classes,
     domains: &[(u32, u32)],
-) -> (SummaryAgentDomainsBuilder, u64) {
+) -> SummaryAgentDomainsBuilder {
     let n = registry.agents.len();
     let blocks = |class: u32| classes.traits(class).strictness == 2;
     // Per agent (and one past the last): changes in domains by 0: no host blocks, 1: some but
@@ -226,14 +226,13 @@ pub fn domain_rows(
         }
     }
     let mut builder = SummaryAgentDomainsBuilder::default();
-    let (mut rows, mut running) = (0, [0i64; 3]);
+    let mut running = [0i64; 3];
     for (a, step) in registry.agents.iter().zip(&steps) {
         for (i, (r, s)) in running.iter_mut().zip(step).enumerate() {
             *r += s;
             if *r == 0 {
                 continue;
             }
-            rows += 1;
             builder.append(&SummaryAgentDomainRow {
                 agent: Some(&a.name),
                 agent_category: Some(&a.category),
@@ -244,7 +243,7 @@ pub fn domain_rows(
             });
         }
     }
-    (builder, rows)
+    builder
 }
 
 #[cfg(test)]

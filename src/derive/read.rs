@@ -2,7 +2,8 @@
 //! summaries see them.
 
 use super::redirects::Resolution;
-use crate::parts::{OutDir, PartRef};
+use crate::parts::{OutDir, PartOutcome, PartRef};
+use crate::tables::TableBuilder;
 use anyhow::Result;
 use arrow_array::RecordBatch;
 
@@ -91,4 +92,20 @@ impl Slots {
         *at = k;
         Some(v[k].1)
     }
+}
+
+/// The part of a derived table for `crawl` holding `rows` (none when there are none, which
+/// removes an earlier one on commit), and how many rows it holds.
+pub fn summary_part<B: TableBuilder>(
+    out: &OutDir,
+    crawl: &str,
+    mut rows: B,
+) -> Result<(PartOutcome, u64)> {
+    let n = rows.len() as u64;
+    if n == 0 {
+        return Ok((PartOutcome::Empty(out.part_path(B::NAME, crawl, crawl)), 0));
+    }
+    let mut part = out.part_writer(&B::desc(), crawl, crawl)?;
+    rows.write_into(crawl, &mut part)?;
+    Ok((part.finish()?, n))
 }

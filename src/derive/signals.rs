@@ -9,11 +9,11 @@
 //! are kept apart, each pair once in a row of the same host, and sorted without repeats when
 //! they grow large and at the end, so memory grows with the distinct pairs, not the rows.
 
-use super::agents::finish_part;
-use super::read::read_beside;
+use super::read::{read_beside, summary_part};
 use super::tally::{missing, Dict};
 use crate::parts::runs::Names;
 use crate::parts::{OutDir, PartOutcome, PartRef};
+use crate::signals::OPPOSITE_DIRECTIVES;
 use crate::tables::{
     status_class, SummaryPageConflictRow, SummaryPageConflictsBuilder, SummaryPageDirectiveRow,
     SummaryPageDirectivesBuilder, SummaryPageHeaderRow, SummaryPageHeaderTypeRow,
@@ -59,23 +59,20 @@ const DICTIONARIES: [&str; 7] = [
     "syntax",
 ];
 
-/// Directives a header and a meta tag may say of one agent that contradict each other (as
-/// `signals_meta_header_conflicts.sql` lists them).
-const OPPOSITE: [(&str, &str); 8] = [
-    ("index", "noindex"),
-    ("follow", "nofollow"),
-    ("archive", "noarchive"),
-    ("snippet", "nosnippet"),
-    ("all", "noindex"),
-    ("all", "nofollow"),
-    ("all", "none"),
-    ("imageindex", "noimageindex"),
-];
-
 /// Rows per crawl written to each table, in the order of [`TABLES`].
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CrawlSignals {
     pub rows: [u64; TABLES.len()],
+}
+
+impl CrawlSignals {
+    /// Rows written to `table` (0 for a table not derived here).
+    pub fn rows_of(&self, table: Table) -> u64 {
+        TABLES
+            .iter()
+            .position(|&t| t == table)
+            .map_or(0, |k| self.rows[k])
+    }
 }
 
 /// Derive the crawl's page summaries from its `page_signals` parts and commit them together.
@@ -101,11 +98,9 @@ pub fn derive_crawl(out: &OutDir, crawl: &str, parts: &[PartRef]) -> Result<Craw
 struct Counts<K> {
     index: FxHashMap<K, u32>,
     keys: Vec<K>,
-    /// Per key: rows, responses, the serial of the last response counted, and one more count
-    /// of the table's own (headers, with the last (response, signal) counted).
+    /// Per key: rows, responses, and the serial of the last response counted.
     rows: Vec<[i64; 2]>,
     last: Vec<u64>,
-    extra: Vec<(i64, (u64, i32))>,
     hosts: DistinctHosts,
 }
 
@@ -116,7 +111,6 @@ impl<K> Default for Counts<K> {
             keys: Vec::new(),
             rows: Vec::new(),
             last: Vec::new(),
-            extra: Vec::new(),
             hosts: DistinctHosts::default(),
         }
     }
@@ -133,7 +127,6 @@ impl<K: Copy + Eq + std::hash::Hash> Counts<K> {
         if k == self.rows.len() {
             self.rows.push([0; 2]);
             self.last.push(0);
-            self.extra.push((0, (0, -1)));
         }
         self.rows[k][0] += 1;
         if self.last[k] != serial {
@@ -199,8 +192,11 @@ struct Signals {
     hosts: Names,
     /// (source, agent, directive, status class)
     directives: Counts<[Option<u32>; 4]>,
-    /// (source, syntax, status class), robots headers only; extra: header values.
+    /// (source, syntax, status class), robots headers only.
     headers: Counts<[Option<u32>; 3]>,
+    /// Per key of `headers`: header values (rows of one value share the response and
+    /// `signal_index`, and come together), and the last value counted.
+    header_values: Vec<(i64, (u64, i32))>,
     /// (content type, status class), robots headers only.
     types: Counts<[Option<u32>; 2]>,
     /// Rows per (content type key, directive).
@@ -222,7 +218,7 @@ impl Signals {
     /// pass over the batch's columns, row by row (the columns are looked up once per batch).
     fn batch(&mut self, part: &PartRef, batch: &RecordBatch, files: &mut Names) -> Result<()> {
         if self.opposite.is_empty() {
-            for (a, b) in OPPOSITE {
+            for (a, b) in OPPOSITE_DIRECTIVES {
                 let (a, b) = (self.names.id(a), self.names.id(b));
                 self.opposite.extend([(a, b), (b, a)]);
             }
@@ -282,7 +278,10 @@ impl Signals {
             if is_header {
                 let k = self.headers.add([source, syntax, st], serial, host);
                 let index = signal_index.is_valid(i).then(|| signal_index.value(i));
-                let e = &mut self.headers.extra[k];
+                if k == self.header_values.len() {
+                    self.header_values.push((0, (0, -1)));
+                }
+                let e = &mut self.header_values[k];
                 if e.1 != (serial, index.unwrap_or(-1)) {
                     e.1 = (serial, index.unwrap_or(-1));
                     e.0 += 1;
@@ -357,15 +356,7 @@ impl Signals {
                 hosts: Some(*hosts),
             });
         }
-        let n = rows.len() as u64;
-        let part = finish_part(
-            out,
-            Table::SummaryPageDirectives,
-            crawl,
-            |w| w.write(&b.finish(crawl)),
-            n,
-        )?;
-        Ok((part, n))
+        summary_part(out, crawl, b)
     }
 
     fn headers_part(&mut self, out: &OutDir, crawl: &str) -> Result<(PartOutcome, u64)> {
@@ -378,20 +369,12 @@ impl Signals {
                 source: self.text(key[0]),
                 syntax: self.text(key[1]),
                 status_class: self.text(key[2]),
-                headers: Some(counts.extra[*k].0),
+                headers: Some(self.header_values[*k].0),
                 responses: Some(*responses),
                 hosts: Some(*hosts),
             });
         }
-        let n = rows.len() as u64;
-        let part = finish_part(
-            out,
-            Table::SummaryPageHeaders,
-            crawl,
-            |w| w.write(&b.finish(crawl)),
-            n,
-        )?;
-        Ok((part, n))
+        summary_part(out, crawl, b)
     }
 
     fn types_part(&mut self, out: &OutDir, crawl: &str) -> Result<(PartOutcome, u64)> {
@@ -420,15 +403,7 @@ impl Signals {
                 directives: (!names.is_empty()).then_some(&names[..]),
             });
         }
-        let n = rows.len() as u64;
-        let part = finish_part(
-            out,
-            Table::SummaryPageHeaderTypes,
-            crawl,
-            |w| w.write(&b.finish(crawl)),
-            n,
-        )?;
-        Ok((part, n))
+        summary_part(out, crawl, b)
     }
 
     fn conflicts_part(&mut self, out: &OutDir, crawl: &str) -> Result<(PartOutcome, u64)> {
@@ -446,14 +421,6 @@ impl Signals {
                 hosts: Some(*hosts),
             });
         }
-        let n = rows.len() as u64;
-        let part = finish_part(
-            out,
-            Table::SummaryPageConflicts,
-            crawl,
-            |w| w.write(&b.finish(crawl)),
-            n,
-        )?;
-        Ok((part, n))
+        summary_part(out, crawl, b)
     }
 }

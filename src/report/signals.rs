@@ -9,6 +9,7 @@
 //! conflicts found are kept for the whole crawl.
 
 use super::load::{flag, text, Batch, Names, Tables};
+use crate::signals::are_opposite;
 use anyhow::Result;
 use arrow_array::Array;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -54,24 +55,6 @@ pub(super) struct PageDirectives {
     pub headers: u64,
     /// In the query's order (url, agent, header directive, meta directive).
     pub conflicts: Vec<Conflict>,
-}
-
-/// The directive pairs `signals_meta_header_conflicts.sql` calls opposite (either way round).
-const OPPOSITE: [(&str, &str); 8] = [
-    ("index", "noindex"),
-    ("follow", "nofollow"),
-    ("archive", "noarchive"),
-    ("snippet", "nosnippet"),
-    ("all", "noindex"),
-    ("all", "nofollow"),
-    ("all", "none"),
-    ("imageindex", "noimageindex"),
-];
-
-fn opposite(a: &str, b: &str) -> bool {
-    OPPOSITE
-        .iter()
-        .any(|&(x, y)| (a == x && b == y) || (a == y && b == x))
 }
 
 /// Which signal a row comes from: the queries' `source` values they read.
@@ -364,7 +347,7 @@ impl Pass {
             for &(ha, hd) in &r.header {
                 for &(ma, md) in r.meta.iter().filter(|(ma, _)| *ma == ha) {
                     let (hd, md) = (self.names.name(hd), self.names.name(md));
-                    if opposite(hd, md) {
+                    if are_opposite(hd, md) {
                         self.conflicts.insert(Conflict {
                             url: r.url.clone(),
                             agent: self.names.name(ma).to_string(),

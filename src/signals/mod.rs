@@ -10,3 +10,24 @@ pub mod meta;
 pub mod value;
 
 pub use value::{parse_header_value, parse_meta_content, ParsedValue, Syntax};
+
+/// Directives a robots header and a meta tag may give one agent that contradict each other
+/// (either way round): the pairs `signals_meta_header_conflicts.sql` lists, which
+/// `summary_page_conflicts` counts and the report shows.
+pub const OPPOSITE_DIRECTIVES: [(&str, &str); 8] = [
+    ("index", "noindex"),
+    ("follow", "nofollow"),
+    ("archive", "noarchive"),
+    ("snippet", "nosnippet"),
+    ("all", "noindex"),
+    ("all", "nofollow"),
+    ("all", "none"),
+    ("imageindex", "noimageindex"),
+];
+
+/// Are `a` and `b` one of the [`OPPOSITE_DIRECTIVES`], either way round?
+pub fn are_opposite(a: &str, b: &str) -> bool {
+    OPPOSITE_DIRECTIVES
+        .iter()
+        .any(|&(x, y)| (a == x && b == y) || (a == y && b == x))
+}
