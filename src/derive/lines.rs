@@ -49,10 +49,7 @@ pub struct CrawlLines {
 impl CrawlLines {
     /// Rows written to `table` (0 for a table not derived here).
     pub fn rows_of(&self, table: Table) -> u64 {
-        TABLES
-            .iter()
-            .position(|&t| t == table)
-            .map_or(0, |k| self.rows[k])
+        super::read::rows_of(&TABLES, &self.rows, table)
     }
 }
 

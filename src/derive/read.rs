@@ -3,7 +3,7 @@
 
 use super::redirects::Resolution;
 use crate::parts::{OutDir, PartOutcome, PartRef};
-use crate::tables::TableBuilder;
+use crate::tables::{Table, TableBuilder};
 use anyhow::Result;
 use arrow_array::RecordBatch;
 
@@ -108,4 +108,12 @@ pub fn summary_part<B: TableBuilder>(
     let mut part = out.part_writer(&B::desc(), crawl, crawl)?;
     rows.write_into(crawl, &mut part)?;
     Ok((part.finish()?, n))
+}
+
+/// The rows written to `table`, of `rows` written to `tables` in order (0 for one not there).
+pub fn rows_of(tables: &[Table], rows: &[u64], table: Table) -> u64 {
+    tables
+        .iter()
+        .position(|&t| t == table)
+        .map_or(0, |k| rows[k])
 }
