@@ -791,3 +791,37 @@ fn acap_problems_are_counted_per_field_and_problem() {
     assert!(rows.len() >= 2, "{rows:?}");
     assert!(rows.iter().all(|r| r.contains("hosts=2|")), "{rows:?}");
 }
+
+/// A part of `robots_rules` or `page_signals` that is not Parquet: `hosts` exits 1 naming the
+/// crawl and the part, removes the summaries it could not derive (none is left half-counted),
+/// and keeps `robots_hosts` and the summaries that do not read the broken table.
+#[test]
+fn a_broken_part_loses_only_the_summaries_that_read_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    scan_into(&out, &[&samples()], &[]);
+    let crawl = "repcensus-samples";
+    let agents = table_rows(&out, "summary_agents", &[]);
+    for (table, lost) in [
+        ("robots_rules", "summary_robots_keys"),
+        ("page_signals", "summary_page_directives"),
+    ] {
+        let broken = out.join(format!("{table}/crawl={crawl}/part-zzz.parquet"));
+        std::fs::write(&broken, b"not parquet").unwrap();
+        let run = hosts(&[out.to_str().unwrap()]);
+        assert_eq!(run.status.code(), Some(1), "{table}");
+        let said = String::from_utf8_lossy(&run.stderr);
+        assert!(
+            said.contains(crawl) && said.contains("part-zzz.parquet"),
+            "{said}"
+        );
+        let rows = table_rows(&out, lost, &[]);
+        assert!(!rows.iter().any(|r| r.contains(crawl)), "{lost}: {rows:?}");
+        assert!(!rows.is_empty(), "{lost}: the other crawls keep theirs");
+        assert_eq!(table_rows(&out, "summary_agents", &[]), agents);
+        assert!(!table_rows(&out, "robots_hosts", &[]).is_empty());
+        std::fs::remove_file(&broken).unwrap();
+    }
+    assert_ok(&hosts(&[out.to_str().unwrap()]));
+    assert_summary_equals_detail(&out);
+}

@@ -482,6 +482,18 @@ impl<R: Read> Read for Lz4Frames<R> {
 mod tests {
     use super::*;
 
+    /// Crawl names keep `[A-Za-z0-9._-]`, and never name the folder of the tables' files with
+    /// no rows (`crawl=_schema`) nor a hidden one.
+    #[test]
+    fn crawl_names_are_made_safe_and_never_the_schema_folder() {
+        assert_eq!(sanitize("CC-MAIN-2025-33"), "CC-MAIN-2025-33");
+        assert_eq!(sanitize("a b/c"), "a_b_c");
+        assert_eq!(sanitize("_schema"), "__schema");
+        assert_eq!(sanitize(" schema"), "__schema");
+        assert_eq!(sanitize(".x"), "_.x");
+        assert_eq!(sanitize(""), "_");
+    }
+
     #[test]
     fn sniffs() {
         assert_eq!(sniff(b"\x1f\x8b\x08\x00"), Container::Gzip);
