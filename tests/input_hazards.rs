@@ -228,6 +228,45 @@ fn a_fifo_without_writer_a_stalled_pipe_and_a_device_end_with_errors_rows_and_th
     assert_eq!(records, "246");
 }
 
+/// One file given by several paths (`x.warc.gz` and `./x.warc.gz`, a link to it, a folder and a
+/// link to that folder) is one input: read once, its parts readable, its rows those of a scan
+/// of the file alone. Before, both paths were read into one staged part and the run committed
+/// corrupt Parquet and exited 2.
+#[cfg(unix)]
+#[test]
+fn one_file_given_by_several_paths_is_read_once_and_its_parts_read() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("d")).unwrap();
+    sample_copy(&dir.path().join("d"), "x.warc.gz");
+    std::os::unix::fs::symlink("d", dir.path().join("link")).unwrap();
+    std::os::unix::fs::symlink("d/x.warc.gz", dir.path().join("y.warc.gz")).unwrap();
+    let alone = dir.path().join("alone");
+    assert_eq!(scan_into(&alone, &[dir.path().join("d/x.warc.gz").to_str().unwrap()]).0, 0);
+    for (k, paths) in [
+        &["d/x.warc.gz", "./d/x.warc.gz", "d//x.warc.gz"][..],
+        &["d", "link"],
+        &["y.warc.gz", "d/x.warc.gz", "link/x.warc.gz"],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let out = dir.path().join(format!("out{k}"));
+        let run = bin()
+            .current_dir(dir.path())
+            .args(["scan", "-q", "-j2", "--chunk-size", "100000"])
+            .args(paths)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(0), "{paths:?}: {stderr}");
+        let inputs = duck_value(&out, "select count(*) from read_parquet('inputs/*/*.parquet')");
+        assert_eq!(inputs, "1", "{paths:?}");
+        assert_eq!(located_rows(&out), located_rows(&alone), "{paths:?}");
+    }
+}
+
 #[test]
 fn archives_of_one_name_in_two_folders_keep_their_own_rows_across_runs() {
     let dir = tempfile::tempdir().unwrap();

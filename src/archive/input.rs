@@ -89,9 +89,18 @@ pub fn expand(args: &[String], prefix: Option<&str>, skip: Option<&Path>) -> Res
             expand_path(arg, skip.as_deref(), &mut out)?;
         }
     }
-    out.sort();
-    out.dedup();
-    Ok(out)
+    Ok(one_path_per_input(out))
+}
+
+/// `paths` sorted, each input once: two paths of one file (`x.warc.gz` and `./x.warc.gz`, a
+/// symbolic link and its target, a folder reached through a linked folder) are one input, the
+/// first path in sorted order, since its parts are named by the file it is ([`input_id`]).
+pub fn one_path_per_input(mut paths: Vec<PathBuf>) -> Vec<PathBuf> {
+    paths.sort();
+    paths.dedup();
+    let mut seen = std::collections::HashSet::new();
+    paths.retain(|p| seen.insert(identity(p)));
+    paths
 }
 
 /// Is `p` the folder `skip` or inside it?
@@ -199,22 +208,14 @@ pub fn input_ids(paths: &[PathBuf]) -> Vec<String> {
 /// A pipe or standard input has no lasting identity: its id is unique to the run.
 pub fn input_id(p: &Path) -> String {
     let text = p.to_string_lossy();
-    let (name, key): (String, Vec<u8>) = if crate::archive::remote::is_remote(&text) {
-        (last_segment(&text).to_string(), text.as_bytes().to_vec())
-    } else if p.as_os_str() == crate::archive::local::STDIN || is_stream(p) {
-        let name = if p.as_os_str() == crate::archive::local::STDIN {
-            "stdin".to_string()
-        } else {
-            file_name(p)
-        };
-        (name, [path_bytes(p), run_token()].concat())
+    let name = if crate::archive::remote::is_remote(&text) {
+        last_segment(&text).to_string()
+    } else if p.as_os_str() == crate::archive::local::STDIN {
+        "stdin".to_string()
     } else {
-        let full = std::fs::canonicalize(p)
-            .or_else(|_| std::path::absolute(p))
-            .unwrap_or_else(|_| p.to_path_buf());
-        (file_name(p), path_bytes(&full))
+        file_name(p)
     };
-    let h = ring::digest::digest(&ring::digest::SHA256, &key);
+    let h = ring::digest::digest(&ring::digest::SHA256, &identity(p));
     let h = h.as_ref();
     format!(
         "{}-{:02x}{:02x}{:02x}{:02x}",
@@ -224,6 +225,22 @@ pub fn input_id(p: &Path) -> String {
         h[2],
         h[3]
     )
+}
+
+/// What names an input: the URL of a remote one, the full path of the file a local path leads
+/// to (links resolved), and for a pipe or standard input its path and this run.
+fn identity(p: &Path) -> Vec<u8> {
+    let text = p.to_string_lossy();
+    if crate::archive::remote::is_remote(&text) {
+        text.as_bytes().to_vec()
+    } else if p.as_os_str() == crate::archive::local::STDIN || is_stream(p) {
+        [path_bytes(p), run_token()].concat()
+    } else {
+        let full = std::fs::canonicalize(p)
+            .or_else(|_| std::path::absolute(p))
+            .unwrap_or_else(|_| p.to_path_buf());
+        path_bytes(&full)
+    }
 }
 
 fn file_name(p: &Path) -> String {
@@ -272,9 +289,7 @@ fn run_token() -> Vec<u8> {
 /// inputs at positions `i`, `i + n`, `i + 2n`, ... are kept, with the part names (ids) the whole
 /// list would give them, so that the union of the `n` shards' tables equals one full run's.
 pub fn shard(paths: &[PathBuf], i: usize, n: usize) -> (Vec<PathBuf>, Vec<String>) {
-    let mut all = paths.to_vec();
-    all.sort();
-    all.dedup();
+    let all = one_path_per_input(paths.to_vec());
     let ids = input_ids(&all);
     all.into_iter()
         .zip(ids)

@@ -120,9 +120,12 @@ impl OutDir {
         input_id: &str,
     ) -> Result<PartWriter> {
         let final_path = self.part_path(table.name, crawl, input_id);
+        // Numbered: two writers never share a staged file, even for one input id.
+        static STAGED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = STAGED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let staged = self
             .staging
-            .join(format!("{}--{input_id}.parquet", table.name));
+            .join(format!("{}--{input_id}--{n}.parquet", table.name));
         PartWriter::create(table, staged, final_path)
     }
 
