@@ -241,7 +241,10 @@ fn one_file_given_by_several_paths_is_read_once_and_its_parts_read() {
     std::os::unix::fs::symlink("d", dir.path().join("link")).unwrap();
     std::os::unix::fs::symlink("d/x.warc.gz", dir.path().join("y.warc.gz")).unwrap();
     let alone = dir.path().join("alone");
-    assert_eq!(scan_into(&alone, &[dir.path().join("d/x.warc.gz").to_str().unwrap()]).0, 0);
+    assert_eq!(
+        scan_into(&alone, &[dir.path().join("d/x.warc.gz").to_str().unwrap()]).0,
+        0
+    );
     for (k, paths) in [
         &["d/x.warc.gz", "./d/x.warc.gz", "d//x.warc.gz"][..],
         &["d", "link"],
@@ -261,7 +264,10 @@ fn one_file_given_by_several_paths_is_read_once_and_its_parts_read() {
             .unwrap();
         let stderr = String::from_utf8_lossy(&run.stderr);
         assert_eq!(run.status.code(), Some(0), "{paths:?}: {stderr}");
-        let inputs = duck_value(&out, "select count(*) from read_parquet('inputs/*/*.parquet')");
+        let inputs = duck_value(
+            &out,
+            "select count(*) from read_parquet('inputs/*/*.parquet')",
+        );
         assert_eq!(inputs, "1", "{paths:?}");
         assert_eq!(located_rows(&out), located_rows(&alone), "{paths:?}");
     }
@@ -361,4 +367,69 @@ fn an_output_folder_inside_the_scanned_folder_is_never_read_as_input() {
         "select count(*) from read_parquet('inputs/*/*.parquet')",
     );
     assert_eq!(n, "1");
+}
+
+/// A WARC of a `warcinfo` record naming its crawl `is_part_of`, then one robots.txt response.
+fn warc_of_crawl(path: &Path, is_part_of: &str, host: &str) {
+    let info = format!("isPartOf: {is_part_of}\r\n");
+    let body = "User-agent: *\nDisallow: /x\n";
+    let http = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let record = |kind: &str, ctype: &str, uri: &str, block: &str, i: u32| {
+        format!(
+            "WARC/1.0\r\nWARC-Type: {kind}\r\n{uri}WARC-Date: 2025-01-01T00:00:00Z\r\n\
+             WARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-{i:012}>\r\n\
+             Content-Type: {ctype}\r\nContent-Length: {}\r\n\r\n{block}\r\n\r\n",
+            block.len()
+        )
+    };
+    let uri = format!("WARC-Target-URI: http://{host}/robots.txt\r\n");
+    let text = record("warcinfo", "application/warc-fields", "", &info, 1)
+        + &record(
+            "response",
+            "application/http; msgtype=response",
+            &uri,
+            &http,
+            2,
+        );
+    std::fs::write(path, text).unwrap();
+}
+
+/// A `warcinfo` naming its crawl with 300 characters made a folder name too long: the run
+/// ended (exit 2) without the input's rows or `robots_hosts`. The folder name is cut, two
+/// long names that share their start stay apart, and `inputs.crawl_name` keeps each whole.
+#[test]
+fn a_crawl_name_too_long_for_a_folder_is_cut_and_kept_whole_in_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = "CC-MAIN-".to_string() + &"x".repeat(300);
+    let names = [
+        format!("{long}-a"),
+        format!("{long}-b"),
+        "CC-MAIN-short".into(),
+    ];
+    let mut inputs = Vec::new();
+    for (k, name) in names.iter().enumerate() {
+        let path = dir.path().join(format!("in{k}.warc"));
+        warc_of_crawl(&path, name, &format!("host{k}.example"));
+        inputs.push(path.to_str().unwrap().to_string());
+    }
+    let out = dir.path().join("out");
+    let args: Vec<&str> = inputs.iter().map(String::as_str).collect();
+    let (code, stderr) = scan_into(&out, &args);
+    assert_eq!(code, 0, "{stderr}");
+    let sql = format!(
+        "select string_agg(length(crawl) || ':' || (crawl_name = case \
+           when path like '%in0.warc' then '{}' when path like '%in1.warc' then '{}' \
+           else 'CC-MAIN-short' end), ' ' order by path) from read_parquet('inputs/*/*.parquet')",
+        names[0], names[1]
+    );
+    let rows = duck_value(&out, &sql);
+    assert_eq!(rows, "120:true 120:true 13:true");
+    let crawls = duck_value(
+        &out,
+        "select count(distinct crawl) || ' ' || count(*) from read_parquet('robots_hosts/*/*.parquet')",
+    );
+    assert_eq!(crawls, "3 3", "each crawl its own folder and robots_hosts");
 }

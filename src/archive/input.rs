@@ -219,7 +219,11 @@ pub fn input_id(p: &Path) -> String {
     let h = h.as_ref();
     format!(
         "{}-{:02x}{:02x}{:02x}{:02x}",
-        sanitize(&name),
+        // The hash names the input: a long name is only cut (ASCII after `sanitize`).
+        sanitize(&name)
+            .chars()
+            .take(INPUT_NAME_MAX)
+            .collect::<String>(),
         h[0],
         h[1],
         h[2],
@@ -314,6 +318,35 @@ pub fn parse_shard(s: &str) -> Result<(usize, usize)> {
         .map_err(|_| anyhow::anyhow!("--shard: bad count {n:?}"))?;
     anyhow::ensure!(n > 0 && i < n, "--shard {s}: need 0 <= I < N");
     Ok((i, n))
+}
+
+/// The longest crawl folder name (after `crawl=`): a `warcinfo` may name its crawl with hundreds
+/// of characters, and a folder name has at most 255 bytes.
+pub const CRAWL_FOLDER_MAX: usize = 120;
+/// The longest file name kept in an input's part name (the part and its staged file add up to
+/// about 60 bytes to it).
+const INPUT_NAME_MAX: usize = 150;
+
+/// The folder name (after `crawl=`) of the crawl named `name`: [`sanitize`]d and, when longer
+/// than [`CRAWL_FOLDER_MAX`], cut, with the first 8 hex digits of the SHA-256 of the whole
+/// name, so that two long names that share their start stay apart. `inputs.crawl_name` keeps
+/// the whole name.
+pub fn crawl_folder(name: &str) -> String {
+    let safe = sanitize(name);
+    if safe.len() <= CRAWL_FOLDER_MAX {
+        return safe;
+    }
+    let h = ring::digest::digest(&ring::digest::SHA256, name.as_bytes());
+    let h = h.as_ref();
+    // `sanitize` leaves ASCII only: any byte is a character boundary.
+    format!(
+        "{}-{:02x}{:02x}{:02x}{:02x}",
+        &safe[..CRAWL_FOLDER_MAX - 9],
+        h[0],
+        h[1],
+        h[2],
+        h[3]
+    )
 }
 
 /// Keep `[A-Za-z0-9._-]`, replace the rest with `_`. `_schema` becomes `__schema`: that

@@ -24,6 +24,8 @@ pub(super) struct InputState {
     /// The crawl name, once it is known (from `--crawl`, or from the first chunk in file order
     /// that has a warcinfo record, all chunks before it being delivered).
     pub(super) crawl: Option<String>,
+    /// The crawl's name as given or written (`crawl` is its folder name: [`input::crawl_folder`]).
+    pub(super) crawl_name: Option<String>,
     /// Chunk outputs delivered before the crawl was known.
     pub(super) pending: Vec<ChunkOutput>,
     /// The input's parts, written chunk by chunk as outputs arrive.
@@ -51,6 +53,7 @@ impl InputState {
             done: 0,
             hints: vec![None; chunks],
             crawl: None,
+            crawl_name: None,
             pending: Vec::new(),
             writers: Writers {
                 tables,
@@ -98,10 +101,11 @@ impl InputState {
         self.pending.push(output);
         let last = self.done >= self.chunks;
         if self.crawl.is_none() {
-            self.crawl = match crawl_option {
-                Some(c) => Some(input::sanitize(c)),
-                None => crawl_from_hints(&self.hints, last).map(|c| input::sanitize(&c)),
+            self.crawl_name = match crawl_option {
+                Some(c) => Some(c.to_string()),
+                None => crawl_from_hints(&self.hints, last),
             };
+            self.crawl = self.crawl_name.as_deref().map(input::crawl_folder);
         }
         let mut written = Vec::new();
         if let Some(crawl) = self.crawl.clone() {

@@ -48,6 +48,7 @@ pub(super) struct InputFacts<'a> {
     pub started: i64,
     pub seconds: f64,
     pub registry_version: &'a str,
+    pub crawl_name: &'a str,
 }
 
 /// An input with bytes in which no record was found (a gzip input must have inflated to
@@ -140,6 +141,7 @@ pub(super) fn inputs_row<'a>(f: &'a InputFacts<'a>) -> InputRow<'a> {
         tool_version: Some(env!("CARGO_PKG_VERSION")),
         schema_version: Some(SCHEMA_VERSION),
         registry_version: Some(f.registry_version),
+        crawl_name: Some(f.crawl_name),
     }
 }
 

@@ -95,10 +95,15 @@ fn finalize(
     let name = &shared.names[i];
     let id = &shared.ids[i];
     // Every chunk is in, so the crawl is known (accept() has written all rows).
-    let crawl = state
-        .crawl
-        .clone()
-        .unwrap_or_else(|| input::sanitize(shared.opts.crawl.as_deref().unwrap_or("unknown")));
+    let crawl_name = (state.crawl_name.clone()).unwrap_or_else(|| {
+        shared
+            .opts
+            .crawl
+            .as_deref()
+            .unwrap_or("unknown")
+            .to_string()
+    });
+    let crawl = (state.crawl.clone()).unwrap_or_else(|| input::crawl_folder(&crawl_name));
     let mut failure = failure.or_else(|| state.failure.clone());
     if failure.is_none()
         && inputs_row::is_not_an_archive(state.bytes, state.container, &state.counts, &state.stats)
@@ -130,6 +135,7 @@ fn finalize(
         started: state.started_wall,
         seconds: state.started.elapsed().as_secs_f64(),
         registry_version: &shared.opts.registry.version,
+        crawl_name: &crawl_name,
     };
     let mut inputs = InputsBuilder::default();
     inputs.append(&inputs_row::inputs_row(&facts));

@@ -40,7 +40,7 @@ pub use kind::{Bool, Kind, Label, Str, StrList, Text, Ts, F64, I32, I64};
 pub use table::{Table, TableSelection};
 
 /// Version of the table schemas, stored in every Parquet file's metadata as `repcensus.schema_version`.
-pub const SCHEMA_VERSION: &str = "9";
+pub const SCHEMA_VERSION: &str = "10";
 table! {
     /// One row per capture of a `/robots.txt` URL, whatever its status.
     RobotsFilesBuilder, RobotsFileRow, RobotsFiles, arrow: RobotsFilesArrow,
@@ -466,6 +466,9 @@ table! {
         schema_version: Str,
         /// Version of the agent registry behind `agent_verdicts` (`+<file>` with `--agents`).
         registry_version: Str,
+        /// The crawl's name as `--crawl` gave it or the first `warcinfo` wrote it; the `crawl`
+        /// folder name is made safe from it and cut at 120 characters.
+        crawl_name: Str,
     }
 }
 table! {
