@@ -433,3 +433,58 @@ fn a_crawl_name_too_long_for_a_folder_is_cut_and_kept_whole_in_inputs() {
     );
     assert_eq!(crawls, "3 3", "each crawl its own folder and robots_hosts");
 }
+
+/// What a folder's walk cannot read (a link to nothing, a link loop, a path longer than
+/// PATH_MAX) was skipped without a word (exit 0, no row): each is now a failed input with an
+/// errors row, and the archives beside them are read.
+#[cfg(unix)]
+#[test]
+fn what_a_folder_walk_cannot_read_is_a_failed_input_not_a_silent_skip() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("d");
+    std::fs::create_dir(&d).unwrap();
+    sample_copy(&d, "a.warc.gz");
+    std::os::unix::fs::symlink("nowhere", d.join("gone.warc.gz")).unwrap();
+    std::os::unix::fs::symlink(".", d.join("loop")).unwrap();
+    deep_folders(&d, 18, &"n".repeat(250));
+    let out = dir.path().join("out");
+    let (code, stderr) = scan_into(&out, &[d.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stderr}");
+    let failed = duck_value(
+        &out,
+        "select string_agg(status || ':' || regexp_replace(path, '.*/d/(n+/)*n+$', 'd/n...') \
+           .regexp_replace('.*/d/', 'd/'), ' ' order by path) \
+         from read_parquet('inputs/*/*.parquet')",
+    );
+    assert_eq!(
+        failed,
+        "ok:d/a.warc.gz failed:d/gone.warc.gz failed:d/loop failed:d/n..."
+    );
+    let errors = duck_value(
+        &out,
+        "select count(*) from read_parquet('errors/*/*.parquet')",
+    );
+    assert_eq!(errors, "3");
+}
+
+/// `levels` nested folders named `name` in `at`, made relative to each other's descriptor
+/// (`mkdirat`): the whole path is longer than one call may name.
+#[cfg(unix)]
+fn deep_folders(at: &Path, levels: usize, name: &str) {
+    use std::os::unix::ffi::OsStrExt;
+    let c = |p: &[u8]| std::ffi::CString::new(p).unwrap();
+    let name = c(name.as_bytes());
+    // SAFETY: plain POSIX calls on NUL-terminated names; each descriptor is closed once.
+    unsafe {
+        let mut fd = libc::open(c(at.as_os_str().as_bytes()).as_ptr(), libc::O_DIRECTORY);
+        assert!(fd >= 0);
+        for _ in 0..levels {
+            assert_eq!(libc::mkdirat(fd, name.as_ptr(), 0o755), 0);
+            let next = libc::openat(fd, name.as_ptr(), libc::O_DIRECTORY);
+            assert!(next >= 0);
+            libc::close(fd);
+            fd = next;
+        }
+        libc::close(fd);
+    }
+}

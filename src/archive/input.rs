@@ -114,15 +114,25 @@ fn expand_path(arg: &str, skip: Option<&Path>, out: &mut Vec<PathBuf>) -> Result
         if inside(path, skip) {
             return Ok(());
         }
-        let mut found: Vec<PathBuf> = walkdir::WalkDir::new(path)
+        let mut found: Vec<PathBuf> = Vec::new();
+        let entries = walkdir::WalkDir::new(path)
             .follow_links(true)
             .into_iter()
-            .filter_entry(|e| !(e.file_type().is_dir() && inside(e.path(), skip)))
-            .filter_map(|e| e.ok())
-            .filter(|e| e.file_type().is_file())
-            .filter(|e| archive_like_name(&e.file_name().to_string_lossy()))
-            .map(|e| e.into_path())
-            .collect();
+            .filter_entry(|e| !(e.file_type().is_dir() && inside(e.path(), skip)));
+        for entry in entries {
+            match entry {
+                Ok(e) if e.file_type().is_file() => {
+                    if archive_like_name(&e.file_name().to_string_lossy()) {
+                        found.push(e.into_path());
+                    }
+                }
+                Ok(_) => {}
+                // A path the walk cannot read (an unreadable folder, a name too long, a link
+                // loop) is kept as an input: the scan fails it with an errors row saying why,
+                // rather than skipping it without a word.
+                Err(e) => found.push(e.path().unwrap_or(path).to_path_buf()),
+            }
+        }
         anyhow::ensure!(
             !found.is_empty(),
             "{arg}: no archive in this folder (files named *.warc, *.arc, *.wat or *.wet, \
