@@ -52,8 +52,9 @@ or by `repcensus hosts`). Every table's crawl=_schema/_schema.parquet has its co
 docs/schema.md says what each column holds; queries/*.sql ask the questions.
 
 Exit codes: 0 every input read (some may have errors rows: see queries/errors_by_input.sql);
-1 some input could not be read at all (with --fail-on-error: or had errors rows); 2 usage or
-output error (nothing read).";
+1 some input could not be read at all (with --fail-on-error: or had errors rows), or a crawl's
+robots_hosts or summaries could not be derived (a part that cannot be read); 2 usage or output
+error (nothing read).";
 
 #[derive(Parser)]
 #[command(
@@ -712,8 +713,15 @@ fn run_scan(args: ScanArgs) -> Result<ExitCode> {
             .and_then(|()| std::fs::rename(&tmp, f))
             .map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?;
     }
+    // A crawl whose robots_hosts or summaries could not be derived (a part that cannot be
+    // read) leaves them stale: the run did not do all it was asked.
+    let derivation_failed = (summary.hosts.as_ref())
+        .is_some_and(|h| !h.failed.is_empty() || !h.summaries_failed.is_empty());
     Ok(
-        if summary.inputs_failed > 0 || (fail_on_error && summary.inputs_with_errors > 0) {
+        if summary.inputs_failed > 0
+            || derivation_failed
+            || (fail_on_error && summary.inputs_with_errors > 0)
+        {
             ExitCode::from(1)
         } else {
             ExitCode::SUCCESS

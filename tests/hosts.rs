@@ -172,9 +172,68 @@ fn an_unreadable_part_fails_its_crawl_only() {
         "{said}"
     );
     assert_eq!(table_rows(&out, "robots_hosts", &[]), before);
+    // A scan into that crawl reads its input but cannot derive the crawl: it says so and exits
+    // 1 (it exited 0, leaving robots_hosts stale).
+    let (code, err) = scan(&[
+        cases.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--crawl",
+        "a",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("robots_hosts of crawl a not derived"), "{err}");
     let run = hosts(&[dir.path().join("nowhere").to_str().unwrap()]);
     assert_eq!(run.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&run.stderr).contains("is not a folder"));
+}
+
+/// Parts that DuckDB or Spark wrote with their own codecs (DuckDB's default is snappy) are read:
+/// a crawl whose `robots_files` part was rewritten in each codec derives the `robots_hosts` of
+/// the original (before, a snappy part left the crawl underived).
+#[test]
+fn parts_written_by_duckdb_in_any_codec_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let cases = repo().join("samples/redirect-cases.warc.gz");
+    scan_into(
+        &out,
+        &[cases.to_str().unwrap()],
+        &["--crawl", "a", "--tables", "robots_files"],
+    );
+    let codecs = ["snappy", "gzip", "lz4", "brotli", "zstd", "uncompressed"];
+    for codec in codecs {
+        std::fs::create_dir_all(out.join(format!("robots_files/crawl={codec}"))).unwrap();
+        duck(
+            &out,
+            &format!(
+                "COPY (SELECT * EXCLUDE (crawl) FROM read_parquet('robots_files/crawl=a/*.parquet', \
+                 hive_partitioning = true)) TO 'robots_files/crawl={codec}/part-duck.parquet' \
+                 (FORMAT parquet, COMPRESSION {codec})"
+            ),
+        );
+    }
+    let run = hosts(&[out.to_str().unwrap(), "-q"]);
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let of = |crawl: &str| {
+        duck(
+            &out,
+            &format!(
+                "SELECT * EXCLUDE (crawl) FROM read_parquet('robots_hosts/crawl={crawl}/*.parquet', \
+                 hive_partitioning = true) ORDER BY ALL"
+            ),
+        )
+    };
+    let original = of("a");
+    assert!(original.lines().count() > 10);
+    for codec in codecs {
+        assert_eq!(of(codec), original, "{codec}");
+    }
 }
 
 /// A real wget crawl (commoncrawl/ia-web-commons' IAH-urls-wget.warc.gz, 2013) fetched
