@@ -188,6 +188,33 @@ fn an_unreadable_part_fails_its_crawl_only() {
     assert!(String::from_utf8_lossy(&run.stderr).contains("is not a folder"));
 }
 
+/// An input scanned again under another crawl name leaves its old crawl: that crawl's
+/// `robots_hosts` (and summaries) are derived again from what is left, as a scan of the other
+/// inputs alone gives them (before, they kept the moved input's hosts).
+#[test]
+fn a_crawl_that_loses_an_input_to_another_crawl_is_derived_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, alone) = (dir.path().join("out"), dir.path().join("alone"));
+    let cases = repo().join("samples/redirect-cases.warc.gz");
+    let verdicts = repo().join("samples/verdict-cases.warc.gz");
+    let both = [cases.to_str().unwrap(), verdicts.to_str().unwrap()];
+    scan_into(&out, &both, &["--crawl", "a"]);
+    scan_into(&out, &[cases.to_str().unwrap()], &["--crawl", "b"]);
+    scan_into(&alone, &[verdicts.to_str().unwrap()], &["--crawl", "a"]);
+    for table in ["robots_hosts", "summary_agents", "summary_robots_keys"] {
+        let of = |o: &Path| {
+            duck(
+                o,
+                &format!(
+                    "SELECT * FROM read_parquet('{table}/crawl=a/*.parquet', hive_partitioning = true) \
+                     ORDER BY ALL"
+                ),
+            )
+        };
+        assert_eq!(of(&out), of(&alone), "{table}");
+    }
+}
+
 /// Parts that DuckDB or Spark wrote with their own codecs (DuckDB's default is snappy) are read:
 /// a crawl whose `robots_files` part was rewritten in each codec derives the `robots_hosts` of
 /// the original (before, a snappy part left the crawl underived).

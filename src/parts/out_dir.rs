@@ -32,6 +32,9 @@ pub struct OutDir {
     root: PathBuf,
     staging: PathBuf,
     remote: Option<RemoteOut>,
+    /// The crawls that lost a part to another crawl in a commit (an input scanned again under
+    /// another crawl name): what is derived from their parts must be derived again.
+    left: std::sync::Mutex<std::collections::BTreeSet<String>>,
 }
 
 /// An object-store output: the store and the key prefix that stands for the folder.
@@ -76,6 +79,7 @@ impl OutDir {
             root: root.to_path_buf(),
             staging,
             remote: None,
+            left: Default::default(),
         })
     }
 
@@ -162,7 +166,8 @@ impl OutDir {
                 PartOutcome::Staged(p) => &p.final_path,
                 PartOutcome::Empty(path) => path,
             };
-            remove_in_other_crawls(final_path);
+            let left = remove_in_other_crawls(final_path);
+            self.crawls_left(left);
             match part {
                 PartOutcome::Staged(p) => {
                     let dir = p.final_path.parent().unwrap_or(&self.root);
@@ -228,7 +233,8 @@ impl OutDir {
                 PartOutcome::Empty(path) => path.clone(),
             };
             let key = self.key(r, &final_path)?;
-            self.delete_in_other_crawls(r, &final_path)?;
+            let left = self.delete_in_other_crawls(r, &final_path)?;
+            self.crawls_left(left);
             match part {
                 PartOutcome::Staged(p) => {
                     upload(r, &p.staged, &key)?;
@@ -240,21 +246,47 @@ impl OutDir {
         Ok(())
     }
 
-    /// Delete the part named like `final_path` under the other `crawl=` prefixes of its table.
-    fn delete_in_other_crawls(&self, r: &RemoteOut, final_path: &Path) -> Result<()> {
+    /// Delete the part named like `final_path` under the other `crawl=` prefixes of its table;
+    /// the crawls it was found in.
+    fn delete_in_other_crawls(&self, r: &RemoteOut, final_path: &Path) -> Result<Vec<String>> {
+        use object_store::ObjectStoreExt;
         let (Some(name), Some(crawl_dir)) = (final_path.file_name(), final_path.parent()) else {
-            return Ok(());
+            return Ok(Vec::new());
         };
         let Some(table_dir) = crawl_dir.parent() else {
-            return Ok(());
+            return Ok(Vec::new());
         };
         let own = self.key(r, crawl_dir)?;
+        let mut left = Vec::new();
         for crawl in remote_crawls(r, &self.key(r, table_dir)?)? {
             if crawl != own {
-                delete(r, &crawl.clone().join(name.to_string_lossy().as_ref()))?;
+                let key = crawl.clone().join(name.to_string_lossy().as_ref());
+                // S3 says nothing of a delete that found nothing: asked first.
+                if crate::archive::remote::block_on(r.store.head(&key)).is_ok() {
+                    delete(r, &key)?;
+                    left.extend(
+                        crawl
+                            .filename()
+                            .and_then(|f| f.strip_prefix("crawl="))
+                            .map(str::to_string),
+                    );
+                }
             }
         }
-        Ok(())
+        Ok(left)
+    }
+
+    fn crawls_left(&self, crawls: Vec<String>) {
+        if !crawls.is_empty() {
+            let mut left = self.left.lock().unwrap_or_else(|e| e.into_inner());
+            left.extend(crawls);
+        }
+    }
+
+    /// The crawls that lost a part to another crawl in this run's commits (an input scanned
+    /// again under another crawl name).
+    pub fn crawls_that_lost_parts(&self) -> std::collections::BTreeSet<String> {
+        self.left.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 
     /// Remove the parts of `table` for `input_id` under every `crawl=` folder.
@@ -572,22 +604,27 @@ fn upload(r: &RemoteOut, staged: &Path, key: &object_store::path::Path) -> Resul
 }
 
 /// Remove the part of the same name as `final_path` from the sibling `crawl=` folders.
-fn remove_in_other_crawls(final_path: &Path) {
+fn remove_in_other_crawls(final_path: &Path) -> Vec<String> {
     let (Some(name), Some(crawl_dir)) = (final_path.file_name(), final_path.parent()) else {
-        return;
+        return Vec::new();
     };
     let Some(table_dir) = crawl_dir.parent() else {
-        return;
+        return Vec::new();
     };
     let Ok(entries) = std::fs::read_dir(table_dir) else {
-        return;
+        return Vec::new();
     };
+    let mut left = Vec::new();
     for e in entries.flatten() {
         let dir = e.path();
-        if dir != crawl_dir && e.file_name().to_string_lossy().starts_with("crawl=") {
-            let _ = std::fs::remove_file(dir.join(name));
+        let folder = e.file_name().to_string_lossy().into_owned();
+        if let Some(crawl) = folder.strip_prefix("crawl=").filter(|_| dir != crawl_dir) {
+            if std::fs::remove_file(dir.join(name)).is_ok() {
+                left.push(crawl.to_string());
+            }
         }
     }
+    left
 }
 
 /// Remove staging folders of runs whose process is gone (Linux: `/proc/<pid>`); elsewhere, those

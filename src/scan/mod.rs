@@ -164,8 +164,11 @@ pub fn scan(opts: &ScanOptions) -> Result<ScanSummary> {
     }
     let mut summary = lock(&shared.summary).clone();
     let derives = opts.tables.writes(Table::RobotsFiles) || opts.tables.writes(Table::PageSignals);
+    // The crawls of the inputs, and those that lost an input's parts to another crawl name.
+    let mut crawls = summary.crawls.clone();
+    crawls.extend(out.crawls_that_lost_parts());
     let hosts = (opts.derive_hosts && derives)
-        .then(|| crate::derive::hosts::derive(&out, Some(&summary.crawls), &opts.registry));
+        .then(|| crate::derive::hosts::derive(&out, Some(&crawls), &opts.registry));
     out.close();
     summary.hosts = hosts.transpose()?;
     summary.seconds = started.elapsed().as_secs_f64();
