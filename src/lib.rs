@@ -104,7 +104,7 @@ pub use tables::{Table, TableSelection, SCHEMA_VERSION};
 /// Inputs: expanding command-line arguments into files, sharding them, and opening them.
 pub mod inputs {
     pub use crate::archive::input::{
-        expand, input_id, parse_shard, plan_chunks, shard, stream_reader, Container,
+        expand, input_id, parse_shard, plan_chunks, shard, sniff_archive, stream_reader, Container,
     };
 }
 

@@ -412,3 +412,121 @@ fn a_record_longer_than_the_rest_of_the_input_is_truncated_in_every_container() 
         );
     }
 }
+
+/// The samples' per-record archive as it is on disk (its own writer's members) and where its
+/// members start.
+fn sample_members() -> (Vec<u8>, Vec<usize>) {
+    let data = std::fs::read(common::repo().join("samples/real-robots.warc.gz")).unwrap();
+    let mut starts = Vec::new();
+    let mut cursor = &data[..];
+    while !cursor.is_empty() {
+        starts.push(data.len() - cursor.len());
+        let mut d = GzDecoder::new(cursor);
+        std::io::copy(&mut d, &mut std::io::sink()).unwrap();
+        cursor = d.into_inner();
+    }
+    (data, starts)
+}
+
+/// A deletion across the end of one member and the start of the next (found by a mutation
+/// campaign): the damaged member's deflate data runs on over the members after it and still
+/// ends, with a bad CRC. Reading went on after what it took, and the intact member inside was
+/// lost; now it is read again from there, at its own offset.
+#[test]
+fn a_damaged_member_that_runs_over_the_next_ones_keeps_the_intact_member_inside_it() {
+    let (mut data, starts) = sample_members();
+    let clean = read_gz(&data);
+    let (from, to) = (360_441, 360_570);
+    let k = starts.iter().position(|&s| s == 361_078).unwrap();
+    assert!(starts[k - 2] < from && from < starts[k - 1] && starts[k - 1] < to);
+    data.drain(from..to);
+    let bad = read_gz(&data);
+    let shift = to - from;
+    for (i, &s) in starts.iter().enumerate() {
+        let at = if s >= to { s - shift } else { s } as u64;
+        if i != k - 2 && i != k - 1 {
+            assert!(
+                bad.has(at, &clean.recs[i].block),
+                "member {i} at {s} lost: {:?}",
+                bad.kinds()
+            );
+        }
+    }
+    assert!(bad
+        .kinds()
+        .contains(&("gzip_checksum", Some(starts[k - 2] as u64))));
+}
+
+/// A `.warc.gz` whose first bytes are damaged or preceded by others (one byte, 512 NULs) was
+/// read as plain text with no record and failed whole. It is a gzip input whose intact members
+/// are all read, with one errors row at 0, as damage further in is.
+#[test]
+fn a_damaged_start_keeps_every_intact_member() {
+    let (data, starts) = sample_members();
+    let clean = read_gz(&data);
+    type Start = (&'static str, fn(&[u8]) -> Vec<u8>, usize, usize);
+    let damages: [Start; 4] = [
+        ("byte 0", |d| [&[d[0] ^ 0xff][..], &d[1..]].concat(), 1, 0),
+        (
+            "byte 1",
+            |d| [&[d[0], d[1] ^ 0xff][..], &d[2..]].concat(),
+            1,
+            0,
+        ),
+        ("one byte before", |d| [&[0x41u8][..], d].concat(), 0, 1),
+        ("512 NULs before", |d| [&[0u8; 512][..], d].concat(), 0, 512),
+    ];
+    for (what, damage, lost, shift) in damages {
+        let bad_data = damage(&data);
+        assert_eq!(inputs::sniff_archive(&bad_data), Container::Gzip, "{what}");
+        let bad = read_gz(&bad_data);
+        for (i, &s) in starts.iter().enumerate().skip(lost) {
+            assert!(
+                bad.has((s + shift) as u64, &clean.recs[i].block),
+                "{what}: member {i} lost"
+            );
+        }
+        assert_eq!(bad.recs.len(), starts.len() - lost, "{what}");
+        assert_eq!(
+            bad.kinds(),
+            [("garbage_between_members", Some(0))],
+            "{what}"
+        );
+    }
+    // Plain archives and text keep their own reading.
+    let plain = records().concat();
+    assert_eq!(inputs::sniff_archive(&plain), Container::Plain);
+    assert_eq!(inputs::sniff_archive(b"not an archive\n"), Container::Plain);
+}
+
+/// The same damaged start, scanned: the input is `ok_with_errors` with every intact capture, read
+/// from a mapped file and from standard input alike.
+#[test]
+fn a_scan_of_a_damaged_start_keeps_every_intact_capture() {
+    let (data, _) = sample_members();
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.warc.gz");
+    std::fs::write(&bad, [&[0u8; 512][..], &data].concat()).unwrap();
+    for stdin in [false, true] {
+        let out = dir.path().join(format!("out-{stdin}"));
+        let mut cmd = common::bin();
+        cmd.args(["scan", "-q", "--out"]).arg(&out);
+        if stdin {
+            cmd.arg("-").stdin(std::fs::File::open(&bad).unwrap());
+        } else {
+            cmd.arg(&bad);
+        }
+        let run = cmd.output().unwrap();
+        assert_eq!(
+            run.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let row = common::duck_value(
+            &out,
+            "select status || ' ' || rows_robots_files || ' ' || errors from read_parquet('inputs/*/*.parquet')",
+        );
+        assert_eq!(row, "ok_with_errors 519 1", "stdin: {stdin}");
+    }
+}

@@ -42,6 +42,25 @@ fn corpus() -> &'static [Vec<Vec<u8>>] {
     })
 }
 
+/// The first 60 members of `samples/real-robots.warc.gz`, as on disk.
+fn on_disk_members() -> &'static [Vec<u8>] {
+    static MEMBERS: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
+    MEMBERS.get_or_init(|| {
+        let data = std::fs::read(common::repo().join("samples/real-robots.warc.gz")).unwrap();
+        let mut cursor = &data[..];
+        let mut out = Vec::new();
+        while !cursor.is_empty() && out.len() < 60 {
+            let before = cursor.len();
+            let mut d = GzDecoder::new(cursor);
+            std::io::copy(&mut d, &mut std::io::sink()).unwrap();
+            cursor = d.into_inner();
+            let start = data.len() - before;
+            out.push(data[start..start + before - cursor.len()].to_vec());
+        }
+        out
+    })
+}
+
 fn gz(data: &[u8]) -> Vec<u8> {
     let mut e = GzEncoder::new(Vec::new(), Compression::fast());
     e.write_all(data).unwrap();
@@ -297,15 +316,28 @@ fn plain_case(which: usize, d: &Damage, piece: usize) -> Result<(), TestCaseErro
 /// Damage to a per-record `.warc.gz`: every member that still inflates whole with a valid
 /// trailer gives its record at its offset, early stop or not.
 fn gzip_case(which: usize, d: &Damage) -> Result<(), TestCaseError> {
-    let records = &corpus()[which];
-    let members: Vec<Vec<u8>> = records.iter().map(|r| gz(r)).collect();
+    gzip_case_at(which, &|_| d.clone())
+}
+
+/// As [`gzip_case`], the damage made knowing where the members start.
+fn gzip_case_at(which: usize, d: &dyn Fn(&[usize]) -> Damage) -> Result<(), TestCaseError> {
+    // 0 and 1: the corpus' records in members of our own; 2: a sample's members as its writer
+    // made them (other deflate blocks damage differently).
+    let members: Vec<Vec<u8>> = match which {
+        2 => on_disk_members().to_vec(),
+        _ => corpus()[which].iter().map(|r| gz(r)).collect(),
+    };
     let data = members.concat();
     let units = starts(&members);
     let clean = read_gz(&data, true);
-    prop_assert!(clean.errs.is_empty() && clean.recs.len() == records.len());
+    prop_assert!(clean.errs.is_empty() && clean.recs.len() == members.len());
     let mut bad_data = data.clone();
-    let span = d.apply(&mut bad_data);
+    let span = d(&units).apply(&mut bad_data);
     prop_assume!(!bad_data.is_empty());
+    if span.0 <= 1 && span.1 < units[1] {
+        // A damaged start leaves the input a gzip one (it was read as plain text, and lost).
+        prop_assert_eq!(inputs::sniff_archive(&bad_data), Container::Gzip);
+    }
     for early in [true, false] {
         let bad = read_gz(&bad_data, early);
         check(
@@ -356,5 +388,55 @@ fn damaged_plain_archives_keep_every_untouched_record() {
 fn damaged_gzip_archives_keep_every_intact_member() {
     runner()
         .run(&(0usize..2, damage()), |(c, d)| gzip_case(c, &d))
+        .unwrap();
+}
+
+/// The first bytes damaged, or bytes put before them: the input is still read as gzip and every
+/// intact member is kept.
+#[test]
+fn gzip_archives_with_a_damaged_start_keep_every_intact_member() {
+    let start = prop_oneof![
+        (0usize..2, any::<u8>()).prop_map(|(at, bit)| Damage::FlipBit { at, bit }),
+        (0usize..2, proptest::collection::vec(any::<u8>(), 1..8))
+            .prop_map(|(at, bytes)| Damage::Overwrite { at, bytes }),
+        proptest::collection::vec(any::<u8>(), 1..600)
+            .prop_map(|bytes| Damage::Insert { at: 0, bytes }),
+        (1usize..600).prop_map(|n| Damage::Insert {
+            at: 0,
+            bytes: vec![0; n]
+        }),
+    ];
+    runner()
+        .run(&(0usize..3, start), |(c, d)| gzip_case(c, &d))
+        .unwrap();
+}
+
+/// Damage across the end of one member and the start of the next (a deletion, an overwrite):
+/// the damaged member's deflate data may run on over the members after it; the intact ones
+/// among them are kept.
+#[test]
+fn gzip_archives_damaged_across_a_member_boundary_keep_every_intact_member() {
+    let across = (
+        any::<usize>(),
+        1usize..300,
+        1usize..400,
+        any::<bool>(),
+        any::<u64>(),
+    );
+    runner()
+        .run(&(0usize..3, across), |(c, (k, back, len, delete, seed))| {
+            gzip_case_at(c, &|units: &[usize]| {
+                let at = units[1 + k % (units.len() - 1)].saturating_sub(back);
+                if delete {
+                    Damage::Delete { at, len }
+                } else {
+                    let bytes = (0..len as u64).map(|i| (seed.wrapping_mul(i + 1) >> 17) as u8);
+                    Damage::Overwrite {
+                        at,
+                        bytes: bytes.collect(),
+                    }
+                }
+            })
+        })
         .unwrap();
 }

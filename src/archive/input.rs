@@ -44,6 +44,29 @@ impl Container {
     }
 }
 
+/// How far into an input whose first bytes are no container's and no record's
+/// [`sniff_archive`] looks for the first gzip member.
+pub const SNIFF_SPAN: usize = 1 << 20;
+
+/// The container of an input whose first bytes (up to [`SNIFF_SPAN`] of them, or all) are
+/// `data`. By its magic number; but when it starts with neither a known magic number nor a
+/// record (a damaged first byte, bytes put before the first member), the first gzip member in
+/// `data` whose inflated bytes start a record, when no plain record starts before it, makes it
+/// gzip: the gzip reader then reports the damaged start and keeps every intact member, as it
+/// does for damage further in. Before, such a file was read as plain text with no record and
+/// lost whole.
+pub fn sniff_archive(data: &[u8]) -> Container {
+    let found = sniff(&data[..data.len().min(16)]);
+    if found != Container::Plain || looks_like_record_start(data) {
+        return found;
+    }
+    let span = data.len().min(SNIFF_SPAN);
+    match gz::find_member(data, 0, span, looks_like_record_start) {
+        Some(member) if find_plain_start(data, 0, member).is_none() => Container::Gzip,
+        _ => found,
+    }
+}
+
 /// Sniff the container from the first bytes.
 pub fn sniff(head: &[u8]) -> Container {
     match head {

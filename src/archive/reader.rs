@@ -198,7 +198,17 @@ impl Members<'_> {
     }
 
     fn error(&self, sink: &mut dyn Sink, kind: ErrorKind, detail: impl Into<String>) {
-        let offset = Some(self.at(self.pos));
+        self.error_at(self.pos, sink, kind, detail);
+    }
+
+    fn error_at(
+        &self,
+        pos: usize,
+        sink: &mut dyn Sink,
+        kind: ErrorKind,
+        detail: impl Into<String>,
+    ) {
+        let offset = Some(self.at(pos));
         sink.error(ReadError::new(Scope::Record, kind, detail, offset));
     }
 
@@ -245,14 +255,24 @@ impl Members<'_> {
         self.stats.decompressed_bytes += r.written;
         match r.end {
             StreamEnd::Complete => {
+                self.pos += r.consumed;
                 if damaged {
-                    self.error(
+                    self.error_at(
+                        pos,
                         sink,
                         ErrorKind::GzipChecksum,
                         "gzip member inflates but its CRC or length trailer does not match",
                     );
+                    // Damaged deflate data can run on over the starts of the members after
+                    // it and still end: read again from the first member that starts inside
+                    // what it took (an intact member there was lost before).
+                    if let Some(next) =
+                        gz::find_member(self.data, pos + 1, self.pos, looks_like_record_start)
+                    {
+                        self.framer.discontinuity(self.stream_pos, sink);
+                        self.pos = next;
+                    }
                 }
-                self.pos += r.consumed;
             }
             StreamEnd::Truncated => {
                 // The inflater ran to the end of the data: either the input ends inside this

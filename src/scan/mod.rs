@@ -298,7 +298,7 @@ fn plan(shared: &Shared<'_>, worker: &mut Worker, i: usize) -> Result<()> {
     }
     // Read-ahead helps: the map is read front to back (per chunk). Advice is only a hint.
     let _ = map.map().advise(memmap2::Advice::Sequential);
-    let container = input::sniff(&map.bytes()[..map.bytes().len().min(16)]);
+    let container = input::sniff_archive(&map.bytes()[..map.bytes().len().min(input::SNIFF_SPAN)]);
     match container {
         Container::Plain | Container::Gzip => {
             let target = chunk_target(

@@ -176,8 +176,13 @@ pub(super) fn read_windowed(
     let mut window: Vec<u8> = Vec::with_capacity(REMOTE_WINDOW);
     let mut eof = false;
     let name = &shared.names[i];
-    let first = fill_window(&mut reader, &mut window, 16, &mut eof);
-    let container = input::sniff(&window[..window.len().min(16)]);
+    let mut first = fill_window(&mut reader, &mut window, 16, &mut eof);
+    let mut container = input::sniff(&window[..window.len().min(16)]);
+    if first.is_ok() && container == Container::Plain {
+        // No magic number: a damaged start may hide a gzip input (input::sniff_archive).
+        first = fill_window(&mut reader, &mut window, input::SNIFF_SPAN, &mut eof);
+        container = input::sniff_archive(&window);
+    }
     if first.is_ok() && window.is_empty() && size.is_none() {
         return skip_or_empty(shared, i, 0).map(drop);
     }
