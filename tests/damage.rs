@@ -530,3 +530,37 @@ fn a_scan_of_a_damaged_start_keeps_every_intact_capture() {
         assert_eq!(row, "ok_with_errors 519 1", "stdin: {stdin}");
     }
 }
+
+/// Members too large to inflate whole (32 MiB and more) are streamed: their CRC and length
+/// trailer is checked too (with `--inflate-all` a flipped CRC byte gave no error at 40 MiB; it did
+/// at 16 MiB, inflated whole).
+#[test]
+fn a_wrong_crc_is_reported_for_a_member_of_any_size() {
+    for mib in [16usize, 40] {
+        let body = b"Disallow: /private\n".repeat((mib << 20) / 19);
+        let record = format!(
+            "WARC/1.0\r\nWARC-Type: resource\r\nWARC-Target-URI: http://a.example/robots.txt\r\n\
+             WARC-Date: 2025-01-01T00:00:00Z\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        );
+        let member = gz(&[record.as_bytes(), &body, b"\r\n\r\n"].concat());
+        for flip in [false, true] {
+            let mut data = member.clone();
+            if flip {
+                let n = data.len();
+                data[n - 8] ^= 0x01;
+            }
+            let mut c = Collect::default();
+            let mut bufs = ReadBuffers::new();
+            bufs.early_stop = false;
+            read_gzip_members(&data, 0, data.len(), &mut bufs, &mut c);
+            let expected: &[(&str, Option<u64>)] = if flip {
+                &[("gzip_checksum", Some(0))]
+            } else {
+                &[]
+            };
+            assert_eq!(c.kinds(), expected, "{mib} MiB, CRC flipped: {flip}");
+            assert_eq!(c.recs.len(), 1, "{mib} MiB");
+        }
+    }
+}

@@ -150,6 +150,9 @@ pub struct StreamResult {
     pub consumed: usize,
     /// Bytes delivered to the sink.
     pub written: u64,
+    /// For `Complete`: the trailer's CRC-32 and length match the inflated bytes (the streamed
+    /// path checks them as libdeflate does for a whole member). True for the other ends.
+    pub trailer_matches: bool,
 }
 
 /// flate2 (zlib-rs) raw inflate for members that libdeflate cannot take whole.
@@ -180,11 +183,13 @@ impl StreamInflater {
                 end: StreamEnd::Corrupt("bad gzip header".into()),
                 consumed: 0,
                 written: 0,
+                trailer_matches: true,
             };
         };
         self.inflate.reset(false);
         let body = &data[header..];
         let mut written = 0u64;
+        let mut crc = crc32fast::Hasher::new();
         loop {
             let in_before = self.inflate.total_in() as usize;
             let out_before = self.inflate.total_out();
@@ -194,12 +199,14 @@ impl StreamInflater {
             let produced = (self.inflate.total_out() - out_before) as usize;
             if produced > 0 {
                 written += produced as u64;
+                crc.update(&self.buf[..produced]);
                 if !sink(&self.buf[..produced]) {
                     let consumed = header + self.inflate.total_in() as usize;
                     return StreamResult {
                         end: StreamEnd::Stopped,
                         consumed,
                         written,
+                        trailer_matches: true,
                     };
                 }
             }
@@ -208,16 +215,24 @@ impl StreamInflater {
                 Ok(Status::StreamEnd) => {
                     let end = header + consumed_body;
                     if end + 8 <= data.len() {
+                        let trailer = &data[end..end + 8];
+                        let expected = [
+                            crc.clone().finalize().to_le_bytes(),
+                            (written as u32).to_le_bytes(),
+                        ]
+                        .concat();
                         return StreamResult {
                             end: StreamEnd::Complete,
                             consumed: end + 8,
                             written,
+                            trailer_matches: trailer == expected,
                         };
                     }
                     return StreamResult {
                         end: StreamEnd::Truncated,
                         consumed: data.len(),
                         written,
+                        trailer_matches: true,
                     };
                 }
                 Ok(_) => {
@@ -227,6 +242,7 @@ impl StreamInflater {
                             end: StreamEnd::Truncated,
                             consumed: data.len(),
                             written,
+                            trailer_matches: true,
                         };
                     }
                 }
@@ -236,6 +252,7 @@ impl StreamInflater {
                         end: StreamEnd::Corrupt(e.to_string()),
                         consumed,
                         written,
+                        trailer_matches: true,
                     };
                 }
             }

@@ -256,7 +256,7 @@ impl Members<'_> {
         match r.end {
             StreamEnd::Complete => {
                 self.pos += r.consumed;
-                if damaged {
+                if damaged || !r.trailer_matches {
                     self.error_at(
                         pos,
                         sink,
