@@ -6,7 +6,8 @@
 --   crawl          crawl name (warcinfo isPartOf, or --crawl)
 --   fetch_outcome  ok, ok_empty, not_found, forbidden, unauthorized, too_many_requests,
 --                  client_error, server_error, redirect, not_modified, not_robots_html,
---                  not_robots_binary, revisit, no_http_response, bad_status_line, other_status
+--                  not_robots_binary, revisit, no_http_response, bad_status_line, other_status,
+--                  head_too_long
 --   captures       robots.txt captures with that outcome
 --   hosts          distinct hosts among them
 --   share          captures / all robots.txt captures of the crawl (0..1, 4 decimals)

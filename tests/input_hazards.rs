@@ -488,3 +488,77 @@ fn deep_folders(at: &Path, levels: usize, name: &str) {
         libc::close(fd);
     }
 }
+
+/// A WARC response record of `uri` whose HTTP head is `head` and body `body`.
+fn response_record(uri: &str, head: &[u8], body: &[u8]) -> Vec<u8> {
+    let http = [head, body].concat();
+    let warc = format!(
+        "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {uri}\r\n\
+         WARC-Date: 2025-01-01T00:00:00Z\r\nWARC-Record-ID: <urn:uuid:{}>\r\n\
+         Content-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n",
+        uri.len(),
+        http.len()
+    );
+    [warc.as_bytes(), &http, b"\r\n\r\n"].concat()
+}
+
+/// An HTTP head longer than the 8 MiB of a record that is read: a robots.txt behind a 14 MB head
+/// was `ok_empty` (no rules, no error) and a page with a million `X-Robots-Tag` headers kept a
+/// quarter of them and lost its meta tag, both without a word. The robots.txt is now
+/// `head_too_long` (verdicts `unknown`), and each gets an `http_head_too_long` errors row.
+#[test]
+fn an_http_head_longer_than_what_is_read_is_said_not_read_as_empty() {
+    let dir = tempfile::tempdir().unwrap();
+    let robots_body = b"User-agent: *\nDisallow: /c\n";
+    let mut head = b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n".to_vec();
+    for i in 0..120_000 {
+        head.extend(format!("X-Filler-{i}: {}\r\n", "a".repeat(100)).as_bytes());
+    }
+    head.extend(format!("Content-Length: {}\r\n\r\n", robots_body.len()).as_bytes());
+    let page_body = b"<html><head><meta name=robots content=noindex></head></html>";
+    let mut page_head = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n".to_vec();
+    page_head.extend(b"X-Robots-Tag: noarchive\r\n".repeat(1_000_000));
+    page_head.extend(b"\r\n");
+    let input = dir.path().join("heads.warc");
+    std::fs::write(
+        &input,
+        [
+            response_record("http://big.example/robots.txt", &head, robots_body),
+            response_record("http://big.example/page", &page_head, page_body),
+        ]
+        .concat(),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let (code, stderr) = scan_into(&out, &[input.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    let robots = duck_value(
+        &out,
+        "select fetch_outcome || ' ' || coalesce(n_rules::varchar, 'NULL') \
+         from read_parquet('robots_files/*/*.parquet')",
+    );
+    assert_eq!(robots, "head_too_long NULL");
+    let verdicts = duck_value(
+        &out,
+        "select string_agg(distinct verdict, ' ') from read_parquet('agent_verdicts/*/*.parquet')",
+    );
+    assert_eq!(verdicts, "unknown");
+    let errors = duck_value(
+        &out,
+        "select string_agg(kind || '@' || warc_offset, ' ' order by warc_offset) \
+         from read_parquet('errors/*/*.parquet')",
+    );
+    let page_at = std::fs::read(&input)
+        .unwrap()
+        .windows(8)
+        .position(|w| w == b"WARC/1.0")
+        .and_then(|_| {
+            let data = std::fs::read(&input).unwrap();
+            (1..data.len()).find(|&i| data[i..].starts_with(b"WARC/1.0\r\nWARC-Type"))
+        })
+        .unwrap();
+    assert_eq!(
+        errors,
+        format!("http_head_too_long@0 http_head_too_long@{page_at}")
+    );
+}

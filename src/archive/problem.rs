@@ -41,6 +41,7 @@ str_enum! {
         UnknownContentEncoding = "unknown_content_encoding",
         VerdictUndetermined = "verdict_undetermined",
         HeadScanLimit = "head_scan_limit",
+        HttpHeadTooLong = "http_head_too_long",
     }
 }
 

@@ -301,12 +301,21 @@ impl Signals {
         if self.said.is_empty() {
             return;
         }
+        // Each (source, agent, directive) once, meta tags first, each source by agent: a
+        // header is joined with the meta tags of its agent alone (a response may carry a million
+        // headers; pairing all with all took a minute).
+        self.said.sort_unstable();
+        self.said.dedup();
+        let (metas, headers) = self.said.split_at(self.said.partition_point(|s| !s.0));
         let mut found: Vec<[Option<u32>; 4]> = Vec::new();
-        for &(_, h_agent, h_dir) in self.said.iter().filter(|s| s.0) {
-            for &(_, m_agent, m_dir) in self.said.iter().filter(|s| !s.0) {
-                // As SQL joins them: an agent that is NULL matches none.
-                let same = h_agent.is_some() && h_agent == m_agent;
-                if same && self.opposite.contains(&(h_dir, m_dir)) {
+        for &(_, h_agent, h_dir) in headers {
+            // As SQL joins them: an agent that is NULL matches none.
+            if h_agent.is_none() {
+                continue;
+            }
+            let from = metas.partition_point(|m| m.1 < h_agent);
+            for &(_, _, m_dir) in metas[from..].iter().take_while(|m| m.1 == h_agent) {
+                if self.opposite.contains(&(h_dir, m_dir)) {
                     found.push([h_agent, Some(h_dir), Some(m_dir), Some(self.status)]);
                 }
             }

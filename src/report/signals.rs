@@ -343,9 +343,16 @@ impl Pass {
 
     /// A part is done: find its responses' conflicts and forget what was per response.
     fn end_part(&mut self) {
-        for r in self.responses.values() {
+        for r in self.responses.values_mut() {
+            // Each pair once, the meta tags by agent: a header is joined with its agent's alone
+            // (a response may carry a million headers).
+            for pairs in [&mut r.header, &mut r.meta] {
+                pairs.sort_unstable();
+                pairs.dedup();
+            }
             for &(ha, hd) in &r.header {
-                for &(ma, md) in r.meta.iter().filter(|(ma, _)| *ma == ha) {
+                let from = r.meta.partition_point(|m| m.0 < ha);
+                for &(ma, md) in r.meta[from..].iter().take_while(|m| m.0 == ha) {
                     let (hd, md) = (self.names.name(hd), self.names.name(md));
                     if are_opposite(hd, md) {
                         self.conflicts.insert(Conflict {

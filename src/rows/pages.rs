@@ -174,6 +174,16 @@ impl Pages {
             let host_key = host.as_deref().unwrap_or("");
             cx.out.host_counts.add(host_key, status, html, carried);
         }
+        if h.incomplete && rec.block_truncated {
+            let detail = super::robots_capture::head_too_long(rec.block.len());
+            cx.push_error(
+                ErrorKind::HttpHeadTooLong,
+                &detail,
+                rec.offset,
+                None,
+                Some(seen.uri),
+            );
+        }
         if html && page_signals::head_limit_hit(&cx.bufs.signals) {
             cx.push_error(
                 ErrorKind::HeadScanLimit,

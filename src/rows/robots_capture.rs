@@ -272,6 +272,12 @@ impl<'b> Fetch<'b> {
             f.outcome = FetchOutcome::Revisit;
             return f;
         }
+        if h.incomplete && rec.block_truncated {
+            // Its body lies past what the reader keeps: not an empty file, an unread one.
+            f.outcome = FetchOutcome::HeadTooLong;
+            f.problem = Some((ErrorKind::HttpHeadTooLong, head_too_long(rec.block.len())));
+            return f;
+        }
         let (body, info) = decoder.decode(h, rec.block);
         f.problem = info.problem.clone();
         // The declared size of an undecoded body whose record was cut by the reader.
@@ -315,4 +321,13 @@ impl<'b> Fetch<'b> {
 fn media_type(v: &[u8]) -> Option<String> {
     let v = http::media_type_bytes(v);
     (!v.is_empty()).then(|| String::from_utf8_lossy(v).to_ascii_lowercase())
+}
+
+/// The detail of an `http_head_too_long` errors row.
+pub(crate) fn head_too_long(kept: usize) -> String {
+    format!(
+        "the HTTP head does not end within the first {} MiB of the record, all that is read of \
+         it: the body and the headers past that are not read",
+        kept >> 20
+    )
 }
