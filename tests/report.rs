@@ -514,3 +514,66 @@ fn an_unreadable_part_fails_its_crawl_only() {
     std::fs::remove_file(out.join("summary_agents/crawl=a/part-zzz.parquet")).unwrap();
     assert!(check_numbers(&out, &cells) > 40);
 }
+
+/// A crafted crawl whose pages have 300 KB URLs with bidirectional overrides and control
+/// characters, each page's header contradicting its meta tag (so each URL is in the list of
+/// conflicts): the page stays small (each text is cut at 300 characters; it was 18 MB), no such
+/// character reaches it, and the report writes nothing in the tables folder.
+#[test]
+fn long_and_hidden_strings_from_an_archive_are_cut_and_shown_harmless() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut warc = Vec::new();
+    for i in 0..10 {
+        let url = format!(
+            "http://evil.example/{i}/\u{202E}gpj.exe\u{1b}]0;title\u{7}{}",
+            "a".repeat(300_000)
+        );
+        let body = "<html><head><meta name=\"robots\" content=\"noindex\"></head></html>";
+        let http = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nX-Robots-Tag: index\r\n\
+             Content-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        warc.extend(
+            format!(
+                "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {url}\r\n\
+                 WARC-Date: 2025-01-01T00:00:00Z\r\nWARC-Record-ID: <urn:uuid:{i}>\r\n\
+                 Content-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n\
+                 {http}\r\n\r\n",
+                http.len()
+            )
+            .as_bytes(),
+        );
+    }
+    let input = dir.path().join("evil.warc");
+    std::fs::write(&input, warc).unwrap();
+    let out = dir.path().join("out");
+    let (code, err) = scan(&[input.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let listing = |d: &Path| -> Vec<_> { common::walk(d) };
+    let before = listing(&out);
+    let html = dir.path().join("r.html");
+    let run = report(&out, &html, &[]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert_eq!(
+        listing(&out),
+        before,
+        "the report wrote in the tables folder"
+    );
+    assert!(!out.join(".staging").exists());
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.len() < 1_000_000, "{} bytes", page.len());
+    assert!(page.contains("gpj.exe"), "the conflicting pages are listed");
+    for hidden in ['\u{202E}', '\u{1b}', '\u{7}'] {
+        assert!(!page.contains(hidden), "{hidden:?} reached the page");
+    }
+    // A page that cannot be moved into place (the path is a folder) leaves no staged file.
+    let folder = dir.path().join("a-folder.html");
+    std::fs::create_dir(&folder).unwrap();
+    assert!(!report(&out, &folder, &[]).status.success());
+    assert!(!dir.path().join("a-folder.html.tmp").exists());
+}

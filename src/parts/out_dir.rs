@@ -83,8 +83,30 @@ impl OutDir {
         })
     }
 
+    /// Run `f` on the tables of an existing output folder (or `s3://` prefix) of a scan, only
+    /// reading them, as `report` does: nothing is written in the folder (it may be read-only).
+    pub fn read_existing<T>(root: &Path, f: impl FnOnce(&OutDir) -> Result<T>) -> Result<T> {
+        if root.to_str().is_some_and(crate::archive::remote::is_remote) {
+            // Its staging folder is a local one, not the tables'.
+            return Self::with_existing(root, f);
+        }
+        anyhow::ensure!(
+            root.is_dir(),
+            "{} is not a folder (give the --out of a scan)",
+            root.display()
+        );
+        let out = OutDir {
+            root: root.to_path_buf(),
+            // Never made: a reader writes no part.
+            staging: root.join(STAGING).join("none"),
+            remote: None,
+            left: Default::default(),
+        };
+        f(&out)
+    }
+
     /// Run `f` on the tables of an existing output folder (or `s3://` prefix) of a scan, as
-    /// `hosts` and `report` do; a path that is not a folder is an error.
+    /// `hosts` does; a path that is not a folder is an error.
     pub fn with_existing<T>(root: &Path, f: impl FnOnce(&OutDir) -> Result<T>) -> Result<T> {
         let remote = root.to_str().is_some_and(crate::archive::remote::is_remote);
         anyhow::ensure!(

@@ -71,7 +71,7 @@ const TOP_AI: usize = 15;
 
 /// Write the report of `opts.tables` to `opts.html`.
 pub fn report(opts: &ReportOptions) -> Result<ReportSummary> {
-    let (page, summary) = OutDir::with_existing(&opts.tables, |out| render(out, opts))?;
+    let (page, summary) = OutDir::read_existing(&opts.tables, |out| render(out, opts))?;
     write_atomically(&opts.html, page.as_bytes())?;
     Ok(ReportSummary {
         bytes: page.len(),
@@ -79,10 +79,15 @@ pub fn report(opts: &ReportOptions) -> Result<ReportSummary> {
     })
 }
 
+/// Write the page beside `path` and move it into place; a failed write (a full disk) leaves
+/// nothing behind.
 fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     let tmp = path.with_extension("html.tmp");
     std::fs::write(&tmp, bytes)
         .and_then(|()| std::fs::rename(&tmp, path))
+        .inspect_err(|_| {
+            let _ = std::fs::remove_file(&tmp);
+        })
         .with_context(|| format!("cannot write {}", path.display()))
 }
 
