@@ -73,6 +73,7 @@ pub use agents::{Agent, Registry};
 pub use archive::framer::Framer;
 /// Synthetic archives for benchmarks and tests (`repcensus generate`).
 pub use archive::gen::{generate, real_bodies, GenKind, GenOptions, Layout, GEN_REVISION};
+pub use archive::local::read_start;
 pub use archive::problem::{ErrorKind, ReadError, Scope};
 pub use archive::reader::{
     read_gzip_members, read_plain, read_stream, ContainerStats, ReadBuffers,
@@ -91,7 +92,7 @@ pub use robots::parse::{is_valid_product_token, product_token, PARSE_LIMIT};
 pub use robots::{
     allowed_by_robots, path_params_query, GroupRules, Key, Matcher, RobotsTxt, Source,
 };
-pub use rows::robots_txt::file_json;
+pub use rows::robots_txt::{file_json, file_json_of};
 pub use rows::{ExtractBuffers, Extractor};
 pub use scan::chunk_target;
 /// Scanning archives into Parquet tables (`repcensus scan`).

@@ -36,8 +36,9 @@ Examples:
   repcensus scan crawl/ --tables robots_files --out out   one table (errors and inputs always)
   curl -s https://example.org/a.warc.gz | repcensus scan - --crawl mine --out out
 
-Inputs: WARC and ARC files (gzip, bzip2, zstd, xz, lz4 or plain), WAT/WET, folders, globs, @FILE
-lists, http(s):// and s3:// URLs, pipes and `-`. A path that does not exist is a failed input; a
+Inputs: WARC and ARC files (gzip, bzip2, zstd, lz4 or plain; xz is recognized and refused: a
+failed input), WAT/WET, folders, globs, @FILE lists, http(s):// and s3:// URLs, pipes and `-`.
+One file given by several paths is read once. A path that does not exist is a failed input; a
 glob that matches nothing or a folder without archives is a usage error (nothing is written).
 
 Tables (OUT/<table>/crawl=<crawl>/part-<input>.parquet): robots_files, robots_agents,
@@ -54,7 +55,8 @@ docs/schema.md says what each column holds; queries/*.sql ask the questions.
 Exit codes: 0 every input read (some may have errors rows: see queries/errors_by_input.sql);
 1 some input could not be read at all (with --fail-on-error: or had errors rows), or a crawl's
 robots_hosts or summaries could not be derived (a part that cannot be read); 2 usage or output
-error (nothing read).";
+error (nothing read); 130 or 143 interrupted (SIGINT, SIGTERM: it says how many inputs are
+complete; rerun with --resume).";
 
 #[derive(Parser)]
 #[command(
@@ -114,6 +116,10 @@ enum Command {
         /// library does. Agents the registry does not know are checked as without it.
         #[arg(long)]
         documented: bool,
+        /// Give up a FIFO or pipe that delivers no byte for this many seconds (a FIFO: that no
+        /// writer opens).
+        #[arg(long, value_name = "SECS", default_value_t = 120)]
+        stall_timeout: u64,
     },
     /// Parse a robots.txt and print, as JSON, everything the tables would hold for it: its
     /// robots_files row, its robots_agents, robots_rules, app_directives and acap_fields rows,
@@ -126,6 +132,10 @@ enum Command {
         /// Add or override tracked agents from this file first (as `scan --agents`).
         #[arg(long, value_name = "FILE")]
         agents: Option<PathBuf>,
+        /// Give up a FIFO or pipe that delivers no byte for this many seconds (a FIFO: that no
+        /// writer opens).
+        #[arg(long, value_name = "SECS", default_value_t = 120)]
+        stall_timeout: u64,
     },
     /// Derive robots_hosts (each host's latest robots.txt capture and the capture its redirects
     /// lead to, whose verdicts the agents_* queries count) from the robots_files a scan wrote,
@@ -185,7 +195,7 @@ enum Command {
     /// Write a deterministic Common-Crawl-like archive (for benchmarks and tests): the same
     /// options give the same bytes.
     Generate {
-        /// Output file.
+        /// Output file (`-`: standard output).
         #[arg(long)]
         out: PathBuf,
         /// What the archive holds.
@@ -364,30 +374,20 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
 
 /// A robots.txt to `check` or `parse`: its first 500 KiB, as much as RFC 9309 asks a crawler to
 /// parse and as much as the scan reads (`/dev/zero` or an endless pipe ends there).
-fn read_input(path: &std::path::Path) -> Result<Vec<u8>> {
-    use anyhow::Context;
-    use std::io::Read;
+/// The first 500 KiB of a robots.txt (a file, a FIFO or `-`) and its size; a FIFO or pipe that
+/// stays silent for `stall_secs` is an error, not a wait without end.
+fn read_input(path: &std::path::Path, stall_secs: u64) -> Result<(Vec<u8>, u64)> {
     let limit = repcensus::PARSE_LIMIT;
-    let source: Box<dyn Read> = if path.as_os_str() == "-" {
-        Box::new(std::io::stdin())
-    } else {
-        Box::new(
-            std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?,
-        )
-    };
-    let mut b = Vec::new();
-    source
-        .take(limit as u64 + 1)
-        .read_to_end(&mut b)
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    if b.len() > limit {
-        b.truncate(limit);
+    let stall = std::time::Duration::from_secs(stall_secs.max(1));
+    let (b, bytes) = repcensus::read_start(path, limit, stall)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+    if bytes > limit as u64 {
         eprintln!(
             "repcensus: note: {} is longer than 500 KiB; only its first 500 KiB are read (RFC 9309 2.5)",
             path.display()
         );
     }
-    Ok(b)
+    Ok((b, bytes))
 }
 
 /// The registry's agent named `agent`, or else the first whose product token it is (ignoring
@@ -395,6 +395,22 @@ fn read_input(path: &std::path::Path) -> Result<Vec<u8>> {
 fn registry_entry<'r>(registry: &'r Registry, agent: &str) -> Option<&'r repcensus::Agent> {
     let by_name = registry.position(agent).map(|i| &registry.agents[i]);
     by_name.or_else(|| (registry.agents.iter()).find(|e| e.token.eq_ignore_ascii_case(agent)))
+}
+
+/// Text from a file, made safe to print on a terminal: control characters (escape sequences
+/// can retitle the window or clear the screen) and the bidirectional controls are written as
+/// escapes (`\u{1b}`).
+fn terminal_safe(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            let bidi = matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
+            if (c.is_control() && c != '\t') || bidi {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// What `check` was asked.
@@ -406,6 +422,7 @@ struct CheckArgs {
     json: bool,
     explain: bool,
     documented: bool,
+    stall_timeout: u64,
 }
 
 /// `repcensus check`: each agent against each URL, a line (or JSON object) per pair; exit 1 when
@@ -416,7 +433,7 @@ fn check(a: &CheckArgs) -> Result<ExitCode> {
     if a.agents.is_empty() || a.urls.is_empty() {
         anyhow::bail!("give an agent and a URL (AGENT URL, or --agent A --url U)");
     }
-    let body = read_input(&a.robots)?;
+    let (body, _) = read_input(&a.robots, a.stall_timeout)?;
     let parsed = RobotsTxt::parse(&body);
     let mut m = Matcher::new();
     let mut out = std::io::stdout().lock();
@@ -532,7 +549,7 @@ impl Decision<'_> {
         let text = |i: usize| {
             let l = &parsed.lines[i];
             let t = String::from_utf8_lossy(l.text(parsed.body));
-            (l.number, t.trim().to_string())
+            (l.number, terminal_safe(t.trim()))
         };
         match v.line_index.map(text) {
             Some((number, line)) if v.priority > 0 => writeln!(
@@ -549,7 +566,7 @@ impl Decision<'_> {
         }
         if !self.apps.is_empty() {
             let list: Vec<String> = (self.apps.iter())
-                .map(|(app, k, v, _)| format!("{app}: {k}={v}"))
+                .map(|(app, k, v, _)| terminal_safe(&format!("{app}: {k}={v}")))
                 .collect();
             writeln!(
                 out,
@@ -573,6 +590,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             json,
             explain,
             documented,
+            stall_timeout,
         } => {
             agents.splice(0..0, agent);
             urls.splice(0..0, url);
@@ -584,6 +602,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 json,
                 explain,
                 documented,
+                stall_timeout,
             })
         }
         Command::Agents { agents, format } => {
@@ -591,10 +610,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             print_agents(&r, format)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Parse { robots, agents } => {
+        Command::Parse {
+            robots,
+            agents,
+            stall_timeout,
+        } => {
             let registry = load_registry(agents.as_deref())?;
-            let body = read_input(&robots)?;
-            let v = repcensus::file_json(&body, &robots.to_string_lossy(), Some(&registry));
+            let (body, bytes) = read_input(&robots, stall_timeout)?;
+            let name = robots.to_string_lossy();
+            let v = repcensus::file_json_of(&body, bytes, &name, Some(&registry));
             let text = serde_json::to_string_pretty(&v)? + "\n";
             std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes())?;
             Ok(ExitCode::SUCCESS)
@@ -670,6 +694,8 @@ fn run_scan(args: ScanArgs) -> Result<ExitCode> {
     }
     let threads = (threads.filter(|&n| n > 0))
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    say_when_interrupted(done.clone(), paths.len());
     let opts = ScanOptions {
         inputs: paths,
         out,
@@ -685,6 +711,7 @@ fn run_scan(args: ScanArgs) -> Result<ExitCode> {
         derive_hosts: shard.is_none(),
         panic_on_input: std::env::var("REPCENSUS_PANIC_ON_INPUT").ok(),
         stall_timeout: std::time::Duration::from_secs(stall_timeout.max(1)),
+        inputs_done: Some(done.clone()),
         input_deadline: (input_deadline > 0)
             .then(|| std::time::Duration::from_secs(input_deadline)),
         truncate_on_map: std::env::var("REPCENSUS_TRUNCATE_ON_MAP")
@@ -728,6 +755,39 @@ fn run_scan(args: ScanArgs) -> Result<ExitCode> {
         },
     )
 }
+
+/// On SIGINT or SIGTERM, say how far the scan got and how to finish it, then exit (130 or
+/// 143): every part in place is complete, and `--resume` reads only the inputs not done. The
+/// signals are taken by a thread of their own (`sigwait`), so they must be blocked before the
+/// scan starts its threads, which inherit the mask.
+#[cfg(unix)]
+fn say_when_interrupted(done: std::sync::Arc<std::sync::atomic::AtomicUsize>, total: usize) {
+    // SAFETY: a zeroed sigset_t is initialised by sigemptyset before use; the calls take
+    // pointers to it and to a local.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGINT);
+        libc::sigaddset(&mut set, libc::SIGTERM);
+        if libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) != 0 {
+            return;
+        }
+        std::thread::spawn(move || {
+            let mut sig = 0;
+            if libc::sigwait(&set, &mut sig) == 0 {
+                let n = done.load(std::sync::atomic::Ordering::Relaxed);
+                eprintln!(
+                    "\nrepcensus: interrupted: {n} of {total} inputs complete; rerun the same \
+                     command with --resume to read only the others"
+                );
+                std::process::exit(128 + sig);
+            }
+        });
+    }
+}
+
+#[cfg(not(unix))]
+fn say_when_interrupted(_: std::sync::Arc<std::sync::atomic::AtomicUsize>, _: usize) {}
 
 /// `--out` must be a folder (or not exist yet, or be remote).
 fn check_out(out: &std::path::Path) -> Result<()> {
@@ -879,10 +939,18 @@ fn run_generate(
         seed,
         bodies,
     };
-    let file =
-        std::fs::File::create(out).with_context(|| format!("cannot create {}", out.display()))?;
-    let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
+    // `-` is standard output (`generate --out - | repcensus scan - ...`), as for scan's inputs.
+    let sink: Box<dyn std::io::Write> = if out.as_os_str() == "-" {
+        Box::new(std::io::stdout().lock())
+    } else {
+        Box::new(
+            std::fs::File::create(out)
+                .with_context(|| format!("cannot create {}", out.display()))?,
+        )
+    };
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, sink);
     let stats = repcensus::generate(&opts, &mut w)?;
+    std::io::Write::flush(&mut w)?;
     eprintln!(
         "wrote {}: {} records, {} captures ({} robots.txt), {} bytes uncompressed",
         out.display(),

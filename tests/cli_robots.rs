@@ -350,7 +350,9 @@ fn parse_and_check_read_at_most_500_kib_of_an_endless_input() {
     let out = common::bin().args(["parse", "/dev/zero"]).output().unwrap();
     assert_eq!(out.status.code(), Some(0));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["robots_files"]["body_bytes"], 512_000);
+    // Counted up to 64 MiB past what is kept: more than 500 KiB, so truncated.
+    assert_eq!(v["robots_files"]["body_bytes"], 512_000 + (64 << 20));
+    assert_eq!(v["robots_files"]["truncated"], true);
     assert!(String::from_utf8_lossy(&out.stderr).contains("only its first 500 KiB are read"));
     let out = common::bin()
         .args(["check", "/dev/zero", "a", "http://e.com/"])
@@ -416,5 +418,68 @@ fn a_closed_output_pipe_ends_quietly_and_a_full_device_is_an_error() {
     assert!(
         stderr.contains("No space left on device") && !stderr.contains("panicked"),
         "{stderr}"
+    );
+}
+
+/// `parse` of a file longer than 500 KiB reads its first 500 KiB and says the file is longer
+/// (`body_bytes` is the file's size, `truncated` true; it said false).
+#[test]
+fn parse_of_a_file_past_the_limit_says_it_is_truncated() {
+    let text = format!("User-agent: *\nDisallow: /x\n{}", "# pad\n".repeat(100_000));
+    let v = parse_json(&text);
+    assert_eq!(v["robots_files"]["truncated"], true);
+    assert_eq!(v["robots_files"]["body_bytes"], text.len());
+    let v = parse_json(ROBOTS);
+    assert_eq!(v["robots_files"]["truncated"], false);
+}
+
+/// `check` and `parse` on a FIFO that no writer opens give up after `--stall-timeout` (they
+/// waited forever).
+#[cfg(unix)]
+#[test]
+fn check_and_parse_of_a_fifo_without_writer_give_up() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let fifo = fifo.to_str().unwrap();
+    for args in [&["parse", fifo][..], &["check", fifo, "GPTBot", "/"]] {
+        let out = common::bin()
+            .args(args)
+            .args(["--stall-timeout", "1"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(said.contains("no writer opened the FIFO"), "{said}");
+    }
+}
+
+/// `check --explain` prints a line of the file with its control characters and bidirectional
+/// controls escaped: a line could retitle the terminal or clear the screen.
+#[test]
+fn check_explain_escapes_control_characters_of_the_file() {
+    let f = robots_file("User-agent: *\nDisallow: /x #\u{1b}]0;pwned\u{7}\u{1b}[2J\u{202e}evil\n");
+    let out = common::bin()
+        .args([
+            "check",
+            "--explain",
+            f.path().to_str().unwrap(),
+            "GPTBot",
+            "/x",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(r"#\u{1b}]0;pwned\u{7}\u{1b}[2J\u{202e}evil"),
+        "{text}"
+    );
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{202e}'),
+        "{text}"
     );
 }

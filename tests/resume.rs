@@ -84,6 +84,7 @@ fn killed_and_resumed_scans_end_with_the_uninterrupted_tables() {
             .args(["scan", "--quiet", "--resume", "--threads"])
             .arg(if round % 2 == 0 { "1" } else { "2" })
             .args([samples, "--out", out.to_str().unwrap()])
+            .stderr(std::process::Stdio::piped())
             .spawn()
             .unwrap();
         // Kill at a random point: after 0-2 more inputs are complete, plus 0-30 ms.
@@ -93,16 +94,42 @@ fn killed_and_resumed_scans_end_with_the_uninterrupted_tables() {
             std::thread::sleep(Duration::from_millis(1));
         }
         std::thread::sleep(Duration::from_millis(rng.next(30)));
-        if child.try_wait().unwrap().is_none() {
-            killed_mid_run += 1;
+        let mid_run = child.try_wait().unwrap().is_none();
+        killed_mid_run += usize::from(mid_run);
+        // Killed outright, or interrupted (SIGINT, SIGTERM): then it says how far it got.
+        let signal = [libc::SIGKILL, libc::SIGINT, libc::SIGKILL, libc::SIGTERM][round % 4];
+        // SAFETY: a signal to our own child, by its id.
+        unsafe { libc::kill(child.id() as libc::pid_t, signal) };
+        let ended = child.wait_with_output().unwrap();
+        if mid_run && signal != libc::SIGKILL {
+            let said = String::from_utf8_lossy(&ended.stderr);
+            assert_eq!(ended.status.code(), Some(128 + signal), "{said}");
+            assert!(
+                said.contains("interrupted: ") && said.contains(" of 24 inputs complete; rerun"),
+                "{said}"
+            );
         }
-        let _ = child.kill();
-        child.wait().unwrap();
         assert_no_partial_parts(&out);
     }
     assert!(
         killed_mid_run >= 3,
         "seed {seed}: only {killed_mid_run} of 8 kills landed mid-run"
+    );
+    // A report of the folder says when a run did not finish (its staging folder is left).
+    let unfinished = std::fs::read_dir(out.join(".staging")).is_ok_and(|mut e| e.next().is_some());
+    let page = dir.path().join("r.html");
+    let run = bin()
+        .arg("report")
+        .arg(&out)
+        .arg("--out")
+        .arg(&page)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(
+        said.contains("did not finish"),
+        unfinished,
+        "seed {seed}: {said}"
     );
     let (code, err, s) = resume(samples, &out, dir.path());
     assert_eq!(code, 0, "seed {seed}: {err}");

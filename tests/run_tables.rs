@@ -166,8 +166,8 @@ fn robots_files_equal_their_arrow_form() {
         for (i, (path, body)) in chunk.iter().enumerate() {
             let parsed = ParsedBody::parse(body);
             let offset = (chunk_no * 10_000 + i) as i64;
-            append_file_row(&mut runs, body, &parsed, path, offset);
-            append_file_row(&mut arrow, body, &parsed, path, offset);
+            append_file_row(&mut runs, body, body.len() as u64, &parsed, path, offset);
+            append_file_row(&mut arrow, body, body.len() as u64, &parsed, path, offset);
         }
         runs.write_into("c", &mut runs_part).unwrap();
         arrow.write_into("c", &mut arrow_part).unwrap();

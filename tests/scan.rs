@@ -760,3 +760,58 @@ fn killing_a_scan_leaves_no_partial_file() {
         }
     }
 }
+
+/// `generate --out -` writes the archive to standard output (it made a file named `-`), so it
+/// can be piped into a scan.
+#[test]
+fn generate_to_standard_output_pipes_into_a_scan() {
+    let dir = tempfile::tempdir().unwrap();
+    let gen = bin()
+        .current_dir(dir.path())
+        .args([
+            "generate", "--kind", "robots", "--size", "100K", "--out", "-",
+        ])
+        .output()
+        .unwrap();
+    assert!(gen.status.success());
+    assert!(!dir.path().join("-").exists());
+    assert!(
+        gen.stdout.starts_with(&[0x1f, 0x8b]),
+        "a gzip archive on stdout"
+    );
+    let file = dir.path().join("g.warc.gz");
+    std::fs::write(&file, &gen.stdout).unwrap();
+    let out = dir.path().join("out");
+    let (code, err) = scan(&[file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+}
+
+/// A list of many paths that all fail names the first 20 on stderr and then says the rest are
+/// in the tables, even quietly (100,000 missing paths printed 99,991 lines).
+#[test]
+fn many_failed_inputs_are_not_each_said_on_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("list.txt");
+    let paths: String = (0..300)
+        .map(|i| format!("/nonexistent/m{i}.warc.gz\n"))
+        .collect();
+    std::fs::write(&list, paths).unwrap();
+    let out = dir.path().join("out");
+    let (code, err) = scan(&[
+        &format!("@{}", list.display()),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        err.lines().filter(|l| l.contains("No such file")).count(),
+        20,
+        "{err}"
+    );
+    assert!(err.contains("more inputs failed"), "{err}");
+    let failed = common::duck_value(
+        &out,
+        "select count(*) from read_parquet('inputs/*/*.parquet') where status = 'failed'",
+    );
+    assert_eq!(failed, "300");
+}

@@ -206,3 +206,60 @@ impl std::io::Read for StallReader {
         self.file.read(buf)
     }
 }
+
+/// The first `limit` bytes of a local file, FIFO, pipe, device or `-`, and its size in bytes, as
+/// `check` and `parse` read a robots.txt. The stall timeout bounds the waits of a stream (a FIFO
+/// that no writer opens, a writer that stops), as for a scan's inputs. A stream's size is counted
+/// up to [`STREAM_COUNT_MAX`] past `limit` (an endless one, like `/dev/zero`, is not read to its
+/// end): the size returned is then what was counted.
+pub fn read_start(path: &Path, limit: usize, stall: Duration) -> std::io::Result<(Vec<u8>, u64)> {
+    use std::io::Read;
+    let limits = Limits {
+        stall,
+        deadline: None,
+    };
+    let meta = (path.as_os_str() != STDIN)
+        .then(|| std::fs::metadata(path))
+        .transpose()?;
+    let (mut reader, size): (Box<dyn Read>, Option<u64>) = match meta {
+        Some(m) if m.is_file() => (Box::new(File::open(path)?), Some(m.len())),
+        // A device (`/dev/null`, `/dev/zero`) is read as a stream; a FIFO is opened without
+        // waiting for a writer.
+        Some(m) if !m.is_dir() && !is_fifo(&m) => {
+            (Box::new(StallReader::new(File::open(path)?, limits)), None)
+        }
+        _ => match open(path, stall)? {
+            Local::File(f) => {
+                let len = f.metadata()?.len();
+                (Box::new(f), Some(len))
+            }
+            Local::Stream(f) => (Box::new(StallReader::new(f, limits)), None),
+            Local::Refused(why) => return Err(std::io::Error::other(why)),
+        },
+    };
+    let mut start = Vec::new();
+    (&mut reader).take(limit as u64).read_to_end(&mut start)?;
+    let read = start.len() as u64;
+    let size = match size {
+        Some(len) => len.max(read),
+        None => {
+            let rest = (&mut reader).take(STREAM_COUNT_MAX);
+            read + std::io::copy(&mut { rest }, &mut std::io::sink())?
+        }
+    };
+    Ok((start, size))
+}
+
+/// How far past what it keeps [`read_start`] counts a stream's bytes.
+pub const STREAM_COUNT_MAX: u64 = 64 << 20;
+
+#[cfg(unix)]
+fn is_fifo(m: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    m.file_type().is_fifo()
+}
+
+#[cfg(not(unix))]
+fn is_fifo(_: &std::fs::Metadata) -> bool {
+    false
+}

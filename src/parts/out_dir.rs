@@ -344,6 +344,17 @@ impl OutDir {
     }
 
     /// Where the tables are, for messages: the folder or the `s3://` prefix.
+    /// Has a scan into this folder left its staging folder (it was stopped, or is running)?
+    /// Not known for an `s3://` output, whose staging is local to the scan.
+    pub fn has_unfinished_runs(&self) -> bool {
+        self.remote.is_none()
+            && std::fs::read_dir(self.root.join(STAGING)).is_ok_and(|entries| {
+                entries
+                    .flatten()
+                    .any(|e| e.file_name().to_string_lossy().starts_with("run-"))
+            })
+    }
+
     pub fn location(&self) -> String {
         match &self.remote {
             Some(r) => r.url.clone(),

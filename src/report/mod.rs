@@ -114,7 +114,13 @@ fn render(out: &OutDir, opts: &ReportOptions) -> Result<(String, ReportSummary)>
         );
         crawls.retain(|c| opts.crawls.contains(c));
     }
-    let missing = missing(&tables, &out.location());
+    let mut missing = missing(&tables, &out.location());
+    if out.has_unfinished_runs() {
+        missing.push(format!(
+            "A scan into {} did not finish (it was stopped, or is still running): the inputs it had not completed are not counted here. Run it again with `--resume` to read only those.",
+            out.location()
+        ));
+    }
     let mut body = String::new();
     if !missing.is_empty() {
         body.push_str(r#"<section class="missing"><h2>Missing</h2><ul>"#);

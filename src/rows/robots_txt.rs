@@ -434,6 +434,7 @@ fn agents_of(r: &RobotsTxt<'_>, g: u32) -> Vec<String> {
 pub fn append_file_row<B>(
     files: &mut B,
     body: &[u8],
+    bytes: u64,
     parsed: &ParsedBody<'_>,
     name: &str,
     offset: i64,
@@ -442,7 +443,7 @@ where
     B: for<'r> crate::tables::AppendRow<RobotsFileRow<'r>>,
 {
     use crate::rows::body_facts::BodyFacts;
-    let facts = BodyFacts::of(body, body.len() as u64, false);
+    let facts = BodyFacts::of(body, bytes, bytes > body.len() as u64);
     let outcome = facts.outcome_2xx();
     let mut row = RobotsFileRow {
         warc_file: Some(name),
@@ -464,10 +465,21 @@ where
 /// agent's `agent_verdicts` row. The file is read as a 2xx capture of no URL: provenance
 /// columns hold `name`, offset 0 and `warc_type` `file`; host and times are null.
 pub fn file_json(body: &[u8], name: &str, registry: Option<&Registry>) -> serde_json::Value {
+    file_json_of(body, body.len() as u64, name, registry)
+}
+
+/// As [`file_json`], for a file of `bytes` bytes of which `body` is the start (what is read of
+/// a file longer than [`crate::PARSE_LIMIT`]): `body_bytes` and `truncated` say so.
+pub fn file_json_of(
+    body: &[u8],
+    bytes: u64,
+    name: &str,
+    registry: Option<&Registry>,
+) -> serde_json::Value {
     use crate::tables::{batch_to_json, RobotsFilesArrow};
     let parsed = ParsedBody::parse(body);
     let mut files = RobotsFilesArrow::default();
-    let outcome = append_file_row(&mut files, body, &parsed, name, 0);
+    let outcome = append_file_row(&mut files, body, bytes, &parsed, name, 0);
     let mut t = RobotsLineTables::<RobotsAgentsArrow, RobotsRulesArrow>::default();
     let p = Provenance {
         warc_file: name,

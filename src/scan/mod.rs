@@ -307,12 +307,12 @@ fn plan(shared: &Shared<'_>, worker: &mut Worker, i: usize) -> Result<()> {
                 shared.opts.chunk_size,
             );
             let chunks = input::plan_chunks(map.bytes(), container, target);
-            *lock(&shared.inputs[i]) = Some(InputState::new(
+            *lock(&shared.inputs[i]) = Some(Box::new(InputState::new(
                 bytes,
                 container,
                 chunks.len(),
                 shared.opts.tables,
-            ));
+            )));
             if chunks.len() == 1 {
                 populate(map.map(), chunks[0]);
                 let (output, stats) =

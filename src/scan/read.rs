@@ -201,7 +201,12 @@ pub(super) fn read_windowed(
         let stream = input::stream_reader(container, head.chain(reader));
         return read_stream_input(shared, worker, i, container, stream, bytes, counted);
     }
-    *lock(&shared.inputs[i]) = Some(InputState::new(bytes, container, 1, shared.opts.tables));
+    *lock(&shared.inputs[i]) = Some(Box::new(InputState::new(
+        bytes,
+        container,
+        1,
+        shared.opts.tables,
+    )));
     let mut ex = shared.extractor(&mut worker.extract, name);
     let mut stats = ContainerStats::default();
     let first_window = first_window();
@@ -346,7 +351,12 @@ fn read_stream_input(
             );
         }
     };
-    *lock(&shared.inputs[i]) = Some(InputState::new(bytes, container, 1, shared.opts.tables));
+    *lock(&shared.inputs[i]) = Some(Box::new(InputState::new(
+        bytes,
+        container,
+        1,
+        shared.opts.tables,
+    )));
     let mut ex = shared.extractor(&mut worker.extract, &shared.names[i]);
     let stats = reader::read_stream(reader, &mut ex);
     shared.bar.inc(bytes);

@@ -54,6 +54,9 @@ pub struct ScanOptions {
     pub stall_timeout: std::time::Duration,
     /// How long a pipe or remote input may be read in all (`--input-deadline`); `None`: no limit.
     pub input_deadline: Option<std::time::Duration>,
+    /// Counts the inputs whose parts are in place, as they complete (for a caller that says
+    /// how far an interrupted scan got).
+    pub inputs_done: Option<Arc<std::sync::atomic::AtomicUsize>>,
 }
 
 pub(super) enum Task {
@@ -80,7 +83,9 @@ pub(super) struct Shared<'o> {
     pub(super) names: Vec<String>,
     pub(super) queue: Mutex<Queue>,
     pub(super) cv: Condvar,
-    pub(super) inputs: Vec<Mutex<Option<InputState>>>,
+    /// Each input's state while it is read, boxed: an input not yet read or done costs a
+    /// pointer, not the state's few KiB (100,000 inputs held 450 MB).
+    pub(super) inputs: Vec<Mutex<Option<Box<InputState>>>>,
     pub(super) summary: Mutex<ScanSummary>,
     pub(super) output_error: Mutex<Option<anyhow::Error>>,
     pub(super) bar: ProgressBar,

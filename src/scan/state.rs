@@ -80,10 +80,13 @@ pub(super) fn deliver(
     };
     shared.give_back(drained);
     match finished {
-        Some(state) => finalize(shared, i, state, None),
+        Some(state) => finalize(shared, i, *state, None),
         None => Ok(()),
     }
 }
+
+/// How many failed inputs a scan names on stderr as they fail.
+const FAILURES_SAID: usize = 20;
 
 /// Write an input's parts and its `inputs` row, and count it in the summary.
 fn finalize(
@@ -153,6 +156,7 @@ fn finalize(
     // incomplete to `--resume`.
     shared.out.remove_parts(Table::Inputs.name(), id)?;
     shared.out.commit(parts)?;
+    count_done(shared);
 
     let totals = InputTotals {
         crawl: crawl.clone(),
@@ -169,15 +173,26 @@ fn finalize(
             .collect(),
     };
     let path = &shared.opts.inputs[i];
-    if let Some(why) = &failure {
-        shared
-            .bar
-            .suspend(|| eprintln!("repcensus: {}: {why}", path.display()));
-    }
-    {
+    let said = failure
+        .as_ref()
+        .map(|why| format!("repcensus: {}: {why}", path.display()));
+    let failed = {
         let mut s = lock(&shared.summary);
         s.bytes += state.bytes;
         s.add_input(&totals, failure.map(|why| (path.clone(), why)));
+        s.failures.len()
+    };
+    // The first failures are said as they happen; a list of 100,000 missing paths is not
+    // repeated on the screen (the inputs and errors tables have every one).
+    if let Some(line) = said.as_ref().filter(|_| failed <= FAILURES_SAID) {
+        shared.bar.suspend(|| eprintln!("{line}"));
+    } else if said.is_some() && failed == FAILURES_SAID + 1 {
+        shared.bar.suspend(|| {
+            eprintln!(
+                "repcensus: more inputs failed; they are in the inputs and errors tables \
+                 (queries/errors_by_input.sql), and the summary counts them"
+            )
+        });
     }
     shared.progress_message();
     Ok(())
@@ -204,9 +219,19 @@ fn write_host_counts(
 
 /// Count an input an earlier run completed in the summary, as if it had been read now.
 pub(super) fn record_resumed(shared: &Shared<'_>, done: &InputTotals) {
-    let mut s = lock(&shared.summary);
-    s.inputs_resumed += 1;
-    s.add_input(done, None);
+    {
+        let mut s = lock(&shared.summary);
+        s.inputs_resumed += 1;
+        s.add_input(done, None);
+    }
+    count_done(shared);
+}
+
+/// One more input is complete (its parts are in place, or an earlier run's are).
+fn count_done(shared: &Shared<'_>) {
+    if let Some(done) = &shared.opts.inputs_done {
+        done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
 }
 
 /// With `--resume`, skip an input an earlier run completed; finish an empty input. True when the
@@ -228,8 +253,12 @@ pub(super) fn skip_or_empty(shared: &Shared<'_>, i: usize, bytes: u64) -> Result
         }
     }
     if bytes == 0 {
-        *lock(&shared.inputs[i]) =
-            Some(InputState::new(0, Container::Empty, 1, shared.opts.tables));
+        *lock(&shared.inputs[i]) = Some(Box::new(InputState::new(
+            0,
+            Container::Empty,
+            1,
+            shared.opts.tables,
+        )));
         deliver(
             shared,
             i,
