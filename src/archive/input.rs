@@ -48,7 +48,7 @@ impl Container {
 /// [`sniff_archive`] looks for the first gzip member.
 pub const SNIFF_SPAN: usize = 1 << 20;
 
-/// The container of an input whose first bytes (up to [`SNIFF_SPAN`] of them, or all) are
+/// The container of an input whose first bytes (up to `SNIFF_SPAN` of them, 1 MiB, or all) are
 /// `data`. By its magic number; but when it starts with neither a known magic number nor a
 /// record (a damaged first byte, bytes put before the first member), the first gzip member in
 /// `data` whose inflated bytes start a record, when no plain record starts before it, makes it

@@ -210,7 +210,7 @@ impl std::io::Read for StallReader {
 /// The first `limit` bytes of a local file, FIFO, pipe, device or `-`, and its size in bytes, as
 /// `check` and `parse` read a robots.txt. The stall timeout bounds the waits of a stream (a FIFO
 /// that no writer opens, a writer that stops), as for a scan's inputs. A stream's size is counted
-/// up to [`STREAM_COUNT_MAX`] past `limit` (an endless one, like `/dev/zero`, is not read to its
+/// up to 64 MiB past `limit` (an endless one, like `/dev/zero`, is not read to its
 /// end): the size returned is then what was counted.
 pub fn read_start(path: &Path, limit: usize, stall: Duration) -> std::io::Result<(Vec<u8>, u64)> {
     use std::io::Read;
