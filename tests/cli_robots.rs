@@ -483,3 +483,37 @@ fn check_explain_escapes_control_characters_of_the_file() {
         "{text}"
     );
 }
+
+/// A name followed by punctuation is named exactly (`GPTBot, ClaudeBot`, `CCBot;`,
+/// `GPTBot(1.0)`, `GPTBot*`; real files write `Mediapartners-Google*`): `named_exact` was false
+/// while `named` was true, and such hosts left every "hosts naming it" figure.
+#[test]
+fn a_name_followed_by_punctuation_is_named_exactly() {
+    for (line, agent) in [
+        ("GPTBot, ClaudeBot", "GPTBot"),
+        ("CCBot;", "CCBot"),
+        ("GPTBot(1.0)", "GPTBot"),
+        ("GPTBot*", "GPTBot"),
+        ("Mediapartners-Google*", "Mediapartners-Google"),
+    ] {
+        let v = parse_json(&format!("User-agent: {line}\nDisallow: /\n"));
+        let row = v["agent_verdicts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["agent"] == agent)
+            .unwrap();
+        assert_eq!(row["named"], true, "{line}");
+        assert_eq!(row["named_exact"], true, "{line}");
+        assert_eq!(row["verdict"], "full_block", "{line}");
+    }
+    // Google's reading takes the first name of a list only: ClaudeBot is named by neither.
+    let v = parse_json("User-agent: GPTBot, ClaudeBot\nDisallow: /\n");
+    let claude = (v["agent_verdicts"].as_array().unwrap().iter())
+        .find(|r| r["agent"] == "ClaudeBot")
+        .unwrap();
+    assert_eq!(
+        (&claude["named"], &claude["named_exact"]),
+        (&false.into(), &false.into())
+    );
+}

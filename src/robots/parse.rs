@@ -322,16 +322,30 @@ pub fn agent_name(value: &[u8]) -> &[u8] {
     &value[..n]
 }
 
+/// Can `c` continue an agent's name? Letters, digits and `-`, `_`, `.` (`MJ12bot`,
+/// `bigsur.ai`): anything else ends it (`GPTBot, ClaudeBot`, `CCBot;`, `GPTBot(1.0)`,
+/// `GPTBot*`, `Googlebot/2.1`).
+fn continues_name(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.')
+}
+
 /// Whether a user-agent value writes this agent's name, ignoring case: the name up to the first
-/// `/` or space for a one-word name (`Googlebot/2.1` writes `Googlebot`), the whole name for one
-/// of several words (`Kangaroo Bot/1.0` writes `Kangaroo Bot`, `Kangaroo` does not), runs of
-/// spaces and tabs counting as one space.
+/// character that cannot continue a name for a one-word name (`Googlebot/2.1`, `GPTBot,
+/// ClaudeBot` and `CCBot;` write `Googlebot`, `GPTBot` and `CCBot`; `Googlebot-News` does not
+/// write `Googlebot`), the whole name for one of several words (`Kangaroo Bot/1.0` writes
+/// `Kangaroo Bot`, `Kangaroo` does not), runs of spaces and tabs counting as one space.
 pub fn writes_name(value: &[u8], name: &[u8]) -> bool {
     let name = name.trim_ascii();
     if !name.iter().any(u8::is_ascii_whitespace) {
-        return agent_name(value).eq_ignore_ascii_case(agent_name(name));
+        let end = value
+            .iter()
+            .position(|&c| !continues_name(c))
+            .unwrap_or(value.len());
+        return value[..end].eq_ignore_ascii_case(agent_name(name));
     }
-    let end = value.iter().position(|&c| c == b'/').unwrap_or(value.len());
+    let end = (value.iter())
+        .position(|&c| !continues_name(c) && !c.is_ascii_whitespace())
+        .unwrap_or(value.len());
     fn words(s: &[u8]) -> impl Iterator<Item = &[u8]> {
         s.split(u8::is_ascii_whitespace).filter(|w| !w.is_empty())
     }
@@ -365,6 +379,24 @@ mod tests {
         assert!(writes_name(b"googlebot", b"Googlebot"));
         assert!(!writes_name(b"Googlebot-News", b"Googlebot"));
         assert!(!writes_name(b"MJ", b"MJ12bot"));
+        // A name ends where a character cannot continue it: lists, punctuation, versions.
+        for value in [
+            &b"GPTBot, ClaudeBot"[..],
+            b"GPTBot;",
+            b"GPTBot(1.0)",
+            b"GPTBot*",
+            b"gptbot,",
+        ] {
+            assert!(
+                writes_name(value, b"GPTBot"),
+                "{}",
+                String::from_utf8_lossy(value)
+            );
+        }
+        assert!(!writes_name(b"GPTBotX, ClaudeBot", b"GPTBot"));
+        assert!(writes_name(b"MJ12bot;", b"MJ12bot"));
+        assert!(writes_name(b"bigsur.ai, other", b"bigsur.ai"));
+        assert!(writes_name(b"Kangaroo Bot, Other", b"Kangaroo Bot"));
         assert!(writes_name(b"Kangaroo  Bot/1.0", b"Kangaroo Bot"));
         assert!(writes_name(b"kangaroo bot", b"Kangaroo Bot"));
         assert!(!writes_name(b"Kangaroo", b"Kangaroo Bot"));
