@@ -206,6 +206,8 @@ fn every_number_on_the_page_is_its_querys() {
     assert!(said.contains(": 8 crawl(s) (sections for "), "{said}");
     let page = std::fs::read_to_string(&html).unwrap();
     assert_eq!(page.matches(r#"<section id="crawl-"#).count(), 4);
+    // No value of the samples is 300 characters long, and the page's own text is never cut.
+    assert!(!page.contains('…'), "some text was cut");
     assert!(page.contains("the change between crawls covers them all"));
     let in_change = cells(&page[page.find(r#"<section id="change">"#).unwrap()..]);
     let crawls: BTreeSet<&str> = in_change.iter().map(|c| c.crawl.as_str()).collect();
@@ -568,6 +570,7 @@ fn long_and_hidden_strings_from_an_archive_are_cut_and_shown_harmless() {
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.len() < 1_000_000, "{} bytes", page.len());
     assert!(page.contains("gpj.exe"), "the conflicting pages are listed");
+    assert!(!page.contains(&"a".repeat(301)), "a value was not cut");
     for hidden in ['\u{202E}', '\u{1b}', '\u{7}'] {
         assert!(!page.contains(hidden), "{hidden:?} reached the page");
     }

@@ -8,21 +8,26 @@
 
 use std::fmt::Write;
 
-/// The most characters of one text the page shows (a URL, an agent name, a value from an
-/// archive); longer ones are cut with `…`, and the tables keep them whole. A crafted archive's
-/// 300 KB URLs made an 18 MB page.
-pub(super) const TEXT_SHOWN: usize = 300;
+/// The most characters of one value from the tables the page shows (a URL, an agent name, a
+/// line's value); longer ones are cut with `…`, and the tables keep them whole. A crafted
+/// archive's 300 KB URLs made an 18 MB page.
+pub(super) const VALUE_SHOWN: usize = 300;
+
+/// Escape a value from the tables (what an archive wrote) for HTML content and attribute
+/// values, cut at [`VALUE_SHOWN`] characters, as [`esc`] otherwise.
+pub(super) fn esc_value(s: &str) -> String {
+    match s.char_indices().nth(VALUE_SHOWN) {
+        Some((at, _)) => esc(&s[..at]) + "…",
+        None => esc(s),
+    }
+}
 
 /// Escape text for HTML content and attribute values: control characters and the bidirectional
-/// controls (which can reorder what a reader sees) become U+FFFD, and text longer than
-/// [`TEXT_SHOWN`] characters is cut.
+/// controls (which can reorder what a reader sees) become U+FFFD. The page's own text is never
+/// cut; a value from the tables goes through [`esc_value`].
 pub(super) fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len().min(4 * TEXT_SHOWN));
-    for (i, c) in s.chars().enumerate() {
-        if i == TEXT_SHOWN {
-            out.push('…');
-            break;
-        }
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
         match c {
             c if is_hidden_control(c) => out.push('\u{FFFD}'),
             '&' => out.push_str("&amp;"),
@@ -70,7 +75,7 @@ pub(super) enum Num<'a> {
 impl Num<'_> {
     fn value(&self) -> String {
         match self {
-            Num::Text(t) => esc(t),
+            Num::Text(t) => esc_value(t),
             Num::Count(n) => n.to_string(),
             Num::Share(Some(s)) => s.to_string(),
             Num::Share(None) => String::new(),
@@ -79,7 +84,7 @@ impl Num<'_> {
 
     fn shown(&self) -> String {
         match self {
-            Num::Text(t) => esc(t),
+            Num::Text(t) => esc_value(t),
             Num::Count(n) => thousands(*n),
             Num::Share(Some(s)) => format!("{:.2}%", s * 100.0),
             Num::Share(None) => "n/a".to_string(),
@@ -110,7 +115,7 @@ pub(super) fn cell(key: &str, column: &str, n: Num) -> String {
         } else {
             "num"
         },
-        esc(key),
+        esc_value(key),
         esc(column),
         n.value(),
         n.shown()

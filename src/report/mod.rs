@@ -11,7 +11,7 @@ mod signals;
 use crate::parts::OutDir;
 use anyhow::{Context, Result};
 use facts::{share, Agents, Extensions, PageSignals, Read};
-use html::{cell, esc, thousands, Figure, Num};
+use html::{cell, esc, esc_value, thousands, Figure, Num};
 use load::Tables;
 use signals::PageDirectives;
 use std::fmt::Write;
@@ -148,7 +148,7 @@ fn render(out: &OutDir, opts: &ReportOptions) -> Result<(String, ReportSummary)>
                     section,
                     r#"<section id="crawl-{0}" class="missing"><h2>Crawl {0}</h2><p>Its tables could not be read: {1}</p></section>"#,
                     esc(crawl),
-                    esc(&why)
+                    esc_value(&why)
                 );
                 sections.push((crawl.clone(), section));
                 failed.push((crawl.clone(), why));
@@ -363,7 +363,7 @@ fn change_section(digests: &[Digest], body: &mut String) {
         rows: followed
             .iter()
             .map(|a| {
-                let mut r = format!("<td>{}</td>", esc(a));
+                let mut r = format!("<td>{}</td>", esc_value(a));
                 for d in digests {
                     r.push_str(&html::cell_in(
                         &d.crawl,
@@ -502,7 +502,13 @@ fn read_figures(crawl: &str, r: &Read, body: &mut String) {
             rows: r
                 .errors_by_kind
                 .iter()
-                .map(|(k, n)| format!("<td>{}</td>{}", esc(k), cell(k, "errors", Num::Count(*n))))
+                .map(|(k, n)| {
+                    format!(
+                        "<td>{}</td>{}",
+                        esc_value(k),
+                        cell(k, "errors", Num::Count(*n))
+                    )
+                })
                 .collect(),
         }
         .render(body);
@@ -535,7 +541,7 @@ fn read_figures(crawl: &str, r: &Read, body: &mut String) {
                 .map(|(o, n)| {
                     format!(
                         "<td>{}</td>{}{}",
-                        esc(o),
+                        esc_value(o),
                         cell(o, "captures", Num::Count(*n)),
                         cell(o, "share", Num::Share(share(*n, r.robots_captures)))
                     )
@@ -602,9 +608,9 @@ fn agent_figures(crawl: &str, a: &Agents, body: &mut String) {
                     let k = &s.agent;
                     format!(
                         "<td>{}</td><td>{}</td><td>{}</td>{}{}{}{}{}",
-                        esc(k),
-                        esc(&s.operator),
-                        esc(&s.category),
+                        esc_value(k),
+                        esc_value(&s.operator),
+                        esc_value(&s.category),
                         cell(k, "full_block", Num::Count(s.full_block)),
                         cell(k, "share_2xx", Num::Share(s.share_2xx())),
                         cell(k, "partial_block", Num::Count(s.partial_block)),
@@ -675,7 +681,7 @@ fn extension_figures(crawl: &str, e: &Extensions, body: &mut String) {
                 let k = &x.extension;
                 format!(
                     "<td>{}</td>{}{}{}",
-                    esc(k),
+                    esc_value(k),
                     cell(k, "hosts", Num::Count(x.hosts)),
                     cell(k, "lines", Num::Count(x.lines)),
                     cell(k, "share", Num::Share(share(x.hosts, e.parsed_hosts)))
@@ -734,9 +740,9 @@ fn content_signal_figure(crawl: &str, e: &Extensions, body: &mut String) {
                 let k = format!("{}|{value}", v.signal);
                 format!(
                     "<td>{}</td><td>{}</td>{}{}",
-                    esc(&v.signal),
+                    esc_value(&v.signal),
                     if v.value.is_some() {
-                        esc(value)
+                        esc_value(value)
                     } else {
                         "<i>none</i>".into()
                     },
@@ -813,9 +819,9 @@ fn directive_frequency_figure(crawl: &str, d: &PageDirectives, body: &mut String
                 let k = format!("{}|{}|{}", r.source, r.agent, r.directive);
                 format!(
                     "<td>{}</td><td>{}</td><td>{}</td>{}{}",
-                    esc(&r.source),
-                    esc(&r.agent),
-                    esc(&r.directive),
+                    esc_value(&r.source),
+                    esc_value(&r.agent),
+                    esc_value(&r.directive),
                     cell(&k, "responses", Num::Count(r.responses)),
                     cell(&k, "hosts", Num::Count(r.hosts)),
                 )
@@ -855,8 +861,8 @@ fn syntax_figure(crawl: &str, d: &PageDirectives, body: &mut String) {
                 let k = format!("{}|{}", s.source, s.syntax);
                 format!(
                     "<td>{}</td><td>{}</td>{}{}{}{}",
-                    esc(&s.source),
-                    esc(&s.syntax),
+                    esc_value(&s.source),
+                    esc_value(&s.syntax),
                     cell(&k, "headers", Num::Count(s.headers)),
                     cell(&k, "responses", Num::Count(s.responses)),
                     cell(&k, "hosts", Num::Count(s.hosts)),
@@ -1026,8 +1032,8 @@ fn singled_out_figure(crawl: &str, a: &Agents, body: &mut String) {
                 let k = &s.agent;
                 format!(
                     "<td>{}</td><td>{}</td>{}{}{}{}",
-                    esc(k),
-                    esc(&s.category),
+                    esc_value(k),
+                    esc_value(&s.category),
                     cell(k, "singled_out", Num::Count(s.singled_out)),
                     cell(k, "to_full_block", Num::Count(s.singled_to_full_block)),
                     cell(
@@ -1099,8 +1105,8 @@ fn groups_figure(crawl: &str, a: &Agents, body: &mut String) {
                 let k = format!("{}|{}", g.category, g.operator);
                 format!(
                     "<td>{}</td><td>{}</td>{}{}{}{}",
-                    esc(&g.operator),
-                    esc(&g.category),
+                    esc_value(&g.operator),
+                    esc_value(&g.category),
                     cell(&k, "agents", Num::Count(g.agents)),
                     cell(&k, "hosts_blocking_any", Num::Count(g.hosts_blocking_any)),
                     cell(&k, "full_block_share", Num::Share(g.full_share())),
