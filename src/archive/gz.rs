@@ -133,7 +133,9 @@ impl Drop for MemberInflater {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StreamEnd {
     /// The deflate stream ended; `consumed` counts header, deflate data and the 8-byte trailer.
-    Complete,
+    /// `trailer_matches`: its CRC-32 and length are those of the inflated bytes (checked as
+    /// libdeflate checks a whole member).
+    Complete { trailer_matches: bool },
     /// The input ended inside the member (a truncated file).
     Truncated,
     /// The deflate data is corrupt; the output before the fault was delivered.
@@ -150,9 +152,6 @@ pub struct StreamResult {
     pub consumed: usize,
     /// Bytes delivered to the sink.
     pub written: u64,
-    /// For `Complete`: the trailer's CRC-32 and length match the inflated bytes (the streamed
-    /// path checks them as libdeflate does for a whole member). True for the other ends.
-    pub trailer_matches: bool,
 }
 
 /// flate2 (zlib-rs) raw inflate for members that libdeflate cannot take whole.
@@ -183,7 +182,6 @@ impl StreamInflater {
                 end: StreamEnd::Corrupt("bad gzip header".into()),
                 consumed: 0,
                 written: 0,
-                trailer_matches: true,
             };
         };
         self.inflate.reset(false);
@@ -206,7 +204,6 @@ impl StreamInflater {
                         end: StreamEnd::Stopped,
                         consumed,
                         written,
-                        trailer_matches: true,
                     };
                 }
             }
@@ -222,17 +219,17 @@ impl StreamInflater {
                         ]
                         .concat();
                         return StreamResult {
-                            end: StreamEnd::Complete,
+                            end: StreamEnd::Complete {
+                                trailer_matches: trailer == expected,
+                            },
                             consumed: end + 8,
                             written,
-                            trailer_matches: trailer == expected,
                         };
                     }
                     return StreamResult {
                         end: StreamEnd::Truncated,
                         consumed: data.len(),
                         written,
-                        trailer_matches: true,
                     };
                 }
                 Ok(_) => {
@@ -242,7 +239,6 @@ impl StreamInflater {
                             end: StreamEnd::Truncated,
                             consumed: data.len(),
                             written,
-                            trailer_matches: true,
                         };
                     }
                 }
@@ -252,7 +248,6 @@ impl StreamInflater {
                         end: StreamEnd::Corrupt(e.to_string()),
                         consumed,
                         written,
-                        trailer_matches: true,
                     };
                 }
             }
@@ -539,7 +534,12 @@ mod tests {
             got.extend_from_slice(b);
             true
         });
-        assert_eq!(r.end, StreamEnd::Complete);
+        assert_eq!(
+            r.end,
+            StreamEnd::Complete {
+                trailer_matches: true
+            }
+        );
         assert_eq!(r.consumed, data.len());
         assert_eq!(got, payload);
         // Truncated: the prefix comes out and the end says so.

@@ -248,20 +248,15 @@ pub fn input_id(p: &Path) -> String {
     } else {
         file_name(p)
     };
-    let h = ring::digest::digest(&ring::digest::SHA256, &identity(p));
-    let h = h.as_ref();
-    format!(
-        "{}-{:02x}{:02x}{:02x}{:02x}",
-        // The hash names the input: a long name is only cut (ASCII after `sanitize`).
-        sanitize(&name)
-            .chars()
-            .take(INPUT_NAME_MAX)
-            .collect::<String>(),
-        h[0],
-        h[1],
-        h[2],
-        h[3]
-    )
+    // The hash names the input: a long name is only cut (ASCII after `sanitize`).
+    let name: String = sanitize(&name).chars().take(INPUT_NAME_MAX).collect();
+    format!("{name}-{}", short_hash(&identity(p)))
+}
+
+/// The first 8 hex digits of the SHA-256 of `bytes`.
+fn short_hash(bytes: &[u8]) -> String {
+    let h = ring::digest::digest(&ring::digest::SHA256, bytes);
+    h.as_ref()[..4].iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// What names an input: the URL of a remote one, the full path of the file a local path leads
@@ -369,16 +364,11 @@ pub fn crawl_folder(name: &str) -> String {
     if safe.len() <= CRAWL_FOLDER_MAX {
         return safe;
     }
-    let h = ring::digest::digest(&ring::digest::SHA256, name.as_bytes());
-    let h = h.as_ref();
     // `sanitize` leaves ASCII only: any byte is a character boundary.
     format!(
-        "{}-{:02x}{:02x}{:02x}{:02x}",
+        "{}-{}",
         &safe[..CRAWL_FOLDER_MAX - 9],
-        h[0],
-        h[1],
-        h[2],
-        h[3]
+        short_hash(name.as_bytes())
     )
 }
 

@@ -254,9 +254,9 @@ impl Members<'_> {
         self.stream_pos += r.written;
         self.stats.decompressed_bytes += r.written;
         match r.end {
-            StreamEnd::Complete => {
+            StreamEnd::Complete { trailer_matches } => {
                 self.pos += r.consumed;
-                if damaged || !r.trailer_matches {
+                if damaged || !trailer_matches {
                     self.error_at(
                         pos,
                         sink,

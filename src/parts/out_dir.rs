@@ -343,7 +343,6 @@ impl OutDir {
         }
     }
 
-    /// Where the tables are, for messages: the folder or the `s3://` prefix.
     /// Has a scan into this folder left its staging folder (it was stopped, or is running)?
     /// Not known for an `s3://` output, whose staging is local to the scan.
     pub fn has_unfinished_runs(&self) -> bool {
@@ -355,6 +354,7 @@ impl OutDir {
             })
     }
 
+    /// Where the tables are, for messages: the folder or the `s3://` prefix.
     pub fn location(&self) -> String {
         match &self.remote {
             Some(r) => r.url.clone(),

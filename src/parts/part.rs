@@ -26,6 +26,11 @@ pub struct TableDesc {
     pub from_runs: bool,
     /// The `repcensus.schema_version` metadata value.
     pub schema_version: &'static str,
+    /// Parts of a row or a few, written for every input (a failed one too): compressed with
+    /// snappy, not zstd. The parquet crate makes a zstd compressor and decompressor for each
+    /// column it writes, which cost more than such parts hold (a scan of 5,000 missing paths
+    /// spent half its time making them).
+    pub small_parts: bool,
 }
 
 /// A part written to staging, waiting to be renamed into place.
@@ -144,14 +149,8 @@ pub enum PartOutcome {
     Empty(PathBuf),
 }
 
-/// Tables whose parts hold a row or a few per input, written for every input (a failed one
-/// too): snappy. The parquet crate makes a zstd compressor and decompressor for each column it
-/// writes, which cost more than these parts hold (a scan of 5,000 missing paths spent half its
-/// time making them).
-const SNAPPY_TABLES: [&str; 2] = ["inputs", "errors"];
-
 fn writer_properties(table: &TableDesc) -> WriterProperties {
-    let compression = if SNAPPY_TABLES.contains(&table.name) {
+    let compression = if table.small_parts {
         Compression::SNAPPY
     } else {
         Compression::ZSTD(ZstdLevel::try_new(1).unwrap_or_default())

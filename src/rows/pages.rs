@@ -174,8 +174,7 @@ impl Pages {
             let host_key = host.as_deref().unwrap_or("");
             cx.out.host_counts.add(host_key, status, html, carried);
         }
-        if h.incomplete && rec.block_truncated {
-            let detail = super::robots_capture::head_too_long(rec.block.len());
+        if let Some(detail) = super::robots_capture::head_too_long(h, rec) {
             cx.push_error(
                 ErrorKind::HttpHeadTooLong,
                 &detail,

@@ -272,10 +272,10 @@ impl<'b> Fetch<'b> {
             f.outcome = FetchOutcome::Revisit;
             return f;
         }
-        if h.incomplete && rec.block_truncated {
+        if let Some(why) = head_too_long(h, rec) {
             // Its body lies past what the reader keeps: not an empty file, an unread one.
             f.outcome = FetchOutcome::HeadTooLong;
-            f.problem = Some((ErrorKind::HttpHeadTooLong, head_too_long(rec.block.len())));
+            f.problem = Some((ErrorKind::HttpHeadTooLong, why));
             return f;
         }
         let (body, info) = decoder.decode(h, rec.block);
@@ -323,11 +323,15 @@ fn media_type(v: &[u8]) -> Option<String> {
     (!v.is_empty()).then(|| String::from_utf8_lossy(v).to_ascii_lowercase())
 }
 
-/// The detail of an `http_head_too_long` errors row.
-pub(crate) fn head_too_long(kept: usize) -> String {
-    format!(
-        "the HTTP head does not end within the first {} MiB of the record, all that is read of \
-         it: the body and the headers past that are not read",
-        kept >> 20
-    )
+/// When the HTTP head does not end within the part of the record that is read (its block was
+/// cut at [`crate::archive::sink::KEEP_BLOCK`]), the detail of its `http_head_too_long` errors
+/// row.
+pub(crate) fn head_too_long(h: &HttpHead<'_>, rec: &Record<'_>) -> Option<String> {
+    (h.incomplete && rec.block_truncated).then(|| {
+        format!(
+            "the HTTP head does not end within the first {} MiB of the record, all that is read \
+             of it: the body and the headers past that are not read",
+            rec.block.len() >> 20
+        )
+    })
 }

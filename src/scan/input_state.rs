@@ -21,10 +21,9 @@ pub(super) struct InputState {
     pub(super) done: usize,
     /// Per chunk, once delivered: the `isPartOf` of its first warcinfo record.
     pub(super) hints: Vec<Option<Option<String>>>,
-    /// The crawl name, once it is known (from `--crawl`, or from the first chunk in file order
-    /// that has a warcinfo record, all chunks before it being delivered).
-    pub(super) crawl: Option<String>,
-    /// The crawl's name as given or written (`crawl` is its folder name: [`input::crawl_folder`]).
+    /// The crawl's name as given or written, once it is known (from `--crawl`, or from the
+    /// first chunk in file order that has a warcinfo record, all chunks before it being
+    /// delivered); its folder name is [`InputState::crawl`].
     pub(super) crawl_name: Option<String>,
     /// Chunk outputs delivered before the crawl was known.
     pub(super) pending: Vec<ChunkOutput>,
@@ -52,7 +51,6 @@ impl InputState {
             chunks,
             done: 0,
             hints: vec![None; chunks],
-            crawl: None,
             crawl_name: None,
             pending: Vec::new(),
             writers: Writers {
@@ -79,6 +77,11 @@ impl InputState {
         }
     }
 
+    /// The crawl's folder name (after `crawl=`), once its name is known.
+    pub(super) fn crawl(&self) -> Option<String> {
+        self.crawl_name.as_deref().map(input::crawl_folder)
+    }
+
     /// Take a chunk's output: count it, and write its rows now if the crawl is known (else keep
     /// them until it is). Returns whether this was the input's last chunk, and the outputs whose
     /// rows were written (emptied, for their buffers to be reused).
@@ -100,15 +103,14 @@ impl InputState {
         self.done += 1;
         self.pending.push(output);
         let last = self.done >= self.chunks;
-        if self.crawl.is_none() {
+        if self.crawl_name.is_none() {
             self.crawl_name = match crawl_option {
                 Some(c) => Some(c.to_string()),
                 None => crawl_from_hints(&self.hints, last),
             };
-            self.crawl = self.crawl_name.as_deref().map(input::crawl_folder);
         }
         let mut written = Vec::new();
-        if let Some(crawl) = self.crawl.clone() {
+        if let Some(crawl) = self.crawl() {
             for mut o in std::mem::take(&mut self.pending) {
                 self.writers.write_output(out, &crawl, id, &mut o)?;
                 written.push(o);

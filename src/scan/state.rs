@@ -106,7 +106,7 @@ fn finalize(
             .unwrap_or("unknown")
             .to_string()
     });
-    let crawl = (state.crawl.clone()).unwrap_or_else(|| input::crawl_folder(&crawl_name));
+    let crawl = input::crawl_folder(&crawl_name);
     let mut failure = failure.or_else(|| state.failure.clone());
     if failure.is_none()
         && inputs_row::is_not_an_archive(state.bytes, state.container, &state.counts, &state.stats)

@@ -34,6 +34,8 @@ pub trait TableBuilder: Send {
             plain_columns: Self::plain_columns(),
             from_runs: Self::RUNS,
             schema_version: SCHEMA_VERSION,
+            // Written for every input, with a row or a few.
+            small_parts: matches!(Self::TABLE, Table::Inputs | Table::Errors),
         }
     }
     /// Write the rows into the table's part, the `crawl` column first, and start empty.
