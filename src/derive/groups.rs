@@ -41,6 +41,47 @@ struct Group<'r> {
 pub struct Groups<'r> {
     groups: Vec<Group<'r>>,
     of_agent: Vec<Vec<u16>>,
+    /// Per group, its agents before each registry position (`agents + 1` entries): a run of
+    /// many agents counts its agents of a group by one subtraction.
+    before: Vec<Vec<u32>>,
+}
+
+/// What a run of agents does to them, as the groups see it: fully blocks them (`BLOCKS`),
+/// through a group naming them (`BY_NAME`), names them by name or by product token.
+type Touch = u8;
+const BLOCKS: Touch = 1;
+const BY_NAME: Touch = 2;
+const NAMES_EXACT: Touch = 4;
+const NAMES_TOKEN: Touch = 8;
+
+fn touch(t: super::classes::Traits) -> Touch {
+    let blocks = t.strictness == 2;
+    let mut touch = 0;
+    if blocks {
+        touch |= BLOCKS;
+    }
+    if blocks && t.specific {
+        touch |= BY_NAME;
+    }
+    if t.named_exact {
+        touch |= NAMES_EXACT;
+    }
+    if t.named {
+        touch |= NAMES_TOKEN;
+    }
+    touch
+}
+
+/// A profile's runs as (first agent, touch), runs of one touch merged: profiles that differ
+/// in nothing the groups see reduce to the same runs.
+fn reduce(runs: &[Run], classes: &Classes, reduced: &mut Vec<(u16, Touch)>) {
+    reduced.clear();
+    for &(first, _, class) in runs {
+        let t = touch(classes.traits(class));
+        if reduced.last().is_none_or(|l| l.1 != t) {
+            reduced.push((first, t));
+        }
+    }
 }
 
 /// What a host does to a group's agents: fully blocks some (`verdict`), every one it fully
@@ -52,6 +93,27 @@ struct Bits {
     blocked_by_name_only: bool,
     names_exact: bool,
     names_token: bool,
+}
+
+impl Bits {
+    /// Distinct codes of [`Bits::code`].
+    const CODES: usize = 16;
+
+    fn code(self) -> usize {
+        usize::from(self.blocks_any)
+            | usize::from(self.blocked_by_name_only) << 1
+            | usize::from(self.names_exact) << 2
+            | usize::from(self.names_token) << 3
+    }
+
+    fn of_code(code: usize) -> Bits {
+        Bits {
+            blocks_any: code & 1 != 0,
+            blocked_by_name_only: code & 2 != 0,
+            names_exact: code & 4 != 0,
+            names_token: code & 8 != 0,
+        }
+    }
 }
 
 impl<'r> Groups<'r> {
@@ -84,45 +146,72 @@ impl<'r> Groups<'r> {
             }
             of_agent.push(mine);
         }
-        Groups { groups, of_agent }
+        let mut before = vec![vec![0u32; of_agent.len() + 1]; groups.len()];
+        for (agent, mine) in of_agent.iter().enumerate() {
+            for (g, counts) in before.iter_mut().enumerate() {
+                counts[agent + 1] = counts[agent] + u32::from(mine.contains(&(g as u16)));
+            }
+        }
+        Groups {
+            groups,
+            of_agent,
+            before,
+        }
     }
 
-    /// The groups whose agents a capture with these runs blocks or names, with what it does.
-    fn of_profile(&self, runs: &[Run], classes: &Classes) -> Vec<(u16, Bits)> {
-        // Per touched group: agents fully blocked, of those through a group naming them, and
-        // the naming bits.
-        let mut touched: FxHashMap<u16, (u32, u32, bool, bool)> = FxHashMap::default();
-        for &(first, n, class) in runs {
-            let t = classes.traits(class);
-            if !(t.strictness == 2 || t.named || t.named_exact) {
+    /// The groups whose agents a capture with these reduced runs blocks or names, with what it
+    /// does. `touched` is all zeros on entry and left so.
+    fn of_reduced(
+        &self,
+        reduced: &[(u16, Touch)],
+        touched: &mut [(u32, u32, Touch)],
+    ) -> Vec<(u16, Bits)> {
+        let agents = self.of_agent.len();
+        let mut add = |g: usize, n: u32, t: Touch| {
+            let e = &mut touched[g];
+            if t & BLOCKS != 0 {
+                e.0 += n;
+            }
+            if t & BY_NAME != 0 {
+                e.1 += n;
+            }
+            e.2 |= t;
+        };
+        for (k, &(first, t)) in reduced.iter().enumerate() {
+            if t == 0 {
                 continue;
             }
-            for agent in first..first + n {
-                for &g in &self.of_agent[agent as usize] {
-                    let e = touched.entry(g).or_default();
-                    if t.strictness == 2 {
-                        e.0 += 1;
-                        e.1 += u32::from(t.specific);
+            let end = reduced.get(k + 1).map_or(agents, |n| usize::from(n.0));
+            let first = usize::from(first);
+            // Agent by agent when that is fewer steps than group by group.
+            if (end - first) * GroupKind::ALL.len() < self.groups.len() {
+                for agent in first..end {
+                    for &g in &self.of_agent[agent] {
+                        add(usize::from(g), 1, t);
                     }
-                    e.2 |= t.named_exact;
-                    e.3 |= t.named;
+                }
+            } else {
+                for (g, before) in self.before.iter().enumerate() {
+                    let n = before[end] - before[first];
+                    if n > 0 {
+                        add(g, n, t);
+                    }
                 }
             }
         }
-        let mut bits: Vec<(u16, Bits)> = touched
-            .into_iter()
-            .map(|(g, (blocked, by_name, exact, token))| {
-                let b = Bits {
-                    blocks_any: blocked > 0,
-                    blocked_by_name_only: blocked > 0 && blocked == by_name,
-                    names_exact: exact,
-                    names_token: token,
-                };
-                (g, b)
-            })
-            .filter(|(_, b)| *b != Bits::default())
-            .collect();
-        bits.sort_unstable();
+        let mut bits = Vec::new();
+        for (g, e) in touched.iter_mut().enumerate() {
+            let (blocked, by_name, t) = std::mem::take(e);
+            let b = Bits {
+                blocks_any: blocked > 0,
+                blocked_by_name_only: blocked > 0 && blocked == by_name,
+                names_exact: t & NAMES_EXACT != 0,
+                names_token: t & NAMES_TOKEN != 0,
+            };
+            if b != Bits::default() {
+                bits.push((g as u16, b));
+            }
+        }
         bits
     }
 
@@ -135,16 +224,49 @@ impl<'r> Groups<'r> {
         tally: &FxHashMap<(u32, Option<u32>, Resolution), i64>,
         outcomes: &Names,
     ) -> SummaryAgentGroupsBuilder {
-        let mut of_profile: Vec<Option<Vec<(u16, Bits)>>> = vec![None; profiles.len()];
-        let mut rows: FxHashMap<(u16, Option<u32>, Resolution, Bits), i64> = FxHashMap::default();
+        // Profiles reduced to what the groups see, and hosts tallied by reduction first.
+        let mut reduction_of: Vec<Option<u32>> = vec![None; profiles.len()];
+        let mut reduction_ids: FxHashMap<Vec<(u16, Touch)>, u32> = FxHashMap::default();
+        let mut reductions: Vec<Vec<(u16, Touch)>> = Vec::new();
+        let mut by_reduction: FxHashMap<(u32, Option<u32>, Resolution), i64> = FxHashMap::default();
+        let mut reduced = Vec::new();
         let mut totals: FxHashMap<(Option<u32>, Resolution), i64> = FxHashMap::default();
         for (&(p, outcome, resolution), &hosts) in tally {
             *totals.entry((outcome, resolution)).or_default() += hosts;
-            let bits = of_profile[p as usize]
-                .get_or_insert_with(|| self.of_profile(&profiles[p as usize], classes));
+            let r = *reduction_of[p as usize].get_or_insert_with(|| {
+                reduce(&profiles[p as usize], classes, &mut reduced);
+                if let Some(&r) = reduction_ids.get(&reduced) {
+                    return r;
+                }
+                reductions.push(reduced.clone());
+                let r = (reductions.len() - 1) as u32;
+                reduction_ids.insert(reduced.clone(), r);
+                r
+            });
+            *by_reduction.entry((r, outcome, resolution)).or_default() += hosts;
+        }
+        let mut of_reduction: Vec<Option<Vec<(u16, Bits)>>> = vec![None; reductions.len()];
+        let mut touched = vec![(0, 0, 0); self.groups.len()];
+        // Hosts by (outcome and resolution, group, bits), a dense table: a reduction that
+        // blocks every agent touches every group.
+        let combos: Vec<(Option<u32>, Resolution)> = totals.keys().copied().collect();
+        let combo_of: FxHashMap<(Option<u32>, Resolution), usize> =
+            combos.iter().enumerate().map(|(k, &c)| (c, k)).collect();
+        let width = self.groups.len() * Bits::CODES;
+        let mut dense = vec![0i64; combos.len() * width];
+        for (&(r, outcome, resolution), &hosts) in &by_reduction {
+            let bits = of_reduction[r as usize]
+                .get_or_insert_with(|| self.of_reduced(&reductions[r as usize], &mut touched));
+            let base = combo_of[&(outcome, resolution)] * width;
             for &(g, b) in bits.iter() {
-                *rows.entry((g, outcome, resolution, b)).or_default() += hosts;
+                dense[base + usize::from(g) * Bits::CODES + b.code()] += hosts;
             }
+        }
+        let mut rows: FxHashMap<(u16, Option<u32>, Resolution, Bits), i64> = FxHashMap::default();
+        for (k, &hosts) in dense.iter().enumerate().filter(|(_, &h)| h != 0) {
+            let (outcome, resolution) = combos[k / width];
+            let (g, b) = ((k % width) / Bits::CODES, Bits::of_code(k % Bits::CODES));
+            rows.insert((g as u16, outcome, resolution, b), hosts);
         }
         // Each group's hosts that neither block nor name any of its agents: the rest.
         let mut touched: FxHashMap<(u16, Option<u32>, Resolution), i64> = FxHashMap::default();

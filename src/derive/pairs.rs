@@ -88,24 +88,66 @@ pub fn pair_rows(
     }
     let (nf, no) = (firsts.len(), others.len());
     let stride = pairs.len() * nf * no;
-    let mut counts = vec![0i64; pairs.len() * stride];
-    let mut class_of_involved = vec![0u32; involved.len()];
+    let mut counts = vec![0i64; combo_of.len() * stride];
+    // Many profiles differ only in agents of no pair: each is reduced to the codes of its
+    // involved agents, as runs (first involved place, codes), and the hosts of equal
+    // reductions are added up before the pairs are walked.
+    let first_place: Vec<usize> = (0..=registry.agents.len())
+        .map(|agent| involved.partition_point(|&a| usize::from(a) < agent))
+        .collect();
+    let mut reduction_ids: FxHashMap<Vec<(u16, u16, u16)>, u32> = FxHashMap::default();
+    let mut reduction_runs: Vec<Vec<(u16, u16, u16)>> = Vec::new();
+    let mut reduction_of: Vec<Option<u32>> = vec![None; profiles.len()];
+    let mut by_reduction: FxHashMap<(u32, usize), i64> = FxHashMap::default();
+    let mut reduced = Vec::new();
     for (&(p, outcome, resolution), &hosts) in tally {
-        let runs = &profiles[p as usize];
-        // Each involved agent's class, walking the runs once.
-        let mut k = 0;
-        for (slot, &agent) in involved.iter().enumerate() {
-            while k + 1 < runs.len() && runs[k + 1].0 <= agent {
-                k += 1;
+        let r = *reduction_of[p as usize].get_or_insert_with(|| {
+            reduced.clear();
+            for &(first, _, class) in &profiles[p as usize] {
+                let place = first_place[usize::from(first)];
+                let codes = (first_code[class as usize], other_code[class as usize]);
+                let codes = (codes.0 as u16, codes.1 as u16);
+                if place == involved.len() {
+                    break;
+                }
+                // A run before that covers no involved agent is left out, and a run with the
+                // codes of the one before continues it.
+                if reduced
+                    .last()
+                    .is_some_and(|l: &(u16, u16, u16)| usize::from(l.0) == place)
+                {
+                    reduced.pop();
+                }
+                if reduced.last().is_some_and(|l| (l.1, l.2) == codes) {
+                    continue;
+                }
+                reduced.push((place as u16, codes.0, codes.1));
             }
-            class_of_involved[slot] = runs[k].2;
+            if let Some(&r) = reduction_ids.get(&reduced) {
+                return r;
+            }
+            let r = reduction_runs.len() as u32;
+            reduction_runs.push(reduced.clone());
+            reduction_ids.insert(reduced.clone(), r);
+            r
+        });
+        *by_reduction
+            .entry((r, combo_of[&(outcome, resolution)]))
+            .or_default() += hosts;
+    }
+    let mut codes = vec![(0u16, 0u16); involved.len()];
+    for (&(r, combo), &hosts) in &by_reduction {
+        // Each involved agent's codes, from the reduction's runs.
+        let runs = &reduction_runs[r as usize];
+        for (k, &(place, f, o)) in runs.iter().enumerate() {
+            let end = runs.get(k + 1).map_or(involved.len(), |n| usize::from(n.0));
+            codes[usize::from(place)..end].fill((f, o));
         }
         // One combination's counts lie together, pair after pair, so that the additions of a
-        // profile touch a few KiB.
-        let base = combo_of[&(outcome, resolution)] * stride;
+        // reduction touch a few KiB.
+        let base = combo * stride;
         for (pair, &(a, b)) in places.iter().enumerate() {
-            let f = first_code[class_of_involved[a] as usize];
-            let o = other_code[class_of_involved[b] as usize];
+            let (f, o) = (usize::from(codes[a].0), usize::from(codes[b].1));
             counts[base + (pair * nf + f) * no + o] += hosts;
         }
     }
