@@ -5,7 +5,8 @@
 //! (host × agent counts, mean agents blocked per host) can, and are left to it.
 //!
 //! A host's row follows from its governing capture's runs alone, so it is computed once per
-//! distinct set of runs (a profile) and counted once per (profile, fetch outcome, resolution).
+//! distinct set of runs as the groups see them (each run reduced to whether it blocks and
+//! names its agents) and counted once per (reduction, fetch outcome, resolution).
 //! Only the groups a profile blocks or names are kept per profile; each group's other hosts,
 //! those that neither block nor name any of its agents, are the rest of its denominator.
 
