@@ -2,7 +2,8 @@
 --           robots.txt)? Which usages they allow or prohibit, to which crawlers, and how often the
 --           fields break the ACAP strawman's vocabulary or ordering rules.
 -- Each host counts once, by its latest robots.txt capture in the crawl (ties: later warc_file,
--- then later offset); lines of earlier captures are not counted.
+-- then later offset; a revisit is read as the capture it stands for); lines of earlier
+-- captures are not counted.
 -- Reads summary_acap_fields (derived per crawl with robots_hosts; it keeps the 10,000 kinds
 -- of field most hosts write per crawl).
 -- Run from the scan's output folder: duckdb -c ".read ../queries/robots_acap_usage.sql"

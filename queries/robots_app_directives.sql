@@ -1,7 +1,8 @@
 -- Question: which applications and directives do App-Directives lines (plan-b draft) name, with
 --           which values, and how many such lines are not valid Structured Fields?
 -- Each host counts once, by its latest robots.txt capture in the crawl (ties: later warc_file,
--- then later offset); lines of earlier captures are not counted.
+-- then later offset; a revisit is read as the capture it stands for); lines of earlier
+-- captures are not counted.
 -- Reads summary_app_directives (derived per crawl with robots_hosts; it keeps the 10,000
 -- directives most hosts write per crawl).
 -- Run from the scan's output folder: duckdb -c ".read ../queries/robots_app_directives.sql"

@@ -1,7 +1,8 @@
 -- Question: what do Content-Signal lines (contentsignals.org, Cloudflare's robots.txt extension)
 --           say? Each signal (search, ai-input, ai-train, ...) with each value (yes, no, ...).
 -- Each host counts once, by its latest robots.txt capture in the crawl (ties: later warc_file,
--- then later offset); a host with several lines giving the same signal and value counts once.
+-- then later offset; a revisit is read as the capture it stands for); a host with several
+-- lines giving the same signal and value counts once.
 -- Denominator: hosts whose latest capture has at least one Content-Signal line.
 -- Values are split at commas into `signal=value` pairs, lowercased and trimmed; a pair without
 -- `=` is reported with value NULL.

@@ -2,7 +2,8 @@
 --           User-Agent-Purpose, App-Directives, ACAP, Content-Usage, Content-Signal, Crawl-delay,
 --           Host, Clean-param, Noindex, Request-rate, Visit-time, Sitemap.
 -- Each host counts once, by its latest robots.txt capture in the crawl (ties: later warc_file,
--- then later offset); lines of earlier captures are not counted.
+-- then later offset; a revisit is read as the capture it stands for); lines of earlier
+-- captures are not counted.
 -- Denominator: hosts whose latest capture was parsed (a 2xx robots.txt or a resource record).
 -- Reads the summaries (summary_robots_hosts, summary_robots_keys), derived per crawl with
 -- robots_hosts: no line of robots_agents or robots_rules is read.
@@ -15,10 +16,11 @@
 --   lines      such lines in those captures
 --   share      hosts / hosts whose latest capture was parsed (0..1, 4 decimals)
 WITH parsed AS (
-    -- hosts whose latest capture was parsed: a 2xx (or a resource record's body)
+    -- hosts whose latest capture (through a revisit) was parsed: a 2xx (or a resource body)
     SELECT crawl, sum(hosts) AS n
     FROM read_parquet('summary_robots_hosts/*/*.parquet', hive_partitioning = true)
-    WHERE fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
+    WHERE coalesce(revisited_fetch_outcome, fetch_outcome)
+        IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
     GROUP BY crawl
 )
 SELECT k.crawl, key AS extension, hosts, lines, round(hosts / parsed.n, 4) AS share

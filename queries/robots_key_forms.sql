@@ -2,7 +2,8 @@
 --           accepted typos (useragent, disalow, ...), variants (site-map, App-Directive),
 --           prefixes (Disallowed), and lines separated by whitespace instead of a colon.
 -- Each host counts once, by its latest robots.txt capture in the crawl (ties: later warc_file,
--- then later offset); lines of earlier captures are not counted.
+-- then later offset; a revisit is read as the capture it stands for); lines of earlier
+-- captures are not counted.
 -- Reads summary_robots_key_forms, derived per crawl with robots_hosts from robots_agents and
 -- robots_rules (keys unknown and invalid, whose spellings are any text, are left out here).
 -- Run from the scan's output folder: duckdb -c ".read ../queries/robots_key_forms.sql"

@@ -1,7 +1,8 @@
 -- Question: which agents do robots.txt files name most? Share of hosts whose robots.txt names
 --           each agent on a user-agent line, by the name as written, per crawl.
 -- Each host counts once, by its latest robots.txt capture in the crawl (ties: later warc_file,
--- then later offset), however many lines name the agent.
+-- then later offset; a revisit is read as the capture it stands for), however many lines
+-- name the agent.
 -- Denominator: hosts whose latest capture was parsed (a 2xx robots.txt with a body, or a
 -- resource record).
 -- Names as written: the user-agent value lowercased and cut at the first `/` or space
@@ -17,10 +18,11 @@
 --   hosts    hosts naming it
 --   share    hosts / hosts whose latest capture was parsed (0..1, 4 decimals)
 WITH parsed AS (
-    -- hosts whose latest capture was parsed: a 2xx (or a resource record's body)
+    -- hosts whose latest capture (through a revisit) was parsed: a 2xx (or a resource body)
     SELECT crawl, sum(hosts) AS n
     FROM read_parquet('summary_robots_hosts/*/*.parquet', hive_partitioning = true)
-    WHERE fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
+    WHERE coalesce(revisited_fetch_outcome, fetch_outcome)
+        IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
     GROUP BY crawl
 )
 SELECT a.crawl, agent, hosts, round(hosts / parsed.n, 4) AS share

@@ -1,6 +1,9 @@
 """WARC/1.1 records for the hand-written sample archives (make_verdict_cases.py,
-make_signal_cases.py): one gzip member per record, deterministic bytes."""
+make_signal_cases.py, make_redirect_cases.py, make_revisit_cases.py): one gzip member per record,
+deterministic bytes."""
+import base64
 import gzip
+import hashlib
 import uuid
 
 
@@ -25,13 +28,34 @@ def warcinfo(script, name, description):
     ], info)
 
 
-def response(i, uri, date, block):
-    """The `response` record of case `i` for `uri`, holding the HTTP message `block`."""
+def payload_digest(payload):
+    """`WARC-Payload-Digest` of an HTTP payload, as Heritrix and wget write it."""
+    return "sha1:" + base64.b32encode(hashlib.sha1(payload).digest()).decode()
+
+
+def response(i, uri, date, block, extra=()):
+    """The `response` record of case `i` for `uri`, holding the HTTP message `block`, with the
+    `extra` WARC fields."""
     return record([
         ("WARC-Type", "response"),
         ("WARC-Date", date),
         ("WARC-Record-ID", f"<urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, f'{i}{uri}')}>"),
         ("WARC-Target-URI", uri),
+        *extra,
         ("Content-Type", "application/http; msgtype=response"),
         ("Content-Length", str(len(block))),
     ], block)
+
+
+def revisit(i, uri, date, head, extra):
+    """The `revisit` record of case `i` for `uri`: the HTTP head `head` without its payload, and
+    the `extra` WARC fields (profile, payload digest, Refers-To)."""
+    return record([
+        ("WARC-Type", "revisit"),
+        ("WARC-Date", date),
+        ("WARC-Record-ID", f"<urn:uuid:{uuid.uuid5(uuid.NAMESPACE_URL, f'{i}{uri}')}>"),
+        ("WARC-Target-URI", uri),
+        *extra,
+        ("Content-Type", "application/http; msgtype=response"),
+        ("Content-Length", str(len(head))),
+    ], head)

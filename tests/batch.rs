@@ -80,7 +80,7 @@ fn summary_json_agrees_with_the_tables_and_fail_on_error_exits_one() {
     ]);
     assert_eq!(code, 0, "{err}");
     let s: serde_json::Value = read_summary(&summary);
-    assert_eq!(s["inputs"], 24);
+    assert_eq!(s["inputs"], 26);
     assert_eq!(s["schema_version"], repcensus::SCHEMA_VERSION);
     // robots_hosts, derived at the end: one row per host of each crawl.
     let hosts: u64 = s["robots_hosts"]["crawls"]

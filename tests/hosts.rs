@@ -89,6 +89,102 @@ www.scheme-relative,1,resolved,1,true,scheme-relative,full_block
     );
 }
 
+/// The hand-written revisits of samples/revisit-cases.warc.gz (scripts/make_revisit_cases.py):
+/// each host whose latest capture is a revisit is governed by the capture it revisits, found
+/// by Refers-To (URL and date), by its digest on its own URL or on another; a revisit of a
+/// redirect follows the redirect; the two that match nothing earlier stay `unknown`.
+#[test]
+fn each_revisit_is_read_as_the_capture_it_revisits() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let cases = repo().join("samples/revisit-cases.warc.gz");
+    scan_into(&out, &[cases.to_str().unwrap()], &[]);
+    let got = duck(
+        &out,
+        "SELECT replace(h.host, '.revisit-case.invalid', '') AS host, h.captures, h.fetch_outcome,
+                h.resolution, h.hops, h.revisit,
+                replace(h.effective_url, '.revisit-case.invalid', '') AS governed_by,
+                e.capture_time::DATE AS governing_date, h.revisited_fetch_outcome, v.verdict
+         FROM read_parquet('robots_hosts/*/*.parquet') h
+         JOIN read_parquet('agent_verdicts/*/*.parquet') v
+           ON v.warc_file = h.effective_warc_file AND v.warc_offset = h.effective_warc_offset
+         JOIN read_parquet('robots_files/*/*.parquet') e
+           ON e.warc_file = h.effective_warc_file AND e.warc_offset = h.effective_warc_offset
+         WHERE v.agent = 'GPTBot'
+         ORDER BY h.host",
+    );
+    let want = "\
+host,captures,fetch_outcome,resolution,hops,revisit,governed_by,governing_date,revisited_fetch_outcome,verdict
+dated,3,revisit,direct,0,refers_to,http://dated/robots.txt,2026-03-01,ok,full_block
+elsewhere,1,revisit,direct,0,same_digest,http://origin/robots.txt,2026-03-01,ok,full_block
+gone,2,revisit,direct,0,same_url,http://gone/robots.txt,2026-03-01,not_found,no_robots
+later,1,ok,direct,0,NULL,http://later/robots.txt,2026-03-03,NULL,full_block
+moved,3,revisit,resolved,1,same_url,https://moved/robots.txt,2026-03-01,redirect,full_block
+origin,1,ok,direct,0,NULL,http://origin/robots.txt,2026-03-01,NULL,full_block
+refers-to,2,revisit,direct,0,refers_to,http://refers-to/robots.txt,2026-03-01,ok,full_block
+same-url,2,revisit,direct,0,same_url,http://same-url/robots.txt,2026-03-01,ok,full_block
+target,3,redirect,resolved,1,same_url,https://target/robots.txt,2026-03-01,NULL,full_block
+too-early,1,revisit,direct,0,unresolved,http://too-early/robots.txt,2026-03-01,NULL,unknown
+unmatched,1,revisit,direct,0,unresolved,http://unmatched/robots.txt,2026-03-02,NULL,unknown
+";
+    assert_eq!(got, want);
+    // The summary counts the two unresolved revisits, and the bundled query has every other
+    // host in its 2xx denominator: 8 hosts governed by a 2xx file (gone's 404 is not one).
+    let unresolved = duck(
+        &out,
+        "SELECT sum(hosts) FROM read_parquet('summary_robots_hosts/*/*.parquet')
+         WHERE revisit = 'unresolved'",
+    );
+    assert_eq!(unresolved, "sum(hosts)\n2\n");
+    let sql = std::fs::read_to_string(repo().join("queries/agents_full_block_share.sql")).unwrap();
+    let table = duck(&out, &sql);
+    let gptbot = table
+        .lines()
+        .find(|l| l.contains(",GPTBot,"))
+        .expect("GPTBot row");
+    let cols: Vec<&str> = gptbot.split(',').collect();
+    assert_eq!((cols[3], cols[4]), ("8", "11"), "{table}");
+}
+
+/// The British Library pair of real archives: the second crawl, 11 minutes later, has only
+/// revisits of the first's three robots.txt captures (WARC 1.0, no Refers-To). Each host is
+/// governed by the first crawl's capture with its digest: two files and a 404, none `unknown`.
+#[test]
+fn the_british_library_revisits_are_read_through_to_the_first_crawl() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let pair: Vec<String> = ["BL-20140325121225068", "BL-20140325122341434"]
+        .iter()
+        .map(|id| {
+            let name = format!("ukwa_webarchive-discovery__{id}-00000-32090~opera~8443.warc.gz");
+            repo()
+                .join("samples")
+                .join(name)
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    let inputs: Vec<&str> = pair.iter().map(String::as_str).collect();
+    scan_into(&out, &inputs, &[]);
+    let got = duck(
+        &out,
+        "SELECT h.host, h.fetch_outcome, h.revisit, h.effective_fetch_outcome, v.verdict
+         FROM read_parquet('robots_hosts/*/*.parquet') h
+         JOIN read_parquet('agent_verdicts/*/*.parquet') v
+           ON v.warc_file = h.effective_warc_file AND v.warc_offset = h.effective_warc_offset
+         WHERE v.agent = 'GPTBot' AND h.effective_warc_file LIKE '%BL-20140325121225068%'
+         ORDER BY h.host",
+    );
+    assert_eq!(
+        got,
+        "host,fetch_outcome,revisit,effective_fetch_outcome,verdict
+ajax.googleapis.com,revisit,same_url,ok,partial_block
+data.gov.uk,revisit,same_url,ok,partial_block
+html5shiv.googlecode.com,revisit,same_url,not_found,no_robots
+"
+    );
+}
+
 /// A sharded run writes no robots_hosts (a shard cannot see the crawl's other inputs);
 /// `repcensus hosts` after the last shard writes exactly what one unsharded scan writes.
 #[test]

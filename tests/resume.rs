@@ -105,7 +105,7 @@ fn killed_and_resumed_scans_end_with_the_uninterrupted_tables() {
             let said = String::from_utf8_lossy(&ended.stderr);
             assert_eq!(ended.status.code(), Some(128 + signal), "{said}");
             assert!(
-                said.contains("interrupted: ") && said.contains(" of 24 inputs complete; rerun"),
+                said.contains("interrupted: ") && said.contains(" of 26 inputs complete; rerun"),
                 "{said}"
             );
         }
@@ -140,7 +140,7 @@ fn killed_and_resumed_scans_end_with_the_uninterrupted_tables() {
     );
     assert_same_tables(&out, &full);
     eprintln!(
-        "seed {seed}: {killed_mid_run} of 8 kills mid-run; the last run found {} of 24 inputs complete",
+        "seed {seed}: {killed_mid_run} of 8 kills mid-run; the last run found {} of 26 inputs complete",
         s["inputs_resumed"]
     );
     // The summary of the resumed run counts what the earlier runs completed.
@@ -213,14 +213,14 @@ fn resume_redoes_inputs_with_missing_or_damaged_parts_and_skips_the_rest() {
 
     let (code, err, s) = resume(samples, &out, dir.path());
     assert_eq!(code, 0, "{err}");
-    assert_eq!(s["inputs"], 24);
-    assert_eq!(s["inputs_resumed"], 21, "three inputs are redone");
+    assert_eq!(s["inputs"], 26);
+    assert_eq!(s["inputs_resumed"], 23, "three inputs are redone");
     assert_same_tables(&out, &full);
 
     // A resumed run over a complete folder reads nothing and changes nothing.
     let (code, err, s) = resume(samples, &out, dir.path());
     assert_eq!(code, 0, "{err}");
-    assert_eq!(s["inputs_resumed"], 24);
+    assert_eq!(s["inputs_resumed"], 26);
     assert_eq!(s["bytes"], 0);
     assert_same_tables(&out, &full);
 }

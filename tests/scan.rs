@@ -50,9 +50,9 @@ fn samples_scan_exits_zero_and_yields_every_capture() {
     ]);
     assert_eq!(code, 0, "{stderr}");
     let rows = table_rows(out.path(), "robots_files", &[]);
-    assert_eq!(rows.len(), 2221);
+    assert_eq!(rows.len(), 2244);
     // Real captures per real file (the generated file holds 1581, the real robots.txt corpus 519,
-    // the hand-written verdict cases 21, the redirect cases 33).
+    // the hand-written verdict cases 21, the redirect cases 33, the revisit cases 20).
     for (file, n) in [
         (
             "oduwsdl_ipwb__IAH-20080430204825-00000-blackbook.warc.gz",
@@ -66,10 +66,15 @@ fn samples_scan_exits_zero_and_yields_every_capture() {
             "ukwa_webarchive-discovery__BL-20140325121225068-00000-32090~opera~8443.warc.gz",
             3,
         ),
+        (
+            "ukwa_webarchive-discovery__BL-20140325122341434-00000-32090~opera~8443.warc.gz",
+            3,
+        ),
         ("generated-cc-robots.warc.gz", 1581),
         ("real-robots.warc.gz", 519),
         ("verdict-cases.warc.gz", 22),
         ("redirect-cases.warc.gz", 33),
+        ("revisit-cases.warc.gz", 20),
     ] {
         assert_eq!(
             rows.iter().filter(|r| r.contains(file)).count(),
@@ -84,7 +89,7 @@ fn samples_scan_exits_zero_and_yields_every_capture() {
         .all(|r| !r.contains("http_status=NULL") || r.contains("real-robots.warc.gz")));
     // One inputs row per sample archive, and the broken ones have errors rows.
     let inputs = table_rows(out.path(), "inputs", &[]);
-    assert_eq!(inputs.len(), 24);
+    assert_eq!(inputs.len(), 26);
     // The inputs rows count the page tables' rows.
     let counted = |col: &str| -> usize {
         inputs

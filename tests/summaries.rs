@@ -153,7 +153,8 @@ SELECT crawl, agent, agent_category, operator, fetch_outcome, resolution, verdic
 FROM read_parquet('summary_agents/*/*.parquet', hive_partitioning = true)";
 
 /// Every line of `robots_agents` and `robots_rules`, marked when its capture is its host's
-/// latest (the capture `robots_hosts` names).
+/// file: its latest (the capture `robots_hosts` names), or the capture that one stands for
+/// when it is a revisit.
 const LINES: &str = "
 WITH lines AS (
     SELECT crawl, warc_file, warc_offset, line_kind AS key, key_form, separator, key_raw,
@@ -163,31 +164,34 @@ WITH lines AS (
     SELECT crawl, warc_file, warc_offset, key, key_form, separator, key_raw, NULL, NULL
     FROM read_parquet('robots_rules/*/*.parquet', hive_partitioning = true)
 )
-SELECT l.*, h.host IS NOT NULL AS latest
+SELECT l.*, h.host IS NOT NULL AS latest, h.host AS file_host
 FROM lines l LEFT JOIN read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
-    ON h.crawl = l.crawl AND h.warc_file = l.warc_file AND h.warc_offset = l.warc_offset";
+    ON h.crawl = l.crawl AND coalesce(h.revisited_warc_file, h.warc_file) = l.warc_file
+        AND coalesce(h.revisited_warc_offset, h.warc_offset) = l.warc_offset";
 
 /// The `Content-Signal` and `Content-Usage` lines of `robots_rules`, marked as [`LINES`] are.
 const SIGNAL_LINES: &str = "
-SELECT r.crawl, r.warc_file, r.warc_offset, r.key, r.value, h.host IS NOT NULL AS latest
+SELECT r.crawl, r.warc_file, r.warc_offset, r.key, r.value, h.host IS NOT NULL AS latest, h.host AS file_host
 FROM read_parquet('robots_rules/*/*.parquet', hive_partitioning = true) r
 LEFT JOIN read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
-    ON h.crawl = r.crawl AND h.warc_file = r.warc_file AND h.warc_offset = r.warc_offset
+    ON h.crawl = r.crawl AND coalesce(h.revisited_warc_file, h.warc_file) = r.warc_file
+        AND coalesce(h.revisited_warc_offset, h.warc_offset) = r.warc_offset
 WHERE r.key IN ('content_signal', 'content_usage') AND r.value IS NOT NULL";
 
-/// Every row of `table`, marked when its capture is its host's latest.
+/// Every row of `table`, marked when its capture is its host's file (as in [`LINES`]).
 fn marked(table: &str) -> String {
     format!(
-        "SELECT t.*, h.host IS NOT NULL AS latest
+        "SELECT t.*, h.host IS NOT NULL AS latest, h.host AS file_host
          FROM read_parquet('{table}/*/*.parquet', hive_partitioning = true) t
          LEFT JOIN read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
-            ON h.crawl = t.crawl AND h.warc_file = t.warc_file AND h.warc_offset = t.warc_offset"
+            ON h.crawl = t.crawl AND coalesce(h.revisited_warc_file, h.warc_file) = t.warc_file
+                AND coalesce(h.revisited_warc_offset, h.warc_offset) = t.warc_offset"
     )
 }
 
 /// How lines, hosts and captures are counted from [`LINES`].
 const USE: &str = "count(*) FILTER (latest) AS lines,
-    count(DISTINCT (warc_file, warc_offset)) FILTER (latest) AS hosts,
+    count(DISTINCT file_host) FILTER (latest) AS hosts,
     count(DISTINCT (warc_file, warc_offset)) AS captures";
 
 /// `page_signals` with each row's status class.
@@ -326,13 +330,14 @@ fn lines_from_detail() -> Vec<(&'static str, String, String)> {
     vec![
         (
             "summary_robots_hosts",
-            "SELECT crawl, fetch_outcome, resolution, effective_fetch_outcome, count(*) AS hosts,
-                sum(captures)::BIGINT AS captures
+            "SELECT crawl, fetch_outcome, resolution, revisit, effective_fetch_outcome,
+                revisited_fetch_outcome, count(*) AS hosts, sum(captures)::BIGINT AS captures
              FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) GROUP BY ALL"
                 .to_string(),
             read(
                 "summary_robots_hosts",
-                "fetch_outcome, resolution, effective_fetch_outcome, hosts, captures",
+                "fetch_outcome, resolution, revisit, effective_fetch_outcome, \
+                 revisited_fetch_outcome, hosts, captures",
             ),
         ),
         (
@@ -385,7 +390,7 @@ fn lines_from_detail() -> Vec<(&'static str, String, String)> {
             "summary_content_signals",
             format!(
                 "WITH p AS (
-                    SELECT crawl, warc_file, warc_offset, key, latest,
+                    SELECT crawl, warc_file, warc_offset, key, latest, file_host,
                         trim(lower(unnest(string_split(value, ',')))) AS pair
                     FROM ({SIGNAL_LINES})
                  )
@@ -779,7 +784,7 @@ fn acap_problems_are_counted_per_field_and_problem() {
     scan_into(&out, &[input.to_str().unwrap()], &[]);
     let detail = format!(
         "SELECT crawl, field, problem, count(*) FILTER (latest) AS fields,
-            count(DISTINCT (warc_file, warc_offset)) FILTER (latest) AS hosts,
+            count(DISTINCT file_host) FILTER (latest) AS hosts,
             count(DISTINCT (warc_file, warc_offset)) AS captures
          FROM (SELECT *, unnest(list_distinct(problems)) AS problem FROM ({}))
          GROUP BY ALL",

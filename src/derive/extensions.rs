@@ -148,7 +148,9 @@ impl Extensions {
                     let e = self.acap.entry(key).or_default();
                     e.0.line(serial, latest);
                     let has_problems = problems.is_valid(i) && !problems.value(i).is_empty();
-                    e.1 += i64::from(latest && has_problems);
+                    if has_problems {
+                        e.1 += i64::from(latest);
+                    }
                     if has_problems {
                         let listed = problems.value(i);
                         let mut ids: Vec<u32> = (listed.as_string::<i32>().iter().flatten())

@@ -12,7 +12,8 @@ use super::agents::{self, CrawlAgents};
 use super::lines::{self, CrawlLines};
 pub use super::read::Governs;
 use super::read::{read_beside, summary_part};
-use super::redirects::{self, Capture, Index, Resolution};
+use super::redirects::{self, Capture, Effective, Index, Resolution};
+use super::revisits::{Originals, Reference, Revisit};
 use super::signals::{self, CrawlSignals};
 use crate::agents::Registry;
 use crate::parts::runs::Names;
@@ -39,6 +40,8 @@ pub struct CrawlHosts {
     pub resolutions: BTreeMap<Resolution, u64>,
     /// Hosts resolved through a hop to another host.
     pub cross_host: u64,
+    /// Hosts whose way to their governing capture met a revisit, by how it was read.
+    pub revisits: BTreeMap<Revisit, u64>,
     /// What deriving `summary_agents` did (`None` when the crawl has no `agent_verdict_runs`).
     pub agents: Option<CrawlAgents>,
     /// What deriving the summaries of robots.txt lines did (`None` when it failed).
@@ -85,6 +88,16 @@ impl HostsSummary {
                 .collect();
             if !failed.is_empty() {
                 s.push_str(&format!(" ({})", failed.join(", ")));
+            }
+            let revisits: u64 = c.revisits.values().sum();
+            if revisits > 0 {
+                let how: Vec<String> = (Revisit::ALL.iter())
+                    .filter_map(|r| c.revisits.get(r).map(|n| format!("{n} {r}")))
+                    .collect();
+                s.push_str(&format!(
+                    "; {revisits} read through revisits ({})",
+                    how.join(", ")
+                ));
             }
             s.push('\n');
             if let Some(a) = &c.agents {
@@ -145,6 +158,9 @@ impl HostsSummary {
                     .map(|(r, n)| (r.as_str().to_string(), *n))
                     .collect::<BTreeMap<_, _>>(),
                 "cross_host": c.cross_host,
+                "revisits": c.revisits.iter()
+                    .map(|(r, n)| (r.as_str().to_string(), *n))
+                    .collect::<BTreeMap<_, _>>(),
                 "summary_agents": c.agents.as_ref().map(|a| serde_json::json!({
                     "hosts": a.hosts,
                     "rows": a.rows,
@@ -314,12 +330,25 @@ fn hosts_part(
     governs: &[Governs],
     outcomes: &Names,
 ) -> Result<(crate::parts::PartOutcome, u64)> {
-    // (latest outcome, resolution, governing outcome) -> (hosts, captures)
-    type Key = (Option<u32>, Resolution, Option<u32>);
+    // (latest outcome, resolution, revisit, governing outcome, revisited outcome) ->
+    // (hosts, captures)
+    type Key = (
+        Option<u32>,
+        Resolution,
+        Option<Revisit>,
+        Option<u32>,
+        Option<u32>,
+    );
     let mut counts: FxHashMap<Key, (i64, i64)> = FxHashMap::default();
     for g in governs {
         let c = counts
-            .entry((g.latest_outcome, g.resolution, g.outcome))
+            .entry((
+                g.latest_outcome,
+                g.resolution,
+                g.revisit,
+                g.outcome,
+                g.revisited_outcome,
+            ))
             .or_default();
         c.0 += 1;
         c.1 += i64::from(g.captures);
@@ -327,14 +356,17 @@ fn hosts_part(
     let text = |o: Option<u32>| o.map(|o| outcomes.get(o));
     let mut rows: Vec<_> = counts.into_iter().collect();
     rows.sort_unstable_by(|(a, _), (b, _)| {
-        (text(a.0), a.1, text(a.2)).cmp(&(text(b.0), b.1, text(b.2)))
+        let of = |k: &Key| (text(k.0), k.1, k.2, text(k.3), text(k.4));
+        of(a).cmp(&of(b))
     });
     let mut builder = SummaryRobotsHostsBuilder::default();
-    for ((latest, resolution, effective), (hosts, captures)) in &rows {
+    for ((latest, resolution, revisit, effective, revisited), (hosts, captures)) in &rows {
         builder.append(&SummaryRobotsHostRow {
             fetch_outcome: text(*latest),
             resolution: Some(resolution.as_str()),
+            revisit: revisit.map(Revisit::as_str),
             effective_fetch_outcome: text(*effective),
+            revisited_fetch_outcome: text(*revisited),
             hosts: Some(*hosts),
             captures: Some(*captures),
         });
@@ -414,8 +446,16 @@ fn write_beside<T>(
     })
 }
 
-/// The columns of `robots_files` each pass reads.
-const TARGET_COLUMNS: [&str; 3] = ["url", "fetch_outcome", "redirect_location"];
+/// The columns of `robots_files` each pass reads (the second reads [`REVISIT_COLUMNS`] too when
+/// the crawl has revisits).
+const TARGET_COLUMNS: [&str; 5] = [
+    "url",
+    "fetch_outcome",
+    "redirect_location",
+    "payload_digest",
+    "refers_to_url",
+];
+const REVISIT_COLUMNS: [&str; 3] = ["payload_digest", "refers_to_url", "refers_to_date"];
 const CAPTURE_COLUMNS: [&str; 8] = [
     "warc_file",
     "warc_offset",
@@ -434,9 +474,17 @@ fn read_crawl(out: &OutDir, parts: &[PartRef]) -> Result<CrawlIndex> {
     read_beside(out, parts, &TARGET_COLUMNS, &[], |part, batch| {
         let cols = Columns::of(batch, part)?;
         for i in 0..batch.num_rows() {
-            if let Some((host, key)) = cols.capture(i).as_ref().and_then(redirects::target_of) {
+            let capture = cols.capture(i);
+            if let Some((host, key)) = capture.as_ref().and_then(redirects::target_of) {
                 index.target_hosts.insert(host);
                 index.targets.insert(key);
+            }
+            if let Some(c) = capture.filter(|_| cols.is_revisit(i)) {
+                let refers_to = Columns::get(cols.refers_to, i).and_then(redirects::host_and_key);
+                let digest = Columns::get(cols.digest, i);
+                index
+                    .originals
+                    .refer(redirects::host_and_key(c.url), refers_to, digest);
             }
         }
         Ok(())
@@ -446,7 +494,11 @@ fn read_crawl(out: &OutDir, parts: &[PartRef]) -> Result<CrawlIndex> {
     let rows: u64 = parts.iter().filter_map(|p| out.part_rows(p)).sum();
     index.hosts.reserve(rows as usize, 32);
     index.latest.reserve(rows as usize);
-    read_beside(out, parts, &CAPTURE_COLUMNS, &[], |part, batch| {
+    let mut columns = CAPTURE_COLUMNS.to_vec();
+    if index.originals.any() {
+        columns.extend(REVISIT_COLUMNS);
+    }
+    read_beside(out, parts, &columns, &[], |part, batch| {
         let cols = Columns::of(batch, part)?;
         for i in 0..batch.num_rows() {
             index.add(&cols, i);
@@ -466,6 +518,9 @@ struct Columns<'b> {
     time: Option<&'b arrow_array::TimestampMicrosecondArray>,
     outcome: &'b StringArray,
     location: &'b StringArray,
+    digest: Option<&'b StringArray>,
+    refers_to: Option<&'b StringArray>,
+    refers_to_date: Option<&'b arrow_array::TimestampMicrosecondArray>,
 }
 
 impl<'b> Columns<'b> {
@@ -486,7 +541,16 @@ impl<'b> Columns<'b> {
                 .and_then(|a| a.as_primitive_opt::<TimestampMicrosecondType>()),
             outcome: need("fetch_outcome")?,
             location: need("redirect_location")?,
+            digest: text("payload_digest"),
+            refers_to: text("refers_to_url"),
+            refers_to_date: batch
+                .column_by_name("refers_to_date")
+                .and_then(|a| a.as_primitive_opt::<TimestampMicrosecondType>()),
         })
+    }
+
+    fn is_revisit(&self, i: usize) -> bool {
+        Self::get(Some(self.outcome), i) == Some(REVISIT)
     }
 
     fn get(a: Option<&StringArray>, i: usize) -> Option<&str> {
@@ -581,7 +645,14 @@ struct CrawlIndex {
     captures: u64,
     /// Per outcome id: captures, and the earliest and latest capture time.
     by_outcome: Vec<(i64, Option<i64>, Option<i64>)>,
+    /// The captures revisits may stand for, and what each revisit refers to, by file and
+    /// offset.
+    originals: Originals<Seen>,
+    revisits: FxHashMap<(u32, i64), Reference>,
 }
+
+/// The `fetch_outcome` of a revisit record.
+const REVISIT: &str = "revisit";
 
 impl CrawlIndex {
     fn add(&mut self, cols: &Columns<'_>, i: usize) {
@@ -617,6 +688,9 @@ impl CrawlIndex {
             redirect: c.redirect,
             location: c.location.map(Into::into),
         };
+        if self.originals.any() {
+            self.note_revisit(cols, i, host, &seen);
+        }
         if self.target_hosts.contains(host) {
             if let Some(key) = redirects::url_key(c.url).filter(|k| self.targets.contains(k)) {
                 let seen = seen.copy();
@@ -657,6 +731,75 @@ impl CrawlIndex {
         self.latest[host_id as usize].outcomes |= bit;
     }
 
+    /// Keep what a revisit refers to, or a capture some revisit may stand for.
+    fn note_revisit(&mut self, cols: &Columns<'_>, i: usize, host: &str, seen: &Seen) {
+        let digest = Columns::get(cols.digest, i);
+        let url = Columns::get(Some(cols.url), i).unwrap_or_default();
+        if cols.is_revisit(i) {
+            let key = |u: &str| redirects::url_key(u).map(String::into_boxed_str);
+            let reference = Reference {
+                url: key(url),
+                refers_to: Columns::get(cols.refers_to, i).and_then(key),
+                refers_to_date: cols
+                    .refers_to_date
+                    .filter(|a| a.is_valid(i))
+                    .map(|a| a.value(i)),
+                digest: digest.map(Into::into),
+                time: seen.time(),
+            };
+            self.revisits.insert((seen.file, seen.offset), reference);
+        } else {
+            let key = self
+                .originals
+                .wants_host(host)
+                .then(|| redirects::url_key(url))
+                .flatten();
+            self.originals
+                .offer(key.as_deref(), digest, seen.time(), || seen.copy());
+        }
+    }
+
+    /// The capture that governs a host whose latest capture is `start`: the end of its chain
+    /// of redirects, read through a revisit to the capture it stands for (whose own chain is
+    /// followed on: a revisit of a redirect), and how a revisit met on the way was resolved.
+    fn govern<'s>(&'s self, start: &'s Seen) -> (Effective<&'s Seen>, Option<Revisit>) {
+        let mut e = redirects::follow(&self, start);
+        let mut revisit = None;
+        // A revisit never stands for a revisit, but its capture's chain may end at another:
+        // as many rounds as hops, so that no crawl makes this loop for long.
+        for _ in 0..redirects::MAX_HOPS {
+            let Some((how, original)) = e.capture.and_then(|at| self.stands_for(at)) else {
+                break;
+            };
+            revisit = Some(how);
+            let Some(original) = original else {
+                break;
+            };
+            let next = redirects::follow(&self, original);
+            e = Effective {
+                capture: next.capture,
+                hops: e.hops.saturating_add(next.hops),
+                cross_host: e.cross_host || next.cross_host,
+                resolution: match next.resolution {
+                    Resolution::Direct => e.resolution,
+                    other => other,
+                },
+            };
+        }
+        (e, revisit)
+    }
+
+    /// When `s` is a revisit: the capture it stands for, and how that was found.
+    fn stands_for(&self, s: &Seen) -> Option<(Revisit, Option<&Seen>)> {
+        if s.outcome.is_none_or(|o| self.outcomes.get(o) != REVISIT) {
+            return None;
+        }
+        Some(match self.revisits.get(&(s.file, s.offset)) {
+            Some(r) => self.originals.resolve(r, |a, b| a.is_after(b, &self.files)),
+            None => (Revisit::Unresolved, None),
+        })
+    }
+
     fn domain<'s>(&'s self, host: &'s str, d: Domain) -> Option<&'s str> {
         match d {
             Domain::None => None,
@@ -690,19 +833,28 @@ impl CrawlIndex {
         let (mut url, mut effective_url) = (String::new(), String::new());
         for (host, latest) in hosts {
             let start = &latest.seen;
-            let e = redirects::follow(&self, start);
+            let (e, revisit) = self.govern(start);
             *counts.resolutions.entry(e.resolution).or_default() += 1;
+            if let Some(r) = revisit {
+                *counts.revisits.entry(r).or_default() += 1;
+            }
             counts.cross_host += u64::from(e.cross_host && e.capture.is_some());
             let s = &latest.seen;
             let eff = e.capture.unwrap_or(start);
+            // The file of the host, whose lines the line summaries count: its latest capture,
+            // or the capture that one stands for when it is a revisit.
+            let revisited = self.stands_for(s).and_then(|r| r.1);
+            let file = revisited.unwrap_or(s);
             governs.push(Governs {
                 file: eff.file,
                 offset: eff.offset,
                 outcome: eff.outcome,
                 resolution: e.resolution,
-                latest_file: s.file,
-                latest_offset: s.offset,
+                revisit,
                 latest_outcome: s.outcome,
+                own_file: file.file,
+                own_offset: file.offset,
+                revisited_outcome: revisited.and_then(|r| r.outcome),
                 captures: latest.captures,
                 domain: domains.id(self.domain(host, s.domain).unwrap_or(host)),
             });
@@ -723,6 +875,10 @@ impl CrawlIndex {
                 resolution: Some(e.resolution.as_str()),
                 hops: Some(i32::from(e.hops)),
                 cross_host: Some(e.cross_host),
+                revisit: revisit.map(Revisit::as_str),
+                revisited_warc_file: revisited.map(|r| self.files.get(r.file)),
+                revisited_warc_offset: revisited.map(|r| r.offset),
+                revisited_fetch_outcome: revisited.and_then(|r| text(&self.outcomes, r.outcome)),
                 effective_warc_file: Some(self.files.get(eff.file)),
                 effective_warc_offset: Some(eff.offset),
                 effective_url: Some(eff.url(effective_host, &mut effective_url)),

@@ -15,7 +15,7 @@
 //! one lookup in a table of the crawl's few hundred spellings.
 
 use super::read::{read_beside, summary_part, Governs};
-use super::tally::{latest_captures, missing, Cursor, Dict, LineParts, Use};
+use super::tally::{host_files, missing, Cursor, Dict, LineParts, Use};
 use crate::parts::runs::Names;
 use crate::parts::{OutDir, PartRef};
 use crate::tables::{
@@ -63,7 +63,7 @@ pub fn derive_crawl(
     governs: &[Governs],
     files: &mut Names,
 ) -> Result<CrawlLines> {
-    let mut slots = latest_captures(governs);
+    let mut slots = host_files(governs);
     let mut tally = Tally::default();
     let mut cursor = Cursor::default();
     let signal_keys = [
@@ -193,7 +193,7 @@ struct Tally {
 
 impl Tally {
     /// Count line `i` of `c`; its key's id (`None` for a row without a key).
-    fn line(&mut self, c: &mut LineColumns, i: usize, serial: u64, latest: bool) -> Option<u32> {
+    fn line(&mut self, c: &mut LineColumns, i: usize, serial: u64, latest: u32) -> Option<u32> {
         let names = &mut self.names;
         let key = c.key.id(i, names)?;
         let form = c.form.id(i, names).unwrap_or(NO_SPELLING);
@@ -218,7 +218,7 @@ impl Tally {
     /// Count the `key=value` pairs of a `Content-Signal` or `Content-Usage` line's value, as
     /// `robots_content_signal_values.sql` once split them: at commas, lowercased, spaces
     /// trimmed, empty pairs left out; the value is what follows the first `=` (up to another).
-    fn signals(&mut self, key: u32, value: &str, serial: u64, latest: bool) {
+    fn signals(&mut self, key: u32, value: &str, serial: u64, latest: u32) {
         for pair in value.split(',') {
             let pair = pair.to_lowercase();
             let pair = pair.trim_matches(' ');

@@ -3,7 +3,8 @@
 //! that is not a shard, or by `repcensus hosts` after the last shard).
 //!
 //! * `robots_hosts` ([`hosts`]): each host's latest robots.txt capture and the capture its chain
-//!   of redirects ends at ([`redirects`]), which the `agents_*` queries read verdicts from;
+//!   of redirects ends at ([`redirects`]), read through a revisit to the capture it revisits
+//!   ([`revisits`]), which the `agents_*` queries read verdicts from;
 //!   with it, `summary_robots_hosts` (hosts by fetch outcome and redirects) and
 //!   `summary_robots_outcomes` (captures and hosts per fetch outcome of every capture).
 //! * `summary_agents` ([`agents`]): the hosts per tracked agent, by the verdicts of the capture
@@ -28,5 +29,6 @@ pub mod lines;
 pub mod pairs;
 pub mod read;
 pub mod redirects;
+pub mod revisits;
 pub mod signals;
 pub mod tally;

@@ -16,10 +16,15 @@ pub struct Governs {
     pub offset: i64,
     pub outcome: Option<u32>,
     pub resolution: Resolution,
-    /// The host's latest capture (where its redirects start), as above.
-    pub latest_file: u32,
-    pub latest_offset: i64,
+    /// How a revisit met on the way to the governing capture was resolved.
+    pub revisit: Option<super::revisits::Revisit>,
+    /// The outcome of the host's latest capture (where its redirects start).
     pub latest_outcome: Option<u32>,
+    /// The host's file, whose lines the line summaries count: its latest capture, or the
+    /// capture that one stands for when it is a revisit (`revisited_outcome` is its outcome then).
+    pub own_file: u32,
+    pub own_offset: i64,
+    pub revisited_outcome: Option<u32>,
     /// The host's captures in the crawl.
     pub captures: u32,
     /// The host's registered domain (the host itself when it has none), an id of the

@@ -77,6 +77,14 @@ pub fn url_key(url: &str) -> Option<String> {
     url::Url::parse(url).ok().map(|u| key(&u))
 }
 
+/// The host of `url` (as `robots_files`' `host` column writes it) and its key; `None` when it
+/// is not a URL with a host.
+pub fn host_and_key(url: &str) -> Option<(String, String)> {
+    let u = url::Url::parse(url).ok()?;
+    let host = crate::tables::host_of(&u)?.into_owned();
+    Some((host, key(&u)))
+}
+
 /// Where a redirect of `c` points: the parsed URL of `c` and of its location.
 fn target(c: &Capture<'_>) -> Option<(url::Url, url::Url)> {
     let base = url::Url::parse(c.url).ok()?;

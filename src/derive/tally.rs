@@ -1,4 +1,4 @@
-//! What the summaries of lines share: which captures are hosts' latest, the capture a row
+//! What the summaries of lines share: which captures are hosts' files, the capture a row
 //! belongs to, counts of lines, hosts and captures, and string columns read as dictionaries.
 
 use super::read::{Governs, Slots};
@@ -17,56 +17,57 @@ pub struct LineParts<'p> {
     pub acap_fields: &'p [PartRef],
 }
 
-/// The hosts' latest captures, by file and offset.
-pub fn latest_captures(governs: &[Governs]) -> Slots {
+/// The hosts' files (their latest captures, read through a revisit), by file and offset, each
+/// with the number of hosts it is the file of: one, but for a capture that revisits stand for
+/// on other hosts too (the same payload digest elsewhere).
+pub fn host_files(governs: &[Governs]) -> Slots {
     let mut by_file: Vec<Vec<(i64, u32)>> = Vec::new();
-    for (h, g) in governs.iter().enumerate() {
-        let f = g.latest_file as usize;
+    for g in governs {
+        let f = g.own_file as usize;
         if by_file.len() <= f {
             by_file.resize_with(f + 1, Vec::new);
         }
-        by_file[f].push((g.latest_offset, h as u32));
+        by_file[f].push((g.own_offset, 1));
     }
     for v in &mut by_file {
         v.sort_unstable();
-        v.dedup_by_key(|e| e.0);
+        v.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            kept.1 += u32::from(same);
+            same
+        });
     }
     Slots::new(by_file)
 }
 
 /// The capture a line belongs to: a serial number (from 1) that changes with the capture, and
-/// whether it is some host's latest. A capture's lines are written together, in one part.
+/// the hosts it is the file of (0 for none). A capture's lines are written together, in one
+/// part.
 #[derive(Default)]
 pub struct Cursor {
     at: Option<(u32, i64)>,
     part: usize,
     serial: u64,
-    latest: bool,
+    hosts: u32,
 }
 
 impl Cursor {
-    pub fn row(
-        &mut self,
-        part: &PartRef,
-        file: u32,
-        offset: i64,
-        slots: &mut Slots,
-    ) -> (u64, bool) {
+    pub fn row(&mut self, part: &PartRef, file: u32, offset: i64, slots: &mut Slots) -> (u64, u32) {
         let part = part as *const PartRef as usize;
         if self.at != Some((file, offset)) || self.part != part {
             self.at = Some((file, offset));
             self.part = part;
             self.serial += 1;
-            self.latest = slots.find(file, offset).is_some();
+            self.hosts = slots.find(file, offset).unwrap_or(0);
         }
-        (self.serial, self.latest)
+        (self.serial, self.hosts)
     }
 }
 
 /// Lines, hosts and captures using something.
 #[derive(Default, Clone, Copy)]
 pub struct Use {
-    /// Lines in hosts' latest captures.
+    /// Lines in hosts' files, once per host.
     pub lines: i64,
     pub hosts: i64,
     pub captures: i64,
@@ -75,15 +76,14 @@ pub struct Use {
 }
 
 impl Use {
-    /// Count a line of capture `serial`, a host's latest when `latest` (a capture is some
-    /// host's latest for at most one host: its own).
-    pub fn line(&mut self, serial: u64, latest: bool) {
+    /// Count a line of capture `serial`, the file of `hosts` hosts.
+    pub fn line(&mut self, serial: u64, hosts: u32) {
         if self.last != serial {
             self.last = serial;
             self.captures += 1;
-            self.hosts += i64::from(latest);
+            self.hosts += i64::from(hosts);
         }
-        self.lines += i64::from(latest);
+        self.lines += i64::from(hosts);
     }
 }
 

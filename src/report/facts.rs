@@ -478,12 +478,15 @@ impl Extensions {
         t.each(
             "summary_robots_hosts",
             crawl,
-            &["fetch_outcome", "hosts"],
+            &["fetch_outcome", "revisited_fetch_outcome", "hosts"],
             &[],
             |b| {
                 let (outcome, hosts) = (b.strings("fetch_outcome")?, b.i64s("hosts")?);
+                let revisited = b.strings("revisited_fetch_outcome")?;
                 for i in 0..b.len() {
-                    if text(outcome, i).is_some_and(|o| OUTCOMES_2XX.contains(&o)) {
+                    // The host's file: its latest capture, read through a revisit.
+                    let file = text(revisited, i).or(text(outcome, i));
+                    if file.is_some_and(|o| OUTCOMES_2XX.contains(&o)) {
                         parsed_hosts += hosts.value(i).max(0) as u64;
                     }
                 }

@@ -157,6 +157,9 @@ struct Capture {
     host: Option<String>,
     registered_domain: Option<String>,
     warc_truncated: Option<String>,
+    payload_digest: Option<String>,
+    refers_to_url: Option<String>,
+    refers_to_date: Option<i64>,
 }
 
 impl Capture {
@@ -164,11 +167,24 @@ impl Capture {
         let record_id =
             String::from_utf8_lossy(strip_angle(unfold(rec.head.record_id).as_ref())).into_owned();
         let warc_truncated = String::from_utf8_lossy(trim(rec.head.truncated)).into_owned();
+        // Fields only robots.txt captures keep: looked up here rather than by every record's
+        // header parse.
+        let field = |name: &str| {
+            let v = rec.head.field(name).map(|v| unfold(v))?;
+            let v = String::from_utf8_lossy(strip_angle(trim(v.as_ref()))).into_owned();
+            (!v.is_empty()).then_some(v)
+        };
         Capture {
             record_id: (!record_id.is_empty()).then_some(record_id),
             host: host_of(url).map(std::borrow::Cow::into_owned),
             registered_domain: registered_domain(url),
             warc_truncated: (!warc_truncated.is_empty()).then_some(warc_truncated),
+            payload_digest: field("WARC-Payload-Digest"),
+            refers_to_url: field("WARC-Refers-To-Target-URI"),
+            refers_to_date: rec
+                .head
+                .field("WARC-Refers-To-Date")
+                .and_then(|d| record::parse_date_micros(&unfold(d))),
         }
     }
 
@@ -190,6 +206,9 @@ impl Capture {
             registered_domain: self.registered_domain.as_deref(),
             capture_time: record::parse_date_micros(&unfold(rec.head.date)),
             warc_truncated: self.warc_truncated.as_deref(),
+            payload_digest: self.payload_digest.as_deref(),
+            refers_to_url: self.refers_to_url.as_deref(),
+            refers_to_date: self.refers_to_date,
             ..RobotsFileRow::default()
         }
     }

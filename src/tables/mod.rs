@@ -40,7 +40,7 @@ pub use kind::{Bool, Kind, Label, Str, StrList, Text, Ts, F64, I32, I64};
 pub use table::{Table, TableSelection};
 
 /// Version of the table schemas, stored in every Parquet file's metadata as `repcensus.schema_version`.
-pub const SCHEMA_VERSION: &str = "10";
+pub const SCHEMA_VERSION: &str = "11";
 table! {
     /// One row per capture of a `/robots.txt` URL, whatever its status.
     RobotsFilesBuilder, RobotsFileRow, RobotsFiles, arrow: RobotsFilesArrow,
@@ -64,6 +64,12 @@ table! {
         truncated: Bool,
         warc_truncated: Str,
         body_digest: Text,
+        /// `WARC-Payload-Digest` as written (`sha1:<base32>` mostly): a revisit names the
+        /// capture it revisits by it.
+        payload_digest: Text,
+        /// `WARC-Refers-To-Target-URI` and `WARC-Refers-To-Date` of a revisit (WARC 1.1).
+        refers_to_url: Text,
+        refers_to_date: Ts,
         has_bom: Bool,
         line_endings: Label,
         valid_utf8: Bool,
@@ -491,6 +497,13 @@ table! {
         resolution: Label,
         hops: I32,
         cross_host: Bool,
+        /// How a revisit on the way was read (`derive::revisits::Revisit`); NULL when none was.
+        revisit: Label,
+        /// When the latest capture is a revisit: the capture it stands for (the host's file,
+        /// whose lines the line summaries count).
+        revisited_warc_file: Str,
+        revisited_warc_offset: I64,
+        revisited_fetch_outcome: Str,
         /// The capture that governs the host: the end of the chain when it was `resolved`,
         /// else the latest capture itself.
         effective_warc_file: Str,
@@ -602,8 +615,12 @@ table! {
         /// The host's latest capture's fetch outcome (`robots_hosts.fetch_outcome`).
         fetch_outcome: Str,
         resolution: Str,
+        /// `robots_hosts.revisit`.
+        revisit: Str,
         /// The governing capture's (`robots_hosts.effective_fetch_outcome`).
         effective_fetch_outcome: Str,
+        /// `robots_hosts.revisited_fetch_outcome`.
+        revisited_fetch_outcome: Str,
         hosts: I64,
         /// Every robots.txt capture of those hosts in the crawl.
         captures: I64,
