@@ -113,7 +113,8 @@ enum Command {
         explain: bool,
         /// Choose groups as the crawler's operator documents (the registry's fallback tokens
         /// and ignored `*` groups; agent_verdicts.verdict_documented), not only as Google's
-        /// library does. Agents the registry does not know are checked as without it.
+        /// library does. Agents the registry does not know are checked as without it; for an
+        /// agent that does not honour robots.txt a note says so.
         #[arg(long)]
         documented: bool,
         /// Give up a FIFO or pipe that delivers no byte for this many seconds (a FIFO: that no
@@ -440,10 +441,15 @@ fn check(a: &CheckArgs) -> Result<ExitCode> {
     let mut all_allowed = true;
     let registry = a.documented.then(Registry::builtin);
     for agent in &a.agents {
-        let rules = (registry.as_ref())
-            .and_then(|r| registry_entry(r, agent))
-            .map(|e| e.group_rules())
-            .unwrap_or_default();
+        let entry = registry.as_ref().and_then(|r| registry_entry(r, agent));
+        let rules = entry.map(|e| e.group_rules()).unwrap_or_default();
+        if let Some(e) = entry.filter(|e| e.robots_txt == "not_honored") {
+            eprintln!(
+                "repcensus: note: the registry says {} does not honour robots.txt ({}): its documented reading is not_honored; the lines below say what the file asks of it",
+                e.name,
+                e.robots_txt_source.as_deref().unwrap_or("no source given")
+            );
+        }
         if !repcensus::is_valid_product_token(agent) {
             eprintln!(
                 "repcensus: warning: '{agent}' is not a product token (letters, '_' and '-' only, like 'Googlebot'): Google's matcher compares the user-agent lines with it whole, so no group names it and the '*' group decides"

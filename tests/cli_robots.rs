@@ -202,6 +202,20 @@ fn check_documented_follows_each_crawlers_own_group_rules() {
     let s = String::from_utf8_lossy(&out.stdout);
     assert_eq!(s.matches("DISALLOWED").count(), 2, "{s}");
     assert_eq!(s.matches("naming 'Googlebot', which").count(), 2, "{s}");
+    // A crawler that does not honour robots.txt: a note says so, the lines say what the file
+    // asks of it.
+    let out = common::bin()
+        .args(["check", f.path().to_str().unwrap(), "Perplexity-User"])
+        .args(["http://e.com/x", "--documented"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("Perplexity-User does not honour robots.txt"),
+        "{err}"
+    );
+    assert!(err.contains("docs.perplexity.ai"), "{err}");
+    assert_eq!(out.status.code(), Some(1));
 }
 
 /// `check --json` and `--explain` give the App-Directives each application obtains for the
@@ -313,6 +327,15 @@ fn parse_gives_each_tracked_agents_verdict() {
         of("Googlebot-Image"),
         s("full_block", "partial_block", "wildcard")
     );
+    // Which groups decided the documented reading; a crawler that ignores robots.txt.
+    let documented_source = |agent: &str| {
+        let r = rows.iter().find(|r| r["agent"] == agent).unwrap();
+        r["verdict_documented_source"].as_str().unwrap().to_string()
+    };
+    assert_eq!(documented_source("Googlebot-Image"), "fallback");
+    assert_eq!(documented_source("GPTBot"), "wildcard");
+    assert_eq!(of("Feedfetcher-Google").1, "not_honored");
+    assert_eq!(documented_source("Feedfetcher-Google"), "not_honored");
 }
 
 /// An agent that is not a product token (`Googlebot/2.1`) gets a warning on stderr: Google's

@@ -29,7 +29,8 @@ WITH latest AS (
     WHERE verdict_source IN ('wildcard', 'none') AND is_2xx GROUP BY ALL
 )
 SELECT r.crawl, agent, agent_category, operator, fetch_outcome, resolution, verdict,
-    verdict_rfc9309, verdict_documented, verdict_source, named, named_exact, root_allowed,
+    verdict_rfc9309, verdict_documented, verdict_source, verdict_documented_source, named,
+    named_exact, root_allowed,
     CASE WHEN s.s IS NULL THEN NULL ELSE (verdict_source = 'specific' AND strictness > s.s) END
         AS singled_out,
     count(*) AS hosts
@@ -148,8 +149,8 @@ FROM read_parquet('summary_agent_groups/*/*.parquet', hive_partitioning = true)"
 
 const SUMMARY: &str = "
 SELECT crawl, agent, agent_category, operator, fetch_outcome, resolution, verdict,
-    verdict_rfc9309, verdict_documented, verdict_source, named, named_exact, root_allowed,
-    singled_out, hosts
+    verdict_rfc9309, verdict_documented, verdict_source, verdict_documented_source, named,
+    named_exact, root_allowed, singled_out, hosts
 FROM read_parquet('summary_agents/*/*.parquet', hive_partitioning = true)";
 
 /// Every line of `robots_agents` and `robots_rules`, marked when its capture is its host's

@@ -370,7 +370,7 @@ mod tests {
     #[test]
     fn builtin_is_valid_and_unique() {
         let r = Registry::builtin();
-        assert_eq!(r.version, "2026-11-25.2");
+        assert_eq!(r.version, "2026-11-27.1");
         assert!(r.agents.len() >= 150, "{}", r.agents.len());
         let mut names: Vec<String> = r
             .agents

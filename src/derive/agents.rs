@@ -87,7 +87,7 @@ impl Profiles {
 type RunTally = FxHashMap<(Run, Option<u32>, Resolution, Option<bool>), i64>;
 
 /// The columns of `agent_verdict_runs` the derivation reads.
-const RUN_COLUMNS: [&str; 12] = [
+const RUN_COLUMNS: [&str; 13] = [
     "warc_file",
     "warc_offset",
     "agent_index",
@@ -100,6 +100,7 @@ const RUN_COLUMNS: [&str; 12] = [
     "verdict",
     "verdict_rfc9309",
     "verdict_documented",
+    "verdict_documented_source",
 ];
 
 /// Derive the crawl's `summary_agents` and `summary_agent_groups` parts from its hosts
@@ -177,6 +178,7 @@ pub fn derive_crawl(
             verdict_rfc9309: classes.text(c.verdict_rfc9309),
             verdict_documented: classes.text(c.verdict_documented),
             verdict_source: classes.text(c.source),
+            verdict_documented_source: classes.text(c.documented_source),
             named: c.named,
             named_exact: c.named_exact,
             root_allowed: c.root_allowed,
@@ -322,6 +324,7 @@ fn spread(classes: &Classes, outcomes: &Names, tally: RunTally) -> Vec<(RowKey, 
                 text(c.verdict_rfc9309),
                 text(c.verdict_documented),
                 text(c.source),
+                text(c.documented_source),
                 (c.named, c.named_exact, c.root_allowed, k.4),
             )
         };
@@ -392,13 +395,14 @@ fn read_runs(
 }
 
 /// The string columns of `agent_verdict_runs` read as dictionaries.
-const DICTIONARY_COLUMNS: [&str; 6] = [
+const DICTIONARY_COLUMNS: [&str; 7] = [
     "warc_file",
     "agent",
     "verdict_source",
     "verdict",
     "verdict_rfc9309",
     "verdict_documented",
+    "verdict_documented_source",
 ];
 
 /// A batch of `agent_verdict_runs`, its strings as ids: file ids of the crawl's `files`,
@@ -413,7 +417,7 @@ struct RunColumns {
     agent_names: Vec<String>,
     agent: Vec<usize>,
     flags: [Vec<Option<bool>>; 3],
-    texts: [Vec<Option<u32>>; 4],
+    texts: [Vec<Option<u32>>; 5],
 }
 
 impl RunColumns {
@@ -481,6 +485,7 @@ impl RunColumns {
             "verdict",
             "verdict_rfc9309",
             "verdict_documented",
+            "verdict_documented_source",
         ]
         .into_iter()
         .enumerate()
@@ -526,6 +531,7 @@ impl RunColumns {
             verdict: self.texts[1][i],
             verdict_rfc9309: self.texts[2][i],
             verdict_documented: self.texts[3][i],
+            documented_source: self.texts[4][i],
         };
         Ok((first as u16, n as u16, classes.id(class)))
     }

@@ -14,6 +14,7 @@ pub struct Class {
     pub verdict: Option<u32>,
     pub verdict_rfc9309: Option<u32>,
     pub verdict_documented: Option<u32>,
+    pub documented_source: Option<u32>,
 }
 
 /// A run of agents: the first's registry position, how many, and their class.

@@ -534,6 +534,7 @@ fn verdicts_json(
             "verdict": v.verdict.as_str(),
             "verdict_rfc9309": v.verdict_rfc9309.as_str(),
             "verdict_documented": v.verdict_documented.as_str(),
+            "verdict_documented_source": v.documented_source.map(|s| s.as_str()),
             "n_applicable_rules": v.n_rules,
             "crawl_delay": v.crawl_delay,
             "app_directives": v.app_directives,

@@ -58,6 +58,38 @@ str_enum! {
         Unknown = "unknown",
         /// The probes spent their budget ([`PROBE_BUDGET`]).
         Undetermined = "undetermined",
+        /// `verdict_documented` only: the crawler does not honour robots.txt, whatever the
+        /// file says ([`DocumentedSource::NotHonored`]).
+        NotHonored = "not_honored",
+    }
+}
+
+str_enum! {
+    /// Which groups decided the documented reading (`verdict_documented_source`): Google's
+    /// [`Source`] values, and `not_honored` for a crawler that does not honour robots.txt.
+    pub enum DocumentedSource {
+        Specific = "specific",
+        Purpose = "purpose",
+        Wildcard = "wildcard",
+        /// A group naming a token its operator documents the crawler follows when no group
+        /// names its own (Googlebot's for Applebot).
+        Fallback = "fallback",
+        None = "none",
+        /// The registry says the crawler does not honour robots.txt (`robots_txt`
+        /// `not_honored`): no group decides what it fetches.
+        NotHonored = "not_honored",
+    }
+}
+
+impl From<Source> for DocumentedSource {
+    fn from(s: Source) -> Self {
+        match s {
+            Source::Specific => DocumentedSource::Specific,
+            Source::Purpose => DocumentedSource::Purpose,
+            Source::Wildcard => DocumentedSource::Wildcard,
+            Source::Fallback => DocumentedSource::Fallback,
+            Source::None => DocumentedSource::None,
+        }
     }
 }
 
@@ -70,8 +102,11 @@ pub struct AgentVerdict {
     pub root_allowed: Option<bool>,
     pub verdict: Verdict,
     pub verdict_rfc9309: Verdict,
-    /// As `verdict`, with the groups chosen as the crawler documents ([`Agent::group_rules`]).
+    /// As `verdict`, with the groups chosen as the crawler documents ([`Agent::group_rules`]);
+    /// `not_honored` for a crawler that does not honour robots.txt.
     pub verdict_documented: Verdict,
+    /// Which groups decided `verdict_documented`.
+    pub documented_source: Option<DocumentedSource>,
     pub n_rules: Option<i32>,
     pub crawl_delay: Option<f64>,
     /// `directive=value` of the agent's application, when it has one.
@@ -88,6 +123,7 @@ pub fn unparsed(fetch_outcome: FetchOutcome) -> AgentVerdict {
         verdict: Verdict::Unknown,
         verdict_rfc9309: Verdict::Unknown,
         verdict_documented: Verdict::Unknown,
+        documented_source: None,
         n_rules: None,
         crawl_delay: None,
         app_directives: None,
@@ -100,6 +136,7 @@ pub fn unparsed(fetch_outcome: FetchOutcome) -> AgentVerdict {
         verdict: Verdict::NoRobots,
         verdict_rfc9309: Verdict::NoRobots,
         verdict_documented: Verdict::NoRobots,
+        documented_source: Some(DocumentedSource::None),
         n_rules: Some(0),
         ..none.clone()
     };
@@ -167,6 +204,54 @@ pub struct Verdicts {
     classified: Classified,
     /// The joined runs of the capture being emitted (`agent_verdict_runs`), kept for the next.
     run_buf: Vec<(RunKey, u32, u32)>,
+    /// The registry positions of the agents that do not honour robots.txt, for the registry
+    /// at `not_honored_of` (its address and size).
+    not_honored: Vec<u32>,
+    not_honored_of: (usize, usize),
+}
+
+/// Hands on the runs of a capture's verdicts, in registry order, with the documented reading
+/// of the agents that do not honour robots.txt made `not_honored`: a run holding some is cut
+/// around them.
+struct Honoring<F> {
+    not_honored: Vec<u32>,
+    /// The registry position of the next run's first agent.
+    next: u32,
+    push: F,
+}
+
+impl<F: FnMut(&AgentVerdict, u32)> Honoring<F> {
+    fn new(not_honored: Vec<u32>, push: F) -> Self {
+        Honoring {
+            not_honored,
+            next: 0,
+            push,
+        }
+    }
+
+    fn push(&mut self, v: &AgentVerdict, n: u32) {
+        let (first, end) = (self.next, self.next + n);
+        self.next = end;
+        let at = self.not_honored.partition_point(|&k| k < first);
+        let inside = self.not_honored[at..].iter().take_while(|&&k| k < end);
+        let mut from = first;
+        let mut ignoring: Option<AgentVerdict> = None;
+        for &k in inside {
+            if k > from {
+                (self.push)(v, k - from);
+            }
+            let ignores = ignoring.get_or_insert_with(|| AgentVerdict {
+                verdict_documented: Verdict::NotHonored,
+                documented_source: Some(DocumentedSource::NotHonored),
+                ..v.clone()
+            });
+            (self.push)(ignores, 1);
+            from = k + 1;
+        }
+        if end > from {
+            (self.push)(v, end - from);
+        }
+    }
 }
 
 /// The classifications of one file, by the groups they were made of: agents chosen the same
@@ -293,7 +378,11 @@ impl Verdicts {
             .matcher
             .select(robots, &[&agent.token], agent.purpose.as_deref());
         let mut v = self.classify(robots, sel);
-        v.verdict_documented = self.documented(robots, agent, sel.source, v.verdict);
+        let (documented, source) = self.documented(robots, agent, sel.source, v.verdict);
+        (v.verdict_documented, v.documented_source) = match agent.robots_txt == "not_honored" {
+            true => (Verdict::NotHonored, Some(DocumentedSource::NotHonored)),
+            false => (documented, Some(source.into())),
+        };
         v.named = Some(named);
         if let Some(app) = &agent.app {
             v.app_directives = Some(
@@ -317,43 +406,47 @@ impl Verdicts {
         k: usize,
         google_source: Source,
         google: Verdict,
-    ) -> Verdict {
+    ) -> (Verdict, Source) {
         let a = &registry.agents[k];
         let n = registry.agents.len();
         let Some(j) = self.fallbacks[k].iter().position(|&slot| self.named[slot]) else {
             let ignored = a.ignores_wildcard && google_source == Source::Wildcard;
-            return if ignored { Verdict::Allowed } else { google };
+            return match ignored {
+                true => (Verdict::Allowed, Source::None),
+                false => (google, google_source),
+            };
         };
         let slot = self.fallbacks[k][j] - n;
         if let Some(v) = self.fallback_verdicts[slot] {
-            return v;
+            return (v, Source::Fallback);
         }
         let sel = self.matcher.select(robots, &[&a.fallback_tokens[j]], None);
         let v = self.classify(robots, sel).verdict;
         self.fallback_verdicts[slot] = Some(v);
-        v
+        (v, Source::Fallback)
     }
 
-    /// The verdict with the groups chosen as `agent`'s operator documents, given Google's
-    /// choice (its source) and verdict: the same unless the choice differs.
+    /// The verdict with the groups chosen as `agent`'s operator documents, and which groups
+    /// those are, given Google's choice (its source) and verdict: the same unless the choice
+    /// differs.
     fn documented(
         &mut self,
         robots: &RobotsTxt<'_>,
         agent: &Agent,
         google_source: Source,
         google: Verdict,
-    ) -> Verdict {
+    ) -> (Verdict, Source) {
         let rules = agent.group_rules();
         if rules.is_google() {
-            return google;
+            return (google, google_source);
         }
         let purpose = agent.purpose.as_deref();
         let sel = (self.matcher).select_documented(robots, &agent.token, purpose, rules);
         // Each source but `Fallback` stands for one choice of groups.
         if sel.source == google_source {
-            return google;
+            return (google, google_source);
         }
-        self.classify(robots, sel).verdict
+        (self.classify(robots, sel).verdict, sel.source)
     }
 
     /// [`Verdicts::classify_now`], or the classification made earlier for the same file and
@@ -434,6 +527,7 @@ impl Verdicts {
             verdict,
             verdict_rfc9309: verdict,
             verdict_documented: verdict,
+            documented_source: Some(root.source.into()),
             n_rules: Some(root.n_rules as i32),
             crawl_delay,
             app_directives: None,
@@ -510,7 +604,7 @@ impl Verdicts {
                 buf
             },
         });
-        let mut push_each = |v: &AgentVerdict, n: u32| {
+        let push_each = |v: &AgentVerdict, n: u32| {
             if let Some(rows) = rows.as_deref_mut() {
                 push(rows, v, n);
             }
@@ -518,16 +612,18 @@ impl Verdicts {
                 runs.push(v, n);
             }
         };
+        let mut push_each = Honoring::new(self.not_honored(registry), push_each);
         let undetermined = match (robots, file.body_digest) {
             (None, _) => {
-                push_each(&unparsed(outcome), registry.agents.len() as u32);
+                push_each.push(&unparsed(outcome), registry.agents.len() as u32);
                 false
             }
             (Some(robots), Some(digest)) => {
-                self.runs_by_digest(registry, robots, digest, push_each)
+                self.runs_by_digest(registry, robots, digest, |v, n| push_each.push(v, n))
             }
-            (Some(robots), None) => self.runs(registry, robots, push_each),
+            (Some(robots), None) => self.runs(registry, robots, |v, n| push_each.push(v, n)),
         };
+        self.not_honored = push_each.not_honored;
         if let Some(mut runs) = runs {
             runs.close();
             self.run_buf = runs.runs;
@@ -577,17 +673,33 @@ impl Verdicts {
         mut f: impl FnMut(&'r Agent, &AgentVerdict),
     ) {
         let mut agents = registry.agents.iter();
-        let mut each_of_run = |v: &AgentVerdict, n: u32| {
+        let each_of_run = |v: &AgentVerdict, n: u32| {
             for a in agents.by_ref().take(n as usize) {
                 f(a, v);
             }
         };
+        let mut each_of_run = Honoring::new(self.not_honored(registry), each_of_run);
         match robots.filter(|_| outcome != FetchOutcome::OkEmpty) {
             Some(robots) => {
-                self.runs(registry, robots, each_of_run);
+                self.runs(registry, robots, |v, n| each_of_run.push(v, n));
             }
-            None => each_of_run(&unparsed(outcome), registry.agents.len() as u32),
+            None => each_of_run.push(&unparsed(outcome), registry.agents.len() as u32),
         }
+        self.not_honored = each_of_run.not_honored;
+    }
+
+    /// The registry positions of the agents that do not honour robots.txt, taken out of
+    /// `self` (to be given back) and made again for another registry.
+    fn not_honored(&mut self, registry: &Registry) -> Vec<u32> {
+        let key = (registry.agents.as_ptr() as usize, registry.agents.len());
+        if self.not_honored_of != key {
+            self.not_honored_of = key;
+            self.not_honored = (registry.agents.iter().enumerate())
+                .filter(|(_, a)| a.robots_txt == "not_honored")
+                .map(|(k, _)| k as u32)
+                .collect();
+        }
+        std::mem::take(&mut self.not_honored)
     }
 
     /// The verdicts of a parsed body for the registry's agents, in their order, as runs: `push`
@@ -621,7 +733,9 @@ impl Verdicts {
             let is_named = self.named[k];
             // The common case, kept short: one more agent for the current run.
             if let (false, true, Some(v)) = (is_named, self.plain[k], &shared) {
-                if v.verdict_documented == v.verdict {
+                if v.verdict_documented == v.verdict
+                    && v.documented_source == v.source.map(DocumentedSource::from)
+                {
                     run += 1;
                     continue;
                 }
@@ -648,12 +762,16 @@ impl Verdicts {
                     }
                 });
                 let source = v.source.unwrap_or(Source::None);
-                let documented = self.documented_unnamed(robots, registry, k, source, v.verdict);
+                let (documented, doc_source) =
+                    self.documented_unnamed(robots, registry, k, source, v.verdict);
+                let doc_source = Some(DocumentedSource::from(doc_source));
                 undetermined |= documented == Verdict::Undetermined;
-                if run > 0 && documented != v.verdict_documented {
+                let differs =
+                    (documented, doc_source) != (v.verdict_documented, v.documented_source);
+                if run > 0 && differs {
                     push(v, std::mem::take(&mut run));
                 }
-                v.verdict_documented = documented;
+                (v.verdict_documented, v.documented_source) = (documented, doc_source);
                 run += 1;
             }
         }
@@ -740,6 +858,7 @@ type RunKey = (
     Verdict,
     Verdict,
     Verdict,
+    Option<DocumentedSource>,
 );
 
 fn run_key(v: &AgentVerdict) -> RunKey {
@@ -751,6 +870,7 @@ fn run_key(v: &AgentVerdict) -> RunKey {
         v.verdict,
         v.verdict_rfc9309,
         v.verdict_documented,
+        v.documented_source,
     )
 }
 
@@ -780,7 +900,16 @@ impl RunRows<'_, '_> {
     /// Append the capture's rows.
     fn close(&mut self) {
         let rows = (self.runs.iter()).map(|&(k, first, n)| {
-            let (named, named_exact, source, root_allowed, verdict, rfc9309, documented) = k;
+            let (
+                named,
+                named_exact,
+                source,
+                root_allowed,
+                verdict,
+                rfc9309,
+                documented,
+                doc_source,
+            ) = k;
             AgentVerdictRunRow {
                 agent_index: Some(first as i32),
                 agent: Some(&self.registry.agents[first as usize].name),
@@ -792,6 +921,7 @@ impl RunRows<'_, '_> {
                 verdict: Some(verdict.as_str()),
                 verdict_rfc9309: Some(rfc9309.as_str()),
                 verdict_documented: Some(documented.as_str()),
+                verdict_documented_source: doc_source.map(DocumentedSource::as_str),
                 ..AgentVerdictRunRow::default()
             }
         });
@@ -818,6 +948,7 @@ fn push(out: &mut AgentVerdictsBuilder, v: &AgentVerdict, n: u32) {
         verdict: Some(v.verdict.as_str()),
         verdict_rfc9309: Some(v.verdict_rfc9309.as_str()),
         verdict_documented: Some(v.verdict_documented.as_str()),
+        verdict_documented_source: v.documented_source.map(DocumentedSource::as_str),
         n_applicable_rules: v.n_rules,
         crawl_delay: v.crawl_delay,
         app_directives: apps.as_deref(),
@@ -1043,24 +1174,83 @@ mod tests {
         }
     }
 
-    /// The verdicts of a body for every built-in agent, by name: Google's and the documented.
-    fn both_readings(body: &str) -> Vec<(String, Verdict, Verdict)> {
+    /// The verdicts of a body for every built-in agent, by name: Google's, the documented and
+    /// which groups decided the documented.
+    fn both_readings(body: &str) -> Vec<(String, Verdict, Verdict, Option<DocumentedSource>)> {
         let registry = Registry::builtin();
         let r = RobotsTxt::parse(body.as_bytes());
         let mut rows = Vec::new();
-        let mut agents = registry.agents.iter();
-        Verdicts::default().runs(&registry, &r, |v, n| {
-            for a in agents.by_ref().take(n as usize) {
-                rows.push((a.name.clone(), v.verdict, v.verdict_documented));
-            }
+        Verdicts::default().each(&registry, FetchOutcome::Ok, Some(&r), |a, v| {
+            rows.push((
+                a.name.clone(),
+                v.verdict,
+                v.verdict_documented,
+                v.documented_source,
+            ));
         });
         assert_eq!(rows.len(), registry.agents.len());
         rows
     }
 
-    fn reading(rows: &[(String, Verdict, Verdict)], name: &str) -> (&'static str, &'static str) {
-        let (_, google, documented) = rows.iter().find(|r| r.0 == name).unwrap();
+    type Readings = [(String, Verdict, Verdict, Option<DocumentedSource>)];
+
+    fn reading(rows: &Readings, name: &str) -> (&'static str, &'static str) {
+        let (_, google, documented, _) = rows.iter().find(|r| r.0 == name).unwrap();
         (google.as_str(), documented.as_str())
+    }
+
+    fn documented_source(rows: &Readings, name: &str) -> &'static str {
+        let (.., source) = rows.iter().find(|r| r.0 == name).unwrap();
+        source.map_or("NULL", DocumentedSource::as_str)
+    }
+
+    /// Crawlers that do not honour robots.txt (Feedfetcher-Google, Perplexity-User) read
+    /// `not_honored` in every file, `User-agent: *` / `Disallow: /` and a group naming them
+    /// included, and without a body; their neighbours in the registry keep their readings.
+    #[test]
+    fn crawlers_that_ignore_robots_txt_read_not_honored() {
+        for body in [
+            "User-agent: *\nDisallow: /\n",
+            "User-agent: Perplexity-User\nUser-agent: Feedfetcher-Google\nDisallow: /\n",
+        ] {
+            let rows = both_readings(body);
+            for name in ["Feedfetcher-Google", "Perplexity-User"] {
+                assert_eq!(
+                    reading(&rows, name),
+                    ("full_block", "not_honored"),
+                    "{name}"
+                );
+            }
+            assert_eq!(reading(&rows, "Bytespider").1, "not_honored");
+            for name in ["Feedfetcher-Google", "Perplexity-User", "Bytespider"] {
+                assert_eq!(documented_source(&rows, name), "not_honored");
+            }
+            assert_eq!(reading(&rows, "GPTBot").1, reading(&rows, "GPTBot").0);
+            let honouring = rows.iter().filter(|r| r.2 != Verdict::NotHonored).count();
+            let registry = Registry::builtin();
+            let ignoring = (registry.agents.iter())
+                .filter(|a| a.robots_txt == "not_honored")
+                .count();
+            assert_eq!(honouring + ignoring, rows.len());
+        }
+        let registry = Registry::builtin();
+        let mut unparsed = Vec::new();
+        Verdicts::default().each(&registry, FetchOutcome::NotFound, None, |a, v| {
+            unparsed.push((
+                a.name.clone(),
+                v.verdict,
+                v.verdict_documented,
+                v.documented_source,
+            ));
+        });
+        assert_eq!(
+            reading(&unparsed, "Perplexity-User"),
+            ("no_robots", "not_honored")
+        );
+        assert_eq!(
+            reading(&unparsed, "PerplexityBot"),
+            ("no_robots", "no_robots")
+        );
     }
 
     /// `verdict_documented` chooses groups as each crawler's operator documents: fallback
@@ -1109,9 +1299,15 @@ mod tests {
             ("full_block", "partial_block")
         );
 
-        let rows = both_readings("User-agent: msnbot\nDisallow: /\n");
-        assert_eq!(reading(&rows, "bingbot"), ("allowed", "full_block"));
+        // Claims without a current source were dropped: bingbot does not follow msnbot's group,
+        // nor YandexAdditional `Yandex`'s.
+        let rows = both_readings("User-agent: msnbot\nUser-agent: Yandex\nDisallow: /\n");
+        assert_eq!(reading(&rows, "bingbot"), ("allowed", "allowed"));
         assert_eq!(reading(&rows, "msnbot"), ("full_block", "full_block"));
+        assert_eq!(reading(&rows, "YandexAdditional"), ("allowed", "allowed"));
+        assert_eq!(reading(&rows, "YandexBot"), ("allowed", "full_block"));
+        assert_eq!(documented_source(&rows, "YandexBot"), "fallback");
+        assert_eq!(documented_source(&rows, "YandexAdditional"), "none");
 
         // A special-case crawler named by its own group is read as Google reads it.
         let rows = both_readings(
@@ -1125,6 +1321,9 @@ mod tests {
             reading(&rows, "AdsBot-Google-Mobile"),
             ("full_block", "allowed")
         );
+        assert_eq!(documented_source(&rows, "AdsBot-Google"), "specific");
+        assert_eq!(documented_source(&rows, "AdsBot-Google-Mobile"), "none");
+        assert_eq!(documented_source(&rows, "GPTBot"), "wildcard");
     }
 
     proptest::proptest! {

@@ -200,8 +200,12 @@ table! {
         /// and a 429 is no_robots (a 4xx under RFC 9309).
         verdict_rfc9309: Label,
         /// As `verdict`, with the groups chosen as the crawler's operator documents (the
-        /// registry's fallback tokens and ignored `*` groups).
+        /// registry's fallback tokens and ignored `*` groups); `not_honored` for a crawler that
+        /// does not honour robots.txt.
         verdict_documented: Label,
+        /// Which groups decided `verdict_documented`: `verdict_source`'s values, `fallback`,
+        /// `not_honored`.
+        verdict_documented_source: Label,
         n_applicable_rules: I32,
         crawl_delay: F64,
         /// `directive=value` of the agent's App-Directives application for `/`.
@@ -262,6 +266,8 @@ impl AgentVerdictsBuilder {
         self.verdict.push_label(r.verdict, n);
         self.verdict_rfc9309.push_label(r.verdict_rfc9309, n);
         self.verdict_documented.push_label(r.verdict_documented, n);
+        self.verdict_documented_source
+            .push_label(r.verdict_documented_source, n);
         self.n_applicable_rules
             .push(r.n_applicable_rules.as_ref(), n);
         self.crawl_delay.push(r.crawl_delay.as_ref(), n);
@@ -291,6 +297,7 @@ table! {
         verdict: Label,
         verdict_rfc9309: Label,
         verdict_documented: Label,
+        verdict_documented_source: Label,
     }
 }
 
@@ -317,6 +324,8 @@ impl AgentVerdictRunsBuilder {
             <Label as Kind>::push(&mut self.verdict, &r.verdict, 1);
             <Label as Kind>::push(&mut self.verdict_rfc9309, &r.verdict_rfc9309, 1);
             <Label as Kind>::push(&mut self.verdict_documented, &r.verdict_documented, 1);
+            let source = &r.verdict_documented_source;
+            <Label as Kind>::push(&mut self.verdict_documented_source, source, 1);
         }
         self.rows += n as usize;
     }
@@ -536,6 +545,7 @@ table! {
         verdict_rfc9309: Str,
         verdict_documented: Str,
         verdict_source: Str,
+        verdict_documented_source: Str,
         named: Bool,
         named_exact: Bool,
         root_allowed: Bool,
