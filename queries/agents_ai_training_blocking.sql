@@ -3,6 +3,10 @@
 -- Denominator: hosts whose governing robots.txt capture is a 2xx (or a resource record), each
 -- host once (robots_hosts: its latest capture in the crawl or, when that is a redirect, the
 -- capture its redirects lead to).
+-- RFC 9309's reading (verdict_rfc9309) differs from Google's only for hosts whose governing
+-- capture is a 5xx (RFC 9309: a full block of every agent; Google: unreachable) or a 429; among
+-- hosts whose governing capture is a 2xx the two agree, so these figures hold for both;
+-- hosts_5xx counts the 5xx hosts left out.
 -- Run from the scan's output folder: duckdb -c ".read ../queries/agents_ai_training_blocking.sql"
 -- Columns:
 --   crawl
@@ -15,18 +19,35 @@
 --   by_name_only          hosts blocking some ai_training agent only through groups naming it
 --                         (their `*` group does not block it)
 --   hosts_resolved        of hosts_2xx, those read through redirects
+--   hosts_2xx_empty, hosts_2xx_html, hosts_2xx_binary
+--                         of hosts_2xx, those whose governing capture is an empty file, an HTML
+--                         page (an error page served with 200) or binary: the rest is text
+--   hosts_unresolved        hosts (any outcome) whose redirects lead nowhere (a loop, more than
+--                         five hops, a target never captured, no Location): outside hosts_2xx
+--   hosts_5xx               hosts whose governing capture is a 5xx: outside hosts_2xx, full
+--                         blocks of every agent to RFC 9309
 -- summary_agent_groups gives the hosts blocking at least one ai_training agent; the agents
 -- blocked per host add up from summary_agents (host x agent counts; docs/schema.md).
-WITH g AS (
+WITH rows AS (
+    SELECT *, fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary') AS is_2xx
+    FROM read_parquet('summary_agent_groups/*/*.parquet', hive_partitioning = true)
+    WHERE agent_group = 'category' AND agent_category = 'ai_training'
+), g AS (
     SELECT
         crawl,
         max(agents) AS ai_training_agents,
-        sum(hosts) AS hosts_2xx,
-        coalesce(sum(hosts) FILTER (blocks_any), 0) AS hosts_blocking_any,
-        coalesce(sum(hosts) FILTER (blocked_by_name_only), 0) AS by_name_only,
-        coalesce(sum(hosts) FILTER (resolution = 'resolved'), 0) AS hosts_resolved
-    FROM read_parquet('summary_agent_groups/*/*.parquet', hive_partitioning = true)
-    WHERE agent_group = 'category' AND agent_category = 'ai_training' AND fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
+        coalesce(sum(hosts) FILTER (is_2xx), 0) AS hosts_2xx,
+        coalesce(sum(hosts) FILTER (is_2xx AND blocks_any), 0) AS hosts_blocking_any,
+        coalesce(sum(hosts) FILTER (is_2xx AND blocked_by_name_only), 0) AS by_name_only,
+        coalesce(sum(hosts) FILTER (is_2xx AND resolution = 'resolved'), 0) AS hosts_resolved,
+        coalesce(sum(hosts) FILTER (fetch_outcome = 'ok_empty'), 0)::BIGINT AS hosts_2xx_empty,
+        coalesce(sum(hosts) FILTER (fetch_outcome = 'not_robots_html'), 0)::BIGINT AS hosts_2xx_html,
+        coalesce(sum(hosts) FILTER (fetch_outcome = 'not_robots_binary'), 0)::BIGINT
+            AS hosts_2xx_binary,
+        coalesce(sum(hosts) FILTER (resolution NOT IN ('direct', 'resolved')), 0)::BIGINT
+            AS hosts_unresolved,
+        coalesce(sum(hosts) FILTER (fetch_outcome = 'server_error'), 0)::BIGINT AS hosts_5xx
+    FROM rows
     GROUP BY crawl
 ), a AS (
     SELECT crawl, coalesce(sum(hosts) FILTER (verdict = 'full_block'), 0) AS full_blocks
@@ -43,6 +64,11 @@ SELECT
     round(full_blocks / hosts_2xx, 4) AS mean_blocked,
     round(full_blocks / nullif(hosts_blocking_any, 0), 4) AS mean_blocked_blocking,
     by_name_only::BIGINT AS by_name_only,
-    hosts_resolved::BIGINT AS hosts_resolved
+    hosts_resolved::BIGINT AS hosts_resolved,
+    hosts_2xx_empty,
+    hosts_2xx_html,
+    hosts_2xx_binary,
+    hosts_unresolved,
+    hosts_5xx
 FROM g JOIN a USING (crawl)
 ORDER BY crawl;

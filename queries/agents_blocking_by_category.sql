@@ -2,6 +2,10 @@
 -- Unit: host x agent, each host once by its governing capture (robots_hosts: its latest capture
 -- in the crawl or, when that is a redirect, the capture its redirects lead to), counting only
 -- hosts whose governing capture is a 2xx robots.txt (or a resource record).
+-- RFC 9309's reading (verdict_rfc9309) differs from Google's only for hosts whose governing
+-- capture is a 5xx (RFC 9309: a full block of every agent; Google: unreachable) or a 429; among
+-- hosts whose governing capture is a 2xx the two agree, so these figures hold for both;
+-- hosts_5xx counts the 5xx hosts left out.
 -- Run from the scan's output folder: duckdb -c ".read ../queries/agents_blocking_by_category.sql"
 -- Columns:
 --   crawl, agent_category, operator
@@ -11,19 +15,36 @@
 --   full_block_share     full blocks / (hosts_2xx x agents), 4 decimals
 --   partial_block_share  partial blocks / (hosts_2xx x agents), 4 decimals
 --   hosts_resolved       of hosts_2xx, those read through redirects
+--   hosts_2xx_empty, hosts_2xx_html, hosts_2xx_binary
+--                         of hosts_2xx, those whose governing capture is an empty file, an HTML
+--                         page (an error page served with 200) or binary: the rest is text
+--   hosts_unresolved        hosts (any outcome) whose redirects lead nowhere (a loop, more than
+--                         five hops, a target never captured, no Location): outside hosts_2xx
+--   hosts_5xx               hosts whose governing capture is a 5xx: outside hosts_2xx, full
+--                         blocks of every agent to RFC 9309
 -- summary_agent_groups gives the hosts blocking at least one agent of each category and
 -- operator; the host x agent shares add up from summary_agents (docs/schema.md).
-WITH g AS (
+WITH rows AS (
+    SELECT *, fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary') AS is_2xx
+    FROM read_parquet('summary_agent_groups/*/*.parquet', hive_partitioning = true)
+    WHERE agent_group = 'operator'
+), g AS (
     SELECT
         crawl,
         agent_category,
         operator,
         max(agents) AS agents,
-        sum(hosts) AS hosts_2xx,
-        coalesce(sum(hosts) FILTER (blocks_any), 0) AS hosts_blocking_any,
-        coalesce(sum(hosts) FILTER (resolution = 'resolved'), 0) AS hosts_resolved
-    FROM read_parquet('summary_agent_groups/*/*.parquet', hive_partitioning = true)
-    WHERE agent_group = 'operator' AND fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
+        coalesce(sum(hosts) FILTER (is_2xx), 0) AS hosts_2xx,
+        coalesce(sum(hosts) FILTER (is_2xx AND blocks_any), 0) AS hosts_blocking_any,
+        coalesce(sum(hosts) FILTER (is_2xx AND resolution = 'resolved'), 0) AS hosts_resolved,
+        coalesce(sum(hosts) FILTER (fetch_outcome = 'ok_empty'), 0)::BIGINT AS hosts_2xx_empty,
+        coalesce(sum(hosts) FILTER (fetch_outcome = 'not_robots_html'), 0)::BIGINT AS hosts_2xx_html,
+        coalesce(sum(hosts) FILTER (fetch_outcome = 'not_robots_binary'), 0)::BIGINT
+            AS hosts_2xx_binary,
+        coalesce(sum(hosts) FILTER (resolution NOT IN ('direct', 'resolved')), 0)::BIGINT
+            AS hosts_unresolved,
+        coalesce(sum(hosts) FILTER (fetch_outcome = 'server_error'), 0)::BIGINT AS hosts_5xx
+    FROM rows
     GROUP BY ALL
 ), a AS (
     SELECT
@@ -46,6 +67,11 @@ SELECT
     hosts_blocking_any::BIGINT AS hosts_blocking_any,
     round(full_blocks / host_agents, 4) AS full_block_share,
     round(partial_blocks / host_agents, 4) AS partial_block_share,
-    hosts_resolved::BIGINT AS hosts_resolved
+    hosts_resolved::BIGINT AS hosts_resolved,
+    hosts_2xx_empty,
+    hosts_2xx_html,
+    hosts_2xx_binary,
+    hosts_unresolved,
+    hosts_5xx
 FROM g JOIN a USING (crawl, agent_category, operator)
 ORDER BY crawl, agent_category, full_block_share DESC, operator;

@@ -5,7 +5,9 @@
 -- (robots_hosts: its latest capture or, when that is a redirect, the capture its redirects lead
 -- to), and only hosts whose governing capture is a 2xx robots.txt (or a resource record) in both
 -- crawls are compared.
--- Verdicts: `verdict`, Google's library's reading (docs/agents.md).
+-- Verdicts: `verdict`, Google's library's reading (docs/agents.md). RFC 9309's reading
+-- (verdict_rfc9309) differs from it only for hosts whose governing capture is a 5xx or a 429;
+-- among the hosts compared (2xx in both crawls) the two agree; hosts_5xx counts those left out.
 -- Reads robots_hosts and the full_block runs of agent_verdict_runs (a few rows per capture),
 -- in memory that grows with the hosts of two crawls, never hosts x agents; the crawls must
 -- have been scanned with one agent registry (agent_index places agents in it).
@@ -19,21 +21,34 @@
 --   newly_blocking         not fully blocking before, fully blocking after
 --   unblocking             fully blocking before, not after
 --   change                 (blocking_after - blocking_before) / hosts_both (4 decimals)
+--   hosts_resolved         of hosts_both, those read through redirects in either crawl
+--   hosts_unresolved       hosts captured in both crawls whose redirects lead nowhere in either
+--                          (a loop, more than five hops, a target never captured, no Location):
+--                          not compared
+--   hosts_5xx              hosts captured in both crawls whose governing capture is a 5xx in
+--                          either: not compared
 WITH crawls AS (
     SELECT crawl, lag(crawl) OVER (ORDER BY min(first_capture) NULLS LAST, crawl) AS previous
     FROM read_parquet('summary_robots_outcomes/*/*.parquet', hive_partitioning = true)
     GROUP BY crawl
-), governed AS (
-    -- each host's governing capture (robots_hosts), when it is a 2xx
-    SELECT crawl, host, effective_warc_file AS f, effective_warc_offset AS o
+), hosts AS (
+    SELECT crawl, host, resolution, effective_fetch_outcome AS outcome,
+        effective_warc_file AS f, effective_warc_offset AS o
     FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true)
-    WHERE effective_fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
-), both_crawls AS (
-    SELECT c.previous AS from_crawl, c.crawl AS to_crawl, a.host, b.f AS bf, b.o AS bo,
-        a.f AS af, a.o AS ao
+), in_both AS (
+    -- every host captured in both crawls, whatever its outcomes
+    SELECT c.previous AS from_crawl, c.crawl AS to_crawl, a.host,
+        a.resolution AS a_resolution, b.resolution AS b_resolution,
+        a.outcome AS a_outcome, b.outcome AS b_outcome,
+        b.f AS bf, b.o AS bo, a.f AS af, a.o AS ao
     FROM crawls c
-    JOIN governed a ON a.crawl = c.crawl
-    JOIN governed b ON b.crawl = c.previous AND b.host = a.host
+    JOIN hosts a ON a.crawl = c.crawl
+    JOIN hosts b ON b.crawl = c.previous AND b.host = a.host
+), both_crawls AS (
+    -- those whose governing capture is a 2xx in both
+    SELECT * FROM in_both
+    WHERE a_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
+      AND b_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
 ), blocked AS (
     -- the agents a capture fully blocks, as ranges of registry places [s, e)
     SELECT crawl, warc_file AS f, warc_offset AS o, agent_index AS s, agent_index + agents AS e
@@ -64,7 +79,15 @@ WITH crawls AS (
     )
     GROUP BY ALL
 ), compared AS (
-    SELECT from_crawl, to_crawl, count(*) AS hosts_both FROM both_crawls GROUP BY ALL
+    SELECT from_crawl, to_crawl, count(*) AS hosts_both,
+        count(*) FILTER ('resolved' IN (a_resolution, b_resolution)) AS hosts_resolved
+    FROM both_crawls GROUP BY ALL
+), left_out AS (
+    SELECT from_crawl, to_crawl,
+        count(*) FILTER (a_resolution NOT IN ('direct', 'resolved')
+            OR b_resolution NOT IN ('direct', 'resolved')) AS hosts_unresolved,
+        count(*) FILTER ('server_error' IN (a_outcome, b_outcome)) AS hosts_5xx
+    FROM in_both GROUP BY ALL
 ), agents AS (
     SELECT DISTINCT crawl, agent, agent_index, agent_category
     FROM read_parquet('summary_agents/*/*.parquet', hive_partitioning = true)
@@ -75,6 +98,7 @@ WITH crawls AS (
         g.agent,
         g.agent_category,
         p.hosts_both,
+        p.hosts_resolved,
         coalesce(sum(d) FILTER (kind = 'before'), 0) AS blocking_before,
         coalesce(sum(d) FILTER (kind = 'after'), 0) AS blocking_after,
         coalesce(sum(d) FILTER (kind = 'kept'), 0) AS kept
@@ -94,6 +118,9 @@ SELECT
     blocking_after::BIGINT AS blocking_after,
     (blocking_after - kept)::BIGINT AS newly_blocking,
     (blocking_before - kept)::BIGINT AS unblocking,
-    round((blocking_after - blocking_before) / hosts_both, 4) AS change
-FROM counted
+    round((blocking_after - blocking_before) / hosts_both, 4) AS change,
+    hosts_resolved,
+    coalesce(l.hosts_unresolved, 0) AS hosts_unresolved,
+    coalesce(l.hosts_5xx, 0) AS hosts_5xx
+FROM counted LEFT JOIN left_out l USING (from_crawl, to_crawl)
 ORDER BY from_crawl, to_crawl, abs(change) DESC, agent;

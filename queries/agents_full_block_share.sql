@@ -23,6 +23,17 @@
 --   hosts_resolved            of hosts_any, those read through redirects (resolution resolved)
 --   hosts_unresolved          of hosts_any, those whose redirects lead nowhere (a loop, more than
 --                             five hops, a target never captured, no Location): verdict redirect
+--   hosts_2xx_empty, hosts_2xx_html, hosts_2xx_binary
+--                             of hosts_2xx, those whose governing capture is an empty file, an
+--                             HTML page (an error page served with 200) or binary (the rest:
+--                             text); each is counted as the file a crawler would read
+--   hosts_5xx                 of hosts_any, those whose governing capture is a 5xx
+--   full_block_rfc9309        hosts fully blocking the agent in RFC 9309's reading
+--                             (verdict_rfc9309: a 5xx robots.txt is a full block, a 429 is no
+--                             robots.txt); it differs from full_block by the 5xx hosts only
+--   share_any_rfc9309         full_block_rfc9309 / hosts_any (4 decimals)
+--   hosts_unresolved_revisit  of hosts_any, those whose latest capture is a revisit no capture of
+--                             the crawl matches (verdict unknown; docs/schema.md, robots_hosts)
 -- summary_agents holds, per crawl and agent, the hosts by the verdicts of their governing
 -- capture (docs/schema.md): each figure is a sum of its `hosts` over the rows that qualify.
 SELECT
@@ -46,7 +57,16 @@ SELECT
         AS full_block_documented,
     coalesce(sum(hosts) FILTER (resolution = 'resolved'), 0)::BIGINT AS hosts_resolved,
     coalesce(sum(hosts) FILTER (resolution NOT IN ('direct', 'resolved')), 0)::BIGINT
-        AS hosts_unresolved
+        AS hosts_unresolved,
+    coalesce(sum(hosts) FILTER (fetch_outcome = 'ok_empty'), 0)::BIGINT AS hosts_2xx_empty,
+    coalesce(sum(hosts) FILTER (fetch_outcome = 'not_robots_html'), 0)::BIGINT AS hosts_2xx_html,
+    coalesce(sum(hosts) FILTER (fetch_outcome = 'not_robots_binary'), 0)::BIGINT
+        AS hosts_2xx_binary,
+    coalesce(sum(hosts) FILTER (fetch_outcome = 'server_error'), 0)::BIGINT AS hosts_5xx,
+    coalesce(sum(hosts) FILTER (verdict_rfc9309 = 'full_block'), 0)::BIGINT
+        AS full_block_rfc9309,
+    round(full_block_rfc9309 / hosts_any, 4) AS share_any_rfc9309,
+    coalesce(sum(hosts) FILTER (fetch_outcome = 'revisit'), 0)::BIGINT AS hosts_unresolved_revisit
 FROM read_parquet('summary_agents/*/*.parquet', hive_partitioning = true)
 GROUP BY crawl, agent
 ORDER BY crawl, full_block DESC, agent;

@@ -9,6 +9,10 @@
 -- Verdicts: `verdict`, Google's library's reading (docs/agents.md).
 -- Reads summary_agent_domains (domains per agent by whether all or some of their such hosts
 -- fully block it, derived per crawl with robots_hosts).
+-- RFC 9309's reading (verdict_rfc9309) differs from Google's only for hosts whose governing
+-- capture is a 5xx (RFC 9309: a full block of every agent; Google: unreachable) or a 429; among
+-- hosts whose governing capture is a 2xx the two agree, so these figures hold for both;
+-- hosts_5xx counts the 5xx hosts left out.
 -- Run from the scan's output folder: duckdb -c ".read ../queries/agents_full_block_share_by_domain.sql"
 -- Columns:
 --   crawl, agent, agent_category
@@ -16,7 +20,24 @@
 --   all_hosts_block      domains all of whose such hosts fully block the agent
 --   some_host_blocks     domains at least one of whose such hosts fully blocks it
 --   share_all, share_some  all_hosts_block / domains_2xx, some_host_blocks / domains_2xx (4 decimals)
-WITH counted AS (
+--   hosts_resolved       hosts of the crawl with a 2xx governing capture read through redirects
+--   hosts_unresolved     hosts of the crawl whose redirects lead nowhere (a loop, more than five
+--                        hops, a target never captured, no Location): in no domain's count
+--   hosts_5xx            hosts of the crawl whose governing capture is a 5xx: in no domain's
+--                        count; full blocks of every agent to RFC 9309
+WITH hosts AS (
+    SELECT
+        crawl,
+        coalesce(sum(hosts) FILTER (resolution = 'resolved' AND effective_fetch_outcome IN
+            ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')), 0)::BIGINT
+            AS hosts_resolved,
+        coalesce(sum(hosts) FILTER (resolution NOT IN ('direct', 'resolved')), 0)::BIGINT
+            AS hosts_unresolved,
+        coalesce(sum(hosts) FILTER (effective_fetch_outcome = 'server_error'), 0)::BIGINT
+            AS hosts_5xx
+    FROM read_parquet('summary_robots_hosts/*/*.parquet', hive_partitioning = true)
+    GROUP BY crawl
+), counted AS (
     SELECT
         crawl,
         agent,
@@ -35,6 +56,9 @@ SELECT
     n_all::BIGINT AS all_hosts_block,
     n_some::BIGINT AS some_host_blocks,
     round(n_all / domains_2xx, 4) AS share_all,
-    round(n_some / domains_2xx, 4) AS share_some
-FROM counted
+    round(n_some / domains_2xx, 4) AS share_some,
+    hosts_resolved,
+    hosts_unresolved,
+    hosts_5xx
+FROM counted JOIN hosts USING (crawl)
 ORDER BY crawl, all_hosts_block DESC, agent;

@@ -5,6 +5,10 @@
 -- Each host counts once, by its governing capture (robots_hosts: its latest capture in the crawl
 -- or, when that is a redirect, the capture its redirects lead to).
 -- Verdicts: `verdict`, Google's library's reading (docs/agents.md).
+-- RFC 9309's reading (verdict_rfc9309) differs from Google's only for hosts whose governing
+-- capture is a 5xx (RFC 9309: a full block of every agent; Google: unreachable) or a 429; among
+-- hosts whose governing capture is a 2xx the two agree, so these figures hold for both;
+-- hosts_5xx counts the 5xx hosts left out.
 -- Run from the scan's output folder: duckdb -c ".read ../queries/agents_named_full_block.sql"
 -- Columns:
 --   crawl, agent, agent_category
@@ -13,6 +17,11 @@
 --   full_block          of hosts_naming, those fully blocking it
 --   partial_block       of hosts_naming, those blocking part of the site
 --   share_full          full_block / hosts_naming (4 decimals)
+--   hosts_resolved      of hosts_naming, those read through redirects
+--   hosts_unresolved    hosts (any outcome) whose redirects lead nowhere (a loop, more than five
+--                       hops, a target never captured, no Location): they name nothing
+--   hosts_5xx           hosts whose governing capture is a 5xx: they name nothing; full blocks
+--                       of every agent to RFC 9309
 -- summary_agents holds, per crawl and agent, the hosts by the verdicts of their governing
 -- capture (docs/schema.md): each figure is a sum of its `hosts` over the rows that qualify.
 SELECT
@@ -20,12 +29,17 @@ SELECT
     agent,
     any_value(agent_category) AS agent_category,
     coalesce(sum(hosts) FILTER (named_exact), 0)::BIGINT AS hosts_naming,
-    sum(hosts)::BIGINT AS hosts_naming_token,
+    coalesce(sum(hosts) FILTER (named), 0)::BIGINT AS hosts_naming_token,
     coalesce(sum(hosts) FILTER (named_exact AND verdict = 'full_block'), 0)::BIGINT AS full_block,
     coalesce(sum(hosts) FILTER (named_exact AND verdict = 'partial_block'), 0)::BIGINT
         AS partial_block,
-    round(full_block / nullif(hosts_naming, 0), 4) AS share_full
+    round(full_block / nullif(hosts_naming, 0), 4) AS share_full,
+    coalesce(sum(hosts) FILTER (named_exact AND resolution = 'resolved'), 0)::BIGINT
+        AS hosts_resolved,
+    coalesce(sum(hosts) FILTER (resolution NOT IN ('direct', 'resolved')), 0)::BIGINT
+        AS hosts_unresolved,
+    coalesce(sum(hosts) FILTER (fetch_outcome = 'server_error'), 0)::BIGINT AS hosts_5xx
 FROM read_parquet('summary_agents/*/*.parquet', hive_partitioning = true)
-WHERE named
 GROUP BY crawl, agent
+HAVING hosts_naming_token > 0
 ORDER BY crawl, hosts_naming DESC, hosts_naming_token DESC, agent;

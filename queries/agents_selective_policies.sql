@@ -7,6 +7,10 @@
 -- governing capture is a 2xx robots.txt (or a resource record).
 -- Reads summary_agent_pairs (hosts by both agents' verdicts, derived per crawl with
 -- robots_hosts): pair any ai_training agent with its operator's other agents, Googlebot or bingbot.
+-- RFC 9309's reading (verdict_rfc9309) differs from Google's only for hosts whose governing
+-- capture is a 5xx (RFC 9309: a full block of every agent; Google: unreachable) or a 429; among
+-- hosts whose governing capture is a 2xx the two agree, so these figures hold for both;
+-- hosts_5xx counts the 5xx hosts left out.
 -- Run from the scan's output folder: duckdb -c ".read ../queries/agents_selective_policies.sql"
 -- Columns:
 --   crawl, policy
@@ -14,6 +18,13 @@
 --   blocks_first     hosts fully blocking the first agent
 --   selective        of those, hosts allowing the second
 --   share_selective  selective / hosts_2xx (4 decimals)
+--   hosts_resolved   of hosts_2xx, those read through redirects
+--   hosts_2xx_empty, hosts_2xx_html, hosts_2xx_binary
+--                    of hosts_2xx, those whose governing capture is an empty file, an HTML page
+--                    (an error page served with 200) or binary: the rest is text
+--   hosts_unresolved hosts (any outcome) whose redirects lead nowhere: outside hosts_2xx
+--   hosts_5xx        hosts whose governing capture is a 5xx: outside hosts_2xx, full blocks of
+--                    every agent to RFC 9309
 WITH pairs(policy, blocked, allowed) AS (
     VALUES
         ('blocks GPTBot, allows OAI-SearchBot', 'GPTBot', 'OAI-SearchBot'),
@@ -23,13 +34,23 @@ WITH pairs(policy, blocked, allowed) AS (
     SELECT
         crawl,
         p.policy,
-        sum(hosts) AS hosts_2xx,
-        coalesce(sum(hosts) FILTER (verdict = 'full_block'), 0) AS blocks_first,
-        coalesce(sum(hosts) FILTER (verdict = 'full_block' AND other_root_allowed), 0) AS selective
+        coalesce(sum(hosts) FILTER (is_2xx), 0) AS hosts_2xx,
+        coalesce(sum(hosts) FILTER (is_2xx AND verdict = 'full_block'), 0) AS blocks_first,
+        coalesce(sum(hosts) FILTER (is_2xx AND verdict = 'full_block' AND other_root_allowed), 0)
+            AS selective,
+        coalesce(sum(hosts) FILTER (is_2xx AND resolution = 'resolved'), 0) AS hosts_resolved,
+        coalesce(sum(hosts) FILTER (fetch_outcome = 'ok_empty'), 0) AS hosts_2xx_empty,
+        coalesce(sum(hosts) FILTER (fetch_outcome = 'not_robots_html'), 0) AS hosts_2xx_html,
+        coalesce(sum(hosts) FILTER (fetch_outcome = 'not_robots_binary'), 0) AS hosts_2xx_binary,
+        coalesce(sum(hosts) FILTER (resolution NOT IN ('direct', 'resolved')), 0)
+            AS hosts_unresolved,
+        coalesce(sum(hosts) FILTER (fetch_outcome = 'server_error'), 0) AS hosts_5xx
     FROM pairs p
-    JOIN read_parquet('summary_agent_pairs/*/*.parquet', hive_partitioning = true) s
-        ON s.agent = p.blocked AND s.other_agent = p.allowed
-    WHERE fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
+    JOIN (
+        SELECT *,
+            fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary') AS is_2xx
+        FROM read_parquet('summary_agent_pairs/*/*.parquet', hive_partitioning = true)
+    ) s ON s.agent = p.blocked AND s.other_agent = p.allowed
     GROUP BY crawl, p.policy
 )
 SELECT
@@ -38,6 +59,12 @@ SELECT
     hosts_2xx::BIGINT AS hosts_2xx,
     blocks_first::BIGINT AS blocks_first,
     selective::BIGINT AS selective,
-    round(selective / hosts_2xx, 4) AS share_selective
+    round(selective / hosts_2xx, 4) AS share_selective,
+    hosts_resolved::BIGINT AS hosts_resolved,
+    hosts_2xx_empty::BIGINT AS hosts_2xx_empty,
+    hosts_2xx_html::BIGINT AS hosts_2xx_html,
+    hosts_2xx_binary::BIGINT AS hosts_2xx_binary,
+    hosts_unresolved::BIGINT AS hosts_unresolved,
+    hosts_5xx::BIGINT AS hosts_5xx
 FROM counted
 ORDER BY crawl, policy;

@@ -9,6 +9,10 @@
 -- or, when that is a redirect, the capture its redirects lead to).
 -- Denominator: hosts whose governing capture is a 2xx robots.txt (or a resource record), empty or
 -- not, and that leave at least one agent to the `*` reading.
+-- RFC 9309's reading (verdict_rfc9309) differs from Google's only for hosts whose governing
+-- capture is a 5xx (RFC 9309: a full block of every agent; Google: unreachable) or a 429; among
+-- hosts whose governing capture is a 2xx the two agree, so these figures hold for both;
+-- hosts_5xx counts the 5xx hosts left out.
 -- Run from the scan's output folder: duckdb -c ".read ../queries/agents_singled_out.sql"
 -- Columns:
 --   crawl, agent, agent_category
@@ -16,6 +20,10 @@
 --   singled_out      hosts whose verdict for the agent is stricter than their `*` verdict
 --   to_full_block    of those, hosts fully blocking the agent
 --   share            singled_out / hosts_2xx (4 decimals)
+--   hosts_resolved   of hosts_2xx, those read through redirects
+--   hosts_unresolved hosts (any outcome) whose redirects lead nowhere: outside hosts_2xx
+--   hosts_5xx        hosts whose governing capture is a 5xx: outside hosts_2xx, full blocks of
+--                    every agent to RFC 9309
 -- summary_agents holds, per crawl and agent, the hosts by the verdicts of their governing
 -- capture, and whether the agent's verdict is stricter than the host's `*` reading
 -- (`singled_out`, NULL for hosts outside the denominator; docs/schema.md).
@@ -23,12 +31,17 @@ SELECT
     crawl,
     agent,
     any_value(agent_category) AS agent_category,
-    sum(hosts)::BIGINT AS hosts_2xx,
+    coalesce(sum(hosts) FILTER (singled_out IS NOT NULL), 0)::BIGINT AS hosts_2xx,
     coalesce(sum(hosts) FILTER (singled_out), 0)::BIGINT AS singled_out,
     coalesce(sum(hosts) FILTER (singled_out AND verdict = 'full_block'), 0)::BIGINT
         AS to_full_block,
-    round(coalesce(sum(hosts) FILTER (singled_out), 0) / sum(hosts), 4) AS share
+    round(coalesce(sum(hosts) FILTER (singled_out), 0) / nullif(hosts_2xx, 0), 4) AS share,
+    coalesce(sum(hosts) FILTER (singled_out IS NOT NULL AND resolution = 'resolved'), 0)::BIGINT
+        AS hosts_resolved,
+    coalesce(sum(hosts) FILTER (resolution NOT IN ('direct', 'resolved')), 0)::BIGINT
+        AS hosts_unresolved,
+    coalesce(sum(hosts) FILTER (fetch_outcome = 'server_error'), 0)::BIGINT AS hosts_5xx
 FROM read_parquet('summary_agents/*/*.parquet', hive_partitioning = true)
-WHERE singled_out IS NOT NULL
 GROUP BY crawl, agent
+HAVING hosts_2xx > 0
 ORDER BY crawl, singled_out DESC, agent;

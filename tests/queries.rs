@@ -232,15 +232,16 @@ fn two_crawls_give_blocking_changes_and_singled_out_agents() {
             .unwrap_or_default();
         format!("{header}\n{row}")
     };
+    let header = "from_crawl,to_crawl,agent,agent_category,hosts_both,blocking_before,\
+                  blocking_after,newly_blocking,unblocking,change,hosts_resolved,\
+                  hosts_unresolved,hosts_5xx";
     assert_eq!(
         run("agents_blocking_change.sql", "GPTBot"),
-        "from_crawl,to_crawl,agent,agent_category,hosts_both,blocking_before,blocking_after,newly_blocking,unblocking,change\n\
-         CRAWL-A,CRAWL-B,GPTBot,ai_training,3,2,2,1,1,0.0"
+        format!("{header}\nCRAWL-A,CRAWL-B,GPTBot,ai_training,3,2,2,1,1,0.0,0,0,0")
     );
     assert_eq!(
         run("agents_blocking_change.sql", "CCBot"),
-        "from_crawl,to_crawl,agent,agent_category,hosts_both,blocking_before,blocking_after,newly_blocking,unblocking,change\n\
-         CRAWL-A,CRAWL-B,CCBot,ai_training,3,1,0,0,1,-0.3333"
+        format!("{header}\nCRAWL-A,CRAWL-B,CCBot,ai_training,3,1,0,0,1,-0.3333,0,0,0")
     );
     let singled = duck(
         &out,
@@ -255,6 +256,117 @@ fn two_crawls_give_blocking_changes_and_singled_out_agents() {
             && singled.contains("CRAWL-B,CCBot,ai_training,3,0,0,0.0"),
         "{singled}"
     );
+}
+
+/// Every `agents_*` query gives the hosts it leaves out (redirects that lead nowhere, 5xx
+/// robots.txt) and splits its 2xx denominator by what the body was; `agents_full_block_share`
+/// gives RFC 9309's reading beside Google's. A crafted crawl of seven hosts: two fully block
+/// GPTBot, two answer 5xx (full blocks to RFC 9309), one serves an HTML page with 200, one an
+/// empty file.
+#[test]
+fn every_query_gives_what_its_denominator_leaves_out_and_rfc9309_beside_google() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out) = (dir.path().join("r.warc"), dir.path().join("out"));
+    let html = "<!DOCTYPE html><html><head><title>Not found</title></head><body>no</body></html>";
+    common::robots_warc_with_status(
+        &input,
+        "2025-01-01T00:00:00Z",
+        &[
+            ("h1.example", "200 OK", "User-agent: GPTBot\nDisallow: /\n"),
+            ("h2.example", "200 OK", "User-agent: *\nDisallow:\n"),
+            ("h3.example", "503 Service Unavailable", "busy"),
+            ("h4.example", "200 OK", html),
+            ("h5.example", "200 OK", ""),
+            ("h6.example", "200 OK", "User-agent: *\nDisallow: /\n"),
+            ("h7.example", "500 Internal Server Error", "oops"),
+        ],
+    );
+    let status = common::bin()
+        .args(["scan", "--quiet", "--crawl", "C", "--out"])
+        .arg(&out)
+        .arg(&input)
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    // The named columns of the row of `query` whose column `key` is `value`.
+    let row = |query: &str, key: &str, value: &str, columns: &[&str]| -> Vec<String> {
+        let sql = format!(".read {}", repo().join("queries").join(query).display());
+        let all = duck(&out, &sql);
+        let mut lines = all.lines().map(csv_fields);
+        let header = lines.next().unwrap();
+        let at = |c: &str| {
+            let found = header.iter().position(|h| h == c);
+            found.unwrap_or_else(|| panic!("{query}: no column {c}"))
+        };
+        let line = lines
+            .find(|l| l[at(key)] == value)
+            .unwrap_or_else(|| panic!("{query}: no {key} {value} in {all}"));
+        columns.iter().map(|c| line[at(c)].clone()).collect()
+    };
+    assert_eq!(
+        row(
+            "agents_full_block_share.sql",
+            "agent",
+            "GPTBot",
+            &[
+                "hosts_2xx",
+                "hosts_any",
+                "full_block",
+                "share_any",
+                "hosts_5xx",
+                "full_block_rfc9309",
+                "share_any_rfc9309",
+                "hosts_2xx_html",
+                "hosts_2xx_empty",
+                "hosts_2xx_binary",
+                "hosts_unresolved"
+            ]
+        ),
+        ["5", "7", "2", "0.2857", "2", "4", "0.5714", "1", "1", "0", "0"]
+    );
+    let left_out = ["hosts_unresolved", "hosts_5xx"];
+    for query in [
+        "agents_ai_named_share.sql",
+        "agents_ai_training_blocking.sql",
+        "agents_full_block_share_by_domain.sql",
+        "agents_named_full_block.sql",
+        "agents_selective_policies.sql",
+        "agents_singled_out.sql",
+    ] {
+        assert_eq!(row(query, "crawl", "C", &left_out), ["0", "2"], "{query}");
+    }
+    let split = [
+        "hosts_2xx",
+        "hosts_2xx_html",
+        "hosts_2xx_empty",
+        "hosts_2xx_binary",
+    ];
+    for query in [
+        "agents_ai_named_share.sql",
+        "agents_ai_training_blocking.sql",
+        "agents_blocking_by_category.sql",
+        "agents_selective_policies.sql",
+    ] {
+        assert_eq!(
+            row(query, "crawl", "C", &split),
+            ["5", "1", "1", "0"],
+            "{query}"
+        );
+    }
+}
+
+/// The fields of a line of DuckDB's CSV output (a field with a comma is in double quotes).
+fn csv_fields(line: &str) -> Vec<String> {
+    let (mut fields, mut field, mut quoted) = (Vec::new(), String::new(), false);
+    for c in line.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            ',' if !quoted => fields.push(std::mem::take(&mut field)),
+            c => field.push(c),
+        }
+    }
+    fields.push(field);
+    fields
 }
 
 /// A robots.txt-only crawl scanned without a problem has no `errors`, `page_signals`,

@@ -249,10 +249,16 @@ pub fn apt_install(package: &str) -> bool {
 
 /// A WARC file of robots.txt responses, one per `(host, body)`, captured at `date`.
 pub fn robots_warc(path: &Path, date: &str, files: &[(&str, &str)]) {
+    let files: Vec<_> = files.iter().map(|&(h, b)| (h, "200 OK", b)).collect();
+    robots_warc_with_status(path, date, &files);
+}
+
+/// As [`robots_warc`], each robots.txt with its status line (`"503 Service Unavailable"`).
+pub fn robots_warc_with_status(path: &Path, date: &str, files: &[(&str, &str, &str)]) {
     let mut out = Vec::new();
-    for (i, (host, body)) in files.iter().enumerate() {
+    for (i, (host, status, body)) in files.iter().enumerate() {
         let http = format!(
-            "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n\r\n{body}",
+            "HTTP/1.1 {status}\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n\r\n{body}",
             body.len()
         );
         out.extend_from_slice(
