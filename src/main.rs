@@ -43,7 +43,7 @@ glob that matches nothing or a folder without archives is a usage error (nothing
 
 Tables (OUT/<table>/crawl=<crawl>/part-<input>.parquet): robots_files, robots_agents,
 robots_rules, app_directives, acap_fields, agent_verdicts, agent_verdict_runs, errors,
-page_signals, host_counts, inputs; robots_hosts and the summaries summary_agents,
+page_signals, host_counts, pages, inputs; robots_hosts and the summaries summary_agents,
 summary_agent_groups, summary_agent_pairs, summary_agent_domains, summary_robots_hosts,
 summary_robots_outcomes, summary_robots_keys, summary_robots_key_forms, summary_robots_agents,
 summary_content_signals, summary_app_directives, summary_acap_fields, summary_acap_problems,
@@ -675,6 +675,11 @@ fn run_scan(args: ScanArgs) -> Result<ExitCode> {
         stall_timeout,
         input_deadline,
     } = args;
+    // Signals are taken from here on, so that an interrupt while the inputs are listed says so
+    // too instead of killing the process silently.
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let total = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    say_when_interrupted(done.clone(), total.clone());
     let tables = match &tables {
         Some(names) => {
             repcensus::TableSelection::parse(names).map_err(|e| anyhow::anyhow!("--tables: {e}"))?
@@ -700,8 +705,7 @@ fn run_scan(args: ScanArgs) -> Result<ExitCode> {
     }
     let threads = (threads.filter(|&n| n > 0))
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let done = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    say_when_interrupted(done.clone(), paths.len());
+    total.store(paths.len(), std::sync::atomic::Ordering::Relaxed);
     let opts = ScanOptions {
         inputs: paths,
         out,
@@ -765,9 +769,12 @@ fn run_scan(args: ScanArgs) -> Result<ExitCode> {
 /// On SIGINT or SIGTERM, say how far the scan got and how to finish it, then exit (130 or
 /// 143): every part in place is complete, and `--resume` reads only the inputs not done. The
 /// signals are taken by a thread of their own (`sigwait`), so they must be blocked before the
-/// scan starts its threads, which inherit the mask.
+/// scan starts its threads, which inherit the mask. `total` is 0 until the inputs are listed.
 #[cfg(unix)]
-fn say_when_interrupted(done: std::sync::Arc<std::sync::atomic::AtomicUsize>, total: usize) {
+fn say_when_interrupted(
+    done: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    total: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+) {
     // SAFETY: a zeroed sigset_t is initialised by sigemptyset before use; the calls take
     // pointers to it and to a local.
     unsafe {
@@ -782,10 +789,16 @@ fn say_when_interrupted(done: std::sync::Arc<std::sync::atomic::AtomicUsize>, to
             let mut sig = 0;
             if libc::sigwait(&set, &mut sig) == 0 {
                 let n = done.load(std::sync::atomic::Ordering::Relaxed);
-                eprintln!(
-                    "\nrepcensus: interrupted: {n} of {total} inputs complete; rerun the same \
-                     command with --resume to read only the others"
-                );
+                match total.load(std::sync::atomic::Ordering::Relaxed) {
+                    0 => eprintln!(
+                        "\nrepcensus: interrupted: 0 of 0 inputs complete (interrupted while \
+                         the inputs were listed; nothing was read); rerun the same command"
+                    ),
+                    total => eprintln!(
+                        "\nrepcensus: interrupted: {n} of {total} inputs complete; rerun the \
+                         same command with --resume to read only the others"
+                    ),
+                }
                 std::process::exit(128 + sig);
             }
         });
@@ -793,7 +806,11 @@ fn say_when_interrupted(done: std::sync::Arc<std::sync::atomic::AtomicUsize>, to
 }
 
 #[cfg(not(unix))]
-fn say_when_interrupted(_: std::sync::Arc<std::sync::atomic::AtomicUsize>, _: usize) {}
+fn say_when_interrupted(
+    _: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    _: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+) {
+}
 
 /// `--out` must be a folder (or not exist yet, or be remote).
 fn check_out(out: &std::path::Path) -> Result<()> {

@@ -76,7 +76,8 @@ www.scheme-relative,1,resolved,1,true,scheme-relative,full_block
     assert_eq!(got, want);
     // The bundled query reads the same: of 27 hosts, 19 governed by a 2xx file, all blocking
     // GPTBot (15 by name, the bare and scheme-relative pairs by `*`), 17 read through
-    // redirects and 6 whose redirects lead nowhere.
+    // redirects and 6 whose redirects lead nowhere; one (busy) governed by a 503, which RFC
+    // 9309 reads as a full block (20 of 27).
     let sql = std::fs::read_to_string(repo().join("queries/agents_full_block_share.sql")).unwrap();
     let table = duck(&out, &sql);
     let gptbot = table
@@ -85,7 +86,8 @@ www.scheme-relative,1,resolved,1,true,scheme-relative,full_block
         .expect("GPTBot row");
     assert_eq!(
         gptbot,
-        "repcensus-samples,GPTBot,ai_training,19,27,19,15,4,1.0,0.7037,0,0.0,19,17,6"
+        "repcensus-samples,GPTBot,ai_training,19,27,19,15,4,1.0,0.7037,0,0.0,19,17,6,0,0,0,1,20,\
+         0.7407,0"
     );
 }
 

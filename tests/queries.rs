@@ -355,6 +355,96 @@ fn every_query_gives_what_its_denominator_leaves_out_and_rfc9309_beside_google()
     }
 }
 
+/// `pages_on_blocking_hosts.sql` weighs hosts by their pages: distinct 2xx HTML URLs (a URL
+/// captured twice counts once) and their bytes, over the pages whose host has a robots.txt
+/// capture in the crawl; pages of a host without one are counted apart.
+#[test]
+fn pages_and_bytes_on_blocking_hosts_count_each_url_once_and_uncovered_hosts_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out) = (dir.path().join("p.warc"), dir.path().join("out"));
+    let page = format!(
+        "<html><head><title>x</title></head><body>{}</body></html>",
+        "x".repeat(1000)
+    );
+    let big = format!(
+        "<html><head><title>y</title></head><body>{}</body></html>",
+        "y".repeat(3000)
+    );
+    let (text, html) = ("text/plain", "text/html");
+    common::responses_warc(
+        &input,
+        "2025-01-01T00:00:00Z",
+        &[
+            (
+                "http://a.example/robots.txt",
+                "200 OK",
+                text,
+                "User-agent: GPTBot\nDisallow: /\n",
+            ),
+            (
+                "http://b.example/robots.txt",
+                "200 OK",
+                text,
+                "User-agent: *\nDisallow: /p\n",
+            ),
+            ("http://a.example/", "200 OK", html, &page),
+            ("http://a.example/1", "200 OK", html, &page),
+            ("http://a.example/1", "200 OK", html, &page),
+            ("http://b.example/", "200 OK", html, &big),
+            ("http://b.example/p/x", "200 OK", html, &page),
+            ("http://b.example/gone", "404 Not Found", html, &page),
+            (
+                "http://b.example/data.json",
+                "200 OK",
+                "application/json",
+                "{}",
+            ),
+            ("http://c.example/", "200 OK", html, &page),
+        ],
+    );
+    let status = common::bin()
+        .args(["scan", "--quiet", "--crawl", "C", "--out"])
+        .arg(&out)
+        .arg(&input)
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    // Every response but the robots.txt captures is a row of `pages`.
+    assert_eq!(
+        common::duck_value(&out, "SELECT count(*) FROM 'pages/*/*.parquet'"),
+        "8"
+    );
+    let sql = format!(
+        ".read {}",
+        repo().join("queries/pages_on_blocking_hosts.sql").display()
+    );
+    let all = duck(&out, &sql);
+    let mut lines = all.lines().map(csv_fields);
+    let header = lines.next().unwrap();
+    let gptbot = lines.find(|l| l[1] == "GPTBot").expect("GPTBot row");
+    let got: Vec<(&str, &str)> = header
+        .iter()
+        .map(String::as_str)
+        .zip(gptbot.iter().map(String::as_str))
+        .collect();
+    let (small, large) = (page.len() as u64, big.len() as u64);
+    let covered = (3 * small + large).to_string();
+    let blocking = (2 * small).to_string();
+    let want = [
+        ("crawl", "C"),
+        ("agent", "GPTBot"),
+        ("agent_category", "ai_training"),
+        ("urls_covered", "4"),
+        ("bytes_covered", covered.as_str()),
+        ("urls_blocking", "2"),
+        ("bytes_blocking", blocking.as_str()),
+        ("share_urls", "0.5"),
+    ];
+    assert_eq!(&got[..want.len()], &want[..], "{all}");
+    let rest: Vec<&str> = gptbot[9..].iter().map(String::as_str).collect();
+    assert_eq!(rest, ["2", "1", "1", &small.to_string(), "1"], "{all}");
+}
+
 /// The fields of a line of DuckDB's CSV output (a field with a comma is in double quotes).
 fn csv_fields(line: &str) -> Vec<String> {
     let (mut fields, mut field, mut quoted) = (Vec::new(), String::new(), false);

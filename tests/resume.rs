@@ -101,11 +101,15 @@ fn killed_and_resumed_scans_end_with_the_uninterrupted_tables() {
         // SAFETY: a signal to our own child, by its id.
         unsafe { libc::kill(child.id() as libc::pid_t, signal) };
         let ended = child.wait_with_output().unwrap();
-        if mid_run && signal != libc::SIGKILL {
+        // A signal in the first milliseconds may land before the process takes signals (it
+        // then dies of it, as any process would); later it says how far it got.
+        let started = wait_for > 0 || complete_inputs(&out) > before;
+        if mid_run && signal != libc::SIGKILL && (started || ended.status.code().is_some()) {
             let said = String::from_utf8_lossy(&ended.stderr);
             assert_eq!(ended.status.code(), Some(128 + signal), "{said}");
             assert!(
-                said.contains("interrupted: ") && said.contains(" of 26 inputs complete; rerun"),
+                said.contains(" of 26 inputs complete; rerun")
+                    || said.contains("0 of 0 inputs complete (interrupted while the inputs"),
                 "{said}"
             );
         }

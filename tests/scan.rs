@@ -107,6 +107,16 @@ fn samples_scan_exits_zero_and_yields_every_capture() {
         counted("rows_host_counts"),
         table_rows(out.path(), "host_counts", &[]).len()
     );
+    // One `pages` row per response host_counts counts.
+    let pages = table_rows(out.path(), "pages", &[]).len();
+    assert_eq!(counted("rows_pages"), pages);
+    assert_eq!(
+        common::duck_value(
+            out.path(),
+            "SELECT sum(responses) FROM 'host_counts/*/*.parquet'"
+        ),
+        pages.to_string()
+    );
     // Every capture has one verdict row per registry agent.
     let n_agents = repcensus::Registry::builtin().agents.len();
     assert_eq!(

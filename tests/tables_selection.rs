@@ -136,6 +136,15 @@ fn selected_tables_match_a_full_run_and_the_rest_are_not_written() {
         assert_eq!(table_rows(&pages, t, &[]), table_rows(&full, t, &[]), "{t}");
     }
 
+    // `pages` alone: the same rows, and no page signals.
+    let only_pages = dir.path().join("only_pages");
+    run(&only_pages, &["--tables", "pages"]);
+    assert_eq!(table_dirs(&only_pages), ["errors", "inputs", "pages"]);
+    assert_eq!(
+        table_rows(&only_pages, "pages", &[]),
+        table_rows(&full, "pages", &[])
+    );
+
     let verdicts = dir.path().join("verdicts");
     run(&verdicts, &["--tables", "agent_verdicts,robots_rules"]);
     for t in ["agent_verdicts", "robots_rules"] {

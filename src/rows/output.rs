@@ -6,7 +6,7 @@ use crate::rows::host_counts::HostCounts;
 use crate::rows::robots_txt::RobotsLineTables;
 use crate::tables::{
     AgentVerdictRunsBuilder, AgentVerdictsBuilder, ErrorRow, ErrorsBuilder, PageSignalsBuilder,
-    RobotsFilesBuilder,
+    PagesBuilder, RobotsFilesBuilder,
 };
 
 /// Counts of records by WARC-Type.
@@ -62,6 +62,8 @@ pub struct ChunkOutput {
     pub page_signals: PageSignalsBuilder,
     /// Per-host response counts (rows of `host_counts` once merged over the input).
     pub host_counts: HostCounts,
+    /// Rows of `pages`.
+    pub pages: PagesBuilder,
     pub errors: ErrorsBuilder,
     pub n_errors: u64,
     /// `errors` rows by kind.

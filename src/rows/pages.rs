@@ -13,11 +13,15 @@ use crate::rows::page_signals::{self, Carried, PageCtx};
 use crate::rows::source::{meta_names, registered_domain, Context, RecordType, RowSource, Seen};
 use crate::signals::meta::{AFTER_HEAD_WINDOW, HEAD_SCAN_LIMIT};
 use crate::tables::host_of;
-use crate::tables::{Table, TableSelection};
+use crate::tables::{PageRow, Table, TableSelection};
 
 /// The page source.
 pub struct Pages {
     host_counts: bool,
+    pages: bool,
+    /// Some table needs the page's signals (`page_signals`, or `host_counts`, which counts
+    /// them): without one, no head is scanned.
+    signals: bool,
     /// The head scan [`RowSource::need`] ran on a block prefix, for [`RowSource::record`] of
     /// the same block to reuse.
     prescan: Option<Prescan>,
@@ -44,6 +48,8 @@ impl Pages {
     pub fn new(selection: TableSelection) -> Self {
         Pages {
             host_counts: selection.writes(Table::HostCounts),
+            pages: selection.writes(Table::Pages),
+            signals: selection.writes(Table::PageSignals) || selection.writes(Table::HostCounts),
             prescan: None,
         }
     }
@@ -51,7 +57,7 @@ impl Pages {
 
 impl RowSource for Pages {
     fn tables(&self) -> &'static [Table] {
-        &[Table::PageSignals, Table::HostCounts]
+        &[Table::PageSignals, Table::HostCounts, Table::Pages]
     }
 
     /// Responses but robots.txt captures: those are `robots_files`' (a robots.txt served as
@@ -78,6 +84,9 @@ impl RowSource for Pages {
         };
         if h.incomplete {
             return Need::More(0);
+        }
+        if !self.signals {
+            return Need::Enough;
         }
         if h.fields().any(|(n, _)| {
             n.eq_ignore_ascii_case(b"transfer-encoding")
@@ -137,12 +146,12 @@ impl Pages {
         let host = seen.url.and_then(host_of);
         let status = h.status.map(i32::from);
         let (ct_raw, html) = http::response_media_type(h);
-        let has_header = h
-            .fields()
-            .any(|(n, _)| page_signals::signal_header(n).is_some());
+        let has_header = self.signals
+            && h.fields()
+                .any(|(n, _)| page_signals::signal_header(n).is_some());
         let mut body_problem = None;
         let mut meta_candidates = false;
-        if html {
+        if html && self.signals {
             let bufs = &mut *cx.bufs;
             let (body, problem) = page_signals::html_prefix(&mut bufs.body, h, rec.block);
             body_problem = problem;
@@ -174,6 +183,23 @@ impl Pages {
             let host_key = host.as_deref().unwrap_or("");
             cx.out.host_counts.add(host_key, status, html, carried);
         }
+        if self.pages {
+            let bytes = rec
+                .head
+                .content_length
+                .map(|n| n.saturating_sub(h.body_offset as u64));
+            cx.out.pages.append(&PageRow {
+                warc_file: Some(cx.warc_file),
+                warc_offset: Some(rec.offset as i64),
+                url: Some(seen.uri),
+                host: host.as_deref(),
+                registered_domain: seen.url.and_then(registered_domain).as_deref(),
+                capture_time: record::parse_date_micros(&unfold(rec.head.date)),
+                http_status: status,
+                html: Some(html),
+                bytes: bytes.map(|n| n as i64),
+            });
+        }
         if let Some(detail) = super::robots_capture::head_too_long(h, rec) {
             cx.push_error(
                 ErrorKind::HttpHeadTooLong,
@@ -183,7 +209,7 @@ impl Pages {
                 Some(seen.uri),
             );
         }
-        if html && page_signals::head_limit_hit(&cx.bufs.signals) {
+        if html && self.signals && page_signals::head_limit_hit(&cx.bufs.signals) {
             cx.push_error(
                 ErrorKind::HeadScanLimit,
                 "the HTML head did not end within the first 1 MiB: meta tags after it were not read",

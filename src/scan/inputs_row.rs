@@ -135,6 +135,7 @@ pub(super) fn inputs_row<'a>(f: &'a InputFacts<'a>) -> InputRow<'a> {
         rows_agent_verdict_runs: rows(Table::AgentVerdictRuns),
         rows_page_signals: rows(Table::PageSignals),
         rows_host_counts: rows(Table::HostCounts),
+        rows_pages: rows(Table::Pages),
         errors: n(f.errors),
         started: Some(f.started),
         seconds: Some(f.seconds),

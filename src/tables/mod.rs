@@ -395,6 +395,27 @@ table! {
 }
 
 table! {
+    /// One row per page: every `response` record with an HTTP head but robots.txt captures
+    /// (those `host_counts` counts), so pages can be counted by distinct URL and weighed by
+    /// their bytes.
+    PagesBuilder, PageRow, Pages,
+    {
+        warc_file: Str,
+        warc_offset: I64,
+        url: Text,
+        host: Str,
+        registered_domain: Str,
+        capture_time: Ts,
+        http_status: I32,
+        /// `text/html` or `application/xhtml+xml`.
+        html: Bool,
+        /// The HTTP payload as captured (the record's block after the HTTP head: before
+        /// content decoding), from the WARC `Content-Length`.
+        bytes: I64,
+    }
+}
+
+table! {
     /// Per input, host, status class and HTML-or-not: how many responses, and how many carried
     /// each kind of signal. The denominators of "share of pages".
     HostCountsBuilder, HostCountRow, HostCounts, arrow: HostCountsArrow,
@@ -474,6 +495,7 @@ table! {
         rows_agent_verdict_runs: I64,
         rows_page_signals: I64,
         rows_host_counts: I64,
+        rows_pages: I64,
         errors: I64,
         started: Ts,
         seconds: F64,

@@ -20,6 +20,8 @@ pub enum Table {
     Errors,
     PageSignals,
     HostCounts,
+    /// One row per page response (URL, host, status, bytes).
+    Pages,
     /// One row per input, written last: its presence says the input's other parts are complete.
     Inputs,
     /// One row per host of a crawl: its latest robots.txt capture and the capture its chain of
@@ -65,7 +67,7 @@ pub enum Table {
 
 impl Table {
     /// Every table a scan writes per input, `inputs` last.
-    pub const ALL: [Table; 11] = [
+    pub const ALL: [Table; 12] = [
         Table::RobotsFiles,
         Table::RobotsAgents,
         Table::RobotsRules,
@@ -76,6 +78,7 @@ impl Table {
         Table::Errors,
         Table::PageSignals,
         Table::HostCounts,
+        Table::Pages,
         Table::Inputs,
     ];
 
@@ -114,8 +117,8 @@ impl Table {
 
     /// The tables an input writes parts of besides `inputs`, in the order its parts are written:
     /// [`Table::ALL`] without its last.
-    pub const OF_INPUT: [Table; 10] = {
-        let mut tables = [Table::Inputs; 10];
+    pub const OF_INPUT: [Table; 11] = {
+        let mut tables = [Table::Inputs; 11];
         let mut i = 0;
         while i < tables.len() {
             tables[i] = Table::ALL[i];
@@ -137,6 +140,7 @@ impl Table {
             Table::Errors => "errors",
             Table::PageSignals => "page_signals",
             Table::HostCounts => "host_counts",
+            Table::Pages => "pages",
             Table::Inputs => "inputs",
             Table::RobotsHosts => "robots_hosts",
             Table::SummaryAgents => "summary_agents",
@@ -177,6 +181,7 @@ impl Table {
             Table::Errors => "errors",
             Table::PageSignals => "rows_page_signals",
             Table::HostCounts => "rows_host_counts",
+            Table::Pages => "rows_pages",
             Table::Inputs
             | Table::RobotsHosts
             | Table::SummaryAgents
@@ -212,6 +217,7 @@ impl Table {
             Table::Errors => ErrorsBuilder::desc(),
             Table::PageSignals => PageSignalsBuilder::desc(),
             Table::HostCounts => HostCountsBuilder::desc(),
+            Table::Pages => PagesBuilder::desc(),
             Table::Inputs => InputsBuilder::desc(),
             Table::RobotsHosts => RobotsHostsBuilder::desc(),
             Table::SummaryAgents => SummaryAgentsBuilder::desc(),
@@ -357,7 +363,9 @@ mod tests {
             TableSelection::all()
         );
         let e = TableSelection::parse(&["robots_file"]).unwrap_err();
-        assert!(e.contains("unknown table `robots_file`") && e.contains("host_counts, inputs"));
+        assert!(
+            e.contains("unknown table `robots_file`") && e.contains("host_counts, pages, inputs")
+        );
     }
 
     /// Each variant's builder, name, description and `inputs` count column agree, and the
@@ -376,7 +384,7 @@ mod tests {
                 None => assert_eq!(t, Table::Inputs),
             }
         }
-        assert_eq!(&Table::ALL[..10], &Table::OF_INPUT);
+        assert_eq!(&Table::ALL[..Table::OF_INPUT.len()], &Table::OF_INPUT);
         for (i, t) in Table::DERIVED.into_iter().enumerate() {
             assert_eq!(t.index(), Table::ALL.len() + i);
             assert_eq!(t.desc().name, t.name());

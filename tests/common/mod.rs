@@ -255,15 +255,33 @@ pub fn robots_warc(path: &Path, date: &str, files: &[(&str, &str)]) {
 
 /// As [`robots_warc`], each robots.txt with its status line (`"503 Service Unavailable"`).
 pub fn robots_warc_with_status(path: &Path, date: &str, files: &[(&str, &str, &str)]) {
+    let responses: Vec<(String, &str, &str, &str)> = (files.iter())
+        .map(|&(host, status, body)| {
+            (
+                format!("http://{host}/robots.txt"),
+                status,
+                "text/plain",
+                body,
+            )
+        })
+        .collect();
+    let responses: Vec<_> = (responses.iter())
+        .map(|(u, s, t, b)| (u.as_str(), *s, *t, *b))
+        .collect();
+    responses_warc(path, date, &responses);
+}
+
+/// A WARC of `response` records, each (URL, status line, media type, body).
+pub fn responses_warc(path: &Path, date: &str, responses: &[(&str, &str, &str, &str)]) {
     let mut out = Vec::new();
-    for (i, (host, status, body)) in files.iter().enumerate() {
+    for (i, (url, status, media_type, body)) in responses.iter().enumerate() {
         let http = format!(
-            "HTTP/1.1 {status}\r\nContent-Type: text/plain\r\nContent-Length: {}\r\n\r\n{body}",
+            "HTTP/1.1 {status}\r\nContent-Type: {media_type}\r\nContent-Length: {}\r\n\r\n{body}",
             body.len()
         );
         out.extend_from_slice(
             format!(
-                "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: http://{host}/robots.txt\r\n\
+                "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {url}\r\n\
                  WARC-Date: {date}\r\nWARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-{i:012}>\r\n\
                  Content-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n",
                 http.len()
