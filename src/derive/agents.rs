@@ -162,7 +162,10 @@ pub fn derive_crawl(
     }
     let groups = Groups::of(registry);
     let group_rows = groups.rows(&profiles.runs, &classes, &by_profile, outcomes);
-    let rows = spread(&classes, outcomes, tally);
+    let not_honored: Vec<bool> = (registry.agents.iter())
+        .map(|a| a.robots_txt == "not_honored")
+        .collect();
+    let rows = spread(&mut classes, outcomes, tally, &not_honored);
     let mut builder = SummaryAgentsBuilder::default();
     for ((agent, outcome, resolution, class, singled_out), hosts) in &rows {
         let a = &registry.agents[*agent as usize];
@@ -301,11 +304,22 @@ fn add_capture(
 type RowKey = (u16, Option<u32>, Resolution, u32, Option<bool>);
 
 /// Spread each run's tally over its agents: the rows of `summary_agents`, in registry order,
-/// then by their other columns.
-fn spread(classes: &Classes, outcomes: &Names, tally: RunTally) -> Vec<(RowKey, i64)> {
+/// then by their other columns. An agent that does not honour robots.txt (`not_honored`, by
+/// registry position) reads `not_honored` in the documented reading.
+fn spread(
+    classes: &mut Classes,
+    outcomes: &Names,
+    tally: RunTally,
+    not_honored: &[bool],
+) -> Vec<(RowKey, i64)> {
+    let ignoring = classes.not_honored();
     let mut rows: FxHashMap<RowKey, i64> = FxHashMap::default();
     for (((first, n, class), outcome, resolution, singled_out), hosts) in tally {
         for agent in first..first + n {
+            let class = match not_honored[usize::from(agent)] {
+                true => ignoring[class as usize],
+                false => class,
+            };
             *rows
                 .entry((agent, outcome, resolution, class, singled_out))
                 .or_default() += hosts;

@@ -79,6 +79,22 @@ impl Classes {
         self.traits[class as usize]
     }
 
+    /// Each class interned so far, and the same class read by a crawler that does not honour
+    /// robots.txt (`verdict_documented` and its source `not_honored`; `agent_verdict_runs`
+    /// keep the file's reading for such agents, `agent_verdicts` and the summaries say this).
+    pub fn not_honored(&mut self) -> Vec<u32> {
+        let not_honored = Some(self.names.id("not_honored"));
+        (0..self.len() as u32)
+            .map(|k| {
+                self.id(Class {
+                    verdict_documented: not_honored,
+                    documented_source: not_honored,
+                    ..*self.get(k)
+                })
+            })
+            .collect()
+    }
+
     pub fn text(&self, id: Option<u32>) -> Option<&str> {
         id.map(|i| self.names.get(i))
     }

@@ -194,6 +194,33 @@ struct Tally {
 impl Tally {
     /// Count line `i` of `c`; its key's id (`None` for a row without a key).
     fn line(&mut self, c: &mut LineColumns, i: usize, serial: u64, latest: u32) -> Option<u32> {
+        // Lines in a row are mostly written alike (a list of Disallow lines): a row with the
+        // dictionary keys of the one before has its spelling.
+        let raw = [
+            c.key.raw(i),
+            c.form.raw(i),
+            c.separator.raw(i),
+            c.raw.raw(i),
+        ];
+        let s = match c.last {
+            Some((keys, s)) if keys == raw => s,
+            _ => {
+                let s = self.spelling(c, i);
+                c.last = Some((raw, s));
+                s
+            }
+        }?;
+        let spelling = &mut self.spellings[s as usize].1;
+        spelling.lines += 1;
+        spelling.latest_lines += i64::from(latest);
+        let (f, k) = (spelling.form as usize, spelling.key as usize);
+        self.forms[f].1.line(serial, latest);
+        self.keys[k].1.line(serial, latest);
+        Some(self.keys[k].0)
+    }
+
+    /// The spelling of line `i` of `c` (`None` for a row without a key).
+    fn spelling(&mut self, c: &mut LineColumns, i: usize) -> Option<u32> {
         let names = &mut self.names;
         let key = c.key.id(i, names)?;
         let form = c.form.id(i, names).unwrap_or(NO_SPELLING);
@@ -202,17 +229,10 @@ impl Tally {
             "unknown" | "invalid" => NO_SPELLING,
             _ => c.raw.id(i, names).unwrap_or(NO_SPELLING),
         };
-        let s = match self.spelling_ids.get(&(key, form, sep, raw)) {
+        Some(match self.spelling_ids.get(&(key, form, sep, raw)) {
             Some(&s) => s,
             None => self.new_spelling((key, form, sep, raw)),
-        };
-        let spelling = &mut self.spellings[s as usize].1;
-        spelling.lines += 1;
-        spelling.latest_lines += i64::from(latest);
-        let (f, k) = (spelling.form as usize, spelling.key as usize);
-        self.forms[f].1.line(serial, latest);
-        self.keys[k].1.line(serial, latest);
-        Some(key)
+        })
     }
 
     /// Count the `key=value` pairs of a `Content-Signal` or `Content-Usage` line's value, as
@@ -397,6 +417,8 @@ impl Tally {
 
 /// The columns of a batch of `robots_agents` or `robots_rules` every line is counted by.
 struct LineColumns<'b> {
+    /// The dictionary keys of the last row whose spelling was looked up, and its spelling.
+    last: Option<([i32; 4], Option<u32>)>,
     file: Dict<'b>,
     offset: &'b Int64Array,
     /// `line_kind` or `key`.
@@ -409,6 +431,7 @@ struct LineColumns<'b> {
 impl<'b> LineColumns<'b> {
     fn of(batch: &'b RecordBatch, part: &PartRef, key: &str) -> Result<Self> {
         Ok(LineColumns {
+            last: None,
             file: Dict::of(batch, "warc_file", part)?,
             offset: batch
                 .column_by_name("warc_offset")

@@ -117,6 +117,15 @@ impl<'b> Dict<'b> {
         })
     }
 
+    /// Row `i`'s key into the batch's dictionary (-1 for NULL): equal keys, equal values.
+    pub fn raw(&self, i: usize) -> i32 {
+        if self.keys.is_null(i) {
+            -1
+        } else {
+            self.keys.keys().value(i)
+        }
+    }
+
     pub fn id(&mut self, i: usize, names: &mut Names) -> Option<u32> {
         if self.keys.is_null(i) {
             return None;

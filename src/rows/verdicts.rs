@@ -379,10 +379,7 @@ impl Verdicts {
             .select(robots, &[&agent.token], agent.purpose.as_deref());
         let mut v = self.classify(robots, sel);
         let (documented, source) = self.documented(robots, agent, sel.source, v.verdict);
-        (v.verdict_documented, v.documented_source) = match agent.robots_txt == "not_honored" {
-            true => (Verdict::NotHonored, Some(DocumentedSource::NotHonored)),
-            false => (documented, Some(source.into())),
-        };
+        (v.verdict_documented, v.documented_source) = (documented, Some(source.into()));
         v.named = Some(named);
         if let Some(app) = &agent.app {
             v.app_directives = Some(
@@ -604,26 +601,31 @@ impl Verdicts {
                 buf
             },
         });
-        let push_each = |v: &AgentVerdict, n: u32| {
+        // `agent_verdicts` rows say `not_honored` for the agents that do not honour robots.txt;
+        // the runs keep the file's reading for them, so that those agents, spread over the
+        // registry, do not cut every capture's runs in pieces (the summaries apply it).
+        let mut rows = Honoring::new(self.not_honored(registry), |v: &AgentVerdict, n| {
             if let Some(rows) = rows.as_deref_mut() {
                 push(rows, v, n);
             }
+        });
+        let mut push_each = |v: &AgentVerdict, n: u32| {
+            rows.push(v, n);
             if let Some(runs) = runs.as_mut() {
                 runs.push(v, n);
             }
         };
-        let mut push_each = Honoring::new(self.not_honored(registry), push_each);
         let undetermined = match (robots, file.body_digest) {
             (None, _) => {
-                push_each.push(&unparsed(outcome), registry.agents.len() as u32);
+                push_each(&unparsed(outcome), registry.agents.len() as u32);
                 false
             }
             (Some(robots), Some(digest)) => {
-                self.runs_by_digest(registry, robots, digest, |v, n| push_each.push(v, n))
+                self.runs_by_digest(registry, robots, digest, push_each)
             }
-            (Some(robots), None) => self.runs(registry, robots, |v, n| push_each.push(v, n)),
+            (Some(robots), None) => self.runs(registry, robots, push_each),
         };
-        self.not_honored = push_each.not_honored;
+        self.not_honored = rows.not_honored;
         if let Some(mut runs) = runs {
             runs.close();
             self.run_buf = runs.runs;
@@ -1348,6 +1350,10 @@ mod tests {
             for (a, v) in shared {
                 let mut own = alone.parsed(&r, a, v.named == Some(true));
                 own.named_exact = v.named_exact;
+                if a.robots_txt == "not_honored" {
+                    own.verdict_documented = Verdict::NotHonored;
+                    own.documented_source = Some(DocumentedSource::NotHonored);
+                }
                 proptest::prop_assert_eq!(&v, &own, "{} in {:?}", a.name, body);
             }
         }
