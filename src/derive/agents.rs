@@ -442,7 +442,7 @@ impl RunColumns {
         files: &mut Names,
         classes: &mut Classes,
     ) -> Result<()> {
-        let missing = |c: &str| format!("{}: no column {c} of the expected type", part.name());
+        let missing = |c: &str| super::tally::missing(part, c);
         let col = |c: &str| batch.column_by_name(c).with_context(|| missing(c));
         let dict = |c: &str| {
             col(c)?

@@ -525,7 +525,7 @@ struct Columns<'b> {
 
 impl<'b> Columns<'b> {
     fn of(batch: &'b RecordBatch, part: &PartRef) -> Result<Self> {
-        let missing = |c: &str| format!("{}: no column {c} of the expected type", part.name());
+        let missing = |c: &str| super::tally::missing(part, c);
         let text = |c: &str| batch.column_by_name(c).and_then(|a| a.as_string_opt());
         let need = |c: &str| text(c).with_context(|| missing(c));
         Ok(Columns {

@@ -87,8 +87,15 @@ impl Use {
     }
 }
 
+/// A part lacks a column a derivation reads: most likely it was written by another version of
+/// repcensus (tables of schema version 10 have no `verdict_documented_source`).
 pub fn missing(part: &PartRef, c: &str) -> String {
-    format!("{}: no column {c} of the expected type", part.name())
+    format!(
+        "{}: no column {c} of the expected type (a part of another schema version? this \
+         repcensus writes version {}: scan its input again)",
+        part.name(),
+        crate::tables::SCHEMA_VERSION
+    )
 }
 
 /// A string column of a batch read as a dictionary: each row's value as an id of a crawl's
