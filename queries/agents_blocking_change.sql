@@ -31,24 +31,41 @@ WITH crawls AS (
     SELECT crawl, lag(crawl) OVER (ORDER BY min(first_capture) NULLS LAST, crawl) AS previous
     FROM read_parquet('summary_robots_outcomes/*/*.parquet', hive_partitioning = true)
     GROUP BY crawl
-), hosts AS (
-    SELECT crawl, host, resolution, effective_fetch_outcome AS outcome,
-        effective_warc_file AS f, effective_warc_offset AS o
+), governed AS (
+    -- each host's governing capture (robots_hosts), when it is a 2xx
+    SELECT crawl, host, resolution, effective_warc_file AS f, effective_warc_offset AS o
     FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true)
-), in_both AS (
-    -- every host captured in both crawls, whatever its outcomes
-    SELECT c.previous AS from_crawl, c.crawl AS to_crawl, a.host,
-        a.resolution AS a_resolution, b.resolution AS b_resolution,
-        a.outcome AS a_outcome, b.outcome AS b_outcome,
-        b.f AS bf, b.o AS bo, a.f AS af, a.o AS ao
-    FROM crawls c
-    JOIN hosts a ON a.crawl = c.crawl
-    JOIN hosts b ON b.crawl = c.previous AND b.host = a.host
+    WHERE effective_fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
 ), both_crawls AS (
-    -- those whose governing capture is a 2xx in both
-    SELECT * FROM in_both
-    WHERE a_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
-      AND b_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
+    SELECT c.previous AS from_crawl, c.crawl AS to_crawl, a.host, b.f AS bf, b.o AS bo,
+        a.f AS af, a.o AS ao, 'resolved' IN (a.resolution, b.resolution) AS resolved
+    FROM crawls c
+    JOIN governed a ON a.crawl = c.crawl
+    JOIN governed b ON b.crawl = c.previous AND b.host = a.host
+), hosts AS (
+    SELECT crawl, host FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true)
+), flagged AS (
+    -- hosts whose redirects lead nowhere or whose governing capture is a 5xx (few)
+    SELECT crawl, host, resolution NOT IN ('direct', 'resolved') AS unresolved,
+        effective_fetch_outcome = 'server_error' AS is_5xx
+    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true)
+    WHERE resolution NOT IN ('direct', 'resolved') OR effective_fetch_outcome = 'server_error'
+), left_out AS (
+    -- of the hosts captured in both crawls, those flagged in either
+    SELECT from_crawl, to_crawl, count(*) FILTER (unresolved) AS hosts_unresolved,
+        count(*) FILTER (is_5xx) AS hosts_5xx
+    FROM (
+        SELECT c.previous AS from_crawl, c.crawl AS to_crawl, x.host,
+            bool_or(x.unresolved) AS unresolved, bool_or(x.is_5xx) AS is_5xx
+        FROM flagged x
+        -- the same host in another crawl (the flagged hosts are few: the probe reads the rest)
+        JOIN hosts h ON h.host = x.host AND h.crawl <> x.crawl
+        JOIN crawls c
+            ON (c.crawl = x.crawl AND c.previous = h.crawl)
+            OR (c.previous = x.crawl AND c.crawl = h.crawl)
+        GROUP BY ALL
+    )
+    GROUP BY ALL
 ), blocked AS (
     -- the agents a capture fully blocks, as ranges of registry places [s, e)
     SELECT crawl, warc_file AS f, warc_offset AS o, agent_index AS s, agent_index + agents AS e
@@ -80,14 +97,8 @@ WITH crawls AS (
     GROUP BY ALL
 ), compared AS (
     SELECT from_crawl, to_crawl, count(*) AS hosts_both,
-        count(*) FILTER ('resolved' IN (a_resolution, b_resolution)) AS hosts_resolved
+        count(*) FILTER (resolved) AS hosts_resolved
     FROM both_crawls GROUP BY ALL
-), left_out AS (
-    SELECT from_crawl, to_crawl,
-        count(*) FILTER (a_resolution NOT IN ('direct', 'resolved')
-            OR b_resolution NOT IN ('direct', 'resolved')) AS hosts_unresolved,
-        count(*) FILTER ('server_error' IN (a_outcome, b_outcome)) AS hosts_5xx
-    FROM in_both GROUP BY ALL
 ), agents AS (
     SELECT DISTINCT crawl, agent, agent_index, agent_category
     FROM read_parquet('summary_agents/*/*.parquet', hive_partitioning = true)
