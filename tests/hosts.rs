@@ -14,6 +14,15 @@ fn scan_into(out: &Path, inputs: &[&str], extra: &[&str]) {
     assert_eq!(code, 0, "{err}");
 }
 
+/// A scan of one archive of `samples/` into a new folder (kept while the first is alive).
+fn scan_sample(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let input = repo().join("samples").join(name);
+    scan_into(&out, &[input.to_str().unwrap()], &[]);
+    (dir, out)
+}
+
 fn hosts(args: &[&str]) -> std::process::Output {
     bin()
         .arg("hosts")
@@ -27,10 +36,7 @@ fn hosts(args: &[&str]) -> std::process::Output {
 /// governs it and GPTBot's verdict there.
 #[test]
 fn each_host_is_governed_by_the_end_of_its_redirects() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out");
-    let cases = repo().join("samples/redirect-cases.warc.gz");
-    scan_into(&out, &[cases.to_str().unwrap()], &[]);
+    let (_dir, out) = scan_sample("redirect-cases.warc.gz");
     let got = duck(
         &out,
         "SELECT replace(h.host, '.redirect-case.invalid', '') AS host, h.captures,
@@ -97,10 +103,7 @@ www.scheme-relative,1,resolved,1,true,scheme-relative,full_block
 /// redirect follows the redirect; the two that match nothing earlier stay `unknown`.
 #[test]
 fn each_revisit_is_read_as_the_capture_it_revisits() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out");
-    let cases = repo().join("samples/revisit-cases.warc.gz");
-    scan_into(&out, &[cases.to_str().unwrap()], &[]);
+    let (_dir, out) = scan_sample("revisit-cases.warc.gz");
     let got = duck(
         &out,
         "SELECT replace(h.host, '.revisit-case.invalid', '') AS host, h.captures, h.fetch_outcome,

@@ -212,13 +212,7 @@ fn two_crawls_give_blocking_changes_and_singled_out_agents() {
         ],
     );
     for (input, crawl) in [(&a, "CRAWL-A"), (&b, "CRAWL-B")] {
-        let status = common::bin()
-            .args(["scan", "--quiet", "--crawl", crawl, "--out"])
-            .arg(&out)
-            .arg(input)
-            .status()
-            .unwrap();
-        assert_eq!(status.code(), Some(0));
+        scan_as(input, crawl, &out);
     }
     let run = |q: &str, agent: &str| {
         let all = duck(
@@ -281,13 +275,7 @@ fn every_query_gives_what_its_denominator_leaves_out_and_rfc9309_beside_google()
             ("h7.example", "500 Internal Server Error", "oops"),
         ],
     );
-    let status = common::bin()
-        .args(["scan", "--quiet", "--crawl", "C", "--out"])
-        .arg(&out)
-        .arg(&input)
-        .status()
-        .unwrap();
-    assert_eq!(status.code(), Some(0));
+    scan_as(&input, "C", &out);
     // The named columns of the row of `query` whose column `key` is `value`.
     let row = |query: &str, key: &str, value: &str, columns: &[&str]| -> Vec<String> {
         let sql = format!(".read {}", repo().join("queries").join(query).display());
@@ -402,13 +390,7 @@ fn pages_and_bytes_on_blocking_hosts_count_each_url_once_and_uncovered_hosts_apa
             ("http://c.example/", "200 OK", html, &page),
         ],
     );
-    let status = common::bin()
-        .args(["scan", "--quiet", "--crawl", "C", "--out"])
-        .arg(&out)
-        .arg(&input)
-        .status()
-        .unwrap();
-    assert_eq!(status.code(), Some(0));
+    scan_as(&input, "C", &out);
     // Every response but the robots.txt captures is a row of `pages`.
     assert_eq!(
         common::duck_value(&out, "SELECT count(*) FROM 'pages/*/*.parquet'"),
@@ -443,6 +425,17 @@ fn pages_and_bytes_on_blocking_hosts_count_each_url_once_and_uncovered_hosts_apa
     assert_eq!(&got[..want.len()], &want[..], "{all}");
     let rest: Vec<&str> = gptbot[9..].iter().map(String::as_str).collect();
     assert_eq!(rest, ["2", "1", "1", &small.to_string(), "1"], "{all}");
+}
+
+/// Scan `input` into `out` as crawl `crawl`; it must exit 0.
+fn scan_as(input: &std::path::Path, crawl: &str, out: &std::path::Path) {
+    let status = common::bin()
+        .args(["scan", "--quiet", "--crawl", crawl, "--out"])
+        .arg(out)
+        .arg(input)
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0), "scan of {}", input.display());
 }
 
 /// The fields of a line of DuckDB's CSV output (a field with a comma is in double quotes).
