@@ -443,7 +443,7 @@ fn check(a: &CheckArgs) -> Result<ExitCode> {
     for agent in &a.agents {
         let entry = registry.as_ref().and_then(|r| registry_entry(r, agent));
         let rules = entry.map(|e| e.group_rules()).unwrap_or_default();
-        if let Some(e) = entry.filter(|e| e.robots_txt == "not_honored") {
+        if let Some(e) = entry.filter(|e| e.ignores_robots_txt()) {
             eprintln!(
                 "repcensus: note: the registry says {} does not honour robots.txt ({}): its documented reading is not_honored; the lines below say what the file asks of it",
                 e.name,

@@ -68,6 +68,12 @@ fn space_separated<S: serde::Serializer>(v: &[String], s: S) -> Result<S::Ok, S:
 }
 
 impl Agent {
+    /// The registry says the agent does not honour robots.txt (`robots_txt` `not_honored`):
+    /// its documented reading is `not_honored` whatever the file says.
+    pub fn ignores_robots_txt(&self) -> bool {
+        self.robots_txt == "not_honored"
+    }
+
     /// How the crawler chooses its groups, as its operator documents it.
     pub fn group_rules(&self) -> crate::robots::GroupRules<'_> {
         crate::robots::GroupRules {

@@ -15,7 +15,7 @@ use super::groups::Groups;
 use super::pairs;
 use super::read::{read_beside, summary_part, Governs, Slots};
 use super::redirects::Resolution;
-use crate::agents::Registry;
+use crate::agents::{Agent, Registry};
 use crate::parts::runs::Names;
 use crate::parts::{OutDir, PartRef};
 use crate::tables::{SummaryAgentRow, SummaryAgentsBuilder, Table};
@@ -163,7 +163,7 @@ pub fn derive_crawl(
     let groups = Groups::of(registry);
     let group_rows = groups.rows(&profiles.runs, &classes, &by_profile, outcomes);
     let not_honored: Vec<bool> = (registry.agents.iter())
-        .map(|a| a.robots_txt == "not_honored")
+        .map(Agent::ignores_robots_txt)
         .collect();
     let rows = spread(&mut classes, outcomes, tally, &not_honored);
     let mut builder = SummaryAgentsBuilder::default();

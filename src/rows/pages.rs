@@ -164,16 +164,21 @@ impl Pages {
             };
         }
         let mut carried = Carried::default();
+        // Made once for the rows of both tables (the public suffix look-up is not free).
+        let wants_row = has_header || meta_candidates || self.pages;
+        let registered_domain = seen.url.filter(|_| wants_row).and_then(registered_domain);
+        let capture_time = wants_row
+            .then(|| record::parse_date_micros(&unfold(rec.head.date)))
+            .flatten();
         if has_header || meta_candidates {
             let content_type = ct_raw.map(|t| String::from_utf8_lossy(t).to_ascii_lowercase());
-            let registered_domain = seen.url.and_then(registered_domain);
             let ctx = PageCtx {
                 warc_file: cx.warc_file,
                 warc_offset: rec.offset as i64,
                 url: seen.uri,
                 host: host.as_deref(),
                 registered_domain: registered_domain.as_deref(),
-                capture_time: record::parse_date_micros(&unfold(rec.head.date)),
+                capture_time,
                 http_status: status,
                 content_type: content_type.as_deref(),
             };
@@ -193,8 +198,8 @@ impl Pages {
                 warc_offset: Some(rec.offset as i64),
                 url: Some(seen.uri),
                 host: host.as_deref(),
-                registered_domain: seen.url.and_then(registered_domain).as_deref(),
-                capture_time: record::parse_date_micros(&unfold(rec.head.date)),
+                registered_domain: registered_domain.as_deref(),
+                capture_time,
                 http_status: status,
                 html: Some(html),
                 bytes: bytes.map(|n| n as i64),

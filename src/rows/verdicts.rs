@@ -697,7 +697,7 @@ impl Verdicts {
         if self.not_honored_of != key {
             self.not_honored_of = key;
             self.not_honored = (registry.agents.iter().enumerate())
-                .filter(|(_, a)| a.robots_txt == "not_honored")
+                .filter(|(_, a)| a.ignores_robots_txt())
                 .map(|(k, _)| k as u32)
                 .collect();
         }
@@ -1231,7 +1231,7 @@ mod tests {
             let honouring = rows.iter().filter(|r| r.2 != Verdict::NotHonored).count();
             let registry = Registry::builtin();
             let ignoring = (registry.agents.iter())
-                .filter(|a| a.robots_txt == "not_honored")
+                .filter(|a| a.ignores_robots_txt())
                 .count();
             assert_eq!(honouring + ignoring, rows.len());
         }
@@ -1350,7 +1350,7 @@ mod tests {
             for (a, v) in shared {
                 let mut own = alone.parsed(&r, a, v.named == Some(true));
                 own.named_exact = v.named_exact;
-                if a.robots_txt == "not_honored" {
+                if a.ignores_robots_txt() {
                     own.verdict_documented = Verdict::NotHonored;
                     own.documented_source = Some(DocumentedSource::NotHonored);
                 }
