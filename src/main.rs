@@ -157,6 +157,9 @@ enum Command {
         /// the registry the verdicts were made with.
         #[arg(long, value_name = "FILE")]
         agents: Option<PathBuf>,
+        /// The agents of page_verdicts, as `scan --page-agents` takes them.
+        #[arg(long, value_name = "AGENT,...", value_delimiter = ',')]
+        page_agents: Option<Vec<String>>,
         /// Print nothing.
         #[arg(long, short)]
         quiet: bool,
@@ -284,6 +287,11 @@ struct ScanArgs {
     /// the 215 `agent_verdicts` rows per capture).
     #[arg(long, value_name = "TABLE,...", value_delimiter = ',')]
     tables: Option<Vec<String>>,
+    /// The agents page_verdicts gives each page's verdicts for (comma-separated agent names or
+    /// categories, as `repcensus agents` lists them; default: the ai_training agents). Each
+    /// 2xx HTML page whose host has a robots.txt capture in the crawl gets a row per agent.
+    #[arg(long, value_name = "AGENT,...", value_delimiter = ',')]
+    page_agents: Option<Vec<String>>,
     /// Put PREFIX before the relative entries of @FILE lists: a crawl's warc.paths.gz with
     /// `--prefix https://data.commoncrawl.org/` or `--prefix s3://commoncrawl/` (or the
     /// folder of a mounted copy).
@@ -634,8 +642,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             out,
             crawl,
             agents,
+            page_agents,
             quiet,
-        } => run_hosts(&out, &crawl, agents.as_deref(), quiet),
+        } => run_hosts(
+            &out,
+            &crawl,
+            agents.as_deref(),
+            page_agents.as_deref(),
+            quiet,
+        ),
         Command::Report {
             tables,
             out,
@@ -672,6 +687,7 @@ fn run_scan(args: ScanArgs) -> Result<ExitCode> {
         prefix,
         inflate_all,
         tables,
+        page_agents,
         stall_timeout,
         input_deadline,
     } = args;
@@ -719,6 +735,7 @@ fn run_scan(args: ScanArgs) -> Result<ExitCode> {
         inflate_all,
         tables,
         derive_hosts: shard.is_none(),
+        page_agents,
         panic_on_input: std::env::var("REPCENSUS_PANIC_ON_INPUT").ok(),
         stall_timeout: std::time::Duration::from_secs(stall_timeout.max(1)),
         inputs_done: Some(done.clone()),
@@ -904,12 +921,13 @@ fn run_hosts(
     out: &std::path::Path,
     crawls: &[String],
     agents: Option<&std::path::Path>,
+    page_agents: Option<&[String]>,
     quiet: bool,
 ) -> Result<ExitCode> {
     let only: Option<std::collections::BTreeSet<String>> =
         (!crawls.is_empty()).then(|| crawls.iter().cloned().collect());
     let registry = load_registry(agents)?;
-    let summary = repcensus::derive_hosts(out, only.as_ref(), &registry)?;
+    let summary = repcensus::derive_hosts(out, only.as_ref(), &registry, page_agents)?;
     if summary.crawls.is_empty() && summary.failed.is_empty() && summary.removed.is_empty() {
         anyhow::bail!(
             "no robots_files in {}{} (scan it first)",

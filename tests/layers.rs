@@ -20,7 +20,9 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     (
         "derive",
-        &["archive", "signals", "agents", "parts", "tables"],
+        &[
+            "archive", "robots", "signals", "agents", "parts", "tables", "rows",
+        ],
     ),
     ("report", &["archive", "signals", "parts", "tables"]),
     (

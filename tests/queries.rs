@@ -497,3 +497,86 @@ fn every_query_answers_on_a_folder_whose_tables_have_no_rows() {
         "1"
     );
 }
+
+/// `pages_disallowed.sql`: a page counts once per URL (its latest capture), disallowed by the
+/// rules that match its own URL, pages of hosts with an unreachable robots.txt and of hosts
+/// without one apart.
+#[test]
+fn pages_disallowed_counts_each_url_once_by_the_rules_matching_its_own_url() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out) = (dir.path().join("p.warc"), dir.path().join("out"));
+    let page = format!("<html><body>{}</body></html>", "x".repeat(1000));
+    let (text, html) = ("text/plain", "text/html");
+    common::responses_warc(
+        &input,
+        "2025-01-01T00:00:00Z",
+        &[
+            (
+                "http://a.example/robots.txt",
+                "200 OK",
+                text,
+                "User-agent: GPTBot\nDisallow: /\n",
+            ),
+            (
+                "http://b.example/robots.txt",
+                "200 OK",
+                text,
+                "User-agent: *\nDisallow: /p\n",
+            ),
+            (
+                "http://d.example/robots.txt",
+                "503 Service Unavailable",
+                text,
+                "",
+            ),
+            ("http://a.example/", "200 OK", html, &page),
+            ("http://a.example/1", "200 OK", html, &page),
+            ("http://a.example/1", "200 OK", html, &page),
+            ("http://b.example/", "200 OK", html, &page),
+            ("http://b.example/p/x", "200 OK", html, &page),
+            ("http://b.example/gone", "404 Not Found", html, &page),
+            (
+                "http://b.example/data.json",
+                "200 OK",
+                "application/json",
+                "{}",
+            ),
+            ("http://c.example/", "200 OK", html, &page),
+            ("http://d.example/", "200 OK", html, &page),
+        ],
+    );
+    scan_as(&input, "C", &out);
+    let sql = format!(
+        ".read {}",
+        repo().join("queries/pages_disallowed.sql").display()
+    );
+    let all = duck(&out, &sql);
+    let mut lines = all.lines().map(csv_fields);
+    let header = lines.next().unwrap();
+    let rows: Vec<Vec<String>> = lines.collect();
+    let row = |agent: &str| -> Vec<(String, String)> {
+        let r = rows.iter().find(|l| l[1] == agent).expect("agent row");
+        header.iter().cloned().zip(r.iter().cloned()).collect()
+    };
+    let bytes = page.len();
+    let get = |r: &[(String, String)], c: &str| r.iter().find(|f| f.0 == c).unwrap().1.clone();
+    let gptbot = row("GPTBot");
+    let want = [
+        ("urls_resolved", "5".to_string()),
+        ("bytes_resolved", (5 * bytes).to_string()),
+        ("urls_disallowed", "3".into()),
+        ("bytes_disallowed", (3 * bytes).to_string()),
+        ("share_urls", "0.6".into()),
+        ("urls_unreachable", "1".into()),
+        ("urls_disallowed_rfc9309", "4".into()),
+        ("urls_disallowed_documented", "3".into()),
+        ("urls_unresolved", "0".into()),
+        ("urls_uncovered", "1".into()),
+        ("bytes_uncovered", bytes.to_string()),
+    ];
+    for (c, v) in &want {
+        assert_eq!(&get(&gptbot, c), v, "GPTBot {c}:\n{all}");
+    }
+    // CCBot is not named by a.example: only b.example's `*` rule disallows /p/x.
+    assert_eq!(get(&row("CCBot"), "urls_disallowed"), "1", "{all}");
+}

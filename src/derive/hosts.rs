@@ -10,6 +10,7 @@
 
 use super::agents::{self, CrawlAgents};
 use super::lines::{self, CrawlLines};
+use super::page_verdicts;
 pub use super::read::Governs;
 use super::read::{read_beside, summary_part};
 use super::redirects::{self, Capture, Effective, Index, Resolution};
@@ -46,6 +47,10 @@ pub struct CrawlHosts {
     pub agents: Option<CrawlAgents>,
     /// What deriving the summaries of robots.txt lines did (`None` when it failed).
     pub lines: Option<CrawlLines>,
+    /// Rows written to `page_verdicts` (`None` when the crawl has no pages, or they failed).
+    pub page_verdicts: Option<u64>,
+    /// Why `page_verdicts` was not derived, when its lines were not written.
+    pub page_verdicts_skipped: Option<String>,
 }
 
 /// What deriving `robots_hosts` did.
@@ -125,6 +130,14 @@ impl HostsSummary {
                 ));
             }
         }
+        for c in &self.crawls {
+            if let Some(rows) = c.page_verdicts {
+                s.push_str(&format!("page_verdicts  {}: {rows} rows\n", c.crawl));
+            }
+            if let Some(why) = &c.page_verdicts_skipped {
+                s.push_str(&format!("page_verdicts  {}: not derived: {why}\n", c.crawl));
+            }
+        }
         for (crawl, p) in &self.pages {
             s.push_str(&format!(
                 "summary_page  {crawl}: {} directive rows, {} header rows, {} conflict rows\n",
@@ -169,6 +182,8 @@ impl HostsSummary {
                     "domain_rows": a.domain_rows,
                     "hosts_without_verdicts": a.hosts_without_verdicts,
                 })),
+                "page_verdicts": c.page_verdicts,
+                "page_verdicts_skipped": c.page_verdicts_skipped,
                 "summary_robots": c.lines.as_ref().map(|l| lines::TABLES.iter().zip(l.rows)
                     .map(|(t, n)| (t.name().to_string(), n))
                     .collect::<BTreeMap<_, _>>()),
@@ -190,10 +205,12 @@ pub fn derive_in(
     out: &std::path::Path,
     only: Option<&BTreeSet<String>>,
     registry: &Registry,
+    page_agents: Option<&[String]>,
 ) -> Result<HostsSummary> {
+    let page_agents = page_verdicts::choose_agents(registry, page_agents)?;
     OutDir::with_existing(out, |dir| {
         Table::write_schemas(dir)?;
-        derive(dir, only, registry)
+        derive(dir, only, registry, &page_agents)
     })
 }
 
@@ -204,6 +221,7 @@ pub fn derive(
     out: &OutDir,
     only: Option<&BTreeSet<String>>,
     registry: &Registry,
+    page_agents: &[usize],
 ) -> Result<HostsSummary> {
     let mut by_crawl: BTreeMap<String, Vec<PartRef>> = BTreeMap::new();
     for (crawl, part) in out.table_parts(Table::RobotsFiles.name())? {
@@ -215,6 +233,8 @@ pub fn derive(
     let rules_by_crawl = parts_by_crawl(out, Table::RobotsRules)?;
     let apps_by_crawl = parts_by_crawl(out, Table::AppDirectives)?;
     let acap_by_crawl = parts_by_crawl(out, Table::AcapFields)?;
+    let pages_by_crawl = parts_by_crawl(out, Table::Pages)?;
+    let inputs_by_crawl = parts_by_crawl(out, Table::Inputs)?;
     let mut summary = HostsSummary::default();
     let table = Table::RobotsHosts;
     // Whatever was asked: a crawl without robots_files (its inputs were scanned again under
@@ -282,6 +302,36 @@ pub fn derive(
                     out.remove_parts(t.name(), &crawl)?;
                 }
                 let why = format!("summary_robots_*: {e:#}");
+                summary.summaries_failed.push((crawl.clone(), why));
+            }
+        }
+        let page_parts = page_verdicts::Parts {
+            pages: pages_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice),
+            robots_agents: line_parts.agents,
+            robots_rules: line_parts.rules,
+            inputs: inputs_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice),
+        };
+        let crawl_hosts = page_verdicts::Hosts {
+            governs: &governs,
+            hosts: &hosts.hosts,
+            files: &hosts.files,
+            outcomes: &hosts.outcomes,
+        };
+        match page_verdicts::derive_crawl(
+            out,
+            &crawl,
+            &page_parts,
+            &crawl_hosts,
+            registry,
+            page_agents,
+        ) {
+            Ok(page_verdicts::Derived::Rows(rows)) => {
+                counts.page_verdicts = (!page_parts.pages.is_empty()).then_some(rows)
+            }
+            Ok(page_verdicts::Derived::Skipped(why)) => counts.page_verdicts_skipped = Some(why),
+            Err(e) => {
+                out.remove_parts(Table::PageVerdicts.name(), &crawl)?;
+                let why = format!("page_verdicts: {e:#}");
                 summary.summaries_failed.push((crawl, why));
             }
         }
@@ -824,14 +874,13 @@ impl CrawlIndex {
             hosts: self.latest.len() as u64,
             ..CrawlHosts::default()
         };
-        let mut hosts: Vec<(&str, &Latest)> = (0..self.hosts.len())
-            .map(|id| self.hosts.get(id as u32))
-            .zip(&self.latest)
+        let mut hosts: Vec<(&str, u32, &Latest)> = (self.latest.iter().enumerate())
+            .map(|(id, latest)| (self.hosts.get(id as u32), id as u32, latest))
             .collect();
         hosts.par_sort_unstable_by(|a, b| a.0.cmp(b.0));
         let mut builder = RobotsHostsBuilder::default();
         let (mut url, mut effective_url) = (String::new(), String::new());
-        for (host, latest) in hosts {
+        for (host, host_id, latest) in hosts {
             let start = &latest.seen;
             let (e, revisit) = self.govern(start);
             *counts.resolutions.entry(e.resolution).or_default() += 1;
@@ -846,6 +895,7 @@ impl CrawlIndex {
             let revisited = self.stands_for(s).and_then(|r| r.1);
             let file = revisited.unwrap_or(s);
             governs.push(Governs {
+                host: host_id,
                 file: eff.file,
                 offset: eff.offset,
                 outcome: eff.outcome,

@@ -12,6 +12,9 @@
 //!   `summary_agent_groups` ([`groups`]): the hosts blocking or naming some agent of a group.
 //! * `summary_agent_pairs` and `summary_agent_domains` ([`pairs`]): hosts by the verdicts of
 //!   two agents, and registered domains blocking an agent on all or some of their hosts.
+//! * `page_verdicts` ([`page_verdicts`]): whether each chosen agent may fetch each 2xx HTML
+//!   page of the crawl, by the robots.txt capture that governs the page's host, made again
+//!   from its lines in `robots_agents` and `robots_rules`.
 //! * `summary_page_*` ([`signals`]): responses and hosts per page signal directive, header
 //!   syntax, media type and meta/header conflict, from `page_signals` (every crawl that has
 //!   some, robots.txt captures or not).
@@ -26,6 +29,7 @@ pub mod extensions;
 pub mod groups;
 pub mod hosts;
 pub mod lines;
+pub mod page_verdicts;
 pub mod pairs;
 pub mod read;
 pub mod redirects;

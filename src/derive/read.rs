@@ -12,6 +12,10 @@ use arrow_array::RecordBatch;
 /// `CrawlIndex::outcomes`) and how the host's redirects ended.
 #[derive(Clone, Copy, Debug)]
 pub struct Governs {
+    /// The host, an id of the derivation's host names.
+    pub host: u32,
+    /// The capture that governs the host (the end of its chain of redirects, read through a
+    /// revisit): an id of the derivation's file names, and its offset and fetch outcome.
     pub file: u32,
     pub offset: i64,
     pub outcome: Option<u32>,

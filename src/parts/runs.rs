@@ -453,6 +453,17 @@ impl Names {
         id
     }
 
+    /// The id of `s`, when it has one.
+    pub fn find(&self, s: &str) -> Option<u32> {
+        if let Some(last) = self.last.filter(|&l| self.get(l) == s) {
+            return Some(last);
+        }
+        let (text, ends) = (&self.text, &self.ends);
+        (self.ids)
+            .find(hash_of(s), |&id| name_in(text, ends, id) == s)
+            .copied()
+    }
+
     /// The string of `id`.
     pub fn get(&self, id: u32) -> &str {
         name_in(&self.text, &self.ends, id)

@@ -150,8 +150,15 @@ fn has_percent_or_high(b: &[u8]) -> bool {
 impl<'a> RobotsTxt<'a> {
     /// Parse a robots.txt body. Never fails: every byte sequence gives a (possibly empty) file.
     pub fn parse(body: &'a [u8]) -> Self {
-        let truncated = body.len() > PARSE_LIMIT;
-        let body = &body[..body.len().min(PARSE_LIMIT)];
+        Self::parse_up_to(body, PARSE_LIMIT)
+    }
+
+    /// [`RobotsTxt::parse`] of the first `limit` bytes of `body` (a file made again from its
+    /// lines, which may be a little longer than the part of the original that was parsed, is
+    /// parsed whole: `derive/page_verdicts.rs`).
+    pub fn parse_up_to(body: &'a [u8], limit: usize) -> Self {
+        let truncated = body.len() > limit;
+        let body = &body[..body.len().min(limit)];
         let mut s = Summary {
             truncated,
             bom_bytes: lex::bom_len(body) as u8,

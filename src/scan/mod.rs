@@ -97,6 +97,9 @@ fn plan_panicked(shared: &Shared<'_>, i: usize, detail: &str) -> Result<()> {
 /// Run a scan. Errors are output errors (the caller exits 2); input problems are in the summary.
 pub fn scan(opts: &ScanOptions) -> Result<ScanSummary> {
     let started = Instant::now();
+    // Checked before anything is read.
+    let page_agents =
+        crate::derive::page_verdicts::choose_agents(&opts.registry, opts.page_agents.as_deref())?;
     let out = OutDir::create(&opts.out)?;
     Table::write_schemas(&out)?;
 
@@ -168,7 +171,7 @@ pub fn scan(opts: &ScanOptions) -> Result<ScanSummary> {
     let mut crawls = summary.crawls.clone();
     crawls.extend(out.crawls_that_lost_parts());
     let hosts = (opts.derive_hosts && derives)
-        .then(|| crate::derive::hosts::derive(&out, Some(&crawls), &opts.registry));
+        .then(|| crate::derive::hosts::derive(&out, Some(&crawls), &opts.registry, &page_agents));
     out.close();
     summary.hosts = hosts.transpose()?;
     summary.seconds = started.elapsed().as_secs_f64();

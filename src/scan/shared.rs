@@ -40,6 +40,9 @@ pub struct ScanOptions {
     /// Off for a shard: the crawl's other shards may still be running (`repcensus hosts` after
     /// the last one).
     pub derive_hosts: bool,
+    /// The agents `page_verdicts` gives verdicts for (`--page-agents`: names or categories;
+    /// `None`: the `ai_training` agents).
+    pub page_agents: Option<Vec<String>>,
     /// Testing only: panic while reading the input whose path ends with this, to exercise the
     /// recovery from internal errors (set by `REPCENSUS_PANIC_ON_INPUT`).
     #[doc(hidden)]

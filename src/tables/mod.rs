@@ -509,6 +509,38 @@ table! {
     }
 }
 table! {
+    /// One row per 2xx HTML page of a crawl and chosen agent (`--page-agents`), for the pages
+    /// whose host has a robots.txt capture in the crawl: whether the page's URL may be fetched,
+    /// by the capture that governs the host (`robots_hosts`). Derived with `robots_hosts`.
+    PageVerdictsBuilder, PageVerdictRow, PageVerdicts,
+    {
+        /// The page's capture (as in `pages`).
+        warc_file: Str,
+        warc_offset: I64,
+        url: Text,
+        host: Str,
+        agent: Str,
+        agent_category: Str,
+        /// The robots.txt capture that governs the host (`robots_hosts.effective_*`).
+        robots_warc_file: Str,
+        robots_warc_offset: I64,
+        robots_fetch_outcome: Str,
+        /// `derive::page_verdicts::PageVerdict`, Google's reading.
+        verdict: Label,
+        /// ... RFC 9309's reading of unreachable files (a 5xx disallows, a 429 allows).
+        verdict_rfc9309: Label,
+        /// The groups that decided Google's reading (`robots::Source`).
+        verdict_source: Label,
+        /// The line of the rule that decided Google's reading; NULL when no rule matched.
+        rule_line: I32,
+        /// ... the crawler's documented reading (`not_honored` for a crawler that ignores
+        /// robots.txt).
+        verdict_documented: Label,
+        verdict_documented_source: Label,
+    }
+}
+
+table! {
     /// One row per host of a crawl with a robots.txt capture: its latest capture, and the
     /// capture whose verdicts govern it (the end of the latest capture's chain of redirects).
     /// Derived from the crawl's `robots_files` by `repcensus hosts` (and at the end of a scan).

@@ -63,6 +63,9 @@ pub enum Table {
     SummaryPageHeaderTypes,
     /// ... per pair of opposite header and meta directives.
     SummaryPageConflicts,
+    /// One row per 2xx HTML page of a crawl and chosen agent: whether the page's URL may be
+    /// fetched, by the robots.txt capture that governs its host.
+    PageVerdicts,
 }
 
 impl Table {
@@ -84,7 +87,7 @@ impl Table {
 
     /// The tables derived from a crawl's tables once they are written: one part per crawl,
     /// not per input, and not in `--tables`.
-    pub const DERIVED: [Table; 18] = [
+    pub const DERIVED: [Table; 19] = [
         Table::RobotsHosts,
         Table::SummaryAgents,
         Table::SummaryAgentGroups,
@@ -103,6 +106,7 @@ impl Table {
         Table::SummaryPageHeaders,
         Table::SummaryPageHeaderTypes,
         Table::SummaryPageConflicts,
+        Table::PageVerdicts,
     ];
 
     /// Put each table's file with no rows in `out` ([`crate::parts::OutDir::write_schemas`]).
@@ -160,6 +164,7 @@ impl Table {
             Table::SummaryPageHeaders => "summary_page_headers",
             Table::SummaryPageHeaderTypes => "summary_page_header_types",
             Table::SummaryPageConflicts => "summary_page_conflicts",
+            Table::PageVerdicts => "page_verdicts",
         }
     }
 
@@ -200,7 +205,8 @@ impl Table {
             | Table::SummaryPageDirectives
             | Table::SummaryPageHeaders
             | Table::SummaryPageHeaderTypes
-            | Table::SummaryPageConflicts => return None,
+            | Table::SummaryPageConflicts
+            | Table::PageVerdicts => return None,
         })
     }
 
@@ -237,6 +243,7 @@ impl Table {
             Table::SummaryPageHeaders => SummaryPageHeadersBuilder::desc(),
             Table::SummaryPageHeaderTypes => SummaryPageHeaderTypesBuilder::desc(),
             Table::SummaryPageConflicts => SummaryPageConflictsBuilder::desc(),
+            Table::PageVerdicts => PageVerdictsBuilder::desc(),
         }
     }
 
