@@ -579,4 +579,22 @@ fn pages_disallowed_counts_each_url_once_by_the_rules_matching_its_own_url() {
     }
     // CCBot is not named by a.example: only b.example's `*` rule disallows /p/x.
     assert_eq!(get(&row("CCBot"), "urls_disallowed"), "1", "{all}");
+    // Per host: every response, each URL once, the bytes of each 2xx HTML URL once.
+    let sql = format!(
+        ".read {}",
+        repo().join("queries/pages_by_host.sql").display()
+    );
+    let by_host = duck(&out, &sql);
+    let want = format!(
+        "C,a.example,a.example,3,2,2,{},0.333333,ok\n\
+         C,b.example,b.example,4,4,2,{},0.333333,ok\n\
+         C,c.example,c.example,1,1,1,{bytes},0.166667,NULL\n\
+         C,d.example,d.example,1,1,1,{bytes},0.166667,server_error\n",
+        2 * bytes,
+        2 * bytes
+    );
+    assert_eq!(
+        by_host.lines().skip(1).collect::<Vec<_>>().join("\n") + "\n",
+        want
+    );
 }
