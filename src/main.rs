@@ -284,7 +284,7 @@ struct ScanArgs {
     /// no HTML head is scanned. Parts of tables not written are left as they are.
     /// `robots_hosts` is derived whenever `robots_files` is written, the summaries when
     /// `agent_verdict_runs` is there too (`robots_files,agent_verdict_runs` gives them without
-    /// the 215 `agent_verdicts` rows per capture).
+    /// the `agent_verdicts` row per capture and agent).
     #[arg(long, value_name = "TABLE,...", value_delimiter = ',')]
     tables: Option<Vec<String>>,
     /// The agents page_verdicts gives each page's verdicts for (comma-separated agent names or
@@ -1015,12 +1015,8 @@ fn print_agents(r: &Registry, format: AgentsFormat) -> Result<()> {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     match format {
-        AgentsFormat::Csv => {
-            for l in Registry::header().lines() {
-                writeln!(out, "# {l}")?;
-            }
-            write!(out, "{}", r.to_csv()?)?;
-        }
+        // Plain CSV: the sources and column meanings are in the human format and the JSON.
+        AgentsFormat::Csv => write!(out, "{}", r.to_csv()?)?,
         AgentsFormat::Json => {
             let v = serde_json::json!({
                 "registry_version": r.version,

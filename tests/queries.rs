@@ -598,3 +598,48 @@ fn pages_disallowed_counts_each_url_once_by_the_rules_matching_its_own_url() {
         want
     );
 }
+
+/// `robots_accidental_blocks.sql`: `*` joined to an AI group by a line that ends no group, and
+/// `*` written into a group with AI agents, each host once, Googlebot's full block counted.
+#[test]
+fn accidental_blocks_count_wildcards_joined_to_ai_groups_and_the_googlebot_they_block() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out) = (dir.path().join("r.warc"), dir.path().join("out"));
+    robots_warc(
+        &input,
+        "2025-01-01T00:00:00Z",
+        &[
+            (
+                "sitemap.example",
+                "User-agent: *\nSitemap: /s.xml\n\nUser-agent: GPTBot\nDisallow: /\n",
+            ),
+            (
+                "delay.example",
+                "User-agent: *\nCrawl-delay: 5\nUser-agent: CCBot\nDisallow: /x\n",
+            ),
+            (
+                "shared.example",
+                "User-agent: GPTBot\nUser-agent: *\nDisallow: /private\n",
+            ),
+            (
+                "fine.example",
+                "User-agent: *\nDisallow: /x\n\nUser-agent: GPTBot\nDisallow: /\n",
+            ),
+        ],
+    );
+    scan_as(&input, "C", &out);
+    let sql = format!(
+        ".read {}",
+        repo()
+            .join("queries/robots_accidental_blocks.sql")
+            .display()
+    );
+    let got = duck(&out, &sql);
+    assert_eq!(
+        got.lines().nth(1).unwrap(),
+        // hosts_2xx, with_ai, share, wildcard_split, blocking Googlebot, split by blank, comment,
+        // sitemap, crawl_delay, other
+        "C,4,3,0.75,2,1,0,0,1,1,0",
+        "{got}"
+    );
+}

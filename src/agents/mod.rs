@@ -238,10 +238,30 @@ fn read_csv(text: &str) -> Result<Vec<Entry>> {
         .comment(Some(b'#'))
         .trim(csv::Trim::All)
         .from_reader(text.as_bytes());
-    r.deserialize()
-        .enumerate()
-        .map(|(i, e)| e.with_context(|| format!("row {}", i + 1)))
+    let headers = r.headers()?.clone();
+    let entry = |record: csv::Result<csv::StringRecord>| -> Result<Entry> {
+        let record: csv::StringRecord = record?.iter().map(formula_unsafe).collect();
+        Ok(record.deserialize(Some(&headers))?)
+    };
+    (r.records().enumerate())
+        .map(|(i, record)| entry(record).with_context(|| format!("row {}", i + 1)))
         .collect()
+}
+
+/// A CSV cell as a spreadsheet shows it: with a `'` before a leading `=`, `+`, `-` or `@`.
+fn formula_safe(cell: &str) -> std::borrow::Cow<'_, str> {
+    match cell.starts_with(['=', '+', '-', '@']) {
+        true => format!("'{cell}").into(),
+        false => cell.into(),
+    }
+}
+
+/// The cell [`formula_safe`] was given.
+fn formula_unsafe(cell: &str) -> &str {
+    match cell.strip_prefix('\'') {
+        Some(rest) if rest.starts_with(['=', '+', '-', '@']) => rest,
+        _ => cell,
+    }
 }
 
 /// JSON: an array of entries, or an object keyed by agent name (ai.robots.txt's robots.json).
@@ -359,11 +379,23 @@ impl Registry {
             .collect()
     }
 
-    /// The registry as CSV (the embedded file's columns, plus `token`).
+    /// The registry as plain CSV (the embedded file's columns, plus `token`; no comment lines):
+    /// a cell that begins with `=`, `+`, `-` or `@` gets a `'` before it, so that a spreadsheet
+    /// shows it instead of running it as a formula (reading it back takes the `'` off again).
     pub fn to_csv(&self) -> Result<String> {
-        let mut w = csv::Writer::from_writer(Vec::new());
+        let mut plain = csv::Writer::from_writer(Vec::new());
         for a in &self.agents {
-            w.serialize(a)?;
+            plain.serialize(a)?;
+        }
+        let plain = plain.into_inner()?;
+        let mut w = csv::Writer::from_writer(Vec::new());
+        for record in csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(&plain[..])
+            .records()
+        {
+            let record = record?;
+            w.write_record(record.iter().map(|c| formula_safe(c).into_owned()))?;
         }
         Ok(String::from_utf8(w.into_inner()?)?)
     }
@@ -374,9 +406,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn csv_cells_that_a_spreadsheet_would_run_get_a_quote_and_read_back_unchanged() {
+        let mut r = Registry::builtin();
+        r.agents.truncate(1);
+        r.agents[0].operator = "=HYPERLINK(\"x\")".into();
+        r.agents[0].source = "-1+2".into();
+        let csv = r.to_csv().unwrap();
+        assert!(!csv.starts_with('#') && !csv.contains("\n#"), "{csv}");
+        assert!(
+            csv.contains("\"'=HYPERLINK(\"\"x\"\")\"") && csv.contains(",'-1+2,"),
+            "{csv}"
+        );
+        let back = read_csv(&csv).unwrap();
+        assert_eq!(back[0].operator.as_deref(), Some("=HYPERLINK(\"x\")"));
+        assert_eq!(back[0].source.as_deref(), Some("-1+2"));
+    }
+
+    #[test]
     fn builtin_is_valid_and_unique() {
         let r = Registry::builtin();
-        assert_eq!(r.version, "2026-11-27.1");
+        assert_eq!(r.version, "2026-11-27.2");
         assert!(r.agents.len() >= 150, "{}", r.agents.len());
         let mut names: Vec<String> = r
             .agents

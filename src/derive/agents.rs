@@ -1,7 +1,7 @@
 //! `summary_agents`: the hosts of a crawl per tracked agent, by the verdicts of the capture that
 //! governs each host (`robots_hosts`), in a table of a few thousand rows whatever the crawl's
 //! size, so the headline shares read it instead of joining `robots_hosts` with `agent_verdicts`
-//! (215 rows per capture).
+//! (a row per capture and agent).
 //!
 //! A capture's verdicts come from its `agent_verdict_runs` rows: runs of agents in registry
 //! order sharing their verdict columns, a few per capture. The runs of a capture are its

@@ -108,8 +108,8 @@ impl<V: DictValue + PartialEq> DictCol<V> {
 
     /// Encode the indexes of the non-NULL values.
     fn encode_values(&self, bw: u8, s: &mut Scratch) {
-        // The block, repeated until it fills whole groups of 8 (once for 184 agents, eight
-        // times for 215), is bit-packed once and copied.
+        // The block, repeated until it fills whole groups of 8 (once for a multiple of 8
+        // agents, up to eight times otherwise), is bit-packed once and copied.
         let copies = 8 / gcd(self.block_rows, 8).max(1);
         let packed = (self.block_rows > 0).then(|| {
             let mut p = Vec::new();

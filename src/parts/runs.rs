@@ -1,6 +1,6 @@
 //! Parquet column chunks written from runs of values, for a table whose rows repeat most of their
-//! values: `agent_verdicts` has one row per robots.txt capture and registry agent (184 rows per
-//! capture, about 147 million per GiB of robots.txt archive), and a capture's rows share their
+//! values: `agent_verdicts` has one row per robots.txt capture and registry agent (about 150 million
+//! per GiB of robots.txt archive), and a capture's rows share their
 //! provenance and mostly one verdict.
 //!
 //! Why not `ArrowWriter`: it encodes value by value. Every string is hashed into the column's

@@ -31,6 +31,33 @@ pub struct Group {
     pub end: u32,
 }
 
+str_enum! {
+    /// What came between two agent lines of one group (`robots_files.group_split`): a line
+    /// that ends nothing for RFC 9309 and Google, though a file's author may have meant it to
+    /// end the group (`User-agent: *`, a blank line, then `User-agent: GPTBot` and
+    /// `Disallow: /` blocks every crawler).
+    pub enum Split {
+        Blank = "blank",
+        Comment = "comment",
+        Sitemap = "sitemap",
+        CrawlDelay = "crawl_delay",
+        /// Any other line that is neither an agent line nor a rule.
+        Other = "other",
+    }
+}
+
+impl Split {
+    fn of(key: Key, line: &Line) -> Split {
+        match key {
+            Key::Blank if line.has(flag::COMMENT) => Split::Comment,
+            Key::Blank => Split::Blank,
+            Key::Sitemap => Split::Sitemap,
+            Key::CrawlDelay => Split::CrawlDelay,
+            _ => Split::Other,
+        }
+    }
+}
+
 /// Counts over the file, for the `robots_files` summary columns.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Summary {
@@ -62,6 +89,11 @@ pub struct Summary {
     pub bom_bytes: u8,
     /// How the parsed part's lines end.
     pub endings: lex::Endings,
+    /// What first came between two agent lines of one group, if anything did.
+    pub group_split: Option<Split>,
+    /// A group's `*` line is followed, past such a line, by more agent lines of its group: `*`
+    /// takes the rules written for the agents after it.
+    pub wildcard_split: bool,
 }
 
 /// A parsed robots.txt. Borrows the body; allocates a few vectors per file, none per line.
@@ -172,6 +204,9 @@ impl<'a> RobotsTxt<'a> {
         let mut agent_lines = Vec::new();
         // Whether the current group has seen an allow/disallow line.
         let mut closed = true;
+        // In the open group: whether a `*` line was seen, and what came since its last agent
+        // line.
+        let (mut wildcard, mut since_agent): (bool, Option<Split>) = (false, None);
         let utf8 = std::str::from_utf8(&body[usize::from(s.bom_bytes)..]).ok();
         // A body without `%` and bytes >= 0x80 has no pattern that escaping changes: one pass
         // over the body saves one per pattern.
@@ -190,7 +225,13 @@ impl<'a> RobotsTxt<'a> {
                         end: idx,
                     });
                     closed = false;
+                    wildcard = false;
+                } else if let Some(split) = since_agent {
+                    s.group_split.get_or_insert(split);
+                    s.wildcard_split |= wildcard;
                 }
+                since_agent = None;
+                wildcard |= k == Key::UserAgent && is_wildcard_agent(line.value(body));
                 s.n_agents += 1;
                 s.has_purpose |= k == Key::Purpose;
                 agent_lines.push(idx);
@@ -201,6 +242,8 @@ impl<'a> RobotsTxt<'a> {
                     s.n_rules += 1;
                     closed = true;
                 }
+            } else if !closed && since_agent.is_none() {
+                since_agent = Some(Split::of(k, &line));
             }
             match k {
                 Key::Sitemap => s.n_sitemaps += 1,
@@ -446,6 +489,36 @@ mod tests {
         assert_eq!(esc("%aa"), "%AA");
         assert_eq!(esc("/SanJoséSellers"), "/SanJos%C3%A9Sellers");
         assert_eq!(esc("%a"), "%a");
+    }
+
+    #[test]
+    fn agent_lines_split_by_a_line_that_ends_no_group_are_flagged_with_what_split_them() {
+        let split = |body: &str| {
+            let s = RobotsTxt::parse(body.as_bytes()).summary;
+            (s.group_split.map(Split::as_str), s.wildcard_split)
+        };
+        // Real files: jimmyjohns.com (protego's test data) and a Crawl-delay for `*` alone.
+        let sitemap = "\u{feff}User-agent: *\nSitemap: https://x/s.xml\n\nUser-agent: SemrushBot\nDisallow: /\n";
+        assert_eq!(split(sitemap), (Some("sitemap"), true));
+        let delay = "User-agent: *\nCrawl-delay: 10\n\nUser-agent: sistrix\nDisallow: /\n";
+        assert_eq!(split(delay), (Some("crawl_delay"), true));
+        let blank = "User-agent: *\n\nUser-agent: GPTBot\nDisallow: /\n";
+        assert_eq!(split(blank), (Some("blank"), true));
+        let comment = "User-agent: *\n# AI crawlers\nUser-agent: GPTBot\nDisallow: /\n";
+        assert_eq!(split(comment), (Some("comment"), true));
+        // Split, but not after `*`: no wildcard_split.
+        let named = "User-agent: a\nHost: x\nUser-agent: b\nDisallow: /\nUser-agent: *\nAllow: /\n";
+        assert_eq!(split(named), (Some("other"), false));
+        // A rule ends the group: blank lines between groups split nothing.
+        let fine = "User-agent: *\nDisallow: /x\n\nUser-agent: GPTBot\n\nDisallow: /\n";
+        assert_eq!(split(fine), (None, false));
+        let together = "User-agent: *\nUser-agent: GPTBot\nDisallow: /\n";
+        assert_eq!(split(together), (None, false));
+        // Lines before the first group split nothing.
+        assert_eq!(
+            split("Sitemap: /s\n\nUser-agent: *\nDisallow: /\n"),
+            (None, false)
+        );
     }
 
     #[test]

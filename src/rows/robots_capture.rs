@@ -101,6 +101,8 @@ impl RobotsCaptures {
             // The parse's summary columns are `robots_files`' alone.
             if self.files {
                 p.fill(&mut row);
+                let ai = cx.bufs.verdicts.wildcard_with_ai(cx.registry, &p.robots);
+                row.wildcard_with_ai = Some(ai);
             }
             let prov = Provenance {
                 warc_file: cx.warc_file,

@@ -197,6 +197,8 @@ fn fill_summary(row: &mut RobotsFileRow<'_>, r: &RobotsTxt<'_>) {
     row.has_acap = Some(s.has_acap);
     row.has_content_usage = Some(s.has_content_usage);
     row.has_content_signal = Some(s.has_content_signal);
+    row.group_split = s.group_split.map(|g| g.as_str());
+    row.wildcard_split = Some(s.wildcard_split);
 }
 
 fn separator(l: &Line) -> &'static str {
@@ -510,6 +512,9 @@ pub fn file_json_of(
         "acap_fields": rows(t.acap.finish("")),
     });
     if let Some(registry) = registry {
+        let ai =
+            crate::rows::verdicts::Verdicts::default().wildcard_with_ai(registry, &parsed.robots);
+        json["robots_files"]["wildcard_with_ai"] = ai.into();
         json["agent_verdicts"] = verdicts_json(registry, outcome, &parsed.robots);
     }
     json

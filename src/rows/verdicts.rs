@@ -819,6 +819,45 @@ impl Verdicts {
         }
     }
 
+    /// Whether a group of `robots` has both a `*` line and a user-agent line naming an AI agent
+    /// of the registry (category `ai_*`) by its product token: the accidental block of a file
+    /// that meant `*` to be a group of its own (`robots_files.wildcard_with_ai`).
+    pub fn wildcard_with_ai(&mut self, registry: &Registry, robots: &RobotsTxt<'_>) -> bool {
+        let key = (registry.agents.as_ptr() as usize, registry.agents.len());
+        if self.by_token_of != key {
+            self.index_tokens(registry);
+            self.by_token_of = key;
+        }
+        let n = registry.agents.len();
+        let (mut group, mut wildcard, mut ai) = (u32::MAX, false, false);
+        for &i in &robots.agent_lines {
+            let i = i as usize;
+            if robots.line_group[i] != group {
+                (group, wildcard, ai) = (robots.line_group[i], false, false);
+            }
+            let line = &robots.lines[i];
+            if line.key != Key::UserAgent {
+                continue;
+            }
+            let value = line.value(robots.body);
+            if crate::robots::parse::is_wildcard_agent(value) {
+                wildcard = true;
+            } else {
+                self.token.clear();
+                self.token
+                    .extend(product_token(value).iter().map(u8::to_ascii_lowercase));
+                let agents = self.by_token.get(&self.token).into_iter().flatten();
+                ai |= agents
+                    .filter(|&&k| k < n)
+                    .any(|&k| registry.agents[k].category.starts_with("ai_"));
+            }
+            if wildcard && ai {
+                return true;
+            }
+        }
+        false
+    }
+
     /// Set `self.named[k]` for the registry agents whose product token (ignoring case) is one
     /// of `tokens`, and for the fallback token slots likewise.
     fn mark_named<'b>(&mut self, registry: &Registry, tokens: impl Iterator<Item = &'b [u8]>) {
@@ -985,6 +1024,21 @@ mod tests {
         let r = RobotsTxt::parse(body.as_bytes());
         let v = Verdicts::default().parsed(&r, &agent(name), false);
         (v.verdict.as_str(), v.source)
+    }
+
+    #[test]
+    fn wildcard_with_ai_needs_star_and_a_registry_ai_agent_in_one_group() {
+        let registry = Registry::builtin();
+        let mut v = Verdicts::default();
+        let mut ai = |body: &str| v.wildcard_with_ai(&registry, &RobotsTxt::parse(body.as_bytes()));
+        assert!(ai("User-agent: GPTBot\nUser-agent: *\nDisallow: /x\n"));
+        assert!(ai("User-agent: *\n\nUser-agent: ccbot/2.0\nDisallow: /\n"));
+        // Separate groups, or a group of `*` and a search engine: no.
+        assert!(!ai(
+            "User-agent: *\nDisallow: /x\nUser-agent: GPTBot\nDisallow: /\n"
+        ));
+        assert!(!ai("User-agent: *\nUser-agent: Googlebot\nDisallow: /x\n"));
+        assert!(!ai("User-agent: GPTBot\nDisallow: /\n"));
     }
 
     #[test]

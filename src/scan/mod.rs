@@ -42,8 +42,8 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
 /// Default chunk size: large inputs are cut into pieces of about this many (compressed) bytes.
-/// A chunk's rows are held until it finishes; with 184 `agent_verdicts` rows per robots.txt
-/// capture (the registry then), a 32 MiB robots chunk held about 1 GB of rows, an 8 MiB one about
+/// A chunk's rows are held until it finishes; with an `agent_verdicts` row per agent and robots.txt
+/// capture (184 agents when measured), a 32 MiB robots chunk held about 1 GB of rows, an 8 MiB one about
 /// a quarter of that (same throughput, see BENCHMARKS.md).
 pub const DEFAULT_CHUNK: usize = 8 << 20;
 

@@ -40,7 +40,7 @@ pub use kind::{Bool, Kind, Label, Str, StrList, Text, Ts, F64, I32, I64};
 pub use table::{Table, TableSelection};
 
 /// Version of the table schemas, stored in every Parquet file's metadata as `repcensus.schema_version`.
-pub const SCHEMA_VERSION: &str = "11";
+pub const SCHEMA_VERSION: &str = "12";
 table! {
     /// One row per capture of a `/robots.txt` URL, whatever its status.
     RobotsFilesBuilder, RobotsFileRow, RobotsFiles, arrow: RobotsFilesArrow,
@@ -96,6 +96,12 @@ table! {
         acap_ignore_conventional: Bool,
         has_content_usage: Bool,
         has_content_signal: Bool,
+        /// What first came between two agent lines of one group (`robots::parse::Split`).
+        group_split: Label,
+        /// A `*` line joins, past such a line, the group of the agent lines after it.
+        wildcard_split: Bool,
+        /// A group names both `*` and an AI agent of the registry.
+        wildcard_with_ai: Bool,
     }
 }
 
@@ -277,7 +283,7 @@ impl AgentVerdictsBuilder {
 
 table! {
     /// The verdict columns of `agent_verdicts` that the summaries read, one row per capture and
-    /// run of agents in registry order that share them: a capture's 215 rows are a few runs.
+    /// run of agents in registry order that share them: a capture's rows (one per agent) are a few runs.
     /// Written with `agent_verdicts` (or alone: `--tables agent_verdict_runs`), read by the
     /// derivation of `summary_agents`.
     AgentVerdictRunsBuilder, AgentVerdictRunRow, AgentVerdictRuns, arrow: AgentVerdictRunsArrow,
