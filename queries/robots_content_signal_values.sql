@@ -1,5 +1,6 @@
 -- Question: what do Content-Signal lines (contentsignals.org, Cloudflare's robots.txt extension)
---           say? Each signal (search, ai-input, ai-train, ...) with each value (yes, no, ...).
+--           say? Each signal (search, ai-input, ai-train, and use: immediate, reference, full,
+--           which Cloudflare added in 2026) with each value (yes, no, ...).
 -- Each host counts once, by its latest robots.txt capture in the crawl (ties: later warc_file,
 -- then later offset; a revisit is read as the capture it stands for); a host with several
 -- lines giving the same signal and value counts once.

@@ -398,3 +398,86 @@ fn host_counts_spilled_to_runs_equal_the_counts_kept_in_memory() {
     assert_eq!(m, s);
     assert!(!spilled.join(".staging").exists());
 }
+
+/// `Content-Usage` (aipref vocab-07), `Content-Signal` headers and `content-signal` meta tags give
+/// one row per member, with the vocabulary they were read with.
+#[test]
+fn ai_preference_headers_and_meta_tags_give_a_row_per_member() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out) = (dir.path().join("p.warc"), dir.path().join("out"));
+    let html =
+        |meta: &str| format!("<html><head>{meta}<title>t</title></head><body>x</body></html>");
+    let mut warc = Vec::new();
+    for (i, (url, extra, body)) in [
+        (
+            "http://a.example/",
+            "Content-Usage: train-ai=n, search=y\r\n",
+            html(""),
+        ),
+        (
+            "http://b.example/",
+            "Content-Usage: Train-AI=n\r\n",
+            html(""),
+        ),
+        (
+            "http://c.example/",
+            "Content-Signal: search=yes, AI-Train=no, use=reference\r\n",
+            html(""),
+        ),
+        (
+            "http://d.example/",
+            "",
+            html("<meta name=\"content-signal\" content=\"ai-train=no, ai-input=yes\">"),
+        ),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let http = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n{extra}Content-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        warc.extend_from_slice(
+            format!(
+                "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {url}\r\n\
+                 WARC-Date: 2026-01-01T00:00:00Z\r\nWARC-Record-ID: <urn:uuid:{i}>\r\n\
+                 Content-Length: {}\r\n\r\n{http}\r\n\r\n",
+                http.len()
+            )
+            .as_bytes(),
+        );
+    }
+    std::fs::write(&input, warc).unwrap();
+    let (code, err) = common::scan(&[input.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let rows = common::duck(
+        &out,
+        "select host, source, name, directive, directive_value, syntax, vocabulary \
+         from 'page_signals/*/*.parquet' order by host, signal_index, directive_raw",
+    );
+    let want = "\
+host,source,name,directive,directive_value,syntax,vocabulary
+a.example,content_usage,Content-Usage,search,y,sfv,aipref-vocab-07
+a.example,content_usage,Content-Usage,train-ai,n,sfv,aipref-vocab-07
+b.example,content_usage,Content-Usage,NULL,NULL,invalid,aipref-vocab-07
+c.example,content_signal,Content-Signal,ai-train,no,content_signal,NULL
+c.example,content_signal,Content-Signal,search,yes,content_signal,NULL
+c.example,content_signal,Content-Signal,use,reference,content_signal,NULL
+d.example,meta,content-signal,ai-input,yes,content_signal,NULL
+d.example,meta,content-signal,ai-train,no,content_signal,NULL
+";
+    assert_eq!(rows, want);
+    let sql = format!(
+        ".read {}",
+        repo().join("queries/signals_ai_preferences.sql").display()
+    );
+    let counted = duck(&out, &sql);
+    for line in [
+        "unknown,content_usage,aipref-vocab-07,train-ai,n,1,1,0.25",
+        "unknown,content_usage,aipref-vocab-07,NULL,NULL,1,1,0.25",
+        "unknown,content_signal,NULL,use,reference,1,1,0.25",
+        "unknown,content_signal_meta,NULL,ai-input,yes,1,1,0.25",
+    ] {
+        assert!(counted.lines().any(|l| l == line), "{line} in\n{counted}");
+    }
+}

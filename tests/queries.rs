@@ -643,3 +643,40 @@ fn accidental_blocks_count_wildcards_joined_to_ai_groups_and_the_googlebot_they_
         "{got}"
     );
 }
+
+/// Cloudflare's managed robots.txt writes `use=reference` since 2026: counted as a signal like
+/// `search` and `ai-train`, any case of the key.
+#[test]
+fn content_signal_use_key_is_counted_beside_search_and_ai_train() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out) = (dir.path().join("r.warc"), dir.path().join("out"));
+    robots_warc(
+        &input,
+        "2026-01-01T00:00:00Z",
+        &[
+            (
+                "a.example",
+                "User-agent: *\nContent-Signal: search=yes,ai-train=no,use=reference\nAllow: /\n",
+            ),
+            (
+                "b.example",
+                "User-agent: *\ncontent-signal: USE=Full\nDisallow: /x\n",
+            ),
+        ],
+    );
+    scan_as(&input, "C", &out);
+    let sql = format!(
+        ".read {}",
+        repo()
+            .join("queries/robots_content_signal_values.sql")
+            .display()
+    );
+    let got = duck(&out, &sql);
+    for line in [
+        "C,use,reference,1,0.5",
+        "C,use,full,1,0.5",
+        "C,ai-train,no,1,0.5",
+    ] {
+        assert!(got.lines().any(|l| l == line), "{line} in\n{got}");
+    }
+}

@@ -205,6 +205,7 @@ fn host_counts_equal_their_arrow_form() {
             header: rnd(4) == 0,
             robots_tag: rnd(9) == 0,
             tdm: rnd(20) == 0,
+            ai_prefs: false,
             signals: 0,
         };
         chunks[(k % 3) as usize].add(&host, status, rnd(2) == 0, c);

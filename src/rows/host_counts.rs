@@ -513,6 +513,7 @@ mod tests {
                         header: i % 3 == 1,
                         robots_tag: c == 2,
                         tdm: i == 4,
+                        ai_prefs: false,
                         signals: 0,
                     };
                     hc.add(h, status, (i + c) % 4 != 0, carried);

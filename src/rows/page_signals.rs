@@ -1,14 +1,15 @@
 //! Responses to `page_signals` rows.
 //!
 //! For every `response` record with an HTTP head: each `X-Robots-Tag`, `Robots-Tag`,
-//! `tdm-reservation` and `tdm-policy` header (any case; repeated headers each kept, Common
-//! Crawl's `X-Crawler-` renamed copies too), and for HTML responses the robots meta tags of the
-//! head. See [`crate::signals`] for the parsing and docs/schema.md for the columns.
+//! `tdm-reservation`, `tdm-policy`, `Content-Usage` and `Content-Signal` header (any case;
+//! repeated headers each kept, Common Crawl's `X-Crawler-` renamed copies too), and for HTML
+//! responses the robots, TDM and `content-signal` meta tags of the head. See [`crate::signals`] for the parsing and docs/schema.md for the columns.
 
 use crate::agents::Registry;
 use crate::archive::http::{BodyDecoder, HttpHead};
 use crate::archive::problem::ErrorKind;
 use crate::archive::record::trim;
+use crate::signals::ai_prefs::{self, Preferences};
 use crate::signals::meta::{HeadScanner, MetaAttr, HEAD_SCAN_LIMIT};
 use crate::signals::{parse_header_value, parse_meta_content, ParsedValue};
 use crate::tables::{PageSignalRow, PageSignalsBuilder};
@@ -58,7 +59,12 @@ impl MetaNames {
     fn candidate(&self, lower: &str) -> bool {
         matches!(
             lower,
-            "robots" | "x-robots-tag" | "robots-tag" | "tdm-reservation" | "tdm-policy"
+            "robots"
+                | "x-robots-tag"
+                | "robots-tag"
+                | "tdm-reservation"
+                | "tdm-policy"
+                | "content-signal"
         ) || self.names.contains(lower)
             || looks_like_crawler(lower)
     }
@@ -95,6 +101,8 @@ pub struct Carried {
     pub header: bool,
     pub robots_tag: bool,
     pub tdm: bool,
+    /// A `Content-Usage` or `Content-Signal` header, or a `content-signal` meta tag.
+    pub ai_prefs: bool,
     /// How many headers or meta tags gave rows.
     pub signals: i32,
 }
@@ -198,6 +206,67 @@ fn emit_tdm(
     out.append(&r);
 }
 
+/// An AI usage preference value (`Content-Usage`, `Content-Signal`): one row per member, one
+/// with a NULL directive when it has none.
+fn emit_prefs(
+    out: &mut PageSignalsBuilder,
+    ctx: &PageCtx<'_>,
+    sig: &Signal<'_>,
+    raw: &str,
+    prefs: &Preferences,
+    syntax: &'static str,
+    vocabulary: Option<&'static str>,
+) {
+    let mut r = signal_row(ctx, sig);
+    r.agent = Some("*");
+    r.syntax = Some(syntax);
+    r.vocabulary = vocabulary;
+    r.value_truncated = Some(raw.len() >= crate::signals::value::PARSE_LIMIT);
+    r.raw_value = Some(raw);
+    if prefs.members.is_empty() {
+        out.append(&r);
+    }
+    for m in &prefs.members {
+        r.directive = Some(m.key);
+        r.directive_value = m.value.as_deref();
+        r.directive_raw = Some(&m.raw);
+        out.append(&r);
+    }
+}
+
+/// The rows of a `Content-Usage` or `Content-Signal` value.
+fn emit_ai_prefs(
+    out: &mut PageSignalsBuilder,
+    ctx: &PageCtx<'_>,
+    sig: &Signal<'_>,
+    value: &[u8],
+    usage: bool,
+) {
+    let value = &value[..value.len().min(crate::signals::value::PARSE_LIMIT)];
+    let raw = raw_text(value);
+    if usage {
+        let prefs = ai_prefs::parse_content_usage(value);
+        let syntax = if prefs.valid { "sfv" } else { "invalid" };
+        emit_prefs(
+            out,
+            ctx,
+            sig,
+            &raw,
+            &prefs,
+            syntax,
+            Some(ai_prefs::VOCABULARY),
+        );
+    } else {
+        let prefs = ai_prefs::parse_content_signal(value);
+        let syntax = if prefs.valid {
+            "content_signal"
+        } else {
+            "invalid"
+        };
+        emit_prefs(out, ctx, sig, &raw, &prefs, syntax, None);
+    }
+}
+
 /// Cut raw text for the `raw_value` column.
 fn raw_text(v: &[u8]) -> String {
     let v = &v[..v.len().min(crate::signals::value::PARSE_LIMIT)];
@@ -227,6 +296,10 @@ pub fn signal_header(name: &[u8]) -> Option<(&'static str, &[u8])> {
         || bare.eq_ignore_ascii_case(b"tdm-policy")
     {
         "tdm_header"
+    } else if bare.eq_ignore_ascii_case(b"content-usage") {
+        "content_usage"
+    } else if bare.eq_ignore_ascii_case(b"content-signal") {
+        "content_signal"
     } else {
         return None;
     };
@@ -243,7 +316,16 @@ pub fn headers(out: &mut PageSignalsBuilder, ctx: &PageCtx<'_>, head: &HttpHead<
         };
         let name_s = String::from_utf8_lossy(name);
         let raw = raw_text(trim(value));
-        if source == "tdm_header" {
+        if matches!(source, "content_usage" | "content_signal") {
+            let sig = Signal {
+                source,
+                name: &name_s,
+                index,
+                in_head: None,
+            };
+            emit_ai_prefs(out, ctx, &sig, trim(value), source == "content_usage");
+            c.ai_prefs = true;
+        } else if source == "tdm_header" {
             let d = tdm_name(bare).unwrap_or("tdm-reservation");
             let sig = Signal {
                 source,
@@ -363,6 +445,12 @@ pub fn meta_tags(
                 }
             }
             MetaAttr::Name => {
+                if lower == "content-signal" {
+                    emit_ai_prefs(out, ctx, &sig, content, false);
+                    c.ai_prefs = true;
+                    index += 1;
+                    continue;
+                }
                 if let Some(d) = tdm_name(lower.as_bytes()) {
                     emit_tdm(out, ctx, &sig, d, &raw_text(content));
                     c.tdm = true;

@@ -248,6 +248,7 @@ fn signal_rows(
         let m = page_signals::meta_tags(&mut cx.out.page_signals, ctx, signals, names, next_index);
         carried.meta = m.meta;
         carried.tdm |= m.tdm;
+        carried.ai_prefs |= m.ai_prefs;
     }
     carried
 }

@@ -374,7 +374,8 @@ table! {
         http_status: I32,
         /// Media type of the response (lower case, no parameters).
         content_type: Str,
-        /// `x_robots_tag`, `robots_tag`, `tdm_header` (headers), `meta` (meta tags).
+        /// `x_robots_tag`, `robots_tag`, `tdm_header`, `content_signal`, `content_usage`
+        /// (headers), `meta` (meta tags).
         source: Str,
         /// The header name or the meta `name` / `http-equiv` value, as written.
         name: Str,
@@ -389,8 +390,11 @@ table! {
         directive_value: Str,
         /// The directive as written.
         directive_raw: Text,
-        /// `sfv`, `sfv_lenient`, `legacy`, `invalid`, `tdmrep`.
+        /// `sfv`, `sfv_lenient`, `legacy`, `invalid`, `tdmrep`, `content_signal`.
         syntax: Str,
+        /// The vocabulary the preferences were read with: `aipref-vocab-07` for
+        /// `Content-Usage`; NULL for the other sources.
+        vocabulary: Str,
         /// Meta tags: found before the head ended. NULL for headers.
         in_head: Bool,
         /// The value was longer than 8 KiB; only its start was parsed.

@@ -1,0 +1,42 @@
+-- Question: what AI usage preferences do pages state in their responses? The Content-Usage header
+--           (draft-ietf-aipref-attach-05, read with draft-ietf-aipref-vocab-07: train-ai and
+--           search, y or n), Cloudflare's Content-Signal header and <meta name="content-signal">
+--           tags (search, ai-input, ai-train, use), each key with each value.
+-- Pages: responses with a 2xx status, as in every signals_* query; each response counts once
+-- per (source, key, value), however many times it repeats it.
+-- Denominator of share_pages: the crawl's 2xx responses (host_counts).
+-- Reads page_signals (its rows of these sources only) and host_counts.
+-- Run from the scan's output folder: duckdb -c ".read ../queries/signals_ai_preferences.sql"
+-- Columns:
+--   crawl
+--   form         content_usage (header), content_signal (header), content_signal_meta (meta tag)
+--   vocabulary   aipref-vocab-07 for content_usage; NULL for Content Signals
+--   key          train-ai, search (content_usage); search, ai-input, ai-train, use (Content
+--                Signals); unknown for other keys; NULL for a value that does not parse (every
+--                preference unknown)
+--   value        y / n (content_usage: NULL when the value is neither, so the preference is
+--                unknown); yes / no / immediate / reference / full or as written (Content Signals)
+--   pages        2xx responses stating it
+--   hosts        distinct hosts of those responses
+--   share_pages  pages / the crawl's 2xx responses (6 decimals)
+WITH prefs AS (
+    SELECT crawl, warc_file, warc_offset, host, vocabulary, directive AS key,
+        directive_value AS value,
+        CASE WHEN source = 'meta' THEN 'content_signal_meta' ELSE source END AS form
+    FROM read_parquet('page_signals/*/*.parquet', hive_partitioning = true)
+    WHERE http_status BETWEEN 200 AND 299
+        AND (source IN ('content_usage', 'content_signal')
+            OR (source = 'meta' AND lower(name) = 'content-signal'))
+), pages AS (
+    SELECT crawl, sum(responses) AS responses
+    FROM read_parquet('host_counts/*/*.parquet', hive_partitioning = true)
+    WHERE status_class = '2xx'
+    GROUP BY crawl
+)
+SELECT p.crawl, form, vocabulary, key, value,
+    count(DISTINCT (warc_file, warc_offset)) AS pages,
+    count(DISTINCT host) AS hosts,
+    round(count(DISTINCT (warc_file, warc_offset)) / any_value(pages.responses), 6) AS share_pages
+FROM prefs p JOIN pages USING (crawl)
+GROUP BY p.crawl, form, vocabulary, key, value
+ORDER BY p.crawl, form, pages DESC, key, value;

@@ -1,0 +1,179 @@
+//! AI usage preferences a page's response carries:
+//!
+//! * `Content-Usage` (draft-ietf-aipref-attach-05, as an HTTP header) read with the vocabulary
+//!   of draft-ietf-aipref-vocab-07 ([`VOCABULARY`]): a Structured Fields Dictionary whose keys
+//!   `train-ai` and `search` take the Token `y` or `n`. Any other value leaves the preference
+//!   unknown, unknown keys and parameters are ignored, a repeated key's last value wins, and a
+//!   value that does not parse (an uppercase key included: the format is case-sensitive) leaves
+//!   every preference unknown. -07 has no inheritance between categories.
+//! * Cloudflare's Content Signals (contentsignals.org) as an HTTP header (`Content-Signal`) or
+//!   a `<meta name="content-signal">` tag: comma-separated `key=value` pairs, keys in any case
+//!   (`search`, `ai-input`, `ai-train`, and since 2026 `use` with `immediate`, `reference`,
+//!   `full`), as the robots.txt `Content-Signal` line writes them.
+
+use crate::robots::ext::bare_item;
+
+/// The vocabulary the `Content-Usage` preferences are read with (`page_signals.vocabulary`).
+pub const VOCABULARY: &str = "aipref-vocab-07";
+
+/// The usage categories of [`VOCABULARY`], by label.
+pub const LABELS: [&str; 2] = ["train-ai", "search"];
+
+/// The keys Cloudflare's Content Signals define.
+pub const CONTENT_SIGNAL_KEYS: [&str; 4] = ["search", "ai-input", "ai-train", "use"];
+
+/// One member of a preference value, as the `page_signals` rows give it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Member {
+    /// The known key or label (`train-ai`, `search`; for Content Signals also `ai-input`,
+    /// `ai-train`, `use`), or `unknown`.
+    pub key: &'static str,
+    /// The preference: for `Content-Usage`, `y` or `n` (NULL when the value is neither, which
+    /// leaves the preference unknown); for Content Signals, the value lowercased.
+    pub value: Option<String>,
+    /// The member as written.
+    pub raw: String,
+}
+
+/// A parsed preference value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Preferences {
+    /// The value parsed (`Content-Usage`: as a Structured Fields Dictionary).
+    pub valid: bool,
+    pub members: Vec<Member>,
+}
+
+/// A `Content-Usage` value read with [`VOCABULARY`]: one member per dictionary key (a repeated
+/// key once, with its last value), none when the value does not parse.
+pub fn parse_content_usage(value: &[u8]) -> Preferences {
+    let text = String::from_utf8_lossy(value);
+    let Ok(dict) = sfv::Parser::new(text.trim()).parse::<sfv::Dictionary>() else {
+        return Preferences {
+            valid: false,
+            members: Vec::new(),
+        };
+    };
+    let members = (dict.iter())
+        .map(|(k, entry)| {
+            let key = LABELS.into_iter().find(|l| *l == k.as_str());
+            let (value, raw) = match entry {
+                sfv::ListEntry::Item(item) => {
+                    let v = match &item.bare_item {
+                        sfv::BareItem::Token(t) if matches!(t.as_str(), "y" | "n") => {
+                            Some(t.as_str().to_string())
+                        }
+                        _ => None,
+                    };
+                    let written = match &item.bare_item {
+                        sfv::BareItem::Boolean(true) => k.as_str().to_string(),
+                        other => format!("{}={}", k.as_str(), bare_item(other).0),
+                    };
+                    (v, written)
+                }
+                sfv::ListEntry::InnerList(_) => (None, format!("{}=(...)", k.as_str())),
+            };
+            Member {
+                key: key.unwrap_or("unknown"),
+                value: value.filter(|_| key.is_some()),
+                raw,
+            }
+        })
+        .collect();
+    Preferences {
+        valid: true,
+        members,
+    }
+}
+
+/// A Content Signals value (`search=yes, ai-train=no, use=reference`): one member per pair,
+/// keys and values lowercased; not valid when no pair has an `=`.
+pub fn parse_content_signal(value: &[u8]) -> Preferences {
+    let text = String::from_utf8_lossy(value);
+    let mut members = Vec::new();
+    for pair in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (k, v) = match pair.split_once('=') {
+            Some((k, v)) => (k.trim().to_ascii_lowercase(), Some(v.trim())),
+            None => (pair.to_ascii_lowercase(), None),
+        };
+        let key = CONTENT_SIGNAL_KEYS.into_iter().find(|c| *c == k);
+        members.push(Member {
+            key: key.unwrap_or("unknown"),
+            value: v.map(|v| v.trim_matches('"').to_ascii_lowercase()),
+            raw: pair.to_string(),
+        });
+    }
+    let valid = members.iter().any(|m| m.value.is_some());
+    Preferences { valid, members }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn usage(v: &str) -> (bool, Vec<(&'static str, Option<String>)>) {
+        let p = parse_content_usage(v.as_bytes());
+        (
+            p.valid,
+            p.members.into_iter().map(|m| (m.key, m.value)).collect(),
+        )
+    }
+
+    #[test]
+    fn content_usage_follows_vocab_07() {
+        let y = |s: &str| Some(s.to_string());
+        // The draft's own examples.
+        assert_eq!(
+            usage("train-ai=y, search=n"),
+            (true, vec![("train-ai", y("y")), ("search", y("n"))])
+        );
+        // A repeated key: its last value wins (a boolean, a string: neither is y or n).
+        assert_eq!(
+            usage("train-ai=y, train-ai, search=n, search=\"n\""),
+            (true, vec![("train-ai", None), ("search", None)])
+        );
+        assert_eq!(
+            usage("train-ai;allow=n, train-ai=y"),
+            (true, vec![("train-ai", y("y"))])
+        );
+        // The draft's example ends in `;`, which Structured Fields do not allow: the parse
+        // fails, so every preference is unknown, as the draft says of this one; without the
+        // `;` it parses, and train-ai is unknown all the same.
+        assert_eq!(usage("train-ai;has;parameters=\"?\";"), (false, vec![]));
+        assert_eq!(
+            usage("train-ai;has;parameters=\"?\"").1,
+            vec![("train-ai", None)]
+        );
+        // Unknown keys are kept as `unknown` and give no preference; uppercase fails the parse.
+        assert_eq!(
+            usage("foo=y, search=y"),
+            (true, vec![("unknown", None), ("search", y("y"))])
+        );
+        assert_eq!(usage("Train-AI=n"), (false, vec![]));
+        assert_eq!(usage("train-ai=no").1, vec![("train-ai", None)]);
+        // -07 removed the `ai` and `genai` categories: they are unknown keys now.
+        assert_eq!(usage("ai=n").1, vec![("unknown", None)]);
+    }
+
+    #[test]
+    fn content_signal_pairs_any_case_with_use() {
+        let p = parse_content_signal(b"search=yes,AI-Train=no, use=Reference");
+        assert!(p.valid);
+        let got: Vec<_> = p
+            .members
+            .iter()
+            .map(|m| (m.key, m.value.as_deref()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("search", Some("yes")),
+                ("ai-train", Some("no")),
+                ("use", Some("reference"))
+            ]
+        );
+        let odd = parse_content_signal(b"train=no, nothing");
+        assert_eq!(odd.members[0].key, "unknown");
+        assert_eq!(odd.members[1].value, None);
+        assert!(!parse_content_signal(b"none").valid);
+    }
+}
