@@ -481,3 +481,66 @@ d.example,meta,content-signal,ai-train,no,content_signal,NULL
         assert!(counted.lines().any(|l| l == line), "{line} in\n{counted}");
     }
 }
+
+/// `signals_effective_rules.sql`: draft-illyes-repext-03 adds `*`'s rules to every crawler's own
+/// and reads meta tags only inside `<head>`; -02 let a crawler's own rules replace `*`'s.
+#[test]
+fn effective_rules_union_star_under_03_and_replace_it_under_02() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out) = (dir.path().join("p.warc"), dir.path().join("out"));
+    let page = |head: &str, body: &str| {
+        format!("<html><head>{head}<title>t</title></head><body>{body}<p>x</p></body></html>")
+    };
+    let mut warc = Vec::new();
+    for (i, (url, extra, body)) in [
+        // -03's own example, and a value written in -02's legacy form.
+        (
+            "http://a.example/",
+            "Robots-Tag: *;nosnippet, ExampleBot;noindex\r\n",
+            page("", ""),
+        ),
+        (
+            "http://b.example/",
+            "X-Robots-Tag: noindex, examplebot: nosnippet\r\n",
+            page("", ""),
+        ),
+        // A crawler's meta tag after the head: -02 counts it, -03 does not.
+        (
+            "http://c.example/",
+            "",
+            page("", "<meta name=\"examplebot\" content=\"noarchive\">"),
+        ),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let http = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n{extra}Content-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        warc.extend_from_slice(
+            format!(
+                "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {url}\r\n\
+                 WARC-Date: 2026-01-01T00:00:00Z\r\nWARC-Record-ID: <urn:uuid:{i}>\r\n\
+                 Content-Length: {}\r\n\r\n{http}\r\n\r\n",
+                http.len()
+            )
+            .as_bytes(),
+        );
+    }
+    std::fs::write(&input, warc).unwrap();
+    let (code, err) = common::scan(&[input.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let sql = format!(
+        ".read {}",
+        repo().join("queries/signals_effective_rules.sql").display()
+    );
+    let got = duck(&out, &sql);
+    let want = "\
+crawl,bot,directive,pages_named,pages_02,pages_03,pages_added,pages_dropped,share_03
+unknown,examplebot,noindex,3,1,2,1,0,0.6667
+unknown,examplebot,nosnippet,3,1,2,1,0,0.6667
+unknown,examplebot,noarchive,3,1,0,0,1,0.0
+";
+    assert_eq!(got, want);
+}

@@ -22,7 +22,8 @@
 //! Duplicate agents merge and rules deduplicate (the draft: "Duplicate product tokens must be
 //! merged and the rules deduplicated"); unknown rules are kept as `unknown` with their text.
 //! At most [`PARSE_LIMIT`] bytes of a value are parsed (the draft's 8 KiB floor), cut back to the
-//! last `,` before it; [`ParsedValue::truncated`] says so.
+//! last `,` before it: -03 ignores a member cut at the limit ([`ParsedValue::truncated`] says
+//! the value was cut).
 
 use std::borrow::Cow;
 
@@ -172,13 +173,15 @@ fn is_word(s: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'))
 }
 
-/// Cut a value to [`PARSE_LIMIT`] (back to the last `,` before the limit when there is one).
+/// Cut a value to [`PARSE_LIMIT`], back to the last `,` before the limit: the member the limit
+/// cuts, and all after it, are ignored (draft-illyes-repext-03), so a value whose first member
+/// is longer than the limit gives nothing.
 fn cut(value: &[u8]) -> (&[u8], bool) {
     if value.len() <= PARSE_LIMIT {
         return (value, false);
     }
     let head = &value[..PARSE_LIMIT];
-    let end = memchr::memrchr(b',', head).unwrap_or(PARSE_LIMIT);
+    let end = memchr::memrchr(b',', head).unwrap_or(0);
     (&value[..end], true)
 }
 
@@ -520,6 +523,24 @@ fn legacy(text: &str, default_agent: &str, truncated: bool) -> ParsedValue {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_member_cut_at_the_limit_is_ignored_with_all_after_it() {
+        // Members of 10 bytes: the limit falls inside one.
+        let member = "a1bot;noai";
+        let mut v = std::iter::repeat_n(member, 1000)
+            .collect::<Vec<_>>()
+            .join(",");
+        v.insert_str(0, "*;noindex,");
+        let p = parse_header_value(v.as_bytes());
+        assert!(p.truncated);
+        let kept = (p.directives.iter()).filter(|d| d.agent == "a1bot").count();
+        assert_eq!(kept, 1, "the repeated agent merges");
+        // One member longer than the limit: nothing is read.
+        let long = format!("*;noindex;max-snippet={}", "9".repeat(PARSE_LIMIT));
+        let p = parse_header_value(long.as_bytes());
+        assert!(p.truncated && p.directives.is_empty(), "{:?}", p.directives);
+    }
 
     /// `(agent, directive, value)` triples.
     fn triples(p: &ParsedValue) -> Vec<(String, String, String)> {
