@@ -111,6 +111,8 @@ pub struct AgentVerdict {
     pub crawl_delay: Option<f64>,
     /// `directive=value` of the agent's application, when it has one.
     pub app_directives: Option<Vec<String>>,
+    /// The deciding groups' `Content-Usage` preferences for `/` ([`content_usage_at_root`]).
+    pub content_usage: Option<String>,
 }
 
 /// The verdict for a capture whose body was not parsed (or was empty), from its fetch outcome.
@@ -127,6 +129,7 @@ pub fn unparsed(fetch_outcome: FetchOutcome) -> AgentVerdict {
         n_rules: None,
         crawl_delay: None,
         app_directives: None,
+        content_usage: None,
     };
     let no_robots = AgentVerdict {
         named: Some(false),
@@ -168,6 +171,60 @@ pub fn unparsed(fetch_outcome: FetchOutcome) -> AgentVerdict {
     }
 }
 
+/// The AI usage preferences that the `Content-Usage` rules `lines` (of the deciding groups)
+/// give the path `/`, as draft-ietf-aipref-attach-05 reads them: a rule's value is an optional
+/// path (up to the first space or tab), then a preference of draft-ietf-aipref-vocab-07; the
+/// rules whose path matches `/` longest decide (no path: every path, at length 0), and those of
+/// one length combine most restrictively (`n` over `y`). `train-ai=n,search=y`, the labels
+/// with no known preference left out; NULL when no rule matches. (Preferences apply only to
+/// what may be crawled: the caller asks only when `/` is allowed.)
+fn content_usage_at_root(
+    robots: &RobotsTxt<'_>,
+    lines: &[usize],
+    matcher: &mut Matcher,
+) -> Option<String> {
+    let mut best: Option<(usize, Vec<&[u8]>)> = None;
+    for &i in lines {
+        let v = robots.lines[i].value(robots.body);
+        let (path, pref): (&[u8], &[u8]) = match v.first() {
+            Some(b'/') => {
+                let end = v
+                    .iter()
+                    .position(|&b| b == b' ' || b == b'\t')
+                    .unwrap_or(v.len());
+                (&v[..end], &v[end..])
+            }
+            _ => (b"", v),
+        };
+        if !path.is_empty() && !matcher.matches(b"/", path) {
+            continue;
+        }
+        match &mut best {
+            Some((len, prefs)) if *len == path.len() => prefs.push(pref),
+            Some((len, _)) if *len > path.len() => {}
+            _ => best = Some((path.len(), vec![pref])),
+        }
+    }
+    let (_, prefs) = best?;
+    let mut out: Vec<String> = Vec::new();
+    for label in crate::signals::ai_prefs::LABELS {
+        let values: Vec<Option<String>> = (prefs.iter())
+            .flat_map(|p| crate::signals::ai_prefs::parse_content_usage(p).members)
+            .filter(|m| m.key == label)
+            .map(|m| m.value)
+            .collect();
+        let value = if values.iter().any(|v| v.as_deref() == Some("n")) {
+            "n"
+        } else if values.iter().any(|v| v.as_deref() == Some("y")) {
+            "y"
+        } else {
+            continue;
+        };
+        out.push(format!("{label}={value}"));
+    }
+    Some(out.join(","))
+}
+
 /// Rule evaluations a verdict may spend on probes (a few tens of milliseconds).
 pub const PROBE_BUDGET: u64 = 4_000_000;
 
@@ -176,6 +233,8 @@ pub const PROBE_BUDGET: u64 = 4_000_000;
 pub struct Verdicts {
     matcher: Matcher,
     allows: Vec<usize>,
+    /// The `Content-Usage` lines of the groups being classified.
+    usage_lines: Vec<usize>,
     disallows: Vec<usize>,
     path: Vec<u8>,
     /// Rule evaluations left for the verdict being classified, and the cost of one probe.
@@ -477,8 +536,10 @@ impl Verdicts {
         self.allows.clear();
         self.disallows.clear();
         let mut crawl_delay = None;
+        self.usage_lines.clear();
         for i in self.matcher.selected_lines(robots, sel) {
             match robots.lines[i].key {
+                Key::ContentUsage => self.usage_lines.push(i),
                 Key::Allow if !robots.norm_value(i).is_empty() => self.allows.push(i),
                 Key::Disallow if !robots.norm_value(i).is_empty() => self.disallows.push(i),
                 Key::CrawlDelay if crawl_delay.is_none() => {
@@ -528,6 +589,10 @@ impl Verdicts {
             n_rules: Some(root.n_rules as i32),
             crawl_delay,
             app_directives: None,
+            content_usage: root
+                .allowed
+                .then(|| content_usage_at_root(robots, &self.usage_lines, &mut self.matcher))
+                .flatten(),
         }
     }
 
@@ -993,6 +1058,7 @@ fn push(out: &mut AgentVerdictsBuilder, v: &AgentVerdict, n: u32) {
         n_applicable_rules: v.n_rules,
         crawl_delay: v.crawl_delay,
         app_directives: apps.as_deref(),
+        content_usage: v.content_usage.as_deref(),
         ..AgentVerdictRow::default()
     };
     out.verdicts(&r, n);
@@ -1024,6 +1090,43 @@ mod tests {
         let r = RobotsTxt::parse(body.as_bytes());
         let v = Verdicts::default().parsed(&r, &agent(name), false);
         (v.verdict.as_str(), v.source)
+    }
+
+    #[test]
+    fn content_usage_for_the_root_follows_attach_05_and_vocab_07() {
+        let usage = |body: &str, name: &str| {
+            let r = RobotsTxt::parse(body.as_bytes());
+            Verdicts::default()
+                .parsed(&r, &agent(name), false)
+                .content_usage
+        };
+        let s = |v: &str| Some(v.to_string());
+        // attach-05's example.
+        let example = "User-Agent: *\nAllow: /\nDisallow: /never/\nContent-Usage: train-ai=n\n\
+                       Content-Usage: /ai-ok/ train-ai=y\n\nUser-Agent: ExampleBot\nAllow: /\n\
+                       Content-Usage: train-ai=y\n";
+        assert_eq!(usage(example, "ExampleBot"), s("train-ai=y"));
+        assert_eq!(usage(example, "OtherBot"), s("train-ai=n"));
+        // Identical paths combine most restrictively; a longer matching path wins.
+        let same =
+            "User-agent: *\nContent-Usage: train-ai=y, search=y\nContent-Usage: train-ai=n\n";
+        assert_eq!(usage(same, "a"), s("train-ai=n,search=y"));
+        let longer = "User-agent: *\nContent-Usage: train-ai=n\nContent-Usage: / train-ai=y\n";
+        assert_eq!(usage(longer, "a"), s("train-ai=y"));
+        // Nothing for what may not be crawled, nor without a rule; a value that does not parse
+        // (uppercase) leaves every preference unknown.
+        assert_eq!(
+            usage(
+                "User-agent: *\nDisallow: /\nContent-Usage: train-ai=n\n",
+                "a"
+            ),
+            None
+        );
+        assert_eq!(usage("User-agent: *\nDisallow: /x\n", "a"), None);
+        assert_eq!(
+            usage("User-agent: *\nContent-Usage: Train-AI=n\n", "a"),
+            s("")
+        );
     }
 
     #[test]

@@ -216,6 +216,9 @@ table! {
         crawl_delay: F64,
         /// `directive=value` of the agent's App-Directives application for `/`.
         app_directives: StrList,
+        /// The AI usage preferences the deciding groups' `Content-Usage` rules give `/`
+        /// (draft-ietf-aipref-attach-05, vocabulary aipref-vocab-07): `train-ai=n,search=y`.
+        content_usage: Str,
     }
 }
 
@@ -278,6 +281,7 @@ impl AgentVerdictsBuilder {
             .push(r.n_applicable_rules.as_ref(), n);
         self.crawl_delay.push(r.crawl_delay.as_ref(), n);
         self.app_directives.push(r.app_directives, n);
+        self.content_usage.push_str(r.content_usage, n);
     }
 }
 
@@ -1053,6 +1057,7 @@ mod tests {
                         n_applicable_rules: [None, Some(0), Some(3)][rnd(3) as usize],
                         crawl_delay: [None, Some(0.5), Some(10.0), Some(f64::NAN)][rnd(4) as usize],
                         app_directives: lists[rnd(4) as usize],
+                        content_usage: [None, Some("train-ai=n"), Some("")][rnd(3) as usize],
                         ..prov.clone()
                     };
                     if !one_by_one {
