@@ -95,7 +95,10 @@ fn key_columns(query: &str) -> &'static [&'static str] {
         "signals_directive_frequency" => &["source", "agent", "directive"],
         "signals_sfv_adoption" => &["source", "syntax"],
         "signals_meta_header_conflicts" => &["url", "agent", "header_directive", "meta_directive"],
-        "read_summary" | "agents_ai_named_share" | "signals_html_share" => &[],
+        "read_summary"
+        | "agents_ai_named_share"
+        | "signals_html_share"
+        | "robots_accidental_blocks" => &[],
         other => panic!("the test does not know the key of {other}"),
     }
 }
@@ -247,6 +250,7 @@ fn every_number_on_the_page_is_its_querys() {
             "agents_singled_out",
             "errors_by_input",
             "read_summary",
+            "robots_accidental_blocks",
             "robots_content_signal_values",
             "robots_extension_adoption",
             "robots_fetch_outcomes",

@@ -389,7 +389,8 @@ fn hosts_part(
         Option<u32>,
         Option<u32>,
     );
-    let mut counts: FxHashMap<Key, (i64, i64)> = FxHashMap::default();
+    // (hosts, captures, hosts with wildcard_split, with wildcard_with_ai)
+    let mut counts: FxHashMap<Key, [i64; 4]> = FxHashMap::default();
     for g in governs {
         let c = counts
             .entry((
@@ -400,8 +401,10 @@ fn hosts_part(
                 g.revisited_outcome,
             ))
             .or_default();
-        c.0 += 1;
-        c.1 += i64::from(g.captures);
+        c[0] += 1;
+        c[1] += i64::from(g.captures);
+        c[2] += i64::from(g.wildcard_split);
+        c[3] += i64::from(g.wildcard_with_ai);
     }
     let text = |o: Option<u32>| o.map(|o| outcomes.get(o));
     let mut rows: Vec<_> = counts.into_iter().collect();
@@ -410,7 +413,8 @@ fn hosts_part(
         of(a).cmp(&of(b))
     });
     let mut builder = SummaryRobotsHostsBuilder::default();
-    for ((latest, resolution, revisit, effective, revisited), (hosts, captures)) in &rows {
+    for ((latest, resolution, revisit, effective, revisited), [hosts, captures, split, ai]) in &rows
+    {
         builder.append(&SummaryRobotsHostRow {
             fetch_outcome: text(*latest),
             resolution: Some(resolution.as_str()),
@@ -419,6 +423,8 @@ fn hosts_part(
             revisited_fetch_outcome: text(*revisited),
             hosts: Some(*hosts),
             captures: Some(*captures),
+            hosts_wildcard_split: Some(*split),
+            hosts_wildcard_with_ai: Some(*ai),
         });
     }
     summary_part(out, crawl, builder)
@@ -506,7 +512,7 @@ const TARGET_COLUMNS: [&str; 5] = [
     "refers_to_url",
 ];
 const REVISIT_COLUMNS: [&str; 3] = ["payload_digest", "refers_to_url", "refers_to_date"];
-const CAPTURE_COLUMNS: [&str; 8] = [
+const CAPTURE_COLUMNS: [&str; 10] = [
     "warc_file",
     "warc_offset",
     "url",
@@ -515,6 +521,8 @@ const CAPTURE_COLUMNS: [&str; 8] = [
     "capture_time",
     "fetch_outcome",
     "redirect_location",
+    "wildcard_split",
+    "wildcard_with_ai",
 ];
 
 /// Read a crawl's parts: the URLs its redirects point to, then each host's latest capture and
@@ -571,6 +579,8 @@ struct Columns<'b> {
     digest: Option<&'b StringArray>,
     refers_to: Option<&'b StringArray>,
     refers_to_date: Option<&'b arrow_array::TimestampMicrosecondArray>,
+    wildcard_split: Option<&'b arrow_array::BooleanArray>,
+    wildcard_with_ai: Option<&'b arrow_array::BooleanArray>,
 }
 
 impl<'b> Columns<'b> {
@@ -596,7 +606,21 @@ impl<'b> Columns<'b> {
             refers_to_date: batch
                 .column_by_name("refers_to_date")
                 .and_then(|a| a.as_primitive_opt::<TimestampMicrosecondType>()),
+            wildcard_split: batch
+                .column_by_name("wildcard_split")
+                .and_then(|a| a.as_boolean_opt()),
+            wildcard_with_ai: batch
+                .column_by_name("wildcard_with_ai")
+                .and_then(|a| a.as_boolean_opt()),
         })
+    }
+
+    /// Row `i`'s accidental-block flags ([`MISTAKE_SPLIT`], [`MISTAKE_AI`]).
+    fn mistakes(&self, i: usize) -> u8 {
+        let set =
+            |a: Option<&arrow_array::BooleanArray>| a.is_some_and(|a| a.is_valid(i) && a.value(i));
+        u8::from(set(self.wildcard_split)) * MISTAKE_SPLIT
+            + u8::from(set(self.wildcard_with_ai)) * MISTAKE_AI
     }
 
     fn is_revisit(&self, i: usize) -> bool {
@@ -647,7 +671,13 @@ struct Seen {
     /// `fetch_outcome` is `redirect`.
     redirect: bool,
     location: Option<Box<str>>,
+    /// `robots_files.wildcard_split` and `wildcard_with_ai`, as bits.
+    mistakes: u8,
 }
+
+/// [`Seen::mistakes`] bits.
+const MISTAKE_SPLIT: u8 = 1;
+const MISTAKE_AI: u8 = 2;
 
 /// Whether `url` is `http://{host}/robots.txt` (`Some(false)`) or `https://{host}/robots.txt`
 /// (`Some(true)`).
@@ -737,6 +767,7 @@ impl CrawlIndex {
             https: https == Some(true),
             redirect: c.redirect,
             location: c.location.map(Into::into),
+            mistakes: cols.mistakes(i),
         };
         if self.originals.any() {
             self.note_revisit(cols, i, host, &seen);
@@ -896,6 +927,8 @@ impl CrawlIndex {
             let file = revisited.unwrap_or(s);
             governs.push(Governs {
                 host: host_id,
+                wildcard_split: eff.mistakes & MISTAKE_SPLIT != 0,
+                wildcard_with_ai: eff.mistakes & MISTAKE_AI != 0,
                 file: eff.file,
                 offset: eff.offset,
                 outcome: eff.outcome,

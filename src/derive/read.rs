@@ -14,6 +14,9 @@ use arrow_array::RecordBatch;
 pub struct Governs {
     /// The host, an id of the derivation's host names.
     pub host: u32,
+    /// The governing capture's `robots_files.wildcard_split` and `wildcard_with_ai`.
+    pub wildcard_split: bool,
+    pub wildcard_with_ai: bool,
     /// The capture that governs the host (the end of its chain of redirects, read through a
     /// revisit): an id of the derivation's file names, and its offset and fetch outcome.
     pub file: u32,

@@ -459,6 +459,11 @@ pub(super) struct Extensions {
     pub rows: Vec<Extension>,
     /// `robots_content_signal_values.sql`; its denominator is the `content_signal` row's hosts.
     pub content_signals: Vec<SignalValue>,
+    /// `robots_accidental_blocks.sql`: hosts whose governing capture is a 2xx robots.txt, and
+    /// those whose file groups `*` with AI agents, or joins `*` to the agents after it.
+    pub hosts_2xx: u64,
+    pub wildcard_with_ai: u64,
+    pub wildcard_split: u64,
 }
 
 /// One row of `robots_content_signal_values.sql`: a signal, its value (none when the pair has
@@ -475,24 +480,39 @@ impl Extensions {
     /// `summary_content_signals`, as the bundled queries read them.
     pub(super) fn load(t: &Tables<'_>, crawl: &str) -> Result<Extensions> {
         let mut parsed_hosts = 0;
-        t.each(
-            "summary_robots_hosts",
-            crawl,
-            &["fetch_outcome", "revisited_fetch_outcome", "hosts"],
-            &[],
-            |b| {
-                let (outcome, hosts) = (b.strings("fetch_outcome")?, b.i64s("hosts")?);
-                let revisited = b.strings("revisited_fetch_outcome")?;
-                for i in 0..b.len() {
-                    // The host's file: its latest capture, read through a revisit.
-                    let file = text(revisited, i).or(text(outcome, i));
-                    if file.is_some_and(|o| OUTCOMES_2XX.contains(&o)) {
-                        parsed_hosts += hosts.value(i).max(0) as u64;
-                    }
+        let (mut hosts_2xx, mut wildcard_with_ai, mut wildcard_split) = (0, 0, 0);
+        let cols = [
+            "fetch_outcome",
+            "revisited_fetch_outcome",
+            "effective_fetch_outcome",
+            "hosts",
+            "hosts_wildcard_split",
+            "hosts_wildcard_with_ai",
+        ];
+        t.each("summary_robots_hosts", crawl, &cols, &[], |b| {
+            let (outcome, hosts) = (b.strings("fetch_outcome")?, b.i64s("hosts")?);
+            let revisited = b.strings("revisited_fetch_outcome")?;
+            let effective = b.strings("effective_fetch_outcome")?;
+            let (split, ai) = (
+                b.i64s("hosts_wildcard_split")?,
+                b.i64s("hosts_wildcard_with_ai")?,
+            );
+            let n = |a: &arrow_array::Int64Array, i: usize| a.value(i).max(0) as u64;
+            for i in 0..b.len() {
+                // The host's file: its latest capture, read through a revisit.
+                let file = text(revisited, i).or(text(outcome, i));
+                if file.is_some_and(|o| OUTCOMES_2XX.contains(&o)) {
+                    parsed_hosts += n(hosts, i);
                 }
-                Ok(())
-            },
-        )?;
+                // The capture that governs it, for the accidental blocks.
+                if text(effective, i).is_some_and(|o| OUTCOMES_2XX.contains(&o)) {
+                    hosts_2xx += n(hosts, i);
+                    wildcard_split += n(split, i);
+                    wildcard_with_ai += n(ai, i);
+                }
+            }
+            Ok(())
+        })?;
         let mut rows: Vec<Extension> = Vec::new();
         let cols = ["key", "lines", "hosts"];
         t.each("summary_robots_keys", crawl, &cols, &[], |b| {
@@ -547,6 +567,9 @@ impl Extensions {
             parsed_hosts,
             rows,
             content_signals,
+            hosts_2xx,
+            wildcard_with_ai,
+            wildcard_split,
         })
     }
 }

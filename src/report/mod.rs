@@ -691,6 +691,47 @@ fn extension_figures(crawl: &str, e: &Extensions, body: &mut String) {
     }
     .render(body);
     content_signal_figure(crawl, e, body);
+    accidental_blocks_figure(crawl, e, body);
+}
+
+/// Files whose `*` shares the group of AI agents (`robots_accidental_blocks.sql`).
+fn accidental_blocks_figure(crawl: &str, e: &Extensions, body: &mut String) {
+    if e.hosts_2xx == 0 {
+        return;
+    }
+    let q = "robots_accidental_blocks";
+    Figure {
+        id: format!("{crawl}-accidental-blocks"),
+        title: "Files that may block every crawler by accident",
+        chart: None,
+        legend: &[],
+        unit: &format!(
+            "Of the {} hosts whose governing robots.txt is a 2xx: those whose file puts `*` in \
+             one group with AI agents (their rules then bind every crawler, Googlebot included), \
+             and those where a blank, comment, Sitemap or Crawl-delay line sits between `*` and \
+             the agent lines after it, which RFC 9309 and Google read as one group.",
+            thousands(e.hosts_2xx)
+        ),
+        queries: &[q],
+        head: &[
+            "hosts_2xx",
+            "hosts_wildcard_with_ai",
+            "share_wildcard_with_ai",
+            "hosts_wildcard_split",
+        ],
+        rows: vec![format!(
+            "{}{}{}{}",
+            cell("", "hosts_2xx", Num::Count(e.hosts_2xx)),
+            cell("", "hosts_wildcard_with_ai", Num::Count(e.wildcard_with_ai)),
+            cell(
+                "",
+                "share_wildcard_with_ai",
+                Num::Share(share(e.wildcard_with_ai, e.hosts_2xx))
+            ),
+            cell("", "hosts_wildcard_split", Num::Count(e.wildcard_split)),
+        )],
+    }
+    .render(body);
 }
 
 /// Content-Signal's values (`robots_content_signal_values.sql`).

@@ -702,6 +702,9 @@ table! {
         hosts: I64,
         /// Every robots.txt capture of those hosts in the crawl.
         captures: I64,
+        /// Of the hosts, those whose governing capture has `wildcard_split` / `wildcard_with_ai`.
+        hosts_wildcard_split: I64,
+        hosts_wildcard_with_ai: I64,
     }
 }
 
