@@ -543,4 +543,27 @@ unknown,examplebot,nosnippet,3,1,2,1,0,0.6667
 unknown,examplebot,noarchive,3,1,0,0,1,0.0
 ";
     assert_eq!(got, want);
+    let by_page = format!(
+        ".read {}",
+        repo()
+            .join("queries/signals_effective_rules_by_page.sql")
+            .display()
+    );
+    let rows: Vec<String> = (duck(&out, &by_page).lines().skip(1))
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            // url, bot, then the rest (rules hold commas).
+            format!("{} {} {}", f[1], f[4], f[5..].join(","))
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "http://a.example/ * nosnippet,nosnippet,false",
+            "http://a.example/ examplebot noindex,\"noindex,nosnippet\",true",
+            "http://b.example/ * noindex,noindex,false",
+            "http://b.example/ examplebot nosnippet,\"noindex,nosnippet\",true",
+            "http://c.example/ examplebot noarchive,,true",
+        ]
+    );
 }

@@ -143,6 +143,7 @@ pub(super) fn inputs_row<'a>(f: &'a InputFacts<'a>) -> InputRow<'a> {
         schema_version: Some(SCHEMA_VERSION),
         registry_version: Some(f.registry_version),
         crawl_name: Some(f.crawl_name),
+        aipref_vocabulary: Some(crate::signals::ai_prefs::VOCABULARY),
     }
 }
 

@@ -520,6 +520,8 @@ table! {
         /// The crawl's name as `--crawl` gave it or the first `warcinfo` wrote it; the `crawl`
         /// folder name is made safe from it and cut at 120 characters.
         crawl_name: Str,
+        /// The vocabulary the input's AI usage preferences (`Content-Usage`) were read with.
+        aipref_vocabulary: Str,
     }
 }
 table! {
