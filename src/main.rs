@@ -737,6 +737,8 @@ fn run_scan(args: ScanArgs) -> Result<ExitCode> {
         derive_hosts: shard.is_none(),
         page_agents,
         panic_on_input: std::env::var("REPCENSUS_PANIC_ON_INPUT").ok(),
+        host_spill: env_number("REPCENSUS_HOST_SPILL"),
+        remote_window: env_number("REPCENSUS_REMOTE_WINDOW"),
         stall_timeout: std::time::Duration::from_secs(stall_timeout.max(1)),
         inputs_done: Some(done.clone()),
         input_deadline: (input_deadline > 0)
@@ -914,6 +916,11 @@ fn print_man(out_dir: Option<&std::path::Path>) -> Result<ExitCode> {
         None => clap_mangen::Man::new(cmd).render(&mut std::io::stdout().lock())?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A number from the environment (the test hooks of [`ScanOptions`]).
+fn env_number(name: &str) -> Option<usize> {
+    std::env::var(name).ok().and_then(|v| v.parse().ok())
 }
 
 /// `repcensus hosts`.

@@ -700,6 +700,8 @@ mod tests {
                 "CCBot".into(),
                 "Googlebot-Image".into(),
             ]),
+            host_spill: None,
+            remote_window: None,
             panic_on_input: None,
             truncate_on_map: None,
             stall_timeout: std::time::Duration::from_secs(60),

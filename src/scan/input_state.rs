@@ -41,7 +41,7 @@ impl InputState {
         bytes: u64,
         container: Container,
         chunks: usize,
-        tables: TableSelection,
+        opts: &super::ScanOptions,
     ) -> Self {
         InputState {
             started: Instant::now(),
@@ -54,9 +54,11 @@ impl InputState {
             crawl_name: None,
             pending: Vec::new(),
             writers: Writers {
-                tables,
+                tables: opts.tables,
                 parts: Default::default(),
-                hosts: crate::rows::host_counts::HostTotals::new(host_spill_limit()),
+                hosts: crate::rows::host_counts::HostTotals::new(
+                    (opts.host_spill).unwrap_or(crate::rows::host_counts::HOST_SPILL_DEFAULT),
+                ),
             },
             counts: RecordCounts::default(),
             n_errors: 0,
@@ -156,18 +158,6 @@ mod crawl_tests {
         );
         assert_eq!(crawl_from_hints(&[Some(None), None], false), None);
     }
-}
-
-/// Hosts an input keeps in memory before spilling `host_counts` to a run. Testing only: set by
-/// `REPCENSUS_HOST_SPILL`, so small samples exercise the runs.
-fn host_spill_limit() -> usize {
-    static LIMIT: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *LIMIT.get_or_init(|| {
-        std::env::var("REPCENSUS_HOST_SPILL")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(crate::rows::host_counts::HOST_SPILL_DEFAULT)
-    })
 }
 
 /// The parts of one input, opened when their first row arrives.

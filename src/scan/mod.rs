@@ -314,7 +314,7 @@ fn plan(shared: &Shared<'_>, worker: &mut Worker, i: usize) -> Result<()> {
                 bytes,
                 container,
                 chunks.len(),
-                shared.opts.tables,
+                shared.opts,
             )));
             if chunks.len() == 1 {
                 populate(map.map(), chunks[0]);

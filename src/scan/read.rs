@@ -205,11 +205,12 @@ pub(super) fn read_windowed(
         bytes,
         container,
         1,
-        shared.opts.tables,
+        shared.opts,
     )));
     let mut ex = shared.extractor(&mut worker.extract, name);
     let mut stats = ContainerStats::default();
-    let first_window = first_window();
+    let first_window = (shared.opts.remote_window)
+        .map_or(REMOTE_WINDOW, |w| w.clamp(4096, REMOTE_WINDOW));
     let max_window = (first_window * 8).min(REMOTE_WINDOW_MAX);
     let mut base = 0u64;
     let mut want = first_window;
@@ -263,15 +264,6 @@ pub(super) fn read_windowed(
     }
     set_counted_size(shared, i, counted);
     deliver(shared, i, 0, ex.into_output(), stats)
-}
-
-/// The first window of a windowed read: [`REMOTE_WINDOW`], or for tests a smaller one
-/// (`REPCENSUS_REMOTE_WINDOW`), so that small archives are cut too.
-fn first_window() -> usize {
-    std::env::var("REPCENSUS_REMOTE_WINDOW")
-        .ok()
-        .and_then(|v| v.parse::<usize>().ok())
-        .map_or(REMOTE_WINDOW, |w| w.clamp(4096, REMOTE_WINDOW))
 }
 
 /// Read the rest of a windowed input as one stream: its current gzip member (a whole-file gzip)
@@ -355,7 +347,7 @@ fn read_stream_input(
         bytes,
         container,
         1,
-        shared.opts.tables,
+        shared.opts,
     )));
     let mut ex = shared.extractor(&mut worker.extract, &shared.names[i]);
     let stats = reader::read_stream(reader, &mut ex);

@@ -43,6 +43,14 @@ pub struct ScanOptions {
     /// The agents `page_verdicts` gives verdicts for (`--page-agents`: names or categories;
     /// `None`: the `ai_training` agents).
     pub page_agents: Option<Vec<String>>,
+    /// Testing only: the hosts an input keeps in memory before spilling `host_counts` to a run
+    /// (`REPCENSUS_HOST_SPILL`, read by the binary), so small samples exercise the runs.
+    #[doc(hidden)]
+    pub host_spill: Option<usize>,
+    /// Testing only: the first window of a windowed remote read (`REPCENSUS_REMOTE_WINDOW`,
+    /// read by the binary, at least 4 KiB), so that small archives are cut too.
+    #[doc(hidden)]
+    pub remote_window: Option<usize>,
     /// Testing only: panic while reading the input whose path ends with this, to exercise the
     /// recovery from internal errors (set by `REPCENSUS_PANIC_ON_INPUT`).
     #[doc(hidden)]

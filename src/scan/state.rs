@@ -43,7 +43,7 @@ pub(super) fn fail_input(
     detail: &str,
 ) -> Result<()> {
     let out = ChunkOutput::failed(&shared.names[i], kind, detail);
-    let mut state = InputState::new(bytes, container, 1, shared.opts.tables);
+    let mut state = InputState::new(bytes, container, 1, shared.opts);
     state.accept(
         shared.out,
         shared.opts.crawl.as_deref(),
@@ -257,7 +257,7 @@ pub(super) fn skip_or_empty(shared: &Shared<'_>, i: usize, bytes: u64) -> Result
             0,
             Container::Empty,
             1,
-            shared.opts.tables,
+            shared.opts,
         )));
         deliver(
             shared,
