@@ -132,14 +132,14 @@ fn render(out: &OutDir, opts: &ReportOptions) -> Result<(String, ReportSummary)>
     // Every crawl is read (the change section needs each); a crawl whose parts cannot be read
     // gets a notice instead of half a section.
     let mut sections: Vec<(String, String)> = Vec::new();
-    let mut digests = Vec::new();
+    let mut crawl_figures = Vec::new();
     let mut failed = Vec::new();
     for crawl in &crawls {
         let mut section = String::new();
         match crawl_section(&tables, crawl, &mut section) {
             Ok(d) => {
                 sections.push((crawl.clone(), section));
-                digests.push(d);
+                crawl_figures.push(d);
             }
             Err(e) => {
                 let why = format!("{e:#}");
@@ -156,7 +156,7 @@ fn render(out: &OutDir, opts: &ReportOptions) -> Result<(String, ReportSummary)>
         }
     }
     // Crawls in the order of their earliest robots.txt capture, as agents_blocking_change.sql.
-    digests.sort_by(|a, b| {
+    crawl_figures.sort_by(|a, b| {
         (a.first_capture.is_none(), a.first_capture, &a.crawl).cmp(&(
             b.first_capture.is_none(),
             b.first_capture,
@@ -165,9 +165,9 @@ fn render(out: &OutDir, opts: &ReportOptions) -> Result<(String, ReportSummary)>
     });
     // Unless crawls are named, the page holds the sections of the latest few (and of those that
     // failed), so its size does not grow with the crawls a folder gathers.
-    let shown: Vec<&str> = if opts.crawls.is_empty() && digests.len() > MAX_SECTIONS {
+    let shown: Vec<&str> = if opts.crawls.is_empty() && crawl_figures.len() > MAX_SECTIONS {
         // Crawls without a robots.txt capture (no time to order them by) count as the oldest.
-        let mut by_time: Vec<&Digest> = digests.iter().collect();
+        let mut by_time: Vec<&CrawlFigures> = crawl_figures.iter().collect();
         by_time.sort_by_key(|d| (d.first_capture.is_some(), d.first_capture, &d.crawl));
         let latest = &by_time[by_time.len() - MAX_SECTIONS..];
         let _ = write!(
@@ -189,10 +189,10 @@ fn render(out: &OutDir, opts: &ReportOptions) -> Result<(String, ReportSummary)>
         let _ = write!(nav, r##"<a href="#crawl-{0}">{0}</a>"##, esc(crawl));
         body.push_str(section);
     }
-    digests.retain(|d| d.agents.is_some());
-    if digests.len() >= 2 {
+    crawl_figures.retain(|d| d.agents.is_some());
+    if crawl_figures.len() >= 2 {
         let _ = write!(nav, r##"<a href="#change">Change between crawls</a>"##);
-        change_section(&digests, &mut body);
+        change_section(&crawl_figures, &mut body);
     }
     let intro = format!(
         "<p>The tables in <code>{}</code>: {} crawl{}. Written by repcensus {} (schema {}). Each \
@@ -256,7 +256,7 @@ fn missing(t: &Tables<'_>, location: &str) -> Vec<String> {
 }
 
 /// What the change between crawls needs of each.
-struct Digest {
+struct CrawlFigures {
     crawl: String,
     first_capture: Option<i64>,
     agents: Option<Agents>,
@@ -268,7 +268,7 @@ struct Digest {
 }
 
 /// The section of one crawl.
-fn crawl_section(t: &Tables<'_>, crawl: &str, body: &mut String) -> Result<Digest> {
+fn crawl_section(t: &Tables<'_>, crawl: &str, body: &mut String) -> Result<CrawlFigures> {
     let _ = write!(
         body,
         r#"<section id="crawl-{0}" data-crawl="{0}"><h2>Crawl {0}</h2>"#,
@@ -301,7 +301,7 @@ fn crawl_section(t: &Tables<'_>, crawl: &str, body: &mut String) -> Result<Diges
     }
     directive_figures(crawl, &directives, body);
     body.push_str("</section>\n");
-    Ok(Digest {
+    Ok(CrawlFigures {
         crawl: crawl.to_string(),
         first_capture: read.first_capture,
         agents,
@@ -316,28 +316,28 @@ const CHANGE_AGENTS: usize = 8;
 /// The change of the headline shares between crawls: the AI agents most often fully blocked in
 /// the last crawl, their share of hosts in each crawl (agents_full_block_share.sql), and the share
 /// of hosts naming an AI agent (agents_ai_named_share.sql).
-fn change_section(digests: &[Digest], body: &mut String) {
-    fn agents(d: &Digest) -> &Agents {
-        d.agents.as_ref().expect("digests with agents")
+fn change_section(crawl_figures: &[CrawlFigures], body: &mut String) {
+    fn agents(d: &CrawlFigures) -> &Agents {
+        d.agents.as_ref().expect("crawl_figures with agents")
     }
-    let last = agents(&digests[digests.len() - 1]);
+    let last = agents(&crawl_figures[crawl_figures.len() - 1]);
     let followed: Vec<&str> = last
         .top_ai(CHANGE_AGENTS)
         .iter()
         .map(|s| s.agent.as_str())
         .collect();
-    let share_of = |d: &Digest, agent: &str| {
+    let share_of = |d: &CrawlFigures, agent: &str| {
         agents(d)
             .shares
             .iter()
             .find(|s| s.agent == agent)
             .and_then(|s| s.share_2xx())
     };
-    let crawls: Vec<&str> = digests.iter().map(|d| d.crawl.as_str()).collect();
+    let crawls: Vec<&str> = crawl_figures.iter().map(|d| d.crawl.as_str()).collect();
     let lines: Vec<chart::Line> = followed
         .iter()
         .map(|a| chart::Line {
-            points: digests.iter().map(|d| share_of(d, a)).collect(),
+            points: crawl_figures.iter().map(|d| share_of(d, a)).collect(),
         })
         .collect();
     body.push_str(r#"<section id="change"><h2>Change between crawls</h2>"#);
@@ -364,7 +364,7 @@ fn change_section(digests: &[Digest], body: &mut String) {
             .iter()
             .map(|a| {
                 let mut r = format!("<td>{}</td>", esc_value(a));
-                for d in digests {
+                for d in crawl_figures {
                     r.push_str(&html::cell_in(
                         &d.crawl,
                         a,
@@ -377,14 +377,14 @@ fn change_section(digests: &[Digest], body: &mut String) {
             .collect(),
     }
     .render(body);
-    other_shares_figure(digests, &crawls, body);
+    other_shares_figure(crawl_figures, &crawls, body);
     body.push_str("</section>\n");
 }
 
 /// The other headline shares crawl by crawl: hosts naming an AI agent, hosts writing
 /// Content-Signal, HTML pages with a robots meta tag or header.
-fn other_shares_figure(digests: &[Digest], crawls: &[&str], body: &mut String) {
-    type Of = fn(&Digest) -> Option<(u64, u64)>;
+fn other_shares_figure(crawl_figures: &[CrawlFigures], crawls: &[&str], body: &mut String) {
+    type Of = fn(&CrawlFigures) -> Option<(u64, u64)>;
     let series: [(&str, &str, &str, &str, Of); 3] = [
         (
             "hosts naming an AI agent",
@@ -408,10 +408,10 @@ fn other_shares_figure(digests: &[Digest], crawls: &[&str], body: &mut String) {
             |d| d.pages_any,
         ),
     ];
-    let value = |of: Of, d: &Digest| of(d).and_then(|(part, whole)| share(part, whole));
+    let value = |of: Of, d: &CrawlFigures| of(d).and_then(|(part, whole)| share(part, whole));
     let lines: Vec<chart::Line> = (series.iter())
         .map(|s| chart::Line {
-            points: digests.iter().map(|d| value(s.4, d)).collect(),
+            points: crawl_figures.iter().map(|d| value(s.4, d)).collect(),
         })
         .collect();
     let legend: Vec<(&str, String)> = (series.iter().enumerate())
@@ -420,7 +420,7 @@ fn other_shares_figure(digests: &[Digest], crawls: &[&str], body: &mut String) {
     let rows = (series.iter())
         .map(|&(label, q, key, column, of)| {
             let mut row = format!("<td>{}</td>", esc(label));
-            for d in digests {
+            for d in crawl_figures {
                 row.push_str(&match of(d) {
                     Some((part, whole)) => {
                         html::cell_of(q, &d.crawl, key, column, Num::Share(share(part, whole)))

@@ -201,16 +201,11 @@ pub(super) fn read_windowed(
         let stream = input::stream_reader(container, head.chain(reader));
         return read_stream_input(shared, worker, i, container, stream, bytes, counted);
     }
-    *lock(&shared.inputs[i]) = Some(Box::new(InputState::new(
-        bytes,
-        container,
-        1,
-        shared.opts,
-    )));
+    *lock(&shared.inputs[i]) = Some(Box::new(InputState::new(bytes, container, 1, shared.opts)));
     let mut ex = shared.extractor(&mut worker.extract, name);
     let mut stats = ContainerStats::default();
-    let first_window = (shared.opts.remote_window)
-        .map_or(REMOTE_WINDOW, |w| w.clamp(4096, REMOTE_WINDOW));
+    let first_window =
+        (shared.opts.remote_window).map_or(REMOTE_WINDOW, |w| w.clamp(4096, REMOTE_WINDOW));
     let max_window = (first_window * 8).min(REMOTE_WINDOW_MAX);
     let mut base = 0u64;
     let mut want = first_window;
@@ -343,12 +338,7 @@ fn read_stream_input(
             );
         }
     };
-    *lock(&shared.inputs[i]) = Some(Box::new(InputState::new(
-        bytes,
-        container,
-        1,
-        shared.opts,
-    )));
+    *lock(&shared.inputs[i]) = Some(Box::new(InputState::new(bytes, container, 1, shared.opts)));
     let mut ex = shared.extractor(&mut worker.extract, &shared.names[i]);
     let stats = reader::read_stream(reader, &mut ex);
     shared.bar.inc(bytes);
