@@ -407,47 +407,31 @@ fn ai_preference_headers_and_meta_tags_give_a_row_per_member() {
     let (input, out) = (dir.path().join("p.warc"), dir.path().join("out"));
     let html =
         |meta: &str| format!("<html><head>{meta}<title>t</title></head><body>x</body></html>");
-    let mut warc = Vec::new();
-    for (i, (url, extra, body)) in [
-        (
-            "http://a.example/",
-            "Content-Usage: train-ai=n, search=y\r\n",
-            html(""),
-        ),
-        (
-            "http://b.example/",
-            "Content-Usage: Train-AI=n\r\n",
-            html(""),
-        ),
-        (
-            "http://c.example/",
-            "Content-Signal: search=yes, AI-Train=no, use=reference\r\n",
-            html(""),
-        ),
-        (
-            "http://d.example/",
-            "",
-            html("<meta name=\"content-signal\" content=\"ai-train=no, ai-input=yes\">"),
-        ),
-    ]
-    .iter()
-    .enumerate()
-    {
-        let http = format!(
-            "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n{extra}Content-Length: {}\r\n\r\n{body}",
-            body.len()
-        );
-        warc.extend_from_slice(
-            format!(
-                "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {url}\r\n\
-                 WARC-Date: 2026-01-01T00:00:00Z\r\nWARC-Record-ID: <urn:uuid:{i}>\r\n\
-                 Content-Length: {}\r\n\r\n{http}\r\n\r\n",
-                http.len()
-            )
-            .as_bytes(),
-        );
-    }
-    std::fs::write(&input, warc).unwrap();
+    html_warc(
+        &input,
+        &[
+            (
+                "http://a.example/",
+                "Content-Usage: train-ai=n, search=y\r\n",
+                html(""),
+            ),
+            (
+                "http://b.example/",
+                "Content-Usage: Train-AI=n\r\n",
+                html(""),
+            ),
+            (
+                "http://c.example/",
+                "Content-Signal: search=yes, AI-Train=no, use=reference\r\n",
+                html(""),
+            ),
+            (
+                "http://d.example/",
+                "",
+                html("<meta name=\"content-signal\" content=\"ai-train=no, ai-input=yes\">"),
+            ),
+        ],
+    );
     let (code, err) = common::scan(&[input.to_str().unwrap(), "--out", out.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     let rows = common::duck(
@@ -491,44 +475,28 @@ fn effective_rules_union_star_under_03_and_replace_it_under_02() {
     let page = |head: &str, body: &str| {
         format!("<html><head>{head}<title>t</title></head><body>{body}<p>x</p></body></html>")
     };
-    let mut warc = Vec::new();
-    for (i, (url, extra, body)) in [
-        // -03's own example, and a value written in -02's legacy form.
-        (
-            "http://a.example/",
-            "Robots-Tag: *;nosnippet, ExampleBot;noindex\r\n",
-            page("", ""),
-        ),
-        (
-            "http://b.example/",
-            "X-Robots-Tag: noindex, examplebot: nosnippet\r\n",
-            page("", ""),
-        ),
-        // A crawler's meta tag after the head: -02 counts it, -03 does not.
-        (
-            "http://c.example/",
-            "",
-            page("", "<meta name=\"examplebot\" content=\"noarchive\">"),
-        ),
-    ]
-    .iter()
-    .enumerate()
-    {
-        let http = format!(
-            "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n{extra}Content-Length: {}\r\n\r\n{body}",
-            body.len()
-        );
-        warc.extend_from_slice(
-            format!(
-                "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {url}\r\n\
-                 WARC-Date: 2026-01-01T00:00:00Z\r\nWARC-Record-ID: <urn:uuid:{i}>\r\n\
-                 Content-Length: {}\r\n\r\n{http}\r\n\r\n",
-                http.len()
-            )
-            .as_bytes(),
-        );
-    }
-    std::fs::write(&input, warc).unwrap();
+    html_warc(
+        &input,
+        &[
+            // -03's own example, and a value written in -02's legacy form.
+            (
+                "http://a.example/",
+                "Robots-Tag: *;nosnippet, ExampleBot;noindex\r\n",
+                page("", ""),
+            ),
+            (
+                "http://b.example/",
+                "X-Robots-Tag: noindex, examplebot: nosnippet\r\n",
+                page("", ""),
+            ),
+            // A crawler's meta tag after the head: -02 counts it, -03 does not.
+            (
+                "http://c.example/",
+                "",
+                page("", "<meta name=\"examplebot\" content=\"noarchive\">"),
+            ),
+        ],
+    );
     let (code, err) = common::scan(&[input.to_str().unwrap(), "--out", out.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     let sql = format!(
@@ -566,4 +534,17 @@ unknown,examplebot,noarchive,3,1,0,0,1,0.0
             "http://c.example/ examplebot noarchive,,true",
         ]
     );
+}
+
+/// A WARC of 200 `text/html` responses, each (URL, extra header lines, body).
+fn html_warc(path: &Path, pages: &[(&str, &str, String)]) {
+    let responses: Vec<common::Response<'_>> = (pages.iter())
+        .map(|(url, extra, body)| common::Response {
+            url,
+            status: "200 OK",
+            headers: format!("Content-Type: text/html\r\n{extra}"),
+            body: body.as_bytes(),
+        })
+        .collect();
+    common::http_warc(path, "2026-01-01T00:00:00Z", &responses);
 }

@@ -7,38 +7,22 @@
 mod common;
 
 use common::corpus::real_robots;
-use common::{bin, duck, scan};
+use common::{bin, duck, scan, Response};
 use repcensus::{path_params_query, Matcher, Registry, RobotsTxt};
 use std::collections::BTreeMap;
 use std::path::Path;
 
 /// A WARC of `response` records (URL, status line, media type, body), with each record's offset.
 fn write_warc(path: &Path, responses: &[(String, &str, &str, Vec<u8>)]) -> Vec<u64> {
-    let mut out = Vec::new();
-    let mut offsets = Vec::new();
-    for (i, (url, status, media_type, body)) in responses.iter().enumerate() {
-        offsets.push(out.len() as u64);
-        let mut http = format!(
-            "HTTP/1.1 {status}\r\nContent-Type: {media_type}\r\nContent-Length: {}\r\n\r\n",
-            body.len()
-        )
-        .into_bytes();
-        http.extend_from_slice(body);
-        out.extend_from_slice(
-            format!(
-                "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {url}\r\n\
-                 WARC-Date: 2026-03-01T00:00:00Z\r\n\
-                 WARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-{i:012}>\r\n\
-                 Content-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n",
-                http.len()
-            )
-            .as_bytes(),
-        );
-        out.extend_from_slice(&http);
-        out.extend_from_slice(b"\r\n\r\n");
-    }
-    std::fs::write(path, out).unwrap();
-    offsets
+    let responses: Vec<Response<'_>> = (responses.iter())
+        .map(|(url, status, media_type, body)| Response {
+            url,
+            status,
+            headers: format!("Content-Type: {media_type}\r\n"),
+            body,
+        })
+        .collect();
+    common::http_warc(path, "2026-03-01T00:00:00Z", &responses)
 }
 
 /// Paths a file's own rules name: each Allow/Disallow pattern with `*` as `x` and without a

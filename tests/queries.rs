@@ -358,38 +358,7 @@ fn pages_and_bytes_on_blocking_hosts_count_each_url_once_and_uncovered_hosts_apa
         "<html><head><title>y</title></head><body>{}</body></html>",
         "y".repeat(3000)
     );
-    let (text, html) = ("text/plain", "text/html");
-    common::responses_warc(
-        &input,
-        "2025-01-01T00:00:00Z",
-        &[
-            (
-                "http://a.example/robots.txt",
-                "200 OK",
-                text,
-                "User-agent: GPTBot\nDisallow: /\n",
-            ),
-            (
-                "http://b.example/robots.txt",
-                "200 OK",
-                text,
-                "User-agent: *\nDisallow: /p\n",
-            ),
-            ("http://a.example/", "200 OK", html, &page),
-            ("http://a.example/1", "200 OK", html, &page),
-            ("http://a.example/1", "200 OK", html, &page),
-            ("http://b.example/", "200 OK", html, &big),
-            ("http://b.example/p/x", "200 OK", html, &page),
-            ("http://b.example/gone", "404 Not Found", html, &page),
-            (
-                "http://b.example/data.json",
-                "200 OK",
-                "application/json",
-                "{}",
-            ),
-            ("http://c.example/", "200 OK", html, &page),
-        ],
-    );
+    pages_crawl(&input, &page, &big, false);
     scan_as(&input, "C", &out);
     // Every response but the robots.txt captures is a row of `pages`.
     assert_eq!(
@@ -506,45 +475,7 @@ fn pages_disallowed_counts_each_url_once_by_the_rules_matching_its_own_url() {
     let dir = tempfile::tempdir().unwrap();
     let (input, out) = (dir.path().join("p.warc"), dir.path().join("out"));
     let page = format!("<html><body>{}</body></html>", "x".repeat(1000));
-    let (text, html) = ("text/plain", "text/html");
-    common::responses_warc(
-        &input,
-        "2025-01-01T00:00:00Z",
-        &[
-            (
-                "http://a.example/robots.txt",
-                "200 OK",
-                text,
-                "User-agent: GPTBot\nDisallow: /\n",
-            ),
-            (
-                "http://b.example/robots.txt",
-                "200 OK",
-                text,
-                "User-agent: *\nDisallow: /p\n",
-            ),
-            (
-                "http://d.example/robots.txt",
-                "503 Service Unavailable",
-                text,
-                "",
-            ),
-            ("http://a.example/", "200 OK", html, &page),
-            ("http://a.example/1", "200 OK", html, &page),
-            ("http://a.example/1", "200 OK", html, &page),
-            ("http://b.example/", "200 OK", html, &page),
-            ("http://b.example/p/x", "200 OK", html, &page),
-            ("http://b.example/gone", "404 Not Found", html, &page),
-            (
-                "http://b.example/data.json",
-                "200 OK",
-                "application/json",
-                "{}",
-            ),
-            ("http://c.example/", "200 OK", html, &page),
-            ("http://d.example/", "200 OK", html, &page),
-        ],
-    );
+    pages_crawl(&input, &page, &page, true);
     scan_as(&input, "C", &out);
     let sql = format!(
         ".read {}",
@@ -679,4 +610,52 @@ fn content_signal_use_key_is_counted_beside_search_and_ai_train() {
     ] {
         assert!(got.lines().any(|l| l == line), "{line} in\n{got}");
     }
+}
+
+/// The page crawl of the page queries' tests: a.example's robots.txt disallows everything for
+/// GPTBot, b.example's `/p` for everyone; a.example/1 captured twice; a 404 and a JSON response;
+/// c.example without a robots.txt; with `down_host`, d.example's robots.txt answers 503. Every
+/// page's body is `page` but b.example's home page's, `b_home`.
+fn pages_crawl(input: &Path, page: &str, b_home: &str, down_host: bool) {
+    let (text, html) = ("text/plain", "text/html");
+    let mut responses = vec![
+        (
+            "http://a.example/robots.txt",
+            "200 OK",
+            text,
+            "User-agent: GPTBot\nDisallow: /\n",
+        ),
+        (
+            "http://b.example/robots.txt",
+            "200 OK",
+            text,
+            "User-agent: *\nDisallow: /p\n",
+        ),
+        ("http://a.example/", "200 OK", html, page),
+        ("http://a.example/1", "200 OK", html, page),
+        ("http://a.example/1", "200 OK", html, page),
+        ("http://b.example/", "200 OK", html, b_home),
+        ("http://b.example/p/x", "200 OK", html, page),
+        ("http://b.example/gone", "404 Not Found", html, page),
+        (
+            "http://b.example/data.json",
+            "200 OK",
+            "application/json",
+            "{}",
+        ),
+        ("http://c.example/", "200 OK", html, page),
+    ];
+    if down_host {
+        responses.insert(
+            2,
+            (
+                "http://d.example/robots.txt",
+                "503 Service Unavailable",
+                text,
+                "",
+            ),
+        );
+        responses.push(("http://d.example/", "200 OK", html, page));
+    }
+    common::responses_warc(input, "2025-01-01T00:00:00Z", &responses);
 }

@@ -273,23 +273,53 @@ pub fn robots_warc_with_status(path: &Path, date: &str, files: &[(&str, &str, &s
 
 /// A WARC of `response` records, each (URL, status line, media type, body).
 pub fn responses_warc(path: &Path, date: &str, responses: &[(&str, &str, &str, &str)]) {
+    let responses: Vec<Response<'_>> = (responses.iter())
+        .map(|&(url, status, media_type, body)| Response {
+            url,
+            status,
+            headers: format!("Content-Type: {media_type}\r\n"),
+            body: body.as_bytes(),
+        })
+        .collect();
+    http_warc(path, date, &responses);
+}
+
+/// One `response` record of [`http_warc`]: its URL, status line, header lines (each ending in
+/// CRLF; `Content-Length` is added) and body.
+pub struct Response<'a> {
+    pub url: &'a str,
+    pub status: &'a str,
+    pub headers: String,
+    pub body: &'a [u8],
+}
+
+/// A WARC of `response` records captured at `date`; returns each record's offset.
+pub fn http_warc(path: &Path, date: &str, responses: &[Response<'_>]) -> Vec<u64> {
     let mut out = Vec::new();
-    for (i, (url, status, media_type, body)) in responses.iter().enumerate() {
-        let http = format!(
-            "HTTP/1.1 {status}\r\nContent-Type: {media_type}\r\nContent-Length: {}\r\n\r\n{body}",
-            body.len()
-        );
+    let mut offsets = Vec::new();
+    for (i, r) in responses.iter().enumerate() {
+        offsets.push(out.len() as u64);
+        let mut http = format!(
+            "HTTP/1.1 {}\r\n{}Content-Length: {}\r\n\r\n",
+            r.status,
+            r.headers,
+            r.body.len()
+        )
+        .into_bytes();
+        http.extend_from_slice(r.body);
         out.extend_from_slice(
             format!(
-                "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {url}\r\n\
+                "WARC/1.0\r\nWARC-Type: response\r\nWARC-Target-URI: {}\r\n\
                  WARC-Date: {date}\r\nWARC-Record-ID: <urn:uuid:00000000-0000-0000-0000-{i:012}>\r\n\
                  Content-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n",
+                r.url,
                 http.len()
             )
             .as_bytes(),
         );
-        out.extend_from_slice(http.as_bytes());
+        out.extend_from_slice(&http);
         out.extend_from_slice(b"\r\n\r\n");
     }
     std::fs::write(path, out).unwrap();
+    offsets
 }
