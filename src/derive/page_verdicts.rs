@@ -164,7 +164,7 @@ pub fn derive_crawl(
                 };
                 let capture = (g.file, g.offset);
                 let outcome = d.outcome(g);
-                let robots = match is_parsed(outcome) {
+                let robots = match outcome.has_rules() {
                     true if pass_of(capture, passes) != pass => continue,
                     true => Some(parsed.get(&capture).unwrap_or(&empty)),
                     false if pass != 0 => continue,
@@ -257,14 +257,6 @@ fn captures_per_pass() -> usize {
 fn pass_of(capture: (u32, i64), passes: usize) -> usize {
     let h = std::hash::BuildHasher::hash_one(&rustc_hash::FxBuildHasher, capture);
     (h % passes as u64) as usize
-}
-
-/// Whether a capture of this outcome had its body parsed (its lines are in the tables).
-fn is_parsed(outcome: FetchOutcome) -> bool {
-    matches!(
-        outcome,
-        FetchOutcome::Ok | FetchOutcome::NotRobotsHtml | FetchOutcome::NotRobotsBinary
-    )
 }
 
 /// The columns of a batch of `pages`.
@@ -367,7 +359,7 @@ impl<'a> Derivation<'a> {
     fn note_captures(&mut self, cols: &PageColumns<'_>) {
         for i in 0..cols.file.len() {
             if let Some((g, _)) = self.page(cols, i) {
-                if is_parsed(self.outcome(g)) {
+                if self.outcome(g).has_rules() {
                     self.needed.insert((g.file, g.offset));
                 }
             }

@@ -56,6 +56,12 @@ impl FetchOutcome {
         }
     }
 
+    /// A 2xx whose body is read as a robots.txt: its lines are in the tables and its verdicts
+    /// come from them (an empty body reads as no robots.txt).
+    pub fn has_rules(self) -> bool {
+        self.is_success() && self != FetchOutcome::OkEmpty
+    }
+
     /// A 2xx (or a resource record's body): parsed as a crawler would parse it.
     pub fn is_success(self) -> bool {
         matches!(

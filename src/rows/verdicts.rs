@@ -640,7 +640,7 @@ impl Verdicts {
         outcome: FetchOutcome,
         robots: Option<&RobotsTxt<'_>>,
     ) -> bool {
-        let robots = robots.filter(|_| outcome != FetchOutcome::OkEmpty);
+        let robots = robots.filter(|_| outcome.has_rules());
         let VerdictTables { mut rows, runs } = out;
         if let Some(rows) = rows.as_deref_mut() {
             let row = AgentVerdictRow {
