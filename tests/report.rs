@@ -584,3 +584,68 @@ fn long_and_hidden_strings_from_an_archive_are_cut_and_shown_harmless() {
     assert!(!report(&out, &folder, &[]).status.success());
     assert!(!dir.path().join("a-folder.html.tmp").exists());
 }
+
+/// A crawl whose `summary_robots_hosts` was written before the accidental-block counts (schema
+/// 11) keeps its section: only that figure is left out, and the page says why.
+#[test]
+fn a_summary_of_an_earlier_schema_leaves_out_only_the_figures_it_lacks() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let cases = repo().join("samples/verdict-cases.warc.gz");
+    let (code, err) = scan(&[cases.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let part = common::walk(&out.join("summary_robots_hosts"))
+        .into_iter()
+        .find(|p| !p.to_string_lossy().contains("_schema"))
+        .expect("a summary_robots_hosts part");
+    let old = dir.path().join("old.parquet");
+    duck(
+        &out,
+        &format!(
+            "COPY (SELECT * EXCLUDE (hosts_wildcard_split, hosts_wildcard_with_ai) FROM '{}') \
+             TO '{}' (FORMAT parquet)",
+            part.display(),
+            old.display()
+        ),
+    );
+    std::fs::rename(&old, &part).unwrap();
+    let html = dir.path().join("r.html");
+    let run = report(&out, &html, &[]);
+    assert_ok(&run);
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(
+        page.contains("summary_robots_hosts predates them"),
+        "{page}"
+    );
+    // The rest of the section is drawn: the agents and the extensions.
+    assert!(page.contains("<h3>AI crawlers</h3>"), "{page}");
+    assert!(page.contains("<h3>robots.txt extensions</h3>"), "{page}");
+
+    // robots_files of an earlier schema, derived again: the counts are NULL, not 0, and the
+    // page says so as well.
+    let files = common::walk(&out.join("robots_files"))
+        .into_iter()
+        .find(|p| !p.to_string_lossy().contains("_schema"))
+        .expect("a robots_files part");
+    duck(
+        &out,
+        &format!(
+            "COPY (SELECT * EXCLUDE (group_split, wildcard_split, wildcard_with_ai) FROM '{}') \
+             TO '{}' (FORMAT parquet)",
+            files.display(),
+            old.display()
+        ),
+    );
+    std::fs::rename(&old, &files).unwrap();
+    let hosts = bin().arg("hosts").arg(&out).output().unwrap();
+    assert_ok(&hosts);
+    let known = common::duck_value(
+        &out,
+        "SELECT count(hosts_wildcard_split) FROM 'summary_robots_hosts/*/*.parquet'",
+    );
+    assert_eq!(known, "0", "unknown counts are NULL");
+    let run = report(&out, &html, &[]);
+    assert_ok(&run);
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("summary_robots_hosts predates them"), "{page}");
+}

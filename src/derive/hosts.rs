@@ -275,7 +275,8 @@ pub fn derive(
         };
         // The summaries of the hosts themselves are committed with them.
         let by_outcome = outcomes_part(out, &crawl, &hosts)?;
-        let by_resolution = hosts_part(out, &crawl, &governs, &hosts.outcomes)?.0;
+        let by_resolution =
+            hosts_part(out, &crawl, &governs, &hosts.outcomes, hosts.mistakes_known)?.0;
         out.commit(vec![part, by_outcome, by_resolution])?;
         let (files, outcomes) = (&mut hosts.files, &hosts.outcomes);
         let runs = runs_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice);
@@ -379,6 +380,7 @@ fn hosts_part(
     crawl: &str,
     governs: &[Governs],
     outcomes: &Names,
+    mistakes_known: bool,
 ) -> Result<(crate::parts::PartOutcome, u64)> {
     // (latest outcome, resolution, revisit, governing outcome, revisited outcome) ->
     // (hosts, captures)
@@ -423,8 +425,8 @@ fn hosts_part(
             revisited_fetch_outcome: text(*revisited),
             hosts: Some(*hosts),
             captures: Some(*captures),
-            hosts_wildcard_split: Some(*split),
-            hosts_wildcard_with_ai: Some(*ai),
+            hosts_wildcard_split: mistakes_known.then_some(*split),
+            hosts_wildcard_with_ai: mistakes_known.then_some(*ai),
         });
     }
     summary_part(out, crawl, builder)
@@ -556,8 +558,11 @@ fn read_crawl(out: &OutDir, parts: &[PartRef]) -> Result<CrawlIndex> {
     if index.originals.any() {
         columns.extend(REVISIT_COLUMNS);
     }
+    index.mistakes_known = true;
     read_beside(out, parts, &columns, &[], |part, batch| {
         let cols = Columns::of(batch, part)?;
+        // A part of an earlier schema has no accidental-block flags: their counts are unknown.
+        index.mistakes_known &= cols.wildcard_split.is_some() && cols.wildcard_with_ai.is_some();
         for i in 0..batch.num_rows() {
             index.add(&cols, i);
         }
@@ -723,6 +728,8 @@ struct CrawlIndex {
     /// Each redirect target's latest capture.
     urls: FxHashMap<String, Latest>,
     captures: u64,
+    /// Every part read has the accidental-block flags (`robots_files.wildcard_split`, ...).
+    mistakes_known: bool,
     /// Per outcome id: captures, and the earliest and latest capture time.
     by_outcome: Vec<(i64, Option<i64>, Option<i64>)>,
     /// The captures revisits may stand for, and what each revisit refers to, by file and

@@ -462,8 +462,9 @@ pub(super) struct Extensions {
     /// `robots_accidental_blocks.sql`: hosts whose governing capture is a 2xx robots.txt, and
     /// those whose file groups `*` with AI agents, or joins `*` to the agents after it.
     pub hosts_2xx: u64,
-    pub wildcard_with_ai: u64,
-    pub wildcard_split: u64,
+    /// `None` when `summary_robots_hosts` predates the counts (tables of schema 11 and before).
+    pub wildcard_with_ai: Option<u64>,
+    pub wildcard_split: Option<u64>,
 }
 
 /// One row of `robots_content_signal_values.sql`: a signal, its value (none when the pair has
@@ -480,7 +481,7 @@ impl Extensions {
     /// `summary_content_signals`, as the bundled queries read them.
     pub(super) fn load(t: &Tables<'_>, crawl: &str) -> Result<Extensions> {
         let mut parsed_hosts = 0;
-        let (mut hosts_2xx, mut wildcard_with_ai, mut wildcard_split) = (0, 0, 0);
+        let (mut hosts_2xx, mut wildcard_with_ai, mut wildcard_split) = (0, Some(0), Some(0));
         let cols = [
             "fetch_outcome",
             "revisited_fetch_outcome",
@@ -493,10 +494,19 @@ impl Extensions {
             let (outcome, hosts) = (b.strings("fetch_outcome")?, b.i64s("hosts")?);
             let revisited = b.strings("revisited_fetch_outcome")?;
             let effective = b.strings("effective_fetch_outcome")?;
-            let (split, ai) = (
-                b.i64s("hosts_wildcard_split")?,
-                b.i64s("hosts_wildcard_with_ai")?,
-            );
+            // Parts of an earlier schema lack the accidental-block counts: that figure is
+            // left out, not the rest of the crawl's section.
+            let (split, ai) = match (
+                b.i64s("hosts_wildcard_split"),
+                b.i64s("hosts_wildcard_with_ai"),
+            ) {
+                // NULL: derived from robots_files parts of an earlier schema.
+                (Ok(s), Ok(a)) if s.null_count() == 0 && a.null_count() == 0 => (Some(s), Some(a)),
+                _ => {
+                    (wildcard_split, wildcard_with_ai) = (None, None);
+                    (None, None)
+                }
+            };
             let n = |a: &arrow_array::Int64Array, i: usize| a.value(i).max(0) as u64;
             for i in 0..b.len() {
                 // The host's file: its latest capture, read through a revisit.
@@ -507,8 +517,12 @@ impl Extensions {
                 // The capture that governs it, for the accidental blocks.
                 if text(effective, i).is_some_and(|o| OUTCOMES_2XX.contains(&o)) {
                     hosts_2xx += n(hosts, i);
-                    wildcard_split += n(split, i);
-                    wildcard_with_ai += n(ai, i);
+                    if let (Some(s), Some(w)) = (split, wildcard_split.as_mut()) {
+                        *w += n(s, i);
+                    }
+                    if let (Some(a), Some(w)) = (ai, wildcard_with_ai.as_mut()) {
+                        *w += n(a, i);
+                    }
                 }
             }
             Ok(())

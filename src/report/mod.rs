@@ -699,6 +699,14 @@ fn accidental_blocks_figure(crawl: &str, e: &Extensions, body: &mut String) {
     if e.hosts_2xx == 0 {
         return;
     }
+    let (Some(with_ai), Some(split)) = (e.wildcard_with_ai, e.wildcard_split) else {
+        body.push_str(
+            "<p>The files that may block every crawler by accident are not counted: this \
+             crawl's summary_robots_hosts predates them (run <code>repcensus hosts</code> on \
+             the tables of a scan of schema 12 or later).</p>",
+        );
+        return;
+    };
     let q = "robots_accidental_blocks";
     Figure {
         id: format!("{crawl}-accidental-blocks"),
@@ -722,13 +730,13 @@ fn accidental_blocks_figure(crawl: &str, e: &Extensions, body: &mut String) {
         rows: vec![format!(
             "{}{}{}{}",
             cell("", "hosts_2xx", Num::Count(e.hosts_2xx)),
-            cell("", "hosts_wildcard_with_ai", Num::Count(e.wildcard_with_ai)),
+            cell("", "hosts_wildcard_with_ai", Num::Count(with_ai)),
             cell(
                 "",
                 "share_wildcard_with_ai",
-                Num::Share(share(e.wildcard_with_ai, e.hosts_2xx))
+                Num::Share(share(with_ai, e.hosts_2xx))
             ),
-            cell("", "hosts_wildcard_split", Num::Count(e.wildcard_split)),
+            cell("", "hosts_wildcard_split", Num::Count(split)),
         )],
     }
     .render(body);
