@@ -647,5 +647,8 @@ fn a_summary_of_an_earlier_schema_leaves_out_only_the_figures_it_lacks() {
     let run = report(&out, &html, &[]);
     assert_ok(&run);
     let page = std::fs::read_to_string(&html).unwrap();
-    assert!(page.contains("summary_robots_hosts predates them"), "{page}");
+    assert!(
+        page.contains("summary_robots_hosts predates them"),
+        "{page}"
+    );
 }
