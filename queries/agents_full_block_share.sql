@@ -34,6 +34,8 @@
 --   share_any_rfc9309         full_block_rfc9309 / hosts_any (4 decimals)
 --   hosts_unresolved_revisit  of hosts_any, those whose latest capture is a revisit no capture of
 --                             the crawl matches (verdict unknown; docs/schema.md, robots_hosts)
+--   partial_by_own_group      of partial_block, hosts blocking part of the site through a group
+--                             naming the agent (the rest: their `*` group's generic rules)
 -- summary_agents holds, per crawl and agent, the hosts by the verdicts of their governing
 -- capture (docs/schema.md): each figure is a sum of its `hosts` over the rows that qualify.
 SELECT
@@ -66,7 +68,9 @@ SELECT
     coalesce(sum(hosts) FILTER (verdict_rfc9309 = 'full_block'), 0)::BIGINT
         AS full_block_rfc9309,
     round(full_block_rfc9309 / hosts_any, 4) AS share_any_rfc9309,
-    coalesce(sum(hosts) FILTER (fetch_outcome = 'revisit'), 0)::BIGINT AS hosts_unresolved_revisit
+    coalesce(sum(hosts) FILTER (fetch_outcome = 'revisit'), 0)::BIGINT AS hosts_unresolved_revisit,
+    coalesce(sum(hosts) FILTER (verdict = 'partial_block' AND verdict_source = 'specific'), 0)::BIGINT
+        AS partial_by_own_group
 FROM read_parquet('summary_agents/*/*.parquet', hive_partitioning = true)
 GROUP BY crawl, agent
 ORDER BY crawl, full_block DESC, agent;

@@ -93,7 +93,7 @@ www.scheme-relative,1,resolved,1,true,scheme-relative,full_block
     assert_eq!(
         gptbot,
         "repcensus-samples,GPTBot,ai_training,19,27,19,15,4,1.0,0.7037,0,0.0,19,17,6,0,0,0,1,20,\
-         0.7407,0"
+         0.7407,0,0"
     );
 }
 

@@ -252,6 +252,53 @@ fn two_crawls_give_blocking_changes_and_singled_out_agents() {
     );
 }
 
+/// `agents_wildcard_blocking.sql` counts each host once by its `*` reading: the verdict of
+/// every agent its file does not name. A host blocking GPTBot while `*` is open counts as
+/// blocking an AI agent with the rest open; one that names GPTBot only to let it in, under a
+/// `*` that blocks everything, does not; a file without a `*` group leaves the rest allowed; a
+/// 404 is outside the denominator.
+#[test]
+fn the_star_reading_counts_each_host_once_by_what_its_unnamed_agents_get() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out) = (dir.path().join("a.warc"), dir.path().join("out"));
+    common::robots_warc_with_status(
+        &input,
+        "2025-01-01T00:00:00Z",
+        &[
+            ("full.example", "200 OK", "User-agent: *\nDisallow: /\n"),
+            (
+                "partial.example",
+                "200 OK",
+                "User-agent: *\nDisallow: /admin\n",
+            ),
+            ("open.example", "200 OK", "User-agent: *\nDisallow:\n"),
+            ("gpt.example", "200 OK", "User-agent: GPTBot\nDisallow: /\n"),
+            (
+                "gpt-in.example",
+                "200 OK",
+                "User-agent: *\nDisallow: /\n\nUser-agent: GPTBot\nAllow: /\n",
+            ),
+            ("gone.example", "404 Not Found", "not here"),
+        ],
+    );
+    scan_as(&input, "C", &out);
+    let got = duck(
+        &out,
+        &format!(
+            ".read {}",
+            repo()
+                .join("queries/agents_wildcard_blocking.sql")
+                .display()
+        ),
+    );
+    assert_eq!(
+        got.trim_end(),
+        "crawl,hosts_2xx,hosts_with_star,star_full_block,share_full_block,star_partial_block,\
+         share_partial_block,ai_blocked_star_open,share_ai_blocked_star_open\n\
+         C,5,5,2,0.4,1,0.2,1,0.2"
+    );
+}
+
 /// Every `agents_*` query gives the hosts it leaves out (redirects that lead nowhere, 5xx
 /// robots.txt) and splits its 2xx denominator by what the body was; `agents_full_block_share`
 /// gives RFC 9309's reading beside Google's. A crafted crawl of seven hosts: two fully block

@@ -48,17 +48,27 @@ const GROUPS_FROM_DETAIL: &str = r"WITH latest AS (
     UNION ALL SELECT *, 'category', agent_category, NULL FROM latest
     UNION ALL SELECT *, 'ai', NULL, NULL FROM latest WHERE agent_category LIKE 'ai\_%' ESCAPE '\'
     UNION ALL SELECT *, 'all', NULL, NULL FROM latest
+), star AS (
+    SELECT crawl, host, arg_max(verdict, CASE verdict WHEN 'full_block' THEN 2
+        WHEN 'partial_block' THEN 1 ELSE 0 END) AS star_verdict
+    FROM latest
+    WHERE verdict_source IN ('wildcard', 'none')
+        AND fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
+    GROUP BY ALL
 ), per_host AS (
     SELECT crawl, host, agent_group, g_category, g_operator,
         any_value(fetch_outcome) AS fetch_outcome, any_value(resolution) AS resolution,
+        any_value(star_verdict) AS star_verdict,
         count(DISTINCT agent)::INT AS agents,
         count(*) FILTER (verdict = 'full_block') AS blocked,
         count(*) FILTER (verdict = 'full_block' AND verdict_source = 'specific') AS by_name,
         coalesce(bool_or(named_exact), false) AS names_exact,
         coalesce(bool_or(named), false) AS names_token
-    FROM grouped GROUP BY crawl, host, agent_group, g_category, g_operator
+    FROM grouped LEFT JOIN star USING (crawl, host)
+    GROUP BY crawl, host, agent_group, g_category, g_operator
 ), detail AS (
     SELECT crawl, agent_group, g_category, g_operator, agents, fetch_outcome, resolution,
+        star_verdict,
         blocked > 0, CASE WHEN blocked > 0 THEN blocked = by_name END, names_exact, names_token,
         count(*) AS hosts
     FROM per_host GROUP BY ALL
@@ -144,7 +154,7 @@ fn assert_pairs_and_domains_equal_detail(out: &Path) {
 
 const GROUPS: &str = "
 SELECT crawl, agent_group, agent_category, operator, agents, fetch_outcome, resolution,
-    blocks_any, blocked_by_name_only, names_exact, names_token, hosts
+    star_verdict, blocks_any, blocked_by_name_only, names_exact, names_token, hosts
 FROM read_parquet('summary_agent_groups/*/*.parquet', hive_partitioning = true)";
 
 const SUMMARY: &str = "

@@ -279,12 +279,8 @@ fn add_capture(
         .is_some_and(|o| OUTCOMES_2XX.contains(&outcomes.get(o)));
     // The `*` reading: the strictest verdict of the agents that no group names (those decided
     // by `*` or by no group), for a 2xx capture that leaves some agent to it.
-    let star = runs
-        .iter()
-        .map(|r| classes.traits(r.2))
-        .filter(|t| t.star)
-        .map(|t| t.strictness)
-        .max()
+    let star = (classes.star_class(runs))
+        .map(|c| classes.traits(c).strictness)
         .filter(|_| is_2xx);
     for &run in runs {
         let t = classes.traits(run.2);

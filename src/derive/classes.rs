@@ -95,6 +95,21 @@ impl Classes {
             .collect()
     }
 
+    /// The `*` reading of a capture with these runs: the class of the strictest of the agents
+    /// that no group names (those decided by `*` or by no group), the first such run of the
+    /// strictest; none when every agent is named. Agents left to `*` share its rules, so they
+    /// share one verdict (or `allowed`, decided by no group, where there is no `*` group).
+    pub fn star_class(&self, runs: &[Run]) -> Option<u32> {
+        let mut best: Option<(u8, u32)> = None;
+        for &(_, _, class) in runs {
+            let t = self.traits(class);
+            if t.star && best.is_none_or(|(s, _)| t.strictness > s) {
+                best = Some((t.strictness, class));
+            }
+        }
+        best.map(|(_, class)| class)
+    }
+
     pub fn text(&self, id: Option<u32>) -> Option<&str> {
         id.map(|i| self.names.get(i))
     }

@@ -10,6 +10,7 @@
 //! Only the groups a profile blocks or names are kept per profile; each group's other hosts,
 //! those that neither block nor name any of its agents, are the rest of its denominator.
 
+use super::agents::OUTCOMES_2XX;
 use super::classes::{Classes, Run};
 use super::redirects::Resolution;
 use crate::agents::Registry;
@@ -30,6 +31,11 @@ str_enum! {
         All = "all",
     }
 }
+
+/// What a group's row is counted by besides the group and its bits: the governing capture's
+/// fetch outcome, the host's resolution, and its `*` reading (a verdict's id in the classes'
+/// names; none for a host whose governing capture is not a 2xx or that names every agent).
+type Combo = (Option<u32>, Resolution, Option<u32>);
 
 struct Group<'r> {
     kind: GroupKind,
@@ -225,15 +231,28 @@ impl<'r> Groups<'r> {
         tally: &FxHashMap<(u32, Option<u32>, Resolution), i64>,
         outcomes: &Names,
     ) -> SummaryAgentGroupsBuilder {
+        let is_2xx: Vec<bool> = (0..outcomes.len() as u32)
+            .map(|o| OUTCOMES_2XX.contains(&outcomes.get(o)))
+            .collect();
+        // Each profile's `*` reading (the verdict's id in `classes.names`), for 2xx hosts.
+        let mut star_of: Vec<Option<Option<u32>>> = vec![None; profiles.len()];
         // Profiles reduced to what the groups see, and hosts tallied by reduction first.
         let mut reduction_of: Vec<Option<u32>> = vec![None; profiles.len()];
         let mut reduction_ids: FxHashMap<Vec<(u16, Touch)>, u32> = FxHashMap::default();
         let mut reductions: Vec<Vec<(u16, Touch)>> = Vec::new();
-        let mut by_reduction: FxHashMap<(u32, Option<u32>, Resolution), i64> = FxHashMap::default();
+        let mut by_reduction: FxHashMap<(u32, Combo), i64> = FxHashMap::default();
         let mut reduced = Vec::new();
-        let mut totals: FxHashMap<(Option<u32>, Resolution), i64> = FxHashMap::default();
+        let mut totals: FxHashMap<Combo, i64> = FxHashMap::default();
         for (&(p, outcome, resolution), &hosts) in tally {
-            *totals.entry((outcome, resolution)).or_default() += hosts;
+            let star = if outcome.is_some_and(|o| is_2xx[o as usize]) {
+                *star_of[p as usize].get_or_insert_with(|| {
+                    (classes.star_class(&profiles[p as usize])).and_then(|c| classes.get(c).verdict)
+                })
+            } else {
+                None
+            };
+            let combo = (outcome, resolution, star);
+            *totals.entry(combo).or_default() += hosts;
             let r = *reduction_of[p as usize].get_or_insert_with(|| {
                 reduce(&profiles[p as usize], classes, &mut reduced);
                 if let Some(&r) = reduction_ids.get(&reduced) {
@@ -244,62 +263,72 @@ impl<'r> Groups<'r> {
                 reduction_ids.insert(reduced.clone(), r);
                 r
             });
-            *by_reduction.entry((r, outcome, resolution)).or_default() += hosts;
+            *by_reduction.entry((r, combo)).or_default() += hosts;
         }
         let mut of_reduction: Vec<Option<Vec<(u16, Bits)>>> = vec![None; reductions.len()];
         let mut touched = vec![(0, 0, 0); self.groups.len()];
-        // Hosts by (outcome and resolution, group, bits), a dense table: a reduction that
-        // blocks every agent touches every group.
-        let combos: Vec<(Option<u32>, Resolution)> = totals.keys().copied().collect();
-        let combo_of: FxHashMap<(Option<u32>, Resolution), usize> =
+        // Hosts by (outcome, resolution and `*` reading, group, bits), a dense table: a
+        // reduction that blocks every agent touches every group.
+        let combos: Vec<Combo> = totals.keys().copied().collect();
+        let combo_of: FxHashMap<Combo, usize> =
             combos.iter().enumerate().map(|(k, &c)| (c, k)).collect();
         let width = self.groups.len() * Bits::CODES;
         let mut dense = vec![0i64; combos.len() * width];
-        for (&(r, outcome, resolution), &hosts) in &by_reduction {
+        for (&(r, combo), &hosts) in &by_reduction {
             let bits = of_reduction[r as usize]
                 .get_or_insert_with(|| self.of_reduced(&reductions[r as usize], &mut touched));
-            let base = combo_of[&(outcome, resolution)] * width;
+            let base = combo_of[&combo] * width;
             for &(g, b) in bits.iter() {
                 dense[base + usize::from(g) * Bits::CODES + b.code()] += hosts;
             }
         }
-        let mut rows: FxHashMap<(u16, Option<u32>, Resolution, Bits), i64> = FxHashMap::default();
+        let mut rows: FxHashMap<(u16, Combo, Bits), i64> = FxHashMap::default();
         for (k, &hosts) in dense.iter().enumerate().filter(|(_, &h)| h != 0) {
-            let (outcome, resolution) = combos[k / width];
             let (g, b) = ((k % width) / Bits::CODES, Bits::of_code(k % Bits::CODES));
-            rows.insert((g as u16, outcome, resolution, b), hosts);
+            rows.insert((g as u16, combos[k / width], b), hosts);
         }
         // Each group's hosts that neither block nor name any of its agents: the rest.
-        let mut touched: FxHashMap<(u16, Option<u32>, Resolution), i64> = FxHashMap::default();
-        for (&(g, outcome, resolution, _), &n) in &rows {
-            *touched.entry((g, outcome, resolution)).or_default() += n;
+        let mut touched: FxHashMap<(u16, Combo), i64> = FxHashMap::default();
+        for (&(g, combo, _), &n) in &rows {
+            *touched.entry((g, combo)).or_default() += n;
         }
         for g in 0..self.groups.len() as u16 {
-            for (&(outcome, resolution), &total) in &totals {
-                let seen = touched.get(&(g, outcome, resolution)).copied().unwrap_or(0);
+            for (&combo, &total) in &totals {
+                let seen = touched.get(&(g, combo)).copied().unwrap_or(0);
                 if total > seen {
-                    let key = (g, outcome, resolution, Bits::default());
-                    *rows.entry(key).or_default() += total - seen;
+                    *rows.entry((g, combo, Bits::default())).or_default() += total - seen;
                 }
             }
         }
+        self.builder(rows, classes, outcomes)
+    }
+
+    /// The rows in the table's order.
+    fn builder(
+        &self,
+        rows: FxHashMap<(u16, Combo, Bits), i64>,
+        classes: &Classes,
+        outcomes: &Names,
+    ) -> SummaryAgentGroupsBuilder {
         let mut rows: Vec<_> = rows.into_iter().collect();
         rows.sort_unstable_by(|(a, _), (b, _)| {
-            let of = |k: &(u16, Option<u32>, Resolution, Bits)| {
+            let of = |k: &(u16, Combo, Bits)| {
                 let g = &self.groups[k.0 as usize];
+                let (outcome, resolution, star) = k.1;
                 (
                     g.kind,
                     g.category,
                     g.operator,
-                    k.1.map(|o| outcomes.get(o)),
+                    outcome.map(|o| outcomes.get(o)),
+                    resolution,
+                    classes.text(star),
                     k.2,
-                    k.3,
                 )
             };
             of(a).cmp(&of(b))
         });
         let mut builder = SummaryAgentGroupsBuilder::default();
-        for ((g, outcome, resolution, b), hosts) in &rows {
+        for ((g, (outcome, resolution, star), b), hosts) in &rows {
             let group = &self.groups[*g as usize];
             builder.append(&SummaryAgentGroupRow {
                 agent_group: Some(group.kind.as_str()),
@@ -308,6 +337,7 @@ impl<'r> Groups<'r> {
                 agents: Some(group.agents as i32),
                 fetch_outcome: outcome.map(|o| outcomes.get(o)),
                 resolution: Some(resolution.as_str()),
+                star_verdict: classes.text(*star),
                 blocks_any: Some(b.blocks_any),
                 blocked_by_name_only: b.blocks_any.then_some(b.blocked_by_name_only),
                 names_exact: Some(b.names_exact),

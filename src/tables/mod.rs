@@ -40,7 +40,7 @@ pub use kind::{Bool, Kind, Label, Str, StrList, Text, Ts, F64, I32, I64};
 pub use table::{Table, TableSelection};
 
 /// Version of the table schemas, stored in every Parquet file's metadata as `repcensus.schema_version`.
-pub const SCHEMA_VERSION: &str = "12";
+pub const SCHEMA_VERSION: &str = "13";
 table! {
     /// One row per capture of a `/robots.txt` URL, whatever its status.
     RobotsFilesBuilder, RobotsFileRow, RobotsFiles, arrow: RobotsFilesArrow,
@@ -640,6 +640,10 @@ table! {
         agents: I32,
         fetch_outcome: Str,
         resolution: Str,
+        /// The host's `*` reading: the verdict of the agents no group names (decided by `*`,
+        /// or by no group where there is no `*` group); NULL when the governing capture is not
+        /// a 2xx or names every agent.
+        star_verdict: Str,
         blocks_any: Bool,
         blocked_by_name_only: Bool,
         names_exact: Bool,
