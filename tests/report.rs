@@ -97,6 +97,7 @@ fn key_columns(query: &str) -> &'static [&'static str] {
         "signals_meta_header_conflicts" => &["url", "agent", "header_directive", "meta_directive"],
         "read_summary"
         | "agents_ai_named_share"
+        | "agents_wildcard_blocking"
         | "signals_html_share"
         | "robots_accidental_blocks" => &[],
         other => panic!("the test does not know the key of {other}"),
@@ -211,13 +212,26 @@ fn every_number_on_the_page_is_its_querys() {
     assert_eq!(page.matches(r#"<section id="crawl-"#).count(), 4);
     // No value of the samples is 300 characters long, and the page's own text is never cut.
     assert!(!page.contains('…'), "some text was cut");
-    assert!(page.contains("the change between crawls covers them all"));
     let in_change = cells(&page[page.find(r#"<section id="change">"#).unwrap()..]);
     let crawls: BTreeSet<&str> = in_change.iter().map(|c| c.crawl.as_str()).collect();
     assert_eq!(
         crawls.len(),
         5,
         "the crawls with robots.txt captures: {crawls:?}"
+    );
+    // Sections by date, as the change section: archive.org (2008), daily-0900 (2014), the
+    // generated crawl (2025), the samples' own (2026).
+    let order: Vec<&str> = (page.split(r#"<section id="crawl-"#).skip(1))
+        .map(|s| &s[..s.find('"').unwrap()])
+        .collect();
+    assert_eq!(
+        order,
+        [
+            "archive.org-shallow",
+            "daily-0900",
+            "CC-MAIN-GENERATED",
+            "repcensus-samples"
+        ]
     );
     assert!(check_numbers(&out, &cells(&page)) > 150);
     assert!(page.len() < 400_000, "{} bytes", page.len());
@@ -248,6 +262,7 @@ fn every_number_on_the_page_is_its_querys() {
             "agents_blocking_by_category",
             "agents_full_block_share",
             "agents_singled_out",
+            "agents_wildcard_blocking",
             "errors_by_input",
             "read_summary",
             "robots_accidental_blocks",
@@ -310,8 +325,19 @@ fn two_crawls_give_a_change_section() {
         .iter()
         .any(|c| c.query == "robots_extension_adoption" && c.crawl == "later"));
     assert!(change.contains(r#"<td class="num">n/a</td>"#));
-    // Eight agents and the AI-naming share in two crawls, Content-Signal in one.
-    assert_eq!(check_numbers(&out, &in_change), 19);
+    // The `*` reading, the agents blocked by name and the AI-naming share in two crawls,
+    // Content-Signal in one.
+    assert!(in_change
+        .iter()
+        .any(|c| c.query == "agents_wildcard_blocking" && c.crawl == "later"));
+    let checked = check_numbers(&out, &in_change);
+    assert!(checked >= 7, "{checked}");
+    // Two crawls of different collections: dots, no line between them.
+    assert!(
+        !change.contains(r#"stroke-width="2""#),
+        "a line joins two kinds of crawl"
+    );
+    assert!(change.contains("nothing here is a trend"));
     assert!(check_numbers(&out, &cells(&page)) > 40);
 }
 
@@ -405,7 +431,8 @@ fn pixels(png_file: &Path) -> (u32, u32, Vec<[u8; 3]>) {
 
 /// The report in a real browser (Debian's chromium, headless): it loads with no console message,
 /// every chart is an SVG with drawn bars in the rendered page, and a screenshot shows them (not a
-/// blank page). `REPCENSUS_BLESS=1` copies the screenshot to docs/report.png.
+/// blank page). `REPCENSUS_BLESS=1` copies the screenshot (the samples' eight crawls: the overview
+/// and the first section) to docs/report.png.
 #[test]
 fn the_report_renders_in_headless_chromium() {
     let (dir, _out) = scan_samples();
@@ -414,14 +441,7 @@ fn the_report_renders_in_headless_chromium() {
     assert_ok(
         &bin()
             .current_dir(dir.path())
-            .args([
-                "report",
-                "out",
-                "--out",
-                "report.html",
-                "--crawl",
-                "repcensus-samples",
-            ])
+            .args(["report", "out", "--out", "report.html"])
             .output()
             .unwrap(),
     );
@@ -453,23 +473,28 @@ fn the_report_renders_in_headless_chromium() {
         assert!(console.is_empty(), "console messages: {console:?}");
         String::from_utf8_lossy(&run.stdout).into_owned()
     };
-    // The DOM as the browser built it: every chart an SVG with bars.
+    // The DOM as the browser built it: every chart an SVG with marks (bars or dots) besides
+    // its white background.
     let dom = browser(&["--dump-dom"]);
     let charts: Vec<&str> = dom.split("<div class=\"chart\">").skip(1).collect();
     assert!(charts.len() >= 4, "{} charts", charts.len());
     for c in &charts {
         let svg = &c[..c.find("</svg>").expect("an svg in each chart")];
         assert!(svg.starts_with("<svg"), "{}", &svg[..80.min(svg.len())]);
-        assert!(svg.matches("<rect").count() > 3, "an empty chart");
+        let marks = (svg.split('<').skip(1))
+            .filter(|t| t.starts_with("rect") || t.starts_with("circle"))
+            .filter(|t| !t[..t.find('>').unwrap_or(t.len())].contains("#FFFFFF"))
+            .count();
+        assert!(marks >= 1, "an empty chart: {}", &svg[..300.min(svg.len())]);
     }
     // A screenshot of the top of the page: not blank, and the first bars' colour is on it.
     let shot = dir.path().join("report.png");
     browser(&[
-        "--window-size=1000,2600",
+        "--window-size=1000,3000",
         &format!("--screenshot={}", shot.display()),
     ]);
     let (w, h, px) = pixels(&shot);
-    assert_eq!((w, h), (1000, 2600));
+    assert_eq!((w, h), (1000, 3000));
     let inked = px.iter().filter(|p| p.iter().any(|&c| c < 200)).count();
     assert!(
         inked * 50 > px.len(),
@@ -621,6 +646,31 @@ fn a_summary_of_an_earlier_schema_leaves_out_only_the_figures_it_lacks() {
     assert!(page.contains("<h3>AI crawlers</h3>"), "{page}");
     assert!(page.contains("<h3>robots.txt extensions</h3>"), "{page}");
 
+    // summary_agent_groups without the `*` readings (schema 12): the agents blocked by name
+    // are drawn, the row of the `*` reading is left out, saying why.
+    let groups = common::walk(&out.join("summary_agent_groups"))
+        .into_iter()
+        .find(|p| !p.to_string_lossy().contains("_schema"))
+        .expect("a summary_agent_groups part");
+    duck(
+        &out,
+        &format!(
+            "COPY (SELECT * EXCLUDE (star_verdict) FROM '{}') TO '{}' (FORMAT parquet)",
+            groups.display(),
+            old.display()
+        ),
+    );
+    std::fs::rename(&old, &groups).unwrap();
+    assert_ok(&report(&out, &html, &[]));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(
+        page.contains("predates the `*` readings")
+            || page.contains("predates the <code>*</code> readings"),
+        "{page}"
+    );
+    assert!(!page.contains(r#"data-query="agents_wildcard_blocking""#));
+    assert!(page.contains(r#"data-key="GPTBot" data-column="by_own_group""#));
+
     // robots_files of an earlier schema, derived again: the counts are NULL, not 0, and the
     // page says so as well.
     let files = common::walk(&out.join("robots_files"))
@@ -651,4 +701,177 @@ fn a_summary_of_an_earlier_schema_leaves_out_only_the_figures_it_lacks() {
         page.contains("summary_robots_hosts predates them"),
         "{page}"
     );
+}
+
+/// A crawl of one small file: its name, capture date and robots.txt files (host, body).
+type RobotsCrawl<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)]);
+
+/// The crawls of one small crawl file each.
+fn scan_robots_crawls(crawls: &[RobotsCrawl<'_>]) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    for (k, (crawl, date, files)) in crawls.iter().enumerate() {
+        let input = dir.path().join(format!("{k}.warc"));
+        common::robots_warc(&input, date, files);
+        let (code, err) = scan(&[
+            input.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--crawl",
+            crawl,
+        ]);
+        assert_eq!(code, 0, "{err}");
+    }
+    (dir, out)
+}
+
+/// The report of `out`, read back.
+fn page_of(dir: &Path, out: &Path) -> String {
+    let html = dir.join("report.html");
+    assert_ok(&report(out, &html, &[]));
+    std::fs::read_to_string(&html).unwrap()
+}
+
+/// The rows' first cells of the table of figure `id`.
+fn first_cells(page: &str, id: &str) -> Vec<String> {
+    let at = page
+        .find(&format!(r#"<figure id="{id}">"#))
+        .unwrap_or_else(|| panic!("{id}"));
+    let figure = &page[at..at + page[at..].find("</figure>").unwrap()];
+    let body = &figure[figure.rfind("<tbody>").unwrap()..];
+    (body.split("<tr><td>").skip(1))
+        .map(|r| unescape(&r[..r.find("</td>").unwrap()]))
+        .collect()
+}
+
+/// Agents blocked only through `*` are one row, "every crawler, through *", not a ranking of
+/// equal bars sorted by name; the agents sites block by name follow, most first; partial
+/// blocks are a figure apart. A crawl where no AI agent is fully blocked draws no bars.
+#[test]
+fn agents_blocked_only_through_star_are_one_row_and_partial_blocks_apart() {
+    let everything = "User-agent: *\nDisallow: /\n";
+    let (dir, out) = scan_robots_crawls(&[
+        (
+            "CC-MAIN-2025-05",
+            "2025-01-20T00:00:00Z",
+            &[
+                ("a.example", everything),
+                ("b.example", everything),
+                ("c.example", "User-agent: GPTBot\nDisallow: /\n"),
+                (
+                    "d.example",
+                    "User-agent: GPTBot\nUser-agent: CCBot\nDisallow: /\n",
+                ),
+                ("e.example", "User-agent: *\nDisallow: /admin\n"),
+            ],
+        ),
+        (
+            "quiet",
+            "2025-02-01T00:00:00Z",
+            &[("f.example", "User-agent: *\nDisallow: /admin\n")],
+        ),
+    ]);
+    let page = page_of(dir.path(), &out);
+    assert_eq!(
+        first_cells(&page, "CC-MAIN-2025-05-ai-blocking"),
+        ["every crawler, through *", "GPTBot", "CCBot"]
+    );
+    assert!(page.contains("of the"), "says how many agents are left out");
+    assert_eq!(
+        first_cells(&page, "CC-MAIN-2025-05-ai-partial"),
+        ["every crawler, through *"]
+    );
+    let quiet = &page[page.find(r#"<figure id="quiet-ai-blocking">"#).unwrap()..];
+    let quiet = &quiet[..quiet.find("</figure>").unwrap()];
+    assert!(
+        !quiet.contains("<svg"),
+        "bars for a crawl without full blocks"
+    );
+    assert!(quiet.contains("No host fully blocks an AI agent"));
+    assert!(check_numbers(&out, &cells(&page)) > 20);
+}
+
+/// Crawls are placed by date and joined by a line only within one collection (names differing
+/// only in their digits); the overview compares the two latest of one collection.
+#[test]
+fn only_crawls_of_one_collection_are_joined_and_compared() {
+    let blocks = "User-agent: GPTBot\nDisallow: /\n";
+    let open = "User-agent: *\nDisallow:\n";
+    let (dir, out) = scan_robots_crawls(&[
+        (
+            "CC-MAIN-2025-05",
+            "2025-01-20T00:00:00Z",
+            &[("a.example", blocks), ("b.example", open)],
+        ),
+        (
+            "CC-MAIN-2025-13",
+            "2025-03-20T00:00:00Z",
+            &[("a.example", blocks), ("b.example", blocks)],
+        ),
+        ("archive-x", "2025-02-20T00:00:00Z", &[("a.example", open)]),
+    ]);
+    let page = page_of(dir.path(), &out);
+    let change = &page[page.find(r#"<section id="change">"#).unwrap()..];
+    let chart = &change[..change.find("</svg>").unwrap()];
+    // The `*` line and GPTBot's join the two CC-MAIN crawls; archive-x stands alone.
+    assert_eq!(chart.matches(r#"stroke-width="2""#).count(), 2, "{chart}");
+    let head = &change[change.find("<thead>").unwrap()..change.find("</thead>").unwrap()];
+    let (x, y, z) = (
+        head.find("CC-MAIN-2025-05").unwrap(),
+        head.find("archive-x").unwrap(),
+        head.find("CC-MAIN-2025-13").unwrap(),
+    );
+    assert!(x < y && y < z, "by date: {head}");
+    let overview = &page[..page.find(r#"<section id="crawl-"#).unwrap()];
+    assert!(overview.contains("From CC-MAIN-2025-05"), "{overview}");
+    let compared = cells(overview);
+    assert!(compared.iter().any(|c| c.crawl == "CC-MAIN-2025-05"
+        && c.key == "GPTBot"
+        && c.column == "share_2xx"
+        && c.value == "0.5"));
+    assert!(compared
+        .iter()
+        .any(|c| c.crawl == "CC-MAIN-2025-13" && c.key == "GPTBot" && c.value == "1"));
+    assert!(check_numbers(&out, &compared) > 10);
+}
+
+/// The overview names every crawl with what was read into it, those without a section too,
+/// and every kind of problem with its count; the conflicts' count is in its own column.
+#[test]
+fn every_crawl_and_every_error_kind_is_named_with_its_count() {
+    let (dir, out) = scan_samples();
+    let page = page_of(dir.path(), &out);
+    let overview = &page[page.find(r#"<section id="overview">"#).unwrap()..];
+    let overview = &overview[..overview.find("</section>").unwrap()];
+    let said = cells(overview);
+    let crawls: BTreeSet<&str> = (said.iter())
+        .filter(|c| c.query == "read_summary" && c.column == "errors")
+        .map(|c| c.crawl.as_str())
+        .collect();
+    assert_eq!(crawls.len(), 8, "{crawls:?}");
+    let kinds = duck(
+        &out,
+        "SELECT count(DISTINCT (crawl, kind)) AS n, sum(1) AS rows \
+         FROM read_parquet('errors/*/*.parquet', hive_partitioning = true)",
+    );
+    let distinct: usize = kinds
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let named = said.iter().filter(|c| c.query == "errors_by_input").count();
+    assert_eq!(named, distinct);
+    assert!(overview.contains("not shown: <code>--crawl unknown</code>"));
+    assert!(check_numbers(&out, &said) > 40);
+    // The conflicts' count heads its own one-column table.
+    let at = page.find(r#"-conflicts">"#).unwrap();
+    let figure = &page[at..at + page[at..].find("</figure>").unwrap()];
+    let totals = &figure[figure.find(r#"<table class="totals""#).unwrap()..];
+    let totals = &totals[..totals.find("</table>").unwrap()];
+    assert_eq!(totals.matches("<th>").count(), 1, "{totals}");
+    assert!(totals.contains(r#"data-column="conflicts""#));
 }

@@ -10,7 +10,7 @@
 //! (every file that names no tracked agent and disallows the same way), so the work grows with
 //! the crawl's captures (reading the runs) and hosts (one lookup each), not hosts × agents.
 
-use super::classes::{Class, Classes, Run};
+use super::classes::{Class, Classes, Run, OUTCOMES_2XX};
 use super::groups::Groups;
 use super::pairs;
 use super::read::{read_beside, summary_part, Governs, Slots};
@@ -49,10 +49,6 @@ pub struct CrawlAgents {
     /// without verdicts): they are in no row.
     pub hosts_without_verdicts: u64,
 }
-
-/// The fetch outcomes of a 2xx capture (or a resource record), whose body was parsed: the
-/// denominators `hosts_2xx` and the `*` reading of [`SummaryAgentRow::singled_out`] use them.
-pub const OUTCOMES_2XX: [&str; 4] = ["ok", "ok_empty", "not_robots_html", "not_robots_binary"];
 
 /// A capture that governs hosts: its fetch outcome, its hosts by how their redirects ended (in
 /// the order of [`Resolution::ALL`]), and whether its runs were found.

@@ -10,8 +10,7 @@
 //! Only the groups a profile blocks or names are kept per profile; each group's other hosts,
 //! those that neither block nor name any of its agents, are the rest of its denominator.
 
-use super::agents::OUTCOMES_2XX;
-use super::classes::{Classes, Run};
+use super::classes::{Classes, Run, OUTCOMES_2XX};
 use super::redirects::Resolution;
 use crate::agents::Registry;
 use crate::parts::runs::Names;

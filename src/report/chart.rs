@@ -2,6 +2,7 @@
 //! needed to draw and the page's font shows it).
 
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// One bar: its label and its stacked parts (shares between 0 and 1, or counts).
 pub(super) struct Bar<'a> {
@@ -106,6 +107,10 @@ fn draw_bars(
     for (i, bar) in bars.iter().rev().enumerate() {
         let mut from = 0.0;
         for (k, &v) in bar.parts.iter().enumerate() {
+            // A part of nothing keeps its colour's place but draws no sliver.
+            if v <= 0.0 {
+                continue;
+            }
             let to = (from + v).min(max);
             let colour = PALETTE[k % PALETTE.len()];
             let mut rect = Rectangle::new(
@@ -138,9 +143,11 @@ pub(super) fn legend<'a>(names: &[&'a str]) -> Vec<(&'a str, String)> {
         .collect()
 }
 
-/// A line of a line chart: its value at each x (a share, or none); its legend is the page's.
+/// A line of a line chart: its value at each x (a share, or none) and its colour ([`line_colour`]);
+/// its legend is the page's.
 pub(super) struct Line {
     pub points: Vec<Option<f64>>,
+    pub colour: usize,
 }
 
 /// The colour of line `k`.
@@ -162,17 +169,6 @@ fn line_rgb(k: usize) -> RGBColor {
 pub(super) fn line_colour(k: usize) -> String {
     let RGBColor(r, g, b) = line_rgb(k);
     format!("#{r:02x}{g:02x}{b:02x}")
-}
-
-/// Lines of shares over categories (crawls), each point marked; a missing value breaks its line.
-pub(super) fn lines(xs: &[&str], lines: &[Line]) -> String {
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (720, 320)).into_drawing_area();
-        let _ = draw_lines(&root, xs, lines);
-        let _ = root.present();
-    }
-    compact(&svg)
 }
 
 /// Plotters' SVG without what it repeats on every element to no effect: attributes at their
@@ -206,51 +202,106 @@ fn compact(svg: &str) -> String {
     rounded
 }
 
-fn draw_lines(
+/// Lines of shares over time: crawl `i` at `xs[i]` (days since 1970, ascending), its value in
+/// each line marked by a dot; a line joins only consecutive crawls of one collection
+/// (`collections[i]`, none: a crawl compared with no other), never crawls of different kinds.
+/// The x axis is labelled at the crawls (`labels`), leaving out a label too close to the one
+/// before it.
+pub(super) fn timeline(
+    xs: &[f64],
+    labels: &[String],
+    collections: &[Option<usize>],
+    lines: &[Line],
+) -> String {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (720, 320)).into_drawing_area();
+        let _ = draw_timeline(&root, xs, labels, collections, lines);
+        let _ = root.present();
+    }
+    compact(&svg)
+}
+
+fn draw_timeline(
     root: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
-    xs: &[&str],
+    xs: &[f64],
+    labels: &[String],
+    collections: &[Option<usize>],
     lines: &[Line],
 ) -> Result<(), DrawingAreaErrorKind<std::io::Error>> {
     root.fill(&WHITE)?;
-    let max = lines
-        .iter()
+    let max = (lines.iter())
         .flat_map(|l| l.points.iter().flatten())
         .fold(0.0f64, |a, &b| a.max(b));
     let top = (max * 1.15).clamp(0.01, 1.0);
-    let n = xs.len().max(1);
+    let first = xs.iter().copied().fold(f64::INFINITY, f64::min);
+    let last = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let (first, last) = if xs.is_empty() {
+        (0.0, 0.0)
+    } else {
+        (first, last)
+    };
+    // A margin on both sides, at least 30 days: dots are not drawn on the axis.
+    let pad = ((last - first) * 0.06).max(30.0);
+    // Labels from left to right, each at least an eighth of the axis from the one before.
+    let mut sorted: Vec<f64> = xs.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let mut kept: Vec<f64> = Vec::new();
+    for x in sorted {
+        if kept
+            .last()
+            .is_none_or(|&k| x - k > (last - first + 2.0 * pad) * 0.12)
+        {
+            kept.push(x);
+        }
+    }
     let mut chart = ChartBuilder::on(root)
         .margin(12)
+        .margin_right(24)
         .x_label_area_size(28)
         .y_label_area_size(48)
-        .build_cartesian_2d((0..n - 1).into_segmented(), 0f64..top)?;
+        .build_cartesian_2d(first - pad..last + pad, 0f64..top)?;
+    // The x axis is labelled at the crawls, not at round numbers: no mesh labels (plotters'
+    // key points cannot be bound on an f64 axis and still be formatted), the labels drawn below
+    // the axis where each crawl is.
     chart
         .configure_mesh()
         .disable_x_mesh()
         .light_line_style(TRANSPARENT)
-        .x_labels(n)
+        .x_labels(0)
         .y_labels(6)
-        .x_label_formatter(&|v| match v {
-            SegmentValue::CenterOf(i) => xs.get(*i).map_or(String::new(), |x| x.to_string()),
-            _ => String::new(),
-        })
         .y_label_formatter(&|v| format!("{:.0}%", v * 100.0))
         .label_style(("sans-serif", 13))
         .draw()?;
-    for (k, line) in lines.iter().enumerate() {
-        let colour = line_rgb(k);
-        // One polyline per run of crawls with a value: a missing value breaks the line.
-        let mut run: Vec<(SegmentValue<usize>, f64)> = Vec::new();
-        for (i, p) in line.points.iter().chain([&None]).enumerate() {
-            if let Some(v) = p {
-                run.push((SegmentValue::CenterOf(i), *v));
-                continue;
-            }
-            if run.is_empty() {
-                continue;
-            }
-            chart.draw_series(LineSeries::new(run.clone(), colour.stroke_width(2)))?;
-            chart.draw_series(run.drain(..).map(|p| Circle::new(p, 4, colour.filled())))?;
+    let style =
+        TextStyle::from(("sans-serif", 13).into_font()).pos(Pos::new(HPos::Center, VPos::Top));
+    for (x, label) in xs.iter().zip(labels) {
+        if !kept.contains(x) {
+            continue;
         }
+        let (px, py) = chart.backend_coord(&(*x, 0.0));
+        root.draw(&Text::new(label.clone(), (px, py + 6), style.clone()))?;
+        root.draw(&PathElement::new(vec![(px, py), (px, py + 4)], BLACK))?;
+    }
+    for line in lines {
+        let colour = line_rgb(line.colour);
+        let dots = (xs.iter().zip(&line.points)).filter_map(|(&x, p)| p.map(|y| (x, y)));
+        let mut by_collection: std::collections::BTreeMap<usize, Vec<(f64, f64)>> =
+            Default::default();
+        for (i, p) in line.points.iter().enumerate() {
+            if let (Some(c), Some(y)) = (collections[i], p) {
+                by_collection.entry(c).or_default().push((xs[i], *y));
+            }
+        }
+        for run in by_collection.into_values().filter(|r| r.len() >= 2) {
+            chart.draw_series(LineSeries::new(run, colour.stroke_width(2)))?;
+        }
+        // Each line's dots a little apart from the others', so that equal shares (every
+        // agent blocked only through `*`) show every colour, not the last one drawn.
+        let dodge = (line.colour as i32 % 8 - 3) * 3;
+        chart.draw_series(
+            dots.map(|p| EmptyElement::at(p) + Circle::new((dodge, 0), 4, colour.filled())),
+        )?;
     }
     Ok(())
 }

@@ -33,6 +33,8 @@ pub(super) struct Read {
     pub fetch_outcomes: Vec<(String, u64)>,
     /// The earliest robots.txt capture (microseconds since 1970), which orders crawls.
     pub first_capture: Option<i64>,
+    /// The latest robots.txt capture.
+    pub last_capture: Option<i64>,
 }
 
 impl Read {
@@ -47,6 +49,7 @@ impl Read {
                 if time.is_valid(i) {
                     let t = time.value(i);
                     self.first_capture = Some(self.first_capture.map_or(t, |f| f.min(t)));
+                    self.last_capture = Some(self.last_capture.map_or(t, |l| l.max(t)));
                 }
                 *outcomes
                     .entry(text(o, i).unwrap_or("").to_string())
@@ -85,16 +88,20 @@ impl Read {
             // Not derived yet (a sharded scan before `hosts`): count the captures themselves.
             r.outcomes_from_captures(t, crawl)?;
         }
-        let cols = ["fetch_outcome", "captures", "first_capture"];
+        let cols = ["fetch_outcome", "captures", "first_capture", "last_capture"];
         t.each("summary_robots_outcomes", crawl, &cols, &[], |b| {
             let (o, captures) = (b.strings("fetch_outcome")?, b.i64s("captures")?);
-            let first = b.times("first_capture")?;
+            let (first, last) = (b.times("first_capture")?, b.times("last_capture")?);
             for i in 0..b.len() {
                 let n = captures.value(i).max(0) as u64;
                 r.robots_captures += n;
                 if first.is_valid(i) {
                     let t = first.value(i);
                     r.first_capture = Some(r.first_capture.map_or(t, |f| f.min(t)));
+                }
+                if last.is_valid(i) {
+                    let t = last.value(i);
+                    r.last_capture = Some(r.last_capture.map_or(t, |l| l.max(t)));
                 }
                 r.fetch_outcomes
                     .push((text(o, i).unwrap_or("").to_string(), n));
@@ -135,6 +142,8 @@ pub(super) struct AgentShare {
     pub by_own_group: u64,
     pub by_star: u64,
     pub partial_block: u64,
+    /// Of `partial_block`, through a group naming the agent.
+    pub partial_by_own_group: u64,
     pub hosts_resolved: u64,
     /// `agents_singled_out.sql`: hosts whose group for the agent gives a stricter verdict than
     /// their `*` reading, and of those, hosts fully blocking it.
@@ -171,6 +180,19 @@ pub(super) struct Agents {
     pub hosts_with_star: u64,
     /// Blocking by category and operator (agents_blocking_by_category.sql), in its order.
     pub groups: Vec<Group>,
+    /// The hosts' `*` readings (agents_wildcard_blocking.sql); `None` when
+    /// `summary_agent_groups` predates them (schema 12 and before).
+    pub star: Option<Star>,
+}
+
+/// `agents_wildcard_blocking.sql`: hosts whose governing capture is a 2xx, by their `*`
+/// reading, the verdict of every agent their file does not name.
+#[derive(Debug, Default, Clone, Copy)]
+pub(super) struct Star {
+    pub full_block: u64,
+    pub partial_block: u64,
+    /// Hosts fully blocking some AI agent while `*` blocks nothing.
+    pub ai_blocked_star_open: u64,
 }
 
 /// One (category, operator) row of `agents_blocking_by_category.sql`.
@@ -183,6 +205,8 @@ pub(super) struct Group {
     pub hosts_blocking_any: u64,
     /// Full and partial blocks, and host x agent pairs, summed over the group's agents.
     pub full: u64,
+    /// Of `full`, blocks through a group naming the agent.
+    pub by_name: u64,
     pub partial: u64,
     pub pairs: u64,
     pub hosts_resolved: u64,
@@ -214,6 +238,7 @@ fn groups(shares: &[AgentShare], blocking_any: &BlockingAny) -> Vec<Group> {
         g.hosts_2xx = g.hosts_2xx.max(s.hosts_2xx);
         g.hosts_resolved = g.hosts_resolved.max(s.hosts_2xx_resolved);
         g.full += s.full_block;
+        g.by_name += s.by_own_group;
         g.partial += s.partial_block;
         g.pairs += s.hosts_2xx;
     }
@@ -240,9 +265,11 @@ fn groups(shares: &[AgentShare], blocking_any: &BlockingAny) -> Vec<Group> {
 type BlockingAny = HashMap<(String, String), u64>;
 
 /// From `summary_agent_groups`, over hosts whose governing capture is a 2xx: the hosts fully
-/// blocking some agent of each (category, operator), and the hosts naming an AI agent.
-fn group_counts(t: &Tables<'_>, crawl: &str) -> Result<(BlockingAny, u64)> {
+/// blocking some agent of each (category, operator), the hosts naming an AI agent, and the
+/// hosts by their `*` reading (none when a part predates it).
+fn group_counts(t: &Tables<'_>, crawl: &str) -> Result<(BlockingAny, u64, Option<Star>)> {
     let (mut blocking_any, mut naming_ai) = (HashMap::default(), 0);
+    let mut star = Some(Star::default());
     let cols = [
         "agent_group",
         "agent_category",
@@ -250,6 +277,7 @@ fn group_counts(t: &Tables<'_>, crawl: &str) -> Result<(BlockingAny, u64)> {
         "fetch_outcome",
         "blocks_any",
         "names_exact",
+        "star_verdict",
         "hosts",
     ];
     t.each("summary_agent_groups", crawl, &cols, &[], |b| {
@@ -264,11 +292,30 @@ fn group_counts(t: &Tables<'_>, crawl: &str) -> Result<(BlockingAny, u64)> {
             b.bools("names_exact")?,
             b.i64s("hosts")?,
         );
+        // Parts of an earlier schema lack the `*` reading: only its figures are left out.
+        let star_verdict = b.strings("star_verdict").ok();
+        if star_verdict.is_none() {
+            star = None;
+        }
         for i in 0..b.len() {
             if !text(outcome, i).is_some_and(|o| OUTCOMES_2XX.contains(&o)) {
                 continue;
             }
             let n = hosts.value(i).max(0) as u64;
+            let sv = star_verdict.and_then(|v| text(v, i));
+            match (text(group, i), star.as_mut()) {
+                (Some("all"), Some(s)) => match sv {
+                    Some("full_block") => s.full_block += n,
+                    Some("partial_block") => s.partial_block += n,
+                    _ => {}
+                },
+                (Some("ai"), Some(s))
+                    if flag(blocks, i) && !matches!(sv, Some("full_block" | "partial_block")) =>
+                {
+                    s.ai_blocked_star_open += n
+                }
+                _ => {}
+            }
             match text(group, i) {
                 Some("operator") if flag(blocks, i) => {
                     let key = (
@@ -283,7 +330,7 @@ fn group_counts(t: &Tables<'_>, crawl: &str) -> Result<(BlockingAny, u64)> {
         }
         Ok(())
     })?;
-    Ok((blocking_any, naming_ai))
+    Ok((blocking_any, naming_ai, star))
 }
 
 /// The verdicts the agent figures count.
@@ -363,7 +410,11 @@ impl Agents {
                         s.by_own_group += n * u64::from(source == Some("specific"));
                         s.by_star += n * u64::from(source == Some("wildcard"));
                     }
-                    Verdict::Partial => s.partial_block += n,
+                    Verdict::Partial => {
+                        s.partial_block += n;
+                        s.partial_by_own_group +=
+                            n * u64::from(text(source, i) == Some("specific"));
+                    }
                     Verdict::Other => {}
                 }
                 if singled.is_valid(i) {
@@ -376,7 +427,7 @@ impl Agents {
             }
             Ok(())
         })?;
-        let (blocking_any, hosts_naming_ai) = group_counts(t, crawl)?;
+        let (blocking_any, hosts_naming_ai, star) = group_counts(t, crawl)?;
         let groups = groups(&shares, &blocking_any);
         shares.sort_by(|a, b| a.agent.cmp(&b.agent));
         Ok(Agents {
@@ -387,6 +438,7 @@ impl Agents {
             hosts_2xx: shares.iter().map(|s| s.hosts_2xx).max().unwrap_or(0),
             hosts_naming_ai,
             shares,
+            star,
         })
     }
 
@@ -407,22 +459,41 @@ impl Agents {
         ai
     }
 
-    /// The AI agents (registry categories `ai_*`) most often fully blocked, at most `n`.
-    pub(super) fn top_ai(&self, n: usize) -> Vec<&AgentShare> {
-        let mut ai: Vec<&AgentShare> = self.shares.iter().filter(|s| s.is_ai()).collect();
+    /// The AI agents (registry categories `ai_*`) most often fully blocked through a group
+    /// naming them (then by all full blocks, then by name), at most `n`; those no host blocks
+    /// by name are left out (their blocks are the `*` readings, the same for every agent).
+    pub(super) fn top_named(&self, n: usize) -> Vec<&AgentShare> {
+        let mut ai: Vec<&AgentShare> = (self.shares.iter())
+            .filter(|s| s.is_ai() && s.by_own_group > 0)
+            .collect();
         ai.sort_by(|a, b| {
-            b.share_2xx()
-                .partial_cmp(&a.share_2xx())
-                .unwrap_or(std::cmp::Ordering::Equal)
-                .then_with(|| {
-                    b.share_partial_2xx()
-                        .partial_cmp(&a.share_partial_2xx())
-                        .unwrap_or(std::cmp::Ordering::Equal)
-                })
+            (b.by_own_group, b.full_block)
+                .cmp(&(a.by_own_group, a.full_block))
                 .then_with(|| a.agent.cmp(&b.agent))
         });
         ai.truncate(n);
         ai
+    }
+
+    /// The AI agents most often partly blocked through a group naming them, at most `n`.
+    pub(super) fn top_partial_named(&self, n: usize) -> Vec<&AgentShare> {
+        let mut ai: Vec<&AgentShare> = (self.shares.iter())
+            .filter(|s| s.is_ai() && s.partial_by_own_group > 0)
+            .collect();
+        ai.sort_by(|a, b| {
+            (b.partial_by_own_group, b.partial_block)
+                .cmp(&(a.partial_by_own_group, a.partial_block))
+                .then_with(|| a.agent.cmp(&b.agent))
+        });
+        ai.truncate(n);
+        ai
+    }
+
+    /// AI agents of the registry with 2xx hosts, and of those, the ones no host fully blocks by
+    /// a group naming them.
+    pub(super) fn ai_agents(&self) -> (usize, usize) {
+        let ai = || (self.shares.iter()).filter(|s| s.is_ai() && s.hosts_2xx > 0);
+        (ai().count(), ai().filter(|s| s.by_own_group == 0).count())
     }
 }
 

@@ -144,6 +144,9 @@ pub(super) struct Figure<'a> {
     pub chart: Option<String>,
     pub legend: &'a [(&'a str, String)],
     pub unit: &'a str,
+    /// A one-row table of totals above the figure's table (its head and row), for a figure
+    /// that lists the first of many rows.
+    pub totals: Option<(&'a [&'a str], String)>,
     /// The queries that reproduce the figure: the table's cells are the first's unless they
     /// name another ([`cell_of`]).
     pub queries: &'a [&'a str],
@@ -176,13 +179,24 @@ impl Figure<'_> {
         let files: Vec<String> = (self.queries.iter())
             .map(|q| format!("<code>queries/{}.sql</code>", esc(q)))
             .collect();
+        let query = esc(self.queries.first().copied().unwrap_or(""));
         let _ = write!(
             out,
-            r#"<figcaption>{} Reproduce: {}.</figcaption><table data-query="{}"><thead><tr>"#,
+            r#"<figcaption>{} Reproduce: {}.</figcaption>"#,
             code_spans(&esc(self.unit)),
             files.join(", "),
-            esc(self.queries.first().copied().unwrap_or(""))
         );
+        if let Some((head, row)) = &self.totals {
+            let _ = write!(
+                out,
+                r#"<table class="totals" data-query="{query}"><thead><tr>"#
+            );
+            for h in *head {
+                let _ = write!(out, "<th>{}</th>", esc(h));
+            }
+            let _ = write!(out, "</tr></thead><tbody><tr>{row}</tr></tbody></table>");
+        }
+        let _ = write!(out, r#"<table data-query="{query}"><thead><tr>"#);
         for h in self.head {
             let _ = write!(out, "<th>{}</th>", esc(h));
         }

@@ -1,0 +1,355 @@
+//! The AI crawler figures of a crawl's section: full blocks (by a group naming the agent and
+//! through `*`), agents singled out, partial blocks apart, blocking by operator and category,
+//! hosts naming an AI agent.
+
+use super::chart;
+use super::facts::{self, share, Agents};
+use super::html::{self, cell, esc, esc_value, thousands, Figure, Num};
+use super::TOP_AI;
+use std::fmt::Write;
+
+pub(super) fn agent_figures(crawl: &str, a: &Agents, body: &mut String) {
+    body.push_str("<h3>AI crawlers</h3>");
+    if a.hosts_2xx == 0 {
+        let _ = write!(
+            body,
+            r#"<p id="{}-ai-none">No host's robots.txt answered 2xx (see how the fetches ended): there is no verdict to count.</p>"#,
+            esc(crawl)
+        );
+        return;
+    }
+    full_block_figure(crawl, a, body);
+    singled_out_figure(crawl, a, body);
+    partial_block_figure(crawl, a, body);
+    groups_figure(crawl, a, body);
+    let q = "agents_ai_named_share";
+    Figure {
+        id: format!("{crawl}-ai-named"),
+        title: "Hosts naming an AI agent",
+        chart: None,
+        legend: &[],
+        unit: "Hosts whose robots.txt writes the name of at least one AI agent on a user-agent \
+               line, over hosts whose governing capture answered 2xx.",
+        totals: None,
+        queries: &[q],
+        head: &["hosts (2xx)", "naming an AI agent", "share"],
+        rows: vec![format!(
+            "{}{}{}",
+            cell("", "hosts_2xx", Num::Count(a.hosts_2xx)),
+            cell("", "hosts_naming_ai", Num::Count(a.hosts_naming_ai)),
+            cell(
+                "",
+                "share",
+                Num::Share(share(a.hosts_naming_ai, a.hosts_2xx))
+            ),
+        )],
+    }
+    .render(body);
+}
+
+fn singled_out_figure(crawl: &str, a: &Agents, body: &mut String) {
+    let top = a.top_singled_out(TOP_AI);
+    if top.is_empty() {
+        return;
+    }
+    let q = "agents_singled_out";
+    let bars: Vec<chart::Bar<'_>> = top
+        .iter()
+        .map(|s| chart::Bar {
+            label: &s.agent,
+            parts: vec![
+                share(s.singled_to_full_block, a.hosts_with_star).unwrap_or(0.0),
+                share(s.singled_out - s.singled_to_full_block, a.hosts_with_star).unwrap_or(0.0),
+            ],
+        })
+        .collect();
+    let legend = chart::legend(&["to a full block", "to a partial block"]);
+    Figure {
+        id: format!("{crawl}-ai-singled-out"),
+        title: "AI crawlers singled out",
+        chart: Some(chart::bars(&bars)),
+        legend: &legend,
+        unit: &format!(
+            "Share of the {} hosts whose robots.txt answered 2xx (and leaves some agent to `*`) \
+             whose group for the agent is stricter than their `*` reading: AI-specific \
+             restriction, not a generic `Disallow: /admin`. The AI agents most often singled out.",
+            thousands(a.hosts_with_star)
+        ),
+        totals: None,
+        queries: &[q],
+        head: &[
+            "agent",
+            "category",
+            "singled out",
+            "to a full block",
+            "share",
+            "hosts (2xx)",
+        ],
+        rows: top
+            .iter()
+            .map(|s| {
+                let k = &s.agent;
+                format!(
+                    "<td>{}</td><td>{}</td>{}{}{}{}",
+                    esc_value(k),
+                    esc_value(&s.category),
+                    cell(k, "singled_out", Num::Count(s.singled_out)),
+                    cell(k, "to_full_block", Num::Count(s.singled_to_full_block)),
+                    cell(
+                        k,
+                        "share",
+                        Num::Share(share(s.singled_out, a.hosts_with_star))
+                    ),
+                    cell(k, "hosts_2xx", Num::Count(a.hosts_with_star)),
+                )
+            })
+            .collect(),
+    }
+    .render(body);
+}
+
+fn groups_figure(crawl: &str, a: &Agents, body: &mut String) {
+    let ai: Vec<&facts::Group> = (a.groups.iter())
+        .filter(|g| g.category.starts_with("ai_"))
+        .collect();
+    // As for agents: groups none of whose agents a host blocks by name share the `*` reading's
+    // blocks, and would look ranked by name.
+    let mut top: Vec<&facts::Group> = ai.iter().copied().filter(|g| g.by_name > 0).collect();
+    top.sort_by(|x, y| {
+        y.full_share()
+            .partial_cmp(&x.full_share())
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then_with(|| (&x.category, &x.operator).cmp(&(&y.category, &y.operator)))
+    });
+    top.truncate(TOP_AI);
+    if top.is_empty() {
+        return;
+    }
+    let labels: Vec<String> = top
+        .iter()
+        .map(|g| format!("{} ({})", g.operator, g.category))
+        .collect();
+    let bars: Vec<chart::Bar<'_>> = top
+        .iter()
+        .zip(&labels)
+        .map(|(g, label)| chart::Bar {
+            label,
+            parts: vec![g.full_share().unwrap_or(0.0)],
+        })
+        .collect();
+    let unit = format!(
+        "Share of host x agent pairs that are full blocks, over hosts whose robots.txt answered \
+         2xx and the operator's agents of that category (each host read at its governing \
+         capture); partial blocks in the last column. The AI operators and categories most \
+         often fully blocked, of those with an agent some host blocks by name: {} other AI \
+         operator groups are fully blocked only through `*`. The query lists all.",
+        ai.len() - ai.iter().filter(|g| g.by_name > 0).count()
+    );
+    let q = "agents_blocking_by_category";
+    Figure {
+        id: format!("{crawl}-ai-operators"),
+        title: "AI crawlers fully blocked, by operator and category",
+        chart: Some(chart::bars(&bars)),
+        legend: &[],
+        unit: &unit,
+        totals: None,
+        queries: &[q],
+        head: &[
+            "operator",
+            "category",
+            "agents",
+            "hosts blocking any",
+            "fully",
+            "partly",
+        ],
+        rows: top
+            .iter()
+            .map(|g| {
+                let k = format!("{}|{}", g.category, g.operator);
+                format!(
+                    "<td>{}</td><td>{}</td>{}{}{}{}",
+                    esc_value(&g.operator),
+                    esc_value(&g.category),
+                    cell(&k, "agents", Num::Count(g.agents)),
+                    cell(&k, "hosts_blocking_any", Num::Count(g.hosts_blocking_any)),
+                    cell(&k, "full_block_share", Num::Share(g.full_share())),
+                    cell(&k, "partial_block_share", Num::Share(g.partial_share())),
+                )
+            })
+            .collect(),
+    }
+    .render(body);
+}
+
+/// The query giving each host's `*` reading once.
+const STAR_QUERY: &str = "agents_wildcard_blocking";
+
+/// The label of the `*` reading's row.
+const STAR_ROW: &str = "every crawler, through *";
+
+/// AI agents in the partial blocks' table.
+const TOP_PARTIAL: usize = 10;
+
+/// The headline: hosts fully blocking AI agents. The `*` reading first, once (it is the same
+/// for every agent a host does not name, so per agent it only repeats), then the AI agents that
+/// hosts block by name, split into blocks by a group naming them and blocks through `*`.
+fn full_block_figure(crawl: &str, a: &Agents, body: &mut String) {
+    let top = a.top_named(TOP_AI);
+    let (ai, only_star) = a.ai_agents();
+    let star_full = a.star.map(|s| s.full_block);
+    let mut bars: Vec<chart::Bar<'_>> = Vec::new();
+    let mut rows = Vec::new();
+    if let Some(n) = star_full {
+        bars.push(chart::Bar {
+            label: STAR_ROW,
+            parts: vec![0.0, share(n, a.hosts_2xx).unwrap_or(0.0)],
+        });
+        rows.push(star_row(crawl, "star_full_block", "share_full_block", n, a));
+    }
+    for s in &top {
+        bars.push(chart::Bar {
+            label: &s.agent,
+            parts: vec![
+                share(s.by_own_group, s.hosts_2xx).unwrap_or(0.0),
+                share(s.full_block - s.by_own_group, s.hosts_2xx).unwrap_or(0.0),
+            ],
+        });
+        let k = &s.agent;
+        rows.push(format!(
+            "<td>{}</td><td>{}</td><td>{}</td>{}{}{}{}",
+            esc_value(k),
+            esc_value(&s.operator),
+            esc_value(&s.category),
+            cell(k, "by_own_group", Num::Count(s.by_own_group)),
+            cell(k, "full_block", Num::Count(s.full_block)),
+            cell(k, "share_2xx", Num::Share(s.share_2xx())),
+            cell(k, "hosts_2xx", Num::Count(s.hosts_2xx)),
+        ));
+    }
+    let nothing = top.is_empty() && star_full.unwrap_or(0) == 0;
+    let star_said = match star_full {
+        Some(_) => format!(
+            "The first row counts each host once by its `*` reading: hosts whose `*` group \
+             disallows everything to every crawler they do not name ({STAR_QUERY}.sql); per \
+             agent it would only repeat. "
+        ),
+        None => "This crawl's summary_agent_groups predates the `*` readings (schema 12 and \
+                 before): run `repcensus hosts` to count them. "
+            .to_string(),
+    };
+    let listed = if nothing {
+        "No host fully blocks an AI agent, by name or through `*`.".to_string()
+    } else {
+        format!(
+            "Then the AI agents (registry categories ai_*) that most hosts fully block by a \
+             group naming them (dark; light: the same agent's blocks through `*`, or a \
+             User-Agent-Purpose group, on hosts that do not name it), at most {TOP_AI}. {} of \
+             the {ai} AI agents are fully blocked by name nowhere and are not listed: their \
+             full blocks are the first row's. Partial blocks are apart, below.",
+            only_star
+        )
+    };
+    let legend = chart::legend(&["by a group naming the agent", "through *"]);
+    Figure {
+        id: format!("{crawl}-ai-blocking"),
+        title: "AI crawlers fully blocked, by share of hosts",
+        chart: (!nothing).then(|| chart::bars(&bars)),
+        legend: if nothing { &[] } else { &legend },
+        unit: &format!(
+            "Share of the {} hosts whose robots.txt answered 2xx (each host once, read at the \
+             capture that governs it: its latest, or where its redirects lead) that fully block \
+             the agent: nothing may be fetched. {star_said}{listed}",
+            thousands(a.hosts_2xx),
+        ),
+        totals: None,
+        queries: &["agents_full_block_share", STAR_QUERY],
+        head: &[
+            "agent",
+            "operator",
+            "category",
+            "by name",
+            "fully blocked",
+            "share",
+            "hosts (2xx)",
+        ],
+        rows,
+    }
+    .render(body);
+}
+
+/// The row of the `*` reading in a table of agents: its count and share from
+/// [`STAR_QUERY`]'s `count` and `share` columns.
+fn star_row(crawl: &str, count: &str, share_column: &str, n: u64, a: &Agents) -> String {
+    let of = |column: &str, v: Num| html::cell_of(STAR_QUERY, crawl, "", column, v);
+    format!(
+        "<td>{}</td><td></td><td></td><td></td>{}{}{}",
+        esc(STAR_ROW),
+        of(count, Num::Count(n)),
+        of(share_column, Num::Share(share(n, a.hosts_2xx))),
+        of("hosts_2xx", Num::Count(a.hosts_2xx)),
+    )
+}
+
+/// Partial blocks, apart from full ones: mostly the generic rules of `*` groups
+/// (`Disallow: /admin`), so the `*` reading first, then the AI agents hosts partly block by name.
+fn partial_block_figure(crawl: &str, a: &Agents, body: &mut String) {
+    let top = a.top_partial_named(TOP_PARTIAL);
+    let mut rows = Vec::new();
+    if let Some(star) = a.star {
+        let n = star.partial_block;
+        rows.push(star_row(
+            crawl,
+            "star_partial_block",
+            "share_partial_block",
+            n,
+            a,
+        ));
+    }
+    for s in &top {
+        let k = &s.agent;
+        rows.push(format!(
+            "<td>{}</td><td>{}</td><td>{}</td>{}{}{}{}",
+            esc_value(k),
+            esc_value(&s.operator),
+            esc_value(&s.category),
+            cell(
+                k,
+                "partial_by_own_group",
+                Num::Count(s.partial_by_own_group)
+            ),
+            cell(k, "partial_block", Num::Count(s.partial_block)),
+            cell(k, "share_partial_2xx", Num::Share(s.share_partial_2xx())),
+            cell(k, "hosts_2xx", Num::Count(s.hosts_2xx)),
+        ));
+    }
+    if rows.is_empty() {
+        return;
+    }
+    Figure {
+        id: format!("{crawl}-ai-partial"),
+        title: "AI crawlers partly blocked",
+        chart: None,
+        legend: &[],
+        unit: &format!(
+            "Share of the {} hosts whose robots.txt answered 2xx that disallow some path, not \
+             all, to the agent. Mostly the generic rules of a `*` group (`Disallow: /admin`), \
+             which every crawler a host does not name gets: the first row, each host once. \
+             Then the AI agents that most hosts partly block by a group naming them, at most \
+             {TOP_PARTIAL}.",
+            thousands(a.hosts_2xx)
+        ),
+        totals: None,
+        queries: &["agents_full_block_share", STAR_QUERY],
+        head: &[
+            "agent",
+            "operator",
+            "category",
+            "by name",
+            "partly blocked",
+            "share",
+            "hosts (2xx)",
+        ],
+        rows,
+    }
+    .render(body);
+}

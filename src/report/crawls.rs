@@ -1,0 +1,121 @@
+//! What the page knows of each crawl beside its section (what was read, when, its headline
+//! figures), and which crawls can be compared: the overview and the change between crawls
+//! read it.
+
+use super::facts::{Agents, Read};
+
+/// A crawl's figures for the overview and the change between crawls.
+pub(super) struct CrawlFigures {
+    pub crawl: String,
+    pub read: Read,
+    /// None: no robots.txt host, or no agent summaries.
+    pub agents: Option<Agents>,
+    /// Hosts writing Content-Signal, of hosts whose latest capture was parsed (none: no such
+    /// line or no robots_rules).
+    pub content_signal: Option<(u64, u64)>,
+    /// HTML pages with a robots meta tag or header, and 2xx HTML pages (none: no such page).
+    pub pages_any: Option<(u64, u64)>,
+}
+
+impl CrawlFigures {
+    /// The order of crawls on the page: by their earliest robots.txt capture (as
+    /// agents_blocking_change.sql), crawls without one after the others, each by name.
+    pub(super) fn order_key(&self) -> (bool, Option<i64>, &str) {
+        let first = self.read.first_capture;
+        (first.is_none(), first, &self.crawl)
+    }
+
+    /// Where the crawl sits in time: the middle of its robots.txt captures, in days since 1970.
+    pub(super) fn middle_day(&self) -> Option<f64> {
+        let (first, last) = (self.read.first_capture?, self.read.last_capture?);
+        Some((first as f64 + last as f64) / 2.0 / 86_400e6)
+    }
+
+    /// "2024-05-18 to 2024-05-31", or one day; none without robots.txt captures.
+    pub(super) fn period(&self) -> Option<String> {
+        let (first, last) = (day(self.read.first_capture?), day(self.read.last_capture?));
+        Some(if first == last {
+            first
+        } else {
+            format!("{first} to {last}")
+        })
+    }
+}
+
+/// A time in microseconds since 1970 as its UTC day, `2024-05-18`.
+pub(super) fn day(micros: i64) -> String {
+    chrono::DateTime::from_timestamp_micros(micros)
+        .map_or_else(|| "?".to_string(), |t| t.format("%Y-%m-%d").to_string())
+}
+
+/// The crawl name inputs get when they name no crawl: a mix, compared with nothing.
+const UNNAMED: &str = "unknown";
+
+/// The collection a crawl belongs to, by its name: names that differ only in their digits
+/// (`CC-MAIN-2024-22`, `CC-MAIN-2024-26`) are crawls of one collection, comparable with each
+/// other; none for the inputs that named no crawl. A name without digits is a collection of one.
+pub(super) fn collection(crawl: &str) -> Option<String> {
+    if crawl == UNNAMED {
+        return None;
+    }
+    let mut key = String::new();
+    for c in crawl.chars() {
+        if c.is_ascii_digit() {
+            if !key.ends_with('#') {
+                key.push('#');
+            }
+        } else {
+            key.push(c);
+        }
+    }
+    Some(key)
+}
+
+/// For crawls in page order: each one's collection as a small number, none for a crawl no
+/// other is comparable with.
+pub(super) fn collections(crawls: &[&str]) -> Vec<Option<usize>> {
+    let keys: Vec<Option<String>> = crawls.iter().map(|c| collection(c)).collect();
+    let mut ids: Vec<&String> = Vec::new();
+    (keys.iter())
+        .map(|k| {
+            let k = k.as_ref()?;
+            if keys.iter().flatten().filter(|o| *o == k).count() < 2 {
+                return None;
+            }
+            Some(ids.iter().position(|i| *i == k).unwrap_or_else(|| {
+                ids.push(k);
+                ids.len() - 1
+            }))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crawls_whose_names_differ_only_in_digits_are_one_collection() {
+        assert_eq!(collection("CC-MAIN-2024-22"), collection("CC-MAIN-2025-08"));
+        assert_ne!(
+            collection("CC-MAIN-2024-22"),
+            collection("CC-MAIN-GENERATED")
+        );
+        assert_eq!(collection("unknown"), None);
+        let ids = collections(&[
+            "unknown",
+            "CC-MAIN-2024-22",
+            "archive.org-shallow",
+            "CC-MAIN-2024-26",
+            "daily-0900",
+            "unknown",
+        ]);
+        assert_eq!(ids, [None, Some(0), None, Some(0), None, None]);
+    }
+
+    #[test]
+    fn a_day_is_written_in_utc() {
+        assert_eq!(day(0), "1970-01-01");
+        assert_eq!(day(1_716_000_000_000_000), "2024-05-18");
+    }
+}

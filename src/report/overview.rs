@@ -1,0 +1,351 @@
+//! The top of the page: what the folder holds and the answer to the first questions before any
+//! detail. Every crawl is named with what was read into it, every kind of problem with its
+//! count (also for crawls without a section), the latest crawl's headline figures, and what
+//! changed between the two latest crawls of one collection.
+
+use super::crawls::{collection, collections, CrawlFigures};
+use super::facts::share;
+use super::html::{cell_of, esc, esc_value, thousands, Num};
+use std::fmt::Write;
+
+/// AI agents named in the overview's figures.
+const GLANCE_AGENTS: usize = 5;
+
+pub(super) fn overview(
+    figures: &[&CrawlFigures],
+    failed: &[(&str, &str)],
+    shown: &[&str],
+    body: &mut String,
+) {
+    body.push_str(r#"<section id="overview"><h2>At a glance</h2>"#);
+    totals(figures, failed, body);
+    let latest =
+        (figures.iter().rev()).find(|f| f.agents.is_some() && f.read.first_capture.is_some());
+    if let Some(latest) = latest {
+        latest_figure(latest, body);
+    }
+    changed(figures, body);
+    crawls_table(figures, failed, shown, body);
+    problems_table(figures, body);
+    body.push_str("</section>\n");
+}
+
+/// One sentence of totals over every crawl.
+fn totals(figures: &[&CrawlFigures], failed: &[(&str, &str)], body: &mut String) {
+    let sum = |f: fn(&CrawlFigures) -> u64| figures.iter().map(|c| f(c)).sum::<u64>();
+    let hosts = sum(|c| c.read.robots_hosts);
+    let pages = sum(|c| c.pages_any.map_or(0, |p| p.1));
+    let errors = sum(|c| c.read.errors);
+    let kinds: std::collections::BTreeSet<&str> = (figures.iter())
+        .flat_map(|c| c.read.errors_by_kind.keys().map(|k| k.as_str()))
+        .collect();
+    let _ =
+        write!(
+        body,
+        "<p>{} crawl{} ({} with robots.txt captures): {} hosts with a robots.txt capture and {} \
+         HTML pages that answered 2xx, summed over the crawls; {} problem{} met while reading \
+         (errors rows{}), each crawl's below.{}</p>",
+        figures.len() + failed.len(),
+        if figures.len() + failed.len() == 1 { "" } else { "s" },
+        figures.iter().filter(|c| c.read.robots_captures > 0).count(),
+        thousands(hosts),
+        thousands(pages),
+        thousands(errors),
+        if errors == 1 { "" } else { "s" },
+        if kinds.is_empty() {
+            String::new()
+        } else {
+            format!(", of {} kind{}", kinds.len(), if kinds.len() == 1 { "" } else { "s" })
+        },
+        if failed.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " The tables of {} crawl{} could not be read: {}.",
+                failed.len(),
+                if failed.len() == 1 { "" } else { "s" },
+                failed.iter().map(|(c, _)| esc_value(c)).collect::<Vec<_>>().join(", ")
+            )
+        }
+    );
+}
+
+/// The latest crawl's headline: hosts blocking every crawler through `*`, the AI agents most
+/// blocked by name, hosts naming an AI agent.
+fn latest_figure(f: &CrawlFigures, body: &mut String) {
+    let a = f.agents.as_ref().expect("a crawl with agents");
+    let c = &f.crawl;
+    let mut rows = Vec::new();
+    if let Some(star) = a.star {
+        rows.push(format!(
+            "<td>{}</td>{}{}",
+            "hosts blocking every crawler they do not name, through <code>*</code>",
+            cell_of(
+                "agents_wildcard_blocking",
+                c,
+                "",
+                "star_full_block",
+                Num::Count(star.full_block)
+            ),
+            cell_of(
+                "agents_wildcard_blocking",
+                c,
+                "",
+                "share_full_block",
+                Num::Share(share(star.full_block, a.hosts_2xx))
+            ),
+        ));
+    }
+    for s in a.top_named(GLANCE_AGENTS) {
+        let k = &s.agent;
+        rows.push(format!(
+            "<td>hosts fully blocking {} ({} of them by name)</td>{}{}",
+            esc_value(k),
+            thousands(s.by_own_group),
+            cell_of(
+                "agents_full_block_share",
+                c,
+                k,
+                "full_block",
+                Num::Count(s.full_block)
+            ),
+            cell_of(
+                "agents_full_block_share",
+                c,
+                k,
+                "share_2xx",
+                Num::Share(s.share_2xx())
+            ),
+        ));
+    }
+    rows.push(format!(
+        "<td>hosts naming an AI agent</td>{}{}",
+        cell_of(
+            "agents_ai_named_share",
+            c,
+            "",
+            "hosts_naming_ai",
+            Num::Count(a.hosts_naming_ai)
+        ),
+        cell_of(
+            "agents_ai_named_share",
+            c,
+            "",
+            "share",
+            Num::Share(share(a.hosts_naming_ai, a.hosts_2xx))
+        ),
+    ));
+    let _ = write!(
+        body,
+        r##"<h3>The latest crawl: {} ({})</h3><p>Of its {} hosts whose robots.txt answered 2xx, each read at the capture that governs it. The AI agents are those most often fully blocked by a group naming them (section <a href="#crawl-{}">{}</a>).</p>"##,
+        esc_value(c),
+        f.period().unwrap_or_default(),
+        thousands(a.hosts_2xx),
+        esc(c),
+        esc_value(c),
+    );
+    table(&["", "hosts", "share"], &rows, body);
+}
+
+/// What changed between the two latest crawls of one collection, in the shares of the latest
+/// crawl's headline; or why nothing is compared.
+fn changed(figures: &[&CrawlFigures], body: &mut String) {
+    body.push_str("<h3>What changed</h3>");
+    let with_agents: Vec<&CrawlFigures> = (figures.iter().copied())
+        .filter(|f| f.agents.is_some() && f.read.first_capture.is_some())
+        .collect();
+    let names: Vec<&str> = with_agents.iter().map(|f| f.crawl.as_str()).collect();
+    let ids = collections(&names);
+    let pair = (1..with_agents.len()).rev().find_map(|later| {
+        let id = ids[later]?;
+        let earlier = (0..later).rev().find(|&e| ids[e] == Some(id))?;
+        Some((with_agents[earlier], with_agents[later]))
+    });
+    let Some((before, after)) = pair else {
+        body.push_str(
+            "<p>No two crawls of this folder are of one collection (crawls whose names differ \
+             only in their digits, like CC-MAIN-2024-22 and CC-MAIN-2024-26): a share in one \
+             crawl is not compared with a share in a crawl of another kind. The change section \
+             shows each crawl apart, placed by date.</p>",
+        );
+        return;
+    };
+    let (a, b) = (
+        before.agents.as_ref().expect("agents"),
+        after.agents.as_ref().expect("agents"),
+    );
+    let mut rows = Vec::new();
+    let q = "agents_full_block_share";
+    let points = |x: Option<f64>, y: Option<f64>| match (x, y) {
+        (Some(x), Some(y)) => format!(r#"<td class="num">{:+.2}</td>"#, (y - x) * 100.0),
+        _ => r#"<td class="num">n/a</td>"#.to_string(),
+    };
+    if let (Some(sa), Some(sb)) = (a.star, b.star) {
+        let (x, y) = (
+            share(sa.full_block, a.hosts_2xx),
+            share(sb.full_block, b.hosts_2xx),
+        );
+        let of = |f: &CrawlFigures, v| {
+            cell_of(
+                "agents_wildcard_blocking",
+                &f.crawl,
+                "",
+                "share_full_block",
+                Num::Share(v),
+            )
+        };
+        rows.push(format!(
+            "<td>every crawler, through <code>*</code></td>{}{}{}",
+            of(before, x),
+            of(after, y),
+            points(x, y)
+        ));
+    }
+    for s in b.top_named(GLANCE_AGENTS) {
+        let k = &s.agent;
+        let x = a
+            .shares
+            .iter()
+            .find(|o| &o.agent == k)
+            .and_then(|o| o.share_2xx());
+        rows.push(format!(
+            "<td>{}</td>{}{}{}",
+            esc_value(k),
+            match x {
+                Some(_) => cell_of(q, &before.crawl, k, "share_2xx", Num::Share(x)),
+                None => r#"<td class="num">n/a</td>"#.to_string(),
+            },
+            cell_of(q, &after.crawl, k, "share_2xx", Num::Share(s.share_2xx())),
+            points(x, s.share_2xx())
+        ));
+    }
+    let _ = write!(
+        body,
+        "<p>From {} ({}) to {} ({}), crawls of one collection: the share of hosts whose \
+         robots.txt answered 2xx that fully block each, and the change in percentage points. \
+         Each crawl's hosts are its own: agents_blocking_change.sql follows the hosts captured \
+         in both.</p>",
+        esc_value(&before.crawl),
+        before.period().unwrap_or_default(),
+        esc_value(&after.crawl),
+        after.period().unwrap_or_default(),
+    );
+    let head = [
+        "fully blocked",
+        before.crawl.as_str(),
+        after.crawl.as_str(),
+        "change (points)",
+    ];
+    table(&head, &rows, body);
+}
+
+/// Every crawl with what was read into it, when, what it can be compared with and where its
+/// section is.
+fn crawls_table(
+    figures: &[&CrawlFigures],
+    failed: &[(&str, &str)],
+    shown: &[&str],
+    body: &mut String,
+) {
+    let names: Vec<&str> = figures.iter().map(|f| f.crawl.as_str()).collect();
+    let mut rows = Vec::new();
+    for f in figures {
+        let c = &f.crawl;
+        let key = collection(c);
+        let peers: Vec<&str> = (names.iter().copied())
+            .filter(|o| o != c && key.is_some() && collection(o) == key)
+            .collect();
+        let of = |column: &str, n: u64| cell_of("read_summary", c, "", column, Num::Count(n));
+        rows.push(format!(
+            "<td>{}</td><td>{}</td><td>{}</td>{}{}{}{}<td>{}</td>",
+            esc_value(c),
+            f.period().unwrap_or_else(|| "no robots.txt capture".into()),
+            if peers.is_empty() {
+                "none".to_string()
+            } else {
+                peers
+                    .iter()
+                    .map(|p| esc_value(p))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            },
+            of("inputs", f.read.inputs),
+            of("robots_hosts", f.read.robots_hosts),
+            match f.pages_any {
+                Some((_, pages)) => {
+                    cell_of("signals_html_share", c, "", "html_pages", Num::Count(pages))
+                }
+                None => r#"<td class="num">0</td>"#.to_string(),
+            },
+            of("errors", f.read.errors),
+            if shown.contains(&c.as_str()) {
+                format!(r##"<a href="#crawl-{}">below</a>"##, esc(c))
+            } else {
+                format!("not shown: <code>--crawl {}</code>", esc_value(c))
+            },
+        ));
+    }
+    for (c, _) in failed {
+        rows.push(format!(
+            r##"<td>{}</td><td colspan="6">its tables could not be read</td><td><a href="#crawl-{}">below</a></td>"##,
+            esc_value(c),
+            esc(c)
+        ));
+    }
+    body.push_str(
+        "<h3>Crawls</h3><p>Every crawl of the folder, by date (its robots.txt captures; crawls \
+         without one last). Crawls are comparable when their names differ only in their digits \
+         (one collection, like CC-MAIN-2024-22 and CC-MAIN-2024-26); <code>unknown</code> \
+         holds the inputs that named no crawl. Reproduce: <code>queries/read_summary.sql</code>, \
+         <code>queries/signals_html_share.sql</code>.</p>",
+    );
+    let head = [
+        "crawl",
+        "robots.txt captured",
+        "comparable with",
+        "inputs",
+        "robots.txt hosts",
+        "HTML pages (2xx)",
+        "problems",
+        "section",
+    ];
+    table(&head, &rows, body);
+}
+
+/// Every kind of problem of every crawl, with its count.
+fn problems_table(figures: &[&CrawlFigures], body: &mut String) {
+    let mut rows = Vec::new();
+    for f in figures {
+        for (kind, n) in &f.read.errors_by_kind {
+            rows.push(format!(
+                "<td>{}</td><td>{}</td>{}",
+                esc_value(&f.crawl),
+                esc_value(kind),
+                cell_of("errors_by_input", &f.crawl, kind, "errors", Num::Count(*n)),
+            ));
+        }
+    }
+    if rows.is_empty() {
+        body.push_str("<p>No problem was met while reading: the errors table has no row.</p>");
+        return;
+    }
+    body.push_str(
+        "<h3>Problems met while reading</h3><p>errors rows by crawl and kind, summed over each \
+         crawl's inputs (every intact record of a damaged input is kept). Reproduce: \
+         <code>queries/errors_by_input.sql</code> (by input, with the first offset).</p>",
+    );
+    table(&["crawl", "kind", "errors"], &rows, body);
+}
+
+/// A table whose cells each name their query and crawl.
+fn table(head: &[&str], rows: &[String], body: &mut String) {
+    body.push_str(r#"<table data-query=""><thead><tr>"#);
+    for h in head {
+        let _ = write!(body, "<th>{}</th>", esc(h));
+    }
+    body.push_str("</tr></thead><tbody>");
+    for r in rows {
+        let _ = write!(body, "<tr>{r}</tr>");
+    }
+    body.push_str("</tbody></table>");
+}
