@@ -866,6 +866,12 @@ fn every_crawl_and_every_error_kind_is_named_with_its_count() {
     let named = said.iter().filter(|c| c.query == "errors_by_input").count();
     assert_eq!(named, distinct);
     assert!(overview.contains("not shown: <code>--crawl unknown</code>"));
+    // The change section names the crawls it leaves out.
+    let change = &page[page.find(r#"<section id="change">"#).unwrap()..];
+    let left_out = &change[..change.find("</p>").unwrap()];
+    for crawl in ["CC-MAIN-2024-22", "ClueWeb12", "Temporary_20Collection"] {
+        assert!(left_out.contains(crawl), "{left_out}");
+    }
     assert!(check_numbers(&out, &said) > 40);
     // The conflicts' count heads its own one-column table.
     let at = page.find(r#"-conflicts">"#).unwrap();

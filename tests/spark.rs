@@ -85,7 +85,7 @@ fn spark_local_mode_equals_a_single_process_run() {
     assert_eq!(pages.len(), 1, "{pages:?}");
     assert!(std::fs::read_to_string(&pages[0])
         .unwrap()
-        .contains("AI crawlers blocked"));
+        .contains("AI crawlers fully blocked"));
     for table in TABLES.iter().chain(&["robots_hosts"]) {
         assert_eq!(
             table_rows(&spark, table, &[]),

@@ -239,6 +239,11 @@ fn full_block_figure(crawl: &str, a: &Agents, body: &mut String) {
     };
     let listed = if nothing {
         "No host fully blocks an AI agent, by name or through `*`.".to_string()
+    } else if top.is_empty() {
+        format!(
+            "No host fully blocks an AI agent by a group naming it: the {ai} AI agents are \
+             fully blocked only through `*`, the first row. Partial blocks are apart, below."
+        )
     } else {
         format!(
             "Then the AI agents (registry categories ai_*) that most hosts fully block by a \
@@ -249,7 +254,10 @@ fn full_block_figure(crawl: &str, a: &Agents, body: &mut String) {
             only_star
         )
     };
-    let legend = chart::legend(&["by a group naming the agent", "through *"]);
+    let legend = match top.is_empty() {
+        false => chart::legend(&["by a group naming the agent", "through *"]),
+        true => vec![("through *", chart::css_colour(1))],
+    };
     Figure {
         id: format!("{crawl}-ai-blocking"),
         title: "AI crawlers fully blocked, by share of hosts",

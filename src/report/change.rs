@@ -18,19 +18,31 @@ fn agents(d: &CrawlFigures) -> &Agents {
 }
 
 /// The change of the headline shares between crawls (those with robots.txt hosts and agent
-/// summaries, in date order): hosts blocking every crawler through `*`
+/// summaries, in date order; the others named): hosts blocking every crawler through `*`
 /// (agents_wildcard_blocking.sql), the AI agents most blocked by name in the last crawl
 /// (agents_full_block_share.sql), and the other headline shares.
 pub(super) fn change_section(figures: &[&CrawlFigures], body: &mut String) {
     body.push_str(r#"<section id="change"><h2>Change between crawls</h2>"#);
+    let names = |of: &[&CrawlFigures]| -> String {
+        let names: Vec<String> = of.iter().map(|d| esc_value(&d.crawl)).collect();
+        names.join(", ")
+    };
+    let (with_agents, without): (Vec<&CrawlFigures>, Vec<&CrawlFigures>) =
+        figures.iter().partition(|d| d.agents.is_some());
+    if !without.is_empty() {
+        let _ = write!(
+            body,
+            "<p>Left out, without a robots.txt host whose verdicts were counted: {}.</p>",
+            names(&without)
+        );
+    }
     let (dated, undated): (Vec<&CrawlFigures>, Vec<&CrawlFigures>) =
-        figures.iter().partition(|d| d.middle_day().is_some());
+        with_agents.iter().partition(|d| d.middle_day().is_some());
     if !undated.is_empty() {
-        let names: Vec<String> = undated.iter().map(|d| esc_value(&d.crawl)).collect();
         let _ = write!(
             body,
             "<p>Left out, no capture time to place them by: {}.</p>",
-            names.join(", ")
+            names(&undated)
         );
     }
     if dated.is_empty() {

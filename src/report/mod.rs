@@ -136,12 +136,9 @@ fn render(out: &OutDir, opts: &ReportOptions) -> Result<(String, ReportSummary)>
         let _ = write!(nav, r##"<a href="#crawl-{0}">{0}</a>"##, esc(&c.crawl));
         body.push_str(&c.section);
     }
-    let with_agents: Vec<&CrawlFigures> = (figures.iter().copied())
-        .filter(|d| d.agents.is_some())
-        .collect();
-    if with_agents.len() >= 2 {
+    if figures.iter().filter(|d| d.agents.is_some()).count() >= 2 {
         let _ = write!(nav, r##"<a href="#change">Change between crawls</a>"##);
-        change::change_section(&with_agents, &mut body);
+        change::change_section(&figures, &mut body);
     }
     let intro = format!(
         "<p>The tables in <code>{}</code>: {} crawl{}. Written by repcensus {} (schema {}). Each \

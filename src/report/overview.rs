@@ -137,10 +137,13 @@ fn latest_figure(f: &CrawlFigures, body: &mut String) {
     ));
     let _ = write!(
         body,
-        r##"<h3>The latest crawl: {} ({})</h3><p>Of its {} hosts whose robots.txt answered 2xx, each read at the capture that governs it. The AI agents are those most often fully blocked by a group naming them (section <a href="#crawl-{}">{}</a>).</p>"##,
+        r##"<h3>The latest crawl: {} ({})</h3><p>Of its {} whose robots.txt answered 2xx, each read at the capture that governs it. The AI agents are those most often fully blocked by a group naming them (section <a href="#crawl-{}">{}</a>).</p>"##,
         esc_value(c),
         f.period().unwrap_or_default(),
-        thousands(a.hosts_2xx),
+        match a.hosts_2xx {
+            1 => "one host".to_string(),
+            n => format!("{} hosts", thousands(n)),
+        },
         esc(c),
         esc_value(c),
     );
