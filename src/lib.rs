@@ -57,6 +57,7 @@ macro_rules! str_enum {
 
 mod agents;
 mod archive;
+mod check;
 mod derive;
 mod parts;
 mod report;
@@ -70,7 +71,7 @@ mod tables;
 // need is named here.
 
 /// The tracked crawlers.
-pub use agents::{Agent, Registry};
+pub use agents::{Agent, ListFormat, Registry};
 /// Reading records out of archives, and the extractor that turns them into rows.
 pub use archive::framer::Framer;
 /// Synthetic archives for benchmarks and tests (`repcensus generate`).
@@ -82,6 +83,8 @@ pub use archive::reader::{
 };
 pub use archive::record::Head;
 pub use archive::sink::{Need, Record, Sink, KEEP_BLOCK};
+/// `repcensus check`: what a robots.txt lets each agent fetch, URL by URL.
+pub use check::{check, read_robots_txt, CheckOptions};
 /// Each host's effective robots.txt capture (`repcensus hosts`, and the end of a scan).
 pub use derive::hosts::{derive_in as derive_hosts, CrawlHosts, HostsSummary};
 pub use derive::redirects::Resolution;

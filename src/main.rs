@@ -381,217 +381,6 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
     })
 }
 
-/// A robots.txt to `check` or `parse`: its first 500 KiB, as much as RFC 9309 asks a crawler to
-/// parse and as much as the scan reads (`/dev/zero` or an endless pipe ends there).
-/// The first 500 KiB of a robots.txt (a file, a FIFO or `-`) and its size; a FIFO or pipe that
-/// stays silent for `stall_secs` is an error, not a wait without end.
-fn read_input(path: &std::path::Path, stall_secs: u64) -> Result<(Vec<u8>, u64)> {
-    let limit = repcensus::PARSE_LIMIT;
-    let stall = std::time::Duration::from_secs(stall_secs.max(1));
-    let (b, bytes) = repcensus::read_start(path, limit, stall)
-        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
-    if bytes > limit as u64 {
-        eprintln!(
-            "repcensus: note: {} is longer than 500 KiB; only its first 500 KiB are read (RFC 9309 2.5)",
-            path.display()
-        );
-    }
-    Ok((b, bytes))
-}
-
-/// The registry's agent named `agent`, or else the first whose product token it is (ignoring
-/// case).
-fn registry_entry<'r>(registry: &'r Registry, agent: &str) -> Option<&'r repcensus::Agent> {
-    let by_name = registry.position(agent).map(|i| &registry.agents[i]);
-    by_name.or_else(|| (registry.agents.iter()).find(|e| e.token.eq_ignore_ascii_case(agent)))
-}
-
-/// Text from a file, made safe to print on a terminal: control characters (escape sequences
-/// can retitle the window or clear the screen) and the bidirectional controls are written as
-/// escapes (`\u{1b}`).
-fn terminal_safe(s: &str) -> String {
-    s.chars()
-        .map(|c| {
-            let bidi = matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
-            if (c.is_control() && c != '\t') || bidi {
-                c.escape_unicode().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
-}
-
-/// What `check` was asked.
-struct CheckArgs {
-    robots: PathBuf,
-    agents: Vec<String>,
-    urls: Vec<String>,
-    purpose: Option<String>,
-    json: bool,
-    explain: bool,
-    documented: bool,
-    stall_timeout: u64,
-}
-
-/// `repcensus check`: each agent against each URL, a line (or JSON object) per pair; exit 1 when
-/// some pair is disallowed.
-fn check(a: &CheckArgs) -> Result<ExitCode> {
-    use repcensus::{path_params_query, Matcher, RobotsTxt};
-    use std::io::Write;
-    if a.agents.is_empty() || a.urls.is_empty() {
-        anyhow::bail!("give an agent and a URL (AGENT URL, or --agent A --url U)");
-    }
-    let (body, _) = read_input(&a.robots, a.stall_timeout)?;
-    let parsed = RobotsTxt::parse(&body);
-    let mut m = Matcher::new();
-    let mut out = std::io::stdout().lock();
-    let mut all_allowed = true;
-    let registry = a.documented.then(Registry::builtin);
-    for agent in &a.agents {
-        let entry = registry.as_ref().and_then(|r| registry_entry(r, agent));
-        let rules = entry.map(|e| e.group_rules()).unwrap_or_default();
-        if let Some(e) = entry.filter(|e| e.ignores_robots_txt()) {
-            eprintln!(
-                "repcensus: note: the registry says {} does not honour robots.txt ({}): its documented reading is not_honored; the lines below say what the file asks of it",
-                e.name,
-                e.robots_txt_source.as_deref().unwrap_or("no source given")
-            );
-        }
-        if !repcensus::is_valid_product_token(agent) {
-            eprintln!(
-                "repcensus: warning: '{agent}' is not a product token (letters, '_' and '-' only, like 'Googlebot'): Google's matcher compares the user-agent lines with it whole, so no group names it and the '*' group decides"
-            );
-        }
-        // The groups depend on the agent only; each URL is decided against them.
-        let sel = m.select_documented(&parsed, agent, a.purpose.as_deref(), rules);
-        let fallback = sel
-            .fallback
-            .map_or("", |k| &rules.fallback_tokens[usize::from(k)]);
-        for u in &a.urls {
-            let path = path_params_query(u);
-            let v = m.decide(&parsed, sel, path.as_bytes());
-            let apps = repcensus::internals::app_directives_at(&parsed, agent, path.as_bytes());
-            all_allowed &= v.allowed;
-            let d = Decision {
-                agent,
-                url: u,
-                path: &path,
-                verdict: &v,
-                apps: &apps,
-            };
-            if a.json {
-                writeln!(out, "{}", d.json(&parsed, a))?;
-                continue;
-            }
-            let word = if v.allowed { "ALLOWED" } else { "DISALLOWED" };
-            writeln!(out, "user-agent '{agent}' with URI '{u}': {word}")?;
-            if a.explain {
-                d.explain(&mut out, &parsed, fallback, rules.ignores_wildcard)?;
-            }
-        }
-    }
-    Ok(ExitCode::from(if all_allowed { 0 } else { 1 }))
-}
-
-/// One agent x URL decision of `check`.
-struct Decision<'a> {
-    agent: &'a str,
-    url: &'a str,
-    path: &'a str,
-    verdict: &'a repcensus::MatchVerdict,
-    apps: &'a [(String, String, String, &'a str)],
-}
-
-impl Decision<'_> {
-    /// The decision as `--json` prints it.
-    fn json(&self, parsed: &repcensus::RobotsTxt<'_>, a: &CheckArgs) -> serde_json::Value {
-        let v = self.verdict;
-        let line = v.line_index.map(|i| &parsed.lines[i]);
-        serde_json::json!({
-            "agent": self.agent,
-            "purpose": a.purpose,
-            "url": self.url,
-            "path": self.path,
-            "allowed": v.allowed,
-            "verdict": if v.allowed { "ALLOWED" } else { "DISALLOWED" },
-            "source": v.source.as_str(),
-            "group": v.group,
-            "line": v.line,
-            "rule": line.map(|l| l.key.as_str()),
-            "pattern": v.line_index.map(|i| String::from_utf8_lossy(parsed.norm_value(i)).into_owned()),
-            "priority": v.priority,
-            "rules_considered": v.n_rules,
-            "documented": a.documented,
-            "app_directives": self.apps.iter().map(|(app, k, v, t)| serde_json::json!({
-                "app": app, "directive": k, "value": v, "value_type": t,
-            })).collect::<Vec<_>>(),
-        })
-    }
-
-    /// The lines `--explain` adds: which groups decided, the deciding line, the App-Directives.
-    fn explain(
-        &self,
-        out: &mut impl std::io::Write,
-        parsed: &repcensus::RobotsTxt<'_>,
-        fallback: &str,
-        ignores_wildcard: bool,
-    ) -> Result<()> {
-        let (v, agent) = (self.verdict, self.agent);
-        let plural = |n: usize| if n == 1 { "" } else { "s" };
-        let groups = match v.source {
-            repcensus::Source::Specific => format!("the group(s) naming '{agent}'"),
-            repcensus::Source::Purpose => {
-                "the group(s) with a matching User-Agent-Purpose line".into()
-            }
-            repcensus::Source::Wildcard => "the '*' group(s): no group names this agent".into(),
-            repcensus::Source::Fallback => format!(
-                "the group(s) naming '{fallback}', which the crawler follows when no group names '{agent}' (its operator documents it)"
-            ),
-            repcensus::Source::None if ignores_wildcard => {
-                "no group names this agent, and it ignores the '*' group(s) (its operator documents it): everything is allowed".into()
-            }
-            repcensus::Source::None => "no group applies: everything is allowed".into(),
-        };
-        writeln!(
-            out,
-            "  path {}; decided by {groups} ({} allow/disallow line{} considered)",
-            self.path,
-            v.n_rules,
-            plural(v.n_rules as usize)
-        )?;
-        let text = |i: usize| {
-            let l = &parsed.lines[i];
-            let t = String::from_utf8_lossy(l.text(parsed.body));
-            (l.number, terminal_safe(t.trim()))
-        };
-        match v.line_index.map(text) {
-            Some((number, line)) if v.priority > 0 => writeln!(
-                out,
-                "  line {number}: {line}  (the longest matching pattern, {} byte{}; ties go to Allow)",
-                v.priority,
-                plural(v.priority as usize)
-            )?,
-            Some((number, line)) => writeln!(
-                out,
-                "  line {number}: {line}  (an empty pattern decides nothing)"
-            )?,
-            None => writeln!(out, "  no rule matches this path")?,
-        }
-        if !self.apps.is_empty() {
-            let list: Vec<String> = (self.apps.iter())
-                .map(|(app, k, v, _)| terminal_safe(&format!("{app}: {k}={v}")))
-                .collect();
-            writeln!(
-                out,
-                "  App-Directives for this path (its longest matching App-Directives path in the agent's groups): {}",
-                list.join(", ")
-            )?;
-        }
-        Ok(())
-    }
-}
-
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Check {
@@ -608,7 +397,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         } => {
             agents.splice(0..0, agent);
             urls.splice(0..0, url);
-            check(&CheckArgs {
+            let opts = repcensus::CheckOptions {
                 robots,
                 agents,
                 urls,
@@ -616,12 +405,23 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 json,
                 explain,
                 documented,
-                stall_timeout,
-            })
+                stall_timeout: std::time::Duration::from_secs(stall_timeout.max(1)),
+            };
+            let all_allowed = repcensus::check(
+                &opts,
+                &mut std::io::stdout().lock(),
+                &mut std::io::stderr().lock(),
+            )?;
+            Ok(ExitCode::from(if all_allowed { 0 } else { 1 }))
         }
         Command::Agents { agents, format } => {
             let r = load_registry(agents.as_deref())?;
-            print_agents(&r, format)?;
+            let format = match format {
+                AgentsFormat::Table => repcensus::ListFormat::Table,
+                AgentsFormat::Csv => repcensus::ListFormat::Csv,
+                AgentsFormat::Json => repcensus::ListFormat::Json,
+            };
+            r.write_list(format, &mut std::io::stdout().lock())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Parse {
@@ -630,7 +430,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             stall_timeout,
         } => {
             let registry = load_registry(agents.as_deref())?;
-            let (body, bytes) = read_input(&robots, stall_timeout)?;
+            let stall = std::time::Duration::from_secs(stall_timeout.max(1));
+            let (body, bytes) =
+                repcensus::read_robots_txt(&robots, stall, &mut std::io::stderr().lock())?;
             let name = robots.to_string_lossy();
             let v = repcensus::file_json_of(&body, bytes, &name, Some(&registry));
             let text = serde_json::to_string_pretty(&v)? + "\n";
@@ -736,6 +538,7 @@ fn run_scan(args: ScanArgs) -> Result<ExitCode> {
         tables,
         derive_hosts: shard.is_none(),
         page_agents,
+        #[cfg(feature = "fault-hooks")]
         panic_on_input: std::env::var("REPCENSUS_PANIC_ON_INPUT").ok(),
         host_spill: env_number("REPCENSUS_HOST_SPILL"),
         remote_window: env_number("REPCENSUS_REMOTE_WINDOW"),
@@ -743,6 +546,7 @@ fn run_scan(args: ScanArgs) -> Result<ExitCode> {
         inputs_done: Some(done.clone()),
         input_deadline: (input_deadline > 0)
             .then(|| std::time::Duration::from_secs(input_deadline)),
+        #[cfg(feature = "fault-hooks")]
         truncate_on_map: std::env::var("REPCENSUS_TRUNCATE_ON_MAP")
             .ok()
             .and_then(|v| {
@@ -1016,59 +820,4 @@ fn load_registry(file: Option<&std::path::Path>) -> Result<Registry> {
         r.apply_file(f)?;
     }
     Ok(r)
-}
-
-fn print_agents(r: &Registry, format: AgentsFormat) -> Result<()> {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    match format {
-        // Plain CSV: the sources and column meanings are in the human format and the JSON.
-        AgentsFormat::Csv => write!(out, "{}", r.to_csv()?)?,
-        AgentsFormat::Json => {
-            let v = serde_json::json!({
-                "registry_version": r.version,
-                "sources": Registry::header(),
-                "agents": r.agents,
-            });
-            writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
-        }
-        AgentsFormat::Table => {
-            for l in Registry::header().lines() {
-                writeln!(out, "# {l}")?;
-            }
-            writeln!(
-                out,
-                "# {} agents, registry {} (`--format csv` or `json` for every column)",
-                r.agents.len(),
-                r.version
-            )?;
-            let w = |f: fn(&repcensus::Agent) -> &str, h: &str| {
-                r.agents
-                    .iter()
-                    .map(|a| f(a).len())
-                    .max()
-                    .unwrap_or(0)
-                    .max(h.len())
-            };
-            let (wn, wt, wc, wo) = (
-                w(|a| &a.name, "name"),
-                w(|a| &a.token, "token"),
-                w(|a| &a.category, "category"),
-                w(|a| &a.operator, "operator"),
-            );
-            writeln!(
-                out,
-                "{:wn$}  {:wt$}  {:wc$}  {:wo$}  robots_txt",
-                "name", "token", "category", "operator"
-            )?;
-            for a in &r.agents {
-                writeln!(
-                    out,
-                    "{:wn$}  {:wt$}  {:wc$}  {:wo$}  {}",
-                    a.name, a.token, a.category, a.operator, a.robots_txt
-                )?;
-            }
-        }
-    }
-    Ok(())
 }

@@ -12,6 +12,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("robots", &[]),
     ("signals", &["robots"]),
     ("agents", &["robots"]),
+    ("check", &["archive", "robots", "agents"]),
     ("parts", &["archive"]),
     ("tables", &["parts", "agents"]),
     (

@@ -8,8 +8,11 @@
 //! have no digits either. Agents whose tokens collide (`AI2Bot` and `Ai2Bot-Dolma` are both `AI`
 //! to Google) get the same verdicts; `agent_verdicts.named_exact` tells them apart.
 
+mod listing;
+
 use crate::robots::parse::product_token;
 use anyhow::{bail, Context, Result};
+pub use listing::ListFormat;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 

@@ -694,7 +694,9 @@ mod tests {
             ]),
             host_spill: None,
             remote_window: None,
+            #[cfg(feature = "fault-hooks")]
             panic_on_input: None,
+            #[cfg(feature = "fault-hooks")]
             truncate_on_map: None,
             stall_timeout: std::time::Duration::from_secs(60),
             input_deadline: None,

@@ -32,7 +32,7 @@ use crate::archive::remote;
 use crate::parts::OutDir;
 use crate::rows::ChunkOutput;
 use crate::tables::Table;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use input_state::InputState;
 use read::{limits, populate, read_chunk, read_remote, read_windowed, release};
@@ -290,13 +290,12 @@ fn plan(shared: &Shared<'_>, worker: &mut Worker, i: usize) -> Result<()> {
         // Read as a stream, window by window: offsets stay those of the file.
         _ => return read_windowed(shared, worker, i, file, Some(bytes)),
     };
+    #[cfg(feature = "fault-hooks")]
     if let Some((name, len)) = &shared.opts.truncate_on_map {
         if path.to_string_lossy().ends_with(name.as_str()) {
-            std::fs::OpenOptions::new()
-                .write(true)
-                .open(path)
-                .and_then(|f| f.set_len(*len))
-                .context("REPCENSUS_TRUNCATE_ON_MAP")?;
+            let truncated =
+                (std::fs::OpenOptions::new().write(true).open(path)).and_then(|f| f.set_len(*len));
+            anyhow::Context::context(truncated, "REPCENSUS_TRUNCATE_ON_MAP")?;
         }
     }
     // Read-ahead helps: the map is read front to back (per chunk). Advice is only a hint.

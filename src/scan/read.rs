@@ -28,6 +28,7 @@ pub(super) fn read_chunk(
     warc_file: &str,
     worker: &mut Worker,
 ) -> (ChunkOutput, ContainerStats) {
+    #[cfg(feature = "fault-hooks")]
     if shared
         .opts
         .panic_on_input

@@ -52,12 +52,15 @@ pub struct ScanOptions {
     #[doc(hidden)]
     pub remote_window: Option<usize>,
     /// Testing only: panic while reading the input whose path ends with this, to exercise the
-    /// recovery from internal errors (set by `REPCENSUS_PANIC_ON_INPUT`).
+    /// recovery from internal errors (set by `REPCENSUS_PANIC_ON_INPUT`). Only in builds with the
+    /// `fault-hooks` feature, which the test suite turns on.
+    #[cfg(feature = "fault-hooks")]
     #[doc(hidden)]
     pub panic_on_input: Option<String>,
     /// Testing only: truncate the input whose path ends with `.0` to `.1` bytes right after
     /// mapping it, as another process might while it is read (`REPCENSUS_TRUNCATE_ON_MAP`,
-    /// `NAME:BYTES`).
+    /// `NAME:BYTES`). Only with the `fault-hooks` feature.
+    #[cfg(feature = "fault-hooks")]
     #[doc(hidden)]
     pub truncate_on_map: Option<(String, u64)>,
     /// How long a pipe or remote input may go without a byte (and a FIFO without a writer)
