@@ -59,6 +59,7 @@ mod agents;
 mod archive;
 mod check;
 mod derive;
+mod gen;
 mod parts;
 mod report;
 mod robots;
@@ -74,8 +75,6 @@ mod tables;
 pub use agents::{Agent, ListFormat, Registry};
 /// Reading records out of archives, and the extractor that turns them into rows.
 pub use archive::framer::Framer;
-/// Synthetic archives for benchmarks and tests (`repcensus generate`).
-pub use archive::gen::{generate, real_bodies, GenKind, GenOptions, Layout, GEN_REVISION};
 pub use archive::local::read_start;
 pub use archive::problem::{ErrorKind, ReadError, Scope};
 pub use archive::reader::{
@@ -88,6 +87,8 @@ pub use check::{check, read_robots_txt, CheckOptions};
 /// Each host's effective robots.txt capture (`repcensus hosts`, and the end of a scan).
 pub use derive::hosts::{derive_in as derive_hosts, CrawlHosts, HostsSummary};
 pub use derive::redirects::Resolution;
+/// Synthetic archives for benchmarks and tests (`repcensus generate`).
+pub use gen::{generate, parse_size, real_bodies, GenKind, GenOptions, Layout, GEN_REVISION};
 /// The census as one HTML page, from the tables (`repcensus report`).
 pub use report::{report, ReportOptions, ReportSummary};
 pub use robots::matcher::Verdict as MatchVerdict;

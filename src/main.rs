@@ -210,7 +210,7 @@ enum Command {
         layout: LayoutArg,
         /// Uncompressed size to reach: bytes, or with a unit: 20K, 20M, 20G or 20KiB, 20MiB,
         /// 20GiB (powers of 1024); 20KB, 20MB, 20GB (powers of 1000).
-        #[arg(long, default_value = "100M", value_parser = parse_size)]
+        #[arg(long, default_value = "100M", value_parser = repcensus::parse_size)]
         size: u64,
         /// Seed of the generator: another seed gives other hosts, paths and bodies, with the
         /// same mix.
@@ -333,31 +333,6 @@ enum LayoutArg {
     PerRecord,
     WholeFile,
     Plain,
-}
-
-/// A size: a number of bytes, or with a unit (`K`, `M`, `G` and `KiB`, `MiB`, `GiB`: powers of
-/// 1024; `KB`, `MB`, `GB`: powers of 1000; any case).
-fn parse_size(s: &str) -> Result<u64, String> {
-    let s = s.trim();
-    let digits = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
-    let (num, unit) = s.split_at(digits);
-    let mult: u64 = match unit.trim().to_ascii_lowercase().as_str() {
-        "" | "b" => 1,
-        "k" | "kib" => 1 << 10,
-        "m" | "mib" => 1 << 20,
-        "g" | "gib" => 1 << 30,
-        "kb" => 1_000,
-        "mb" => 1_000_000,
-        "gb" => 1_000_000_000,
-        _ => {
-            return Err(format!(
-                "unknown unit {unit:?} (K, M, G, KiB, MiB, GiB, KB, MB, GB)"
-            ))
-        }
-    };
-    let n: u64 = num.parse().map_err(|_| format!("not a size: {s:?}"))?;
-    n.checked_mul(mult)
-        .ok_or_else(|| format!("too large: {s:?}"))
 }
 
 fn main() -> ExitCode {
@@ -567,26 +542,13 @@ fn run_scan(args: ScanArgs) -> Result<ExitCode> {
         }
     }
     if let Some(f) = &summary_file {
-        let text = serde_json::to_string_pretty(&summary.to_json())? + "\n";
-        let tmp = f.with_extension("json.tmp");
-        std::fs::write(&tmp, text)
-            .and_then(|()| std::fs::rename(&tmp, f))
-            .map_err(|e| anyhow::anyhow!("{}: {e}", f.display()))?;
+        summary.write_json(f)?;
     }
-    // A crawl whose robots_hosts or summaries could not be derived (a part that cannot be
-    // read) leaves them stale: the run did not do all it was asked.
-    let derivation_failed = (summary.hosts.as_ref())
-        .is_some_and(|h| !h.failed.is_empty() || !h.summaries_failed.is_empty());
-    Ok(
-        if summary.inputs_failed > 0
-            || derivation_failed
-            || (fail_on_error && summary.inputs_with_errors > 0)
-        {
-            ExitCode::from(1)
-        } else {
-            ExitCode::SUCCESS
-        },
-    )
+    Ok(if summary.succeeded(fail_on_error) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 /// On SIGINT or SIGTERM, say how far the scan got and how to finish it, then exit (130 or

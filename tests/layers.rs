@@ -13,6 +13,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("signals", &["robots"]),
     ("agents", &["robots"]),
     ("check", &["archive", "robots", "agents"]),
+    ("gen", &["archive"]),
     ("parts", &["archive"]),
     ("tables", &["parts", "agents"]),
     (

@@ -3,7 +3,6 @@
 //! ARC records in them, and the record and HTTP headers. Knows nothing of robots.txt or tables.
 
 pub mod framer;
-pub mod gen;
 pub mod gz;
 pub mod http;
 pub mod input;

@@ -85,6 +85,26 @@ impl ScanSummary {
     }
 
     /// The machine-readable run summary (`scan --summary FILE`), for monitoring.
+    /// Whether the run did all it was asked: no input failed, every crawl's `robots_hosts` and
+    /// summaries were derived (one that was not is left stale), and, with `fail_on_error`
+    /// (`--fail-on-error`), no input had errors rows. The command exits 1 otherwise.
+    pub fn succeeded(&self, fail_on_error: bool) -> bool {
+        let derivation_failed = (self.hosts.as_ref())
+            .is_some_and(|h| !h.failed.is_empty() || !h.summaries_failed.is_empty());
+        self.inputs_failed == 0
+            && !derivation_failed
+            && !(fail_on_error && self.inputs_with_errors > 0)
+    }
+
+    /// Write [`ScanSummary::to_json`] to `path`, beside it first and then moved into place.
+    pub fn write_json(&self, path: &std::path::Path) -> anyhow::Result<()> {
+        let text = serde_json::to_string_pretty(&self.to_json())? + "\n";
+        let tmp = path.with_extension("json.tmp");
+        std::fs::write(&tmp, text)
+            .and_then(|()| std::fs::rename(&tmp, path))
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+    }
+
     pub fn to_json(&self) -> serde_json::Value {
         let mb = self.bytes as f64 / 1e6;
         serde_json::json!({

@@ -8,12 +8,12 @@
 //! redirects, 5xx, HTML error pages). The layout can also be plain WARC or whole-file gzip, so
 //! that tests can check every container gives the same rows.
 
-use crate::archive::http::{parse_response, BodyDecoder};
-use crate::archive::input::{sniff, Container};
-use crate::archive::problem::ReadError;
-use crate::archive::reader::{read_gzip_members, read_plain, ReadBuffers};
-use crate::archive::record::{strip_angle, trim, unfold};
-use crate::archive::sink::{Record, Sink};
+mod bodies;
+mod real;
+
+pub use real::real_bodies;
+
+use bodies::{cc_html_page, html_page, robots_body, WORDS};
 use flate2::write::GzEncoder;
 use flate2::Compression;
 use std::io::{self, Write};
@@ -81,95 +81,6 @@ impl Rng {
         &items[self.below(items.len() as u64) as usize]
     }
 }
-
-const WORDS: &[&str] = &[
-    "the",
-    "of",
-    "and",
-    "crawl",
-    "archive",
-    "robots",
-    "policy",
-    "data",
-    "web",
-    "page",
-    "site",
-    "search",
-    "index",
-    "content",
-    "model",
-    "training",
-    "agent",
-    "privacy",
-    "news",
-    "article",
-    "product",
-    "price",
-    "review",
-    "home",
-    "about",
-    "contact",
-    "service",
-    "learn",
-    "more",
-    "today",
-    "people",
-    "world",
-    "local",
-    "story",
-    "video",
-    "image",
-    "share",
-    "community",
-    "library",
-    "research",
-    "open",
-    "free",
-    "access",
-    "terms",
-    "use",
-    "cookie",
-    "language",
-];
-
-const AGENTS: &[&str] = &[
-    "GPTBot",
-    "CCBot",
-    "Google-Extended",
-    "ClaudeBot",
-    "anthropic-ai",
-    "Bytespider",
-    "PerplexityBot",
-    "Googlebot",
-    "Bingbot",
-    "Applebot-Extended",
-    "OAI-SearchBot",
-    "ChatGPT-User",
-    "Amazonbot",
-    "FacebookBot",
-    "Yandex",
-];
-
-const PATHS: &[&str] = &[
-    "/",
-    "/admin/",
-    "/wp-admin/",
-    "/search",
-    "/cart",
-    "/checkout/",
-    "/*?sessionid=",
-    "/*.pdf$",
-    "/private/",
-    "/api/",
-    "/tmp/",
-    "/cgi-bin/",
-    "/login",
-    "/account/",
-    "/wp-admin/admin-ajax.php",
-    "/tag/",
-    "/feed/",
-    "/print/",
-];
 
 struct Writer<'w, W: Write> {
     out: &'w mut W,
@@ -261,212 +172,6 @@ fn warc_header(rng: &mut Rng, ty: &str, uri: &str, date: &str, extra: &str) -> S
         rng.below(0x1000),
         rng.next() & 0xffff_ffff_ffff
     )
-}
-
-fn words(rng: &mut Rng, n: usize, out: &mut String) {
-    for i in 0..n {
-        if i > 0 {
-            out.push(' ');
-        }
-        let w: &str = WORDS[rng.below(WORDS.len() as u64) as usize];
-        out.push_str(w);
-    }
-}
-
-/// A paragraph of 20-99 words and a link of 3: `open`, the words, `</p>`, the link with
-/// `link_attrs`, `close`.
-fn paragraph(
-    rng: &mut Rng,
-    host: &str,
-    (open, link_attrs, close): (&str, &str, &str),
-    s: &mut String,
-) {
-    s.push_str(open);
-    let n = 20 + rng.below(80) as usize;
-    words(rng, n, s);
-    s.push_str(&format!(
-        "</p>\n<a href=\"https://{host}/{}/{}\"{link_attrs}>",
-        rng.pick(WORDS),
-        rng.below(100_000)
-    ));
-    words(rng, 3, s);
-    s.push_str(close);
-}
-
-fn html_page(rng: &mut Rng, host: &str) -> String {
-    let mut s = String::with_capacity(32 * 1024);
-    s.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>");
-    words(rng, 6, &mut s);
-    s.push_str("</title>\n");
-    match rng.below(10) {
-        0 => s.push_str("<meta name=\"robots\" content=\"noindex, nofollow\">\n"),
-        1 => s.push_str("<meta name=\"robots\" content=\"max-snippet:50, max-image-preview:large\">\n"),
-        2 => s.push_str("<meta name=\"googlebot\" content=\"noarchive\"><meta name=\"robots\" content=\"noai, noimageai\">\n"),
-        _ => {}
-    }
-    s.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<script>window.dataLayer=[];function gtag(){dataLayer.push(arguments)}</script>\n");
-    s.push_str("<!-- <meta name=\"robots\" content=\"noindex\"> commented out -->\n");
-    s.push_str(&format!("<link rel=\"canonical\" href=\"https://{host}/\"><style>body{{font-family:sans-serif}}</style></head>\n<body>\n"));
-    let paragraphs = 10 + rng.below(60) as usize;
-    for _ in 0..paragraphs {
-        paragraph(rng, host, ("<p>", "", "</a>\n"), &mut s);
-    }
-    s.push_str("</body></html>\n");
-    s
-}
-
-/// A page sized like the Common Crawl pages of samples/ (the 37 HTML responses of
-/// `allenai_dolma__sample-*`, CC-MAIN): pages of 6 KB to 200 KB (median about 25 KB, mean about
-/// 45 KB), heads of under 1 KB to 50 KB (median about 2.5 KB: inline styles, scripts and JSON-LD),
-/// markup as repetitive as real pages' (gzip takes them to about a quarter). [`html_page`] makes
-/// smaller pages (19 KB, heads of 0.5 KB), where per-record costs weigh more.
-fn cc_html_page(rng: &mut Rng, host: &str) -> String {
-    let size = match rng.below(100) {
-        0..=29 => 6_000 + rng.below(9_000),
-        30..=59 => 15_000 + rng.below(15_000),
-        60..=84 => 30_000 + rng.below(30_000),
-        _ => 60_000 + rng.below(140_000),
-    } as usize;
-    let head_size = match rng.below(100) {
-        0..=49 => 600 + rng.below(2_400),
-        50..=79 => 3_000 + rng.below(9_000),
-        _ => 15_000 + rng.below(37_000),
-    } as usize;
-    let mut s = String::with_capacity(size + head_size + 1024);
-    s.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>");
-    words(rng, 6, &mut s);
-    s.push_str("</title>\n");
-    match rng.below(10) {
-        0 => s.push_str("<meta name=\"robots\" content=\"index, follow, max-image-preview:large\">\n"),
-        1 => s.push_str("<meta name=\"robots\" content=\"noindex, nofollow\">\n"),
-        2 => s.push_str("<meta name=\"googlebot\" content=\"noarchive\"><meta name=\"robots\" content=\"noai, noimageai\">\n"),
-        _ => {}
-    }
-    s.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
-    s.push_str(&format!(
-        "<link rel=\"canonical\" href=\"https://{host}/\">\n"
-    ));
-    while s.len() < head_size {
-        match rng.below(4) {
-            0 => s.push_str(&format!(
-                "<link rel=\"stylesheet\" href=\"https://{host}/wp-content/themes/{}/style.css?ver={}\" type=\"text/css\" media=\"all\">\n",
-                rng.pick(WORDS),
-                rng.below(100)
-            )),
-            1 => {
-                s.push_str("<style>");
-                for _ in 0..10 {
-                    s.push_str(&format!(
-                        ".{}-{}{{margin:{}px;padding:0 {}px;color:#{:06x};font-family:Helvetica,Arial,sans-serif}}\n",
-                        rng.pick(WORDS),
-                        rng.pick(WORDS),
-                        rng.below(40),
-                        rng.below(20),
-                        rng.below(1 << 24)
-                    ));
-                }
-                s.push_str("</style>\n");
-            }
-            2 => {
-                s.push_str("<script type=\"application/ld+json\">{\"@context\":\"https://schema.org\",\"@type\":\"WebPage\",\"name\":\"");
-                words(rng, 5, &mut s);
-                s.push_str(&format!("\",\"url\":\"https://{host}/\",\"datePublished\":\"2025-0{}-1{}\"}}</script>\n", 1 + rng.below(9), rng.below(10)));
-            }
-            _ => s.push_str(&format!(
-                "<script>window.dataLayer=window.dataLayer||[];function gtag(){{dataLayer.push(arguments)}}gtag('config','G-{:08X}');</script>\n",
-                rng.below(1 << 32)
-            )),
-        }
-    }
-    s.push_str("</head>\n<body class=\"home page-template-default\">\n<nav><ul>\n");
-    for _ in 0..5 + rng.below(20) {
-        let w = rng.pick(WORDS);
-        s.push_str(&format!(
-            "<li class=\"menu-item\"><a href=\"https://{host}/{w}/\">{w}</a></li>\n"
-        ));
-    }
-    s.push_str("</ul></nav>\n<main>\n");
-    let body_end = s.len() + size.saturating_sub(head_size);
-    while s.len() < body_end {
-        paragraph(
-            rng,
-            host,
-            (
-                "<div class=\"entry-content\"><p>",
-                " class=\"more-link\"",
-                "</a></div>\n",
-            ),
-            &mut s,
-        );
-    }
-    s.push_str("</main>\n<footer><p>&copy; 2025</p></footer>\n</body></html>\n");
-    s
-}
-
-fn robots_body(rng: &mut Rng) -> Vec<u8> {
-    let mut s = String::new();
-    if rng.below(20) == 0 {
-        s.push('\u{feff}');
-    }
-    let groups = 1 + rng.below(6);
-    for g in 0..groups {
-        let agents = if g == 0 { 1 } else { 1 + rng.below(3) };
-        for a in 0..agents {
-            let agent = if g == 0 && a == 0 {
-                "*"
-            } else {
-                rng.pick(AGENTS)
-            };
-            let key = *rng.pick(&[
-                "User-agent",
-                "User-agent",
-                "User-Agent",
-                "user-agent",
-                "Useragent",
-            ]);
-            s.push_str(&format!("{key}: {agent}\n"));
-        }
-        if rng.below(15) == 0 {
-            let purpose = rng.pick(&["ai-training", "search", "ai-input"]);
-            s.push_str(&format!("User-Agent-Purpose: {purpose}\n"));
-        }
-        for _ in 0..rng.below(12) {
-            let key = *rng.pick(&[
-                "Disallow", "Disallow", "Allow", "Disallow", "disallow", "Disalow",
-            ]);
-            s.push_str(&format!("{key}: {}\n", rng.pick(PATHS)));
-        }
-        if rng.below(5) == 0 {
-            s.push_str(&format!("Crawl-delay: {}\n", 1 + rng.below(10)));
-        }
-        if rng.below(12) == 0 {
-            // App-Directives (plan-b), in both spellings, sometimes with a path, sometimes invalid.
-            let line: &&str = rng.pick(&[
-                "App-Directives: examplesearch;snippets=?0\n",
-                "App-Directive: /news/ examplesearch;widgets=?1, otherapp;max=5\n",
-                "app-directives: assistant;summaries=?0;note=\"ask first\"\n",
-                "App-Directives: broken;x=\n",
-            ]);
-            s.push_str(line);
-        }
-        s.push('\n');
-    }
-    if rng.below(3) == 0 {
-        s.push_str("# AI preferences\nContent-Signal: search=yes, ai-train=no\n");
-    }
-    if rng.below(12) == 0 {
-        s.push_str("Content-Usage: train-ai=n\n");
-    }
-    s.push_str(&format!(
-        "Sitemap: https://www.example.com/sitemap{}.xml\n",
-        rng.below(5)
-    ));
-    let body = if rng.below(4) == 0 {
-        s.replace('\n', "\r\n")
-    } else {
-        s
-    };
-    body.into_bytes()
 }
 
 /// The revision of what [`generate`] writes: raised whenever the same options give other
@@ -624,99 +329,36 @@ fn own_host(body: &[u8], host: &str) -> Vec<u8> {
     out
 }
 
-/// The robots.txt bodies of a folder of files (each non-empty file whose name ends in `.txt`, in
-/// name order) or of an
-/// archive (the 2xx bodies of its `resource` and `response` records of robots.txt URLs, as
-/// `samples/real-robots.warc.gz` holds them): the corpus of [`GenKind::RobotsReal`].
-pub fn real_bodies(path: &std::path::Path) -> io::Result<Vec<Vec<u8>>> {
-    let mut bodies = Vec::new();
-    if path.is_dir() {
-        let mut files: Vec<_> = std::fs::read_dir(path)?
-            .map(|e| e.map(|e| e.path()))
-            .collect::<io::Result<_>>()?;
-        files.sort();
-        let txt = |f: &std::path::PathBuf| f.extension().is_some_and(|e| e == "txt");
-        for f in files.into_iter().filter(|f| f.is_file() && txt(f)) {
-            bodies.push(std::fs::read(f)?);
+/// A size: a number of bytes, or with a unit (`K`, `M`, `G` and `KiB`, `MiB`, `GiB`: powers of
+/// 1024; `KB`, `MB`, `GB`: powers of 1000; any case).
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let s = s.trim();
+    let digits = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    let (num, unit) = s.split_at(digits);
+    let mult: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kib" => 1 << 10,
+        "m" | "mib" => 1 << 20,
+        "g" | "gib" => 1 << 30,
+        "kb" => 1_000,
+        "mb" => 1_000_000,
+        "gb" => 1_000_000_000,
+        _ => {
+            return Err(format!(
+                "unknown unit {unit:?} (K, M, G, KiB, MiB, GiB, KB, MB, GB)"
+            ))
         }
-    } else {
-        let data = std::fs::read(path)?;
-        let mut sink = RobotsBodies::default();
-        match sniff(&data[..data.len().min(16)]) {
-            Container::Gzip => {
-                let mut bufs = ReadBuffers::new();
-                read_gzip_members(&data, 0, data.len(), &mut bufs, &mut sink);
-            }
-            Container::Plain => {
-                read_plain(&data, 0, data.len(), &mut sink);
-            }
-            other => {
-                return Err(io::Error::other(format!(
-                    "{}: a {other:?} archive; give a plain or per-record gzip WARC, or a folder",
-                    path.display()
-                )))
-            }
-        }
-        if let Some(first) = sink.problems.first() {
-            return Err(io::Error::other(format!(
-                "{}: {} problem(s) reading it as an archive, the first: {first}",
-                path.display(),
-                sink.problems.len()
-            )));
-        }
-        bodies = sink.bodies;
-    }
-    bodies.retain(|b| !b.is_empty());
-    if bodies.is_empty() {
-        return Err(io::Error::other(format!(
-            "{}: no robots.txt bodies found",
-            path.display()
-        )));
-    }
-    Ok(bodies)
-}
-
-/// Collects the 2xx robots.txt bodies of an archive, and the problems reading it (a damaged
-/// corpus is refused rather than silently thinned).
-#[derive(Default)]
-struct RobotsBodies {
-    bodies: Vec<Vec<u8>>,
-    problems: Vec<String>,
-}
-
-impl Sink for RobotsBodies {
-    fn record(&mut self, rec: &Record<'_>) {
-        let uri = unfold(rec.head.target_uri);
-        if !strip_angle(&uri).ends_with(b"/robots.txt") {
-            return;
-        }
-        let ty = unfold(rec.head.warc_type);
-        if trim(&ty).eq_ignore_ascii_case(b"resource") {
-            self.bodies.push(rec.block.to_vec());
-        } else if trim(&ty).eq_ignore_ascii_case(b"response") {
-            let Some(h) = parse_response(rec.block) else {
-                return;
-            };
-            if (200..300).contains(&h.status.unwrap_or(0)) {
-                let mut decoder = BodyDecoder::default();
-                let (body, _) = decoder.decode(&h, rec.block);
-                self.bodies.push(body.to_vec());
-            }
-        }
-    }
-
-    fn error(&mut self, err: ReadError) {
-        let at = err
-            .offset
-            .map_or(String::new(), |o| format!(" at offset {o}"));
-        self.problems
-            .push(format!("{}{at}: {}", err.kind, err.detail));
-    }
+    };
+    let n: u64 = num.parse().map_err(|_| format!("not a size: {s:?}"))?;
+    n.checked_mul(mult)
+        .ok_or_else(|| format!("too large: {s:?}"))
 }
 
 #[cfg(test)]
 mod tests {
+    use super::real::RobotsBodies;
     use super::*;
+    use crate::archive::reader::read_plain;
 
     #[test]
     fn deterministic() {
