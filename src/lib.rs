@@ -91,7 +91,7 @@ pub use derive::redirects::Resolution;
 pub use gen::{generate, parse_size, real_bodies, GenKind, GenOptions, Layout, GEN_REVISION};
 /// The census as one HTML page, from the tables (`repcensus report`).
 pub use report::{report, ReportOptions, ReportSummary};
-pub use robots::matcher::Verdict as MatchVerdict;
+pub use robots::matcher::Decision as MatchVerdict;
 /// robots.txt: Google-compatible parsing and matching (`repcensus check`), and everything the
 /// tables hold for one file as JSON (`repcensus parse`).
 pub use robots::parse::{is_valid_product_token, product_token, PARSE_LIMIT};

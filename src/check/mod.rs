@@ -5,7 +5,7 @@
 use crate::agents::{Agent, Registry};
 use crate::archive::local::read_start;
 use crate::robots::ext::app_directives_at;
-use crate::robots::matcher::{path_params_query, Matcher, Source, Verdict};
+use crate::robots::matcher::{path_params_query, Decision, Matcher, Source};
 use crate::robots::parse::{is_valid_product_token, RobotsTxt, PARSE_LIMIT};
 use anyhow::Result;
 use std::io::Write;
@@ -115,7 +115,7 @@ pub fn check(a: &CheckOptions, out: &mut dyn Write, notes: &mut dyn Write) -> Re
             let v = m.decide(&parsed, sel, path.as_bytes());
             let apps = app_directives_at(&parsed, agent, path.as_bytes());
             all_allowed &= v.allowed;
-            let d = Decision {
+            let d = Answer {
                 agent,
                 url: u,
                 path: &path,
@@ -136,16 +136,16 @@ pub fn check(a: &CheckOptions, out: &mut dyn Write, notes: &mut dyn Write) -> Re
     Ok(all_allowed)
 }
 
-/// One agent x URL decision of `check`.
-struct Decision<'a> {
+/// One agent x URL answer of `check`: the matcher's decision and the App-Directives.
+struct Answer<'a> {
     agent: &'a str,
     url: &'a str,
     path: &'a str,
-    verdict: &'a Verdict,
+    verdict: &'a Decision,
     apps: &'a [(String, String, String, &'a str)],
 }
 
-impl Decision<'_> {
+impl Answer<'_> {
     /// The decision as `--json` prints it.
     fn json(&self, parsed: &RobotsTxt<'_>, a: &CheckOptions) -> serde_json::Value {
         let v = self.verdict;

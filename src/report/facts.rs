@@ -333,20 +333,20 @@ fn group_counts(t: &Tables<'_>, crawl: &str) -> Result<(BlockingAny, u64, Option
     Ok((blocking_any, naming_ai, star))
 }
 
-/// The verdicts the agent figures count.
+/// What the agent figures count of a verdict: a full block, a partial block, or neither.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Verdict {
+enum Blocking {
     Full,
     Partial,
     Other,
 }
 
-impl Verdict {
-    fn of(v: &str) -> Verdict {
+impl Blocking {
+    fn of(v: &str) -> Blocking {
         match v {
-            "full_block" => Verdict::Full,
-            "partial_block" => Verdict::Partial,
-            _ => Verdict::Other,
+            "full_block" => Blocking::Full,
+            "partial_block" => Blocking::Partial,
+            _ => Blocking::Other,
         }
     }
 }
@@ -396,7 +396,7 @@ impl Agents {
                 let n = hosts.value(i).max(0) as u64;
                 let s = &mut shares[a];
                 let resolved = text(resolution, i) == Some("resolved");
-                let v = Verdict::of(text(verdict, i).unwrap_or_default());
+                let v = Blocking::of(text(verdict, i).unwrap_or_default());
                 s.hosts_any += n;
                 s.hosts_resolved += n * u64::from(resolved);
                 if text(outcome, i).is_some_and(|o| OUTCOMES_2XX.contains(&o)) {
@@ -404,24 +404,24 @@ impl Agents {
                     s.hosts_2xx_resolved += n * u64::from(resolved);
                 }
                 match v {
-                    Verdict::Full => {
+                    Blocking::Full => {
                         let source = text(source, i);
                         s.full_block += n;
                         s.by_own_group += n * u64::from(source == Some("specific"));
                         s.by_star += n * u64::from(source == Some("wildcard"));
                     }
-                    Verdict::Partial => {
+                    Blocking::Partial => {
                         s.partial_block += n;
                         s.partial_by_own_group +=
                             n * u64::from(text(source, i) == Some("specific"));
                     }
-                    Verdict::Other => {}
+                    Blocking::Other => {}
                 }
                 if singled.is_valid(i) {
                     with_star[a] += n;
                     if singled.value(i) {
                         s.singled_out += n;
-                        s.singled_to_full_block += n * u64::from(v == Verdict::Full);
+                        s.singled_to_full_block += n * u64::from(v == Blocking::Full);
                     }
                 }
             }

@@ -63,9 +63,10 @@ impl Source {
     }
 }
 
-/// The outcome of a check.
+/// Whether one path may be fetched, and what decided it (a classification of the whole file is
+/// [`super::classify`]'s).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Verdict {
+pub struct Decision {
     pub allowed: bool,
     pub source: Source,
     /// The deciding line (1-based line number), if a rule matched.
@@ -227,7 +228,7 @@ impl Matcher {
         agents: &[&str],
         purpose: Option<&str>,
         path: &[u8],
-    ) -> Verdict {
+    ) -> Decision {
         let sel = self.select(robots, agents, purpose);
         self.decide(robots, sel, path)
     }
@@ -346,7 +347,7 @@ impl Matcher {
     }
 
     /// The verdict for a path under the groups chosen by the last [`Matcher::select`].
-    pub fn decide(&mut self, robots: &RobotsTxt<'_>, sel: Selection, path: &[u8]) -> Verdict {
+    pub fn decide(&mut self, robots: &RobotsTxt<'_>, sel: Selection, path: &[u8]) -> Decision {
         let flags = std::mem::take(&mut self.flags);
         let mut allow = Best::NONE;
         let mut disallow = Best::NONE;
@@ -380,7 +381,7 @@ impl Matcher {
             allow
         };
         let line_index = (best.priority >= 0).then_some(best.index);
-        Verdict {
+        Decision {
             allowed,
             source: sel.source,
             line: line_index.map(|i| robots.lines[i].number),

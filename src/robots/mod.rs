@@ -2,13 +2,16 @@
 //!
 //! ```text
 //! bytes -> lex (one Line per physical line) -> parse (groups, normalised patterns, summary)
-//!       -> matcher (verdicts by agent / purpose)       -> ext (App-Directives, key=value lines)
+//!       -> matcher (allowed or not, path by path, by agent / purpose)
+//!       -> classify (what the file lets an agent crawl as a whole: full, partial, allowed)
+//!       -> ext (App-Directives, key=value lines)
 //! ```
 //!
 //! Behaviour follows Google's open-source robotstxt library (robots.cc) case by case; the
 //! module docs say where and why we differ.
 
 pub mod acap;
+pub mod classify;
 pub mod ext;
 pub mod key;
 pub mod lex;

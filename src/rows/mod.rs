@@ -12,6 +12,7 @@ pub mod pages;
 pub mod robots_capture;
 pub mod robots_txt;
 pub mod source;
+pub mod verdict_rows;
 pub mod verdicts;
 
 pub use extract::Extractor;

@@ -139,7 +139,7 @@ impl RobotsCaptures {
         if undetermined {
             cx.push_error(
                 ErrorKind::VerdictUndetermined,
-                "probing the rules spent its budget (verdicts::PROBE_BUDGET): some agent_verdicts \
+                "probing the rules spent its budget (robots::classify::PROBE_BUDGET): some agent_verdicts \
                  rows of this capture are `undetermined`",
                 rec.offset,
                 id,

@@ -1,32 +1,8 @@
 //! Who may crawl what: the verdict of every robots.txt capture for every tracked agent (the
-//! `agent_verdicts` rows), with Google's semantics (see [`crate::robots::matcher`]).
-//!
-//! Verdict kinds, for a parsed body:
-//! * `full_block`: every path but the robots.txt is disallowed: `/` and a path no pattern names
-//!   are disallowed, and no Allow rule reopens any part of the site;
-//! * `partial_block`: not a full block, and some Disallow rule disallows something;
-//! * `allowed`: nothing is disallowed (including files with no group for the agent).
-//!
-//! The robots.txt itself (every path that begins `/robots.txt`) is implicitly allowed (RFC 9309
-//! section 2.3): a rule that only allows or disallows it neither reopens nor blocks anything.
-//!
-//! A rule "reopens" (Allow) or "disallows something" (Disallow) when one of its probe paths gets
-//! that rule's outcome from the agent's groups. The probes are the path the pattern describes
-//! with a final `$` dropped and each `*` either kept literally (a byte no pattern names) or
-//! dropped, every choice for up to four stars and all-kept or all-dropped past that (a
-//! leading `*` that leaves no `/` stands for it), and, unless the pattern ends in `$`, each of
-//! those paths followed by a byte no pattern names (0x01). Dropping matters: with
-//! `Allow: /*/` beside `Disallow: */a`, `/*/a` is allowed (the tie goes to Allow) but `/a` is
-//! not. So `Disallow: /` with
-//! `Allow: /public` is a partial block, `Disallow: /` with `Allow: /$` too (only the home page is
-//! open), while `Allow: /` beside `Disallow: /` reopens everything (ties go to Allow) and leaves
-//! nothing blocked. A pattern that starts with neither `/` nor `*` matches no URL path and is
-//! ignored.
-//!
-//! Probing costs a pass over the agent's rules per probe, so a crafted file (thousands of Allow
-//! rules each outranked by a longer Disallow) could make it quadratic: a verdict may spend at most
-//! [`PROBE_BUDGET`] rule evaluations on probes. Past that it is `undetermined` (`root_allowed`
-//! stays exact) and the capture gets an `errors` row. No real file comes near it.
+//! `agent_verdicts` and `agent_verdict_runs` rows), with Google's semantics. What a parsed file
+//! lets an agent crawl is `robots::classify`'s; here are the caches that make it once per file,
+//! group choice and body (agents sharing groups, bodies seen lately), the documented readings,
+//! and the rows.
 //!
 //! Without a parsed body the verdict follows the capture's status: `no_robots` for an empty
 //! body or a 4xx (RFC 9309: unavailable, crawl freely), `unreachable` for a 5xx or 429 (and
@@ -34,142 +10,15 @@
 //! `redirect` for an unresolved 3xx, `unknown` for revisits and records without an HTTP status.
 
 use super::fetch::FetchOutcome;
+use super::verdict_rows::{push, RunKey, RunRows};
+pub use super::verdict_rows::{unparsed, AgentVerdict, DocumentedSource, VerdictTables};
 use crate::agents::{Agent, Registry};
+use crate::robots::classify::{Classifier, Verdict};
 use crate::robots::ext::app_directives_for;
-use crate::robots::ext::leading_number;
 use crate::robots::matcher::Selection;
 use crate::robots::parse::{product_token, writes_name};
 use crate::robots::{Key, Matcher, RobotsTxt, Source};
-use crate::tables::{
-    AgentVerdictRow, AgentVerdictRunRow, AgentVerdictRunsBuilder, AgentVerdictsBuilder,
-    RobotsFileRow,
-};
-
-str_enum! {
-    /// What a capture lets an agent crawl: the `verdict` and `verdict_rfc9309` columns (see the
-    /// module doc).
-    pub enum Verdict {
-        FullBlock = "full_block",
-        PartialBlock = "partial_block",
-        Allowed = "allowed",
-        NoRobots = "no_robots",
-        Unreachable = "unreachable",
-        Redirect = "redirect",
-        Unknown = "unknown",
-        /// The probes spent their budget ([`PROBE_BUDGET`]).
-        Undetermined = "undetermined",
-        /// `verdict_documented` only: the crawler does not honour robots.txt, whatever the
-        /// file says ([`DocumentedSource::NotHonored`]).
-        NotHonored = "not_honored",
-    }
-}
-
-str_enum! {
-    /// Which groups decided the documented reading (`verdict_documented_source`): Google's
-    /// [`Source`] values, and `not_honored` for a crawler that does not honour robots.txt.
-    pub enum DocumentedSource {
-        Specific = "specific",
-        Purpose = "purpose",
-        Wildcard = "wildcard",
-        /// A group naming a token its operator documents the crawler follows when no group
-        /// names its own (Googlebot's for Applebot).
-        Fallback = "fallback",
-        None = "none",
-        /// The registry says the crawler does not honour robots.txt (`robots_txt`
-        /// `not_honored`): no group decides what it fetches.
-        NotHonored = "not_honored",
-    }
-}
-
-impl From<Source> for DocumentedSource {
-    fn from(s: Source) -> Self {
-        match s {
-            Source::Specific => DocumentedSource::Specific,
-            Source::Purpose => DocumentedSource::Purpose,
-            Source::Wildcard => DocumentedSource::Wildcard,
-            Source::Fallback => DocumentedSource::Fallback,
-            Source::None => DocumentedSource::None,
-        }
-    }
-}
-
-/// The verdict of one capture for one agent.
-#[derive(Clone, Debug, PartialEq)]
-pub struct AgentVerdict {
-    pub named: Option<bool>,
-    pub named_exact: Option<bool>,
-    pub source: Option<Source>,
-    pub root_allowed: Option<bool>,
-    pub verdict: Verdict,
-    pub verdict_rfc9309: Verdict,
-    /// As `verdict`, with the groups chosen as the crawler documents ([`Agent::group_rules`]);
-    /// `not_honored` for a crawler that does not honour robots.txt.
-    pub verdict_documented: Verdict,
-    /// Which groups decided `verdict_documented`.
-    pub documented_source: Option<DocumentedSource>,
-    pub n_rules: Option<i32>,
-    pub crawl_delay: Option<f64>,
-    /// `directive=value` of the agent's application, when it has one.
-    pub app_directives: Option<Vec<String>>,
-    /// The deciding groups' `Content-Usage` preferences for `/` ([`content_usage_at_root`]).
-    pub content_usage: Option<String>,
-}
-
-/// The verdict for a capture whose body was not parsed (or was empty), from its fetch outcome.
-pub fn unparsed(fetch_outcome: FetchOutcome) -> AgentVerdict {
-    let none = AgentVerdict {
-        named: None,
-        named_exact: None,
-        source: None,
-        root_allowed: None,
-        verdict: Verdict::Unknown,
-        verdict_rfc9309: Verdict::Unknown,
-        verdict_documented: Verdict::Unknown,
-        documented_source: None,
-        n_rules: None,
-        crawl_delay: None,
-        app_directives: None,
-        content_usage: None,
-    };
-    let no_robots = AgentVerdict {
-        named: Some(false),
-        named_exact: Some(false),
-        source: Some(Source::None),
-        root_allowed: Some(true),
-        verdict: Verdict::NoRobots,
-        verdict_rfc9309: Verdict::NoRobots,
-        verdict_documented: Verdict::NoRobots,
-        documented_source: Some(DocumentedSource::None),
-        n_rules: Some(0),
-        ..none.clone()
-    };
-    match fetch_outcome {
-        FetchOutcome::OkEmpty
-        | FetchOutcome::NotFound
-        | FetchOutcome::Unauthorized
-        | FetchOutcome::Forbidden
-        | FetchOutcome::ClientError => no_robots,
-        FetchOutcome::ServerError => AgentVerdict {
-            verdict: Verdict::Unreachable,
-            verdict_rfc9309: Verdict::FullBlock,
-            verdict_documented: Verdict::Unreachable,
-            ..none
-        },
-        FetchOutcome::TooManyRequests => AgentVerdict {
-            verdict: Verdict::Unreachable,
-            verdict_rfc9309: Verdict::NoRobots,
-            verdict_documented: Verdict::Unreachable,
-            ..none
-        },
-        FetchOutcome::Redirect => AgentVerdict {
-            verdict: Verdict::Redirect,
-            verdict_rfc9309: Verdict::Redirect,
-            verdict_documented: Verdict::Redirect,
-            ..none
-        },
-        _ => none,
-    }
-}
+use crate::tables::{AgentVerdictRow, RobotsFileRow};
 
 /// The AI usage preferences that the `Content-Usage` rules `lines` (of the deciding groups)
 /// give the path `/`, as draft-ietf-aipref-attach-05 reads them: a rule's value is an optional
@@ -225,22 +74,11 @@ fn content_usage_at_root(
     Some(out.join(","))
 }
 
-/// Rule evaluations a verdict may spend on probes (a few tens of milliseconds).
-pub const PROBE_BUDGET: u64 = 4_000_000;
-
 /// Reusable state for computing verdicts.
 #[derive(Default)]
 pub struct Verdicts {
     matcher: Matcher,
-    allows: Vec<usize>,
-    /// The `Content-Usage` lines of the groups being classified.
-    usage_lines: Vec<usize>,
-    disallows: Vec<usize>,
-    path: Vec<u8>,
-    /// Rule evaluations left for the verdict being classified, and the cost of one probe.
-    budget: u64,
-    probe_cost: u64,
-    exhausted: bool,
+    classifier: Classifier,
     /// Indexes of the user-agent lines of the file being emitted.
     ua_lines: Vec<usize>,
     /// The registry's agents by lower-cased product token, for the registry they were built
@@ -371,65 +209,6 @@ impl SeenBodies {
     }
 }
 
-/// A path that only a rule matching every path matches: no pattern names the byte 0x01, so a
-/// pattern that matches it has no literal but its first `/` and matches any path.
-const UNNAMED_PATH: &[u8] = b"/\x01";
-
-/// Whether a path is the robots.txt itself (or begins with it: `/robots.txt?x`), which RFC 9309
-/// (section 2.3, end) makes implicitly allowed, so rules about it neither block nor reopen the site.
-fn is_robots_txt(path: &[u8]) -> bool {
-    path.starts_with(b"/robots.txt")
-}
-
-/// Stars of a pattern past which its probes stop trying every choice (2^4 = 16 spellings).
-const PROBE_STARS: u32 = 4;
-
-/// Fill `buf` with the probe paths of a rule's pattern (see the module doc), separated by
-/// 0x00; returns false if the pattern can match no path.
-fn probe_paths(pattern: &[u8], buf: &mut Vec<u8>) -> bool {
-    buf.clear();
-    let anchored = pattern.last() == Some(&b'$');
-    let p = pattern.strip_suffix(b"$").unwrap_or(pattern);
-    if !matches!(p.first(), Some(b'/' | b'*')) {
-        return false;
-    }
-    let stars = p.iter().filter(|&&b| b == b'*').count() as u32;
-    // Bit i of a choice says whether star i stands for itself (a byte no pattern names
-    // literally) or for nothing. Past PROBE_STARS stars: all kept, or all dropped.
-    let choices: Vec<u64> = if stars <= PROBE_STARS {
-        (0..1u64 << stars).rev().collect()
-    } else {
-        vec![u64::MAX, 0]
-    };
-    for choice in choices {
-        let start = buf.len();
-        let mut star = 0;
-        for &b in p {
-            if b == b'*' {
-                if choice >> star.min(63) & 1 == 1 {
-                    buf.push(b'*');
-                }
-                star += 1;
-            } else {
-                buf.push(b);
-            }
-        }
-        // Only a leading star can leave the path without its `/`; that star matches the `/`.
-        if buf.get(start) != Some(&b'/') {
-            buf.insert(start, b'/');
-        }
-        if !anchored {
-            let n = buf.len();
-            buf.push(0);
-            buf.extend_from_within(start..n);
-            buf.push(1);
-        }
-        buf.push(0);
-    }
-    buf.pop();
-    true
-}
-
 impl Verdicts {
     /// The verdict of a parsed, non-empty robots.txt for `agent`.
     pub fn parsed(&mut self, robots: &RobotsTxt<'_>, agent: &Agent, named: bool) -> AgentVerdict {
@@ -533,99 +312,24 @@ impl Verdicts {
     }
 
     fn classify_now(&mut self, robots: &RobotsTxt<'_>, sel: Selection) -> AgentVerdict {
-        self.allows.clear();
-        self.disallows.clear();
-        let mut crawl_delay = None;
-        self.usage_lines.clear();
-        for i in self.matcher.selected_lines(robots, sel) {
-            match robots.lines[i].key {
-                Key::ContentUsage => self.usage_lines.push(i),
-                Key::Allow if !robots.norm_value(i).is_empty() => self.allows.push(i),
-                Key::Disallow if !robots.norm_value(i).is_empty() => self.disallows.push(i),
-                Key::CrawlDelay if crawl_delay.is_none() => {
-                    let v = robots.lines[i].value(robots.body);
-                    crawl_delay = leading_number(&String::from_utf8_lossy(v));
-                }
-                _ => {}
-            }
-        }
-        let root = self.matcher.decide(robots, sel, b"/");
-        self.budget = PROBE_BUDGET;
-        self.probe_cost = u64::from(root.n_rules).max(1);
-        self.exhausted = false;
-        // A path no pattern names is disallowed only by a rule that disallows every path.
-        let all_paths = !root.allowed && !self.matcher.decide(robots, sel, UNNAMED_PATH).allowed;
-        let full_block =
-            all_paths && !(0..self.allows.len()).any(|k| self.has_effect(robots, sel, k, true));
-        // Without Allow rules any Disallow that can match a path (but the robots.txt) blocks it.
-        let partial = !full_block
-            && (!root.allowed
-                || (0..self.disallows.len()).any(|k| {
-                    if self.allows.is_empty() {
-                        probe_paths(robots.norm_value(self.disallows[k]), &mut self.path)
-                            && self.path.split(|&b| b == 0).any(|p| !is_robots_txt(p))
-                    } else {
-                        self.has_effect(robots, sel, k, false)
-                    }
-                }));
-        let verdict = if self.exhausted {
-            Verdict::Undetermined
-        } else if full_block {
-            Verdict::FullBlock
-        } else if partial {
-            Verdict::PartialBlock
-        } else {
-            Verdict::Allowed
-        };
+        let c = self.classifier.classify(&mut self.matcher, robots, sel);
+        let usage = &self.classifier.usage_lines;
         AgentVerdict {
             named: None,
             named_exact: None,
-            source: Some(root.source),
-            root_allowed: Some(root.allowed),
-            verdict,
-            verdict_rfc9309: verdict,
-            verdict_documented: verdict,
-            documented_source: Some(root.source.into()),
-            n_rules: Some(root.n_rules as i32),
-            crawl_delay,
+            source: Some(c.source),
+            root_allowed: Some(c.root_allowed),
+            verdict: c.verdict,
+            verdict_rfc9309: c.verdict,
+            verdict_documented: c.verdict,
+            documented_source: Some(c.source.into()),
+            n_rules: Some(c.n_rules as i32),
+            crawl_delay: c.crawl_delay,
             app_directives: None,
-            content_usage: root
-                .allowed
-                .then(|| content_usage_at_root(robots, &self.usage_lines, &mut self.matcher))
+            content_usage: (c.root_allowed)
+                .then(|| content_usage_at_root(robots, usage, &mut self.matcher))
                 .flatten(),
         }
-    }
-
-    /// Whether the k-th selected Allow (or Disallow) rule decides one of its probe paths its way.
-    fn has_effect(
-        &mut self,
-        robots: &RobotsTxt<'_>,
-        sel: Selection,
-        k: usize,
-        allow: bool,
-    ) -> bool {
-        let i = if allow {
-            self.allows[k]
-        } else {
-            self.disallows[k]
-        };
-        let mut probes = std::mem::take(&mut self.path);
-        let mut hit = false;
-        if probe_paths(robots.norm_value(i), &mut probes) {
-            hit = probes
-                .split(|&b| b == 0)
-                .filter(|p| !is_robots_txt(p))
-                .any(|path| {
-                    if self.budget < self.probe_cost {
-                        self.exhausted = true;
-                        return false;
-                    }
-                    self.budget -= self.probe_cost;
-                    self.matcher.decide(robots, sel, path).allowed == allow
-                });
-        }
-        self.path = probes;
-        hit
     }
 
     /// Append a capture's verdicts to `out`: one `agent_verdicts` row per registry agent, and
@@ -944,124 +648,6 @@ impl Verdicts {
             }
         }
     }
-}
-
-/// Where a capture's verdicts go: `agent_verdicts` rows, `agent_verdict_runs` rows, or both
-/// (the tables selected).
-pub struct VerdictTables<'o> {
-    pub rows: Option<&'o mut AgentVerdictsBuilder>,
-    pub runs: Option<&'o mut AgentVerdictRunsBuilder>,
-}
-
-/// The columns an `agent_verdict_runs` row keeps of a verdict: agents next to each other in the
-/// registry with equal columns make one row, though `agent_verdicts` may tell them apart by
-/// columns the summaries do not read (rules, crawl delay, application directives).
-type RunKey = (
-    Option<bool>,
-    Option<bool>,
-    Option<Source>,
-    Option<bool>,
-    Verdict,
-    Verdict,
-    Verdict,
-    Option<DocumentedSource>,
-);
-
-fn run_key(v: &AgentVerdict) -> RunKey {
-    (
-        v.named,
-        v.named_exact,
-        v.source,
-        v.root_allowed,
-        v.verdict,
-        v.verdict_rfc9309,
-        v.verdict_documented,
-        v.documented_source,
-    )
-}
-
-/// A capture's `agent_verdict_runs` rows, made from the runs of [`Verdicts::runs`] by joining
-/// neighbours with the same [`RunKey`], and appended together by [`RunRows::close`].
-struct RunRows<'o, 'f> {
-    out: &'o mut AgentVerdictRunsBuilder,
-    /// The capture's provenance columns.
-    file: (Option<&'f str>, Option<i64>),
-    registry: &'f Registry,
-    /// The registry position of the next run's first agent.
-    next: u32,
-    /// The joined runs: key, first agent and length.
-    runs: Vec<(RunKey, u32, u32)>,
-}
-
-impl RunRows<'_, '_> {
-    fn push(&mut self, v: &AgentVerdict, n: u32) {
-        let key = run_key(v);
-        match self.runs.last_mut() {
-            Some((k, _, len)) if *k == key => *len += n,
-            _ => self.runs.push((key, self.next, n)),
-        }
-        self.next += n;
-    }
-
-    /// Append the capture's rows.
-    fn close(&mut self) {
-        let rows = (self.runs.iter()).map(|&(k, first, n)| {
-            let (
-                named,
-                named_exact,
-                source,
-                root_allowed,
-                verdict,
-                rfc9309,
-                documented,
-                doc_source,
-            ) = k;
-            AgentVerdictRunRow {
-                agent_index: Some(first as i32),
-                agent: Some(&self.registry.agents[first as usize].name),
-                agents: Some(n as i32),
-                named,
-                named_exact,
-                verdict_source: source.map(Source::as_str),
-                root_allowed,
-                verdict: Some(verdict.as_str()),
-                verdict_rfc9309: Some(rfc9309.as_str()),
-                verdict_documented: Some(documented.as_str()),
-                verdict_documented_source: doc_source.map(DocumentedSource::as_str),
-                ..AgentVerdictRunRow::default()
-            }
-        });
-        let prov = AgentVerdictRunRow {
-            warc_file: self.file.0,
-            warc_offset: self.file.1,
-            ..AgentVerdictRunRow::default()
-        };
-        self.out.capture(&prov, rows);
-    }
-}
-
-/// Append the verdict columns of `v` for the next `n` rows.
-fn push(out: &mut AgentVerdictsBuilder, v: &AgentVerdict, n: u32) {
-    let apps: Option<Vec<&str>> = v
-        .app_directives
-        .as_ref()
-        .map(|d| d.iter().map(String::as_str).collect());
-    let r = AgentVerdictRow {
-        named: v.named,
-        named_exact: v.named_exact,
-        verdict_source: v.source.map(Source::as_str),
-        root_allowed: v.root_allowed,
-        verdict: Some(v.verdict.as_str()),
-        verdict_rfc9309: Some(v.verdict_rfc9309.as_str()),
-        verdict_documented: Some(v.verdict_documented.as_str()),
-        verdict_documented_source: v.documented_source.map(DocumentedSource::as_str),
-        n_applicable_rules: v.n_rules,
-        crawl_delay: v.crawl_delay,
-        app_directives: apps.as_deref(),
-        content_usage: v.content_usage.as_deref(),
-        ..AgentVerdictRow::default()
-    };
-    out.verdicts(&r, n);
 }
 
 #[cfg(test)]
