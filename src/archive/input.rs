@@ -255,7 +255,7 @@ pub fn input_id(p: &Path) -> String {
 
 /// The first 8 hex digits of the SHA-256 of `bytes`.
 fn short_hash(bytes: &[u8]) -> String {
-    let h = ring::digest::digest(&ring::digest::SHA256, bytes);
+    let h = aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, bytes);
     h.as_ref()[..4].iter().map(|b| format!("{b:02x}")).collect()
 }
 

@@ -12,7 +12,7 @@ use std::io;
 /// The robots.txt bodies of a folder of files (each non-empty file whose name ends in `.txt`, in
 /// name order) or of an
 /// archive (the 2xx bodies of its `resource` and `response` records of robots.txt URLs, as
-/// `samples/real-robots.warc.gz` holds them): the corpus of [`GenKind::RobotsReal`].
+/// `samples/real-robots.warc.gz` holds them): the corpus of [`super::GenKind::RobotsReal`].
 pub fn real_bodies(path: &std::path::Path) -> io::Result<Vec<Vec<u8>>> {
     let mut bodies = Vec::new();
     if path.is_dir() {

@@ -64,7 +64,7 @@ impl Source {
 }
 
 /// Whether one path may be fetched, and what decided it (a classification of the whole file is
-/// [`super::classify`]'s).
+/// `robots::classify`'s).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Decision {
     pub allowed: bool,
