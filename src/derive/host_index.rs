@@ -1,0 +1,645 @@
+//! The index `robots_hosts` is made from: a crawl's `robots_files` parts read twice, a few
+//! columns at a time, each host's latest capture and each redirect target's, interned, and the
+//! rows made from it (each host's governing capture through redirects and revisits).
+
+use super::agents::CrawlAgents;
+use super::lines::CrawlLines;
+use super::read::{read_beside, Governs};
+use super::redirects::{self, Capture, Effective, Index, Resolution};
+use super::revisits::{Originals, Reference, Revisit};
+use crate::parts::runs::Names;
+use crate::parts::{OutDir, PartRef};
+use crate::tables::{RobotsHostRow, RobotsHostsBuilder, TableBuilder};
+use anyhow::{Context, Result};
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Int64Type, TimestampMicrosecondType};
+use arrow_array::{Array, RecordBatch, StringArray};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::collections::hash_map::Entry;
+use std::collections::BTreeMap;
+
+/// What deriving `robots_hosts` did for one crawl.
+#[derive(Debug, Clone, Default)]
+pub struct CrawlHosts {
+    pub crawl: String,
+    pub captures: u64,
+    pub hosts: u64,
+    /// Hosts by how their latest capture's chain of redirects ended.
+    pub resolutions: BTreeMap<Resolution, u64>,
+    /// Hosts resolved through a hop to another host.
+    pub cross_host: u64,
+    /// Hosts whose way to their governing capture met a revisit, by how it was read.
+    pub revisits: BTreeMap<Revisit, u64>,
+    /// What deriving `summary_agents` did (`None` when the crawl has no `agent_verdict_runs`).
+    pub agents: Option<CrawlAgents>,
+    /// What deriving the summaries of robots.txt lines did (`None` when it failed).
+    pub lines: Option<CrawlLines>,
+    /// Rows written to `page_verdicts` (`None` when the crawl has no pages, or they failed).
+    pub page_verdicts: Option<u64>,
+    /// Why `page_verdicts` was not derived, when its lines were not written.
+    pub page_verdicts_skipped: Option<String>,
+}
+
+/// The columns of `robots_files` each pass reads (the second reads [`REVISIT_COLUMNS`] too when
+/// the crawl has revisits).
+const TARGET_COLUMNS: [&str; 5] = [
+    "url",
+    "fetch_outcome",
+    "redirect_location",
+    "payload_digest",
+    "refers_to_url",
+];
+const REVISIT_COLUMNS: [&str; 3] = ["payload_digest", "refers_to_url", "refers_to_date"];
+const CAPTURE_COLUMNS: [&str; 10] = [
+    "warc_file",
+    "warc_offset",
+    "url",
+    "host",
+    "registered_domain",
+    "capture_time",
+    "fetch_outcome",
+    "redirect_location",
+    "wildcard_split",
+    "wildcard_with_ai",
+];
+
+/// Read a crawl's parts: the URLs its redirects point to, then each host's latest capture and
+/// each such URL's latest capture.
+pub(super) fn read_crawl(out: &OutDir, parts: &[PartRef]) -> Result<CrawlIndex> {
+    let mut index = CrawlIndex::default();
+    read_beside(out, parts, &TARGET_COLUMNS, &[], |part, batch| {
+        let cols = Columns::of(batch, part)?;
+        for i in 0..batch.num_rows() {
+            let capture = cols.capture(i);
+            if let Some((host, key)) = capture.as_ref().and_then(redirects::target_of) {
+                index.target_hosts.insert(host);
+                index.targets.insert(key);
+            }
+            if let Some(c) = capture.filter(|_| cols.is_revisit(i)) {
+                let refers_to = Columns::get(cols.refers_to, i).and_then(redirects::host_and_key);
+                let digest = Columns::get(cols.digest, i);
+                index
+                    .originals
+                    .refer(redirects::host_and_key(c.url), refers_to, digest);
+            }
+        }
+        Ok(())
+    })?;
+    // Room for a host per capture: growing the table rehashes every host name, and growing
+    // `latest` copies it. Room reserved and never used is never touched, so costs no memory.
+    let rows: u64 = parts.iter().filter_map(|p| out.part_rows(p)).sum();
+    index.hosts.reserve(rows as usize, 32);
+    index.latest.reserve(rows as usize);
+    let mut columns = CAPTURE_COLUMNS.to_vec();
+    if index.originals.any() {
+        columns.extend(REVISIT_COLUMNS);
+    }
+    index.mistakes_known = true;
+    read_beside(out, parts, &columns, &[], |part, batch| {
+        let cols = Columns::of(batch, part)?;
+        // A part of an earlier schema has no accidental-block flags: their counts are unknown.
+        index.mistakes_known &= cols.wildcard_split.is_some() && cols.wildcard_with_ai.is_some();
+        for i in 0..batch.num_rows() {
+            index.add(&cols, i);
+        }
+        Ok(())
+    })?;
+    Ok(index)
+}
+
+/// The columns of a batch of `robots_files` (those read: the others are `None`).
+struct Columns<'b> {
+    file: Option<&'b StringArray>,
+    offset: Option<&'b arrow_array::Int64Array>,
+    url: &'b StringArray,
+    host: Option<&'b StringArray>,
+    domain: Option<&'b StringArray>,
+    time: Option<&'b arrow_array::TimestampMicrosecondArray>,
+    outcome: &'b StringArray,
+    location: &'b StringArray,
+    digest: Option<&'b StringArray>,
+    refers_to: Option<&'b StringArray>,
+    refers_to_date: Option<&'b arrow_array::TimestampMicrosecondArray>,
+    wildcard_split: Option<&'b arrow_array::BooleanArray>,
+    wildcard_with_ai: Option<&'b arrow_array::BooleanArray>,
+}
+
+impl<'b> Columns<'b> {
+    fn of(batch: &'b RecordBatch, part: &PartRef) -> Result<Self> {
+        let missing = |c: &str| super::tally::missing(part, c);
+        let text = |c: &str| batch.column_by_name(c).and_then(|a| a.as_string_opt());
+        let need = |c: &str| text(c).with_context(|| missing(c));
+        Ok(Columns {
+            file: text("warc_file"),
+            offset: batch
+                .column_by_name("warc_offset")
+                .and_then(|a| a.as_primitive_opt::<Int64Type>()),
+            url: need("url")?,
+            host: text("host"),
+            domain: text("registered_domain"),
+            time: batch
+                .column_by_name("capture_time")
+                .and_then(|a| a.as_primitive_opt::<TimestampMicrosecondType>()),
+            outcome: need("fetch_outcome")?,
+            location: need("redirect_location")?,
+            digest: text("payload_digest"),
+            refers_to: text("refers_to_url"),
+            refers_to_date: batch
+                .column_by_name("refers_to_date")
+                .and_then(|a| a.as_primitive_opt::<TimestampMicrosecondType>()),
+            wildcard_split: batch
+                .column_by_name("wildcard_split")
+                .and_then(|a| a.as_boolean_opt()),
+            wildcard_with_ai: batch
+                .column_by_name("wildcard_with_ai")
+                .and_then(|a| a.as_boolean_opt()),
+        })
+    }
+
+    /// Row `i`'s accidental-block flags ([`MISTAKE_SPLIT`], [`MISTAKE_AI`]).
+    fn mistakes(&self, i: usize) -> u8 {
+        let set =
+            |a: Option<&arrow_array::BooleanArray>| a.is_some_and(|a| a.is_valid(i) && a.value(i));
+        u8::from(set(self.wildcard_split)) * MISTAKE_SPLIT
+            + u8::from(set(self.wildcard_with_ai)) * MISTAKE_AI
+    }
+
+    fn is_revisit(&self, i: usize) -> bool {
+        Self::get(Some(self.outcome), i) == Some(REVISIT)
+    }
+
+    fn get(a: Option<&StringArray>, i: usize) -> Option<&str> {
+        a.filter(|a| a.is_valid(i)).map(|a| a.value(i))
+    }
+
+    /// Row `i` as the resolver sees it; `None` without a URL.
+    fn capture(&self, i: usize) -> Option<Capture<'b>> {
+        Some(Capture {
+            url: Self::get(Some(self.url), i)?,
+            redirect: Self::get(Some(self.outcome), i) == Some("redirect"),
+            location: Self::get(Some(self.location), i),
+        })
+    }
+}
+
+/// A capture's registered domain. It is nearly always the end of its host name, and then is not
+/// stored again.
+#[derive(Clone, Copy)]
+enum Domain {
+    None,
+    /// The last this many bytes of the host name.
+    EndOfHost(u16),
+    /// In [`CrawlIndex::domains`].
+    Other(u32),
+}
+
+/// A capture, as much of it as `robots_hosts` needs: a whole crawl keeps one per host, so it
+/// is kept small (80 bytes; a test holds it there).
+pub(super) struct Seen {
+    file: u32,
+    offset: i64,
+    /// `capture_time`, when `has_time`.
+    time: i64,
+    has_time: bool,
+    /// In [`CrawlIndex::hosts`].
+    host: u32,
+    domain: Domain,
+    outcome: Option<u32>,
+    /// The URL, unless it is the robots.txt URL of the host (`http://{host}/robots.txt`, or
+    /// `https://` when `https`), as nearly every one is.
+    url: Option<Box<str>>,
+    https: bool,
+    /// `fetch_outcome` is `redirect`.
+    redirect: bool,
+    location: Option<Box<str>>,
+    /// `robots_files.wildcard_split` and `wildcard_with_ai`, as bits.
+    mistakes: u8,
+}
+
+/// [`Seen::mistakes`] bits.
+const MISTAKE_SPLIT: u8 = 1;
+const MISTAKE_AI: u8 = 2;
+
+/// Whether `url` is `http://{host}/robots.txt` (`Some(false)`) or `https://{host}/robots.txt`
+/// (`Some(true)`).
+fn robots_url_of(url: &str, host: &str) -> Option<bool> {
+    let (https, rest) = match url.strip_prefix("https://") {
+        Some(rest) => (true, rest),
+        None => (false, url.strip_prefix("http://")?),
+    };
+    (rest.strip_prefix(host)? == "/robots.txt").then_some(https)
+}
+
+/// Append the robots.txt URL of `host` to `buf` (the inverse of [`robots_url_of`]).
+fn push_robots_url(buf: &mut String, https: bool, host: &str) {
+    buf.push_str(if https { "https://" } else { "http://" });
+    buf.push_str(host);
+    buf.push_str("/robots.txt");
+}
+
+/// The latest of the captures seen for a host or a URL, and how many there were.
+pub(super) struct Latest {
+    pub(super) seen: Seen,
+    pub(super) captures: u32,
+    /// The fetch outcomes of the host's captures, a bit per outcome id below 32 (a host's
+    /// entry only; a redirect target's is 0).
+    pub(super) outcomes: u32,
+}
+
+/// What is kept of a crawl's captures.
+#[derive(Default)]
+pub(super) struct CrawlIndex {
+    pub(super) files: Names,
+    pub(super) domains: Names,
+    pub(super) outcomes: Names,
+    /// Host names; a host's id indexes `latest`.
+    pub(super) hosts: Names,
+    /// Each host's latest capture, by host id.
+    pub(super) latest: Vec<Latest>,
+    /// The URLs (keys) redirects point to.
+    pub(super) targets: FxHashSet<String>,
+    /// The hosts of `targets`, as the `host` column writes them: only a capture of one of these
+    /// can be a target, so only their URLs are parsed.
+    pub(super) target_hosts: FxHashSet<String>,
+    /// Each redirect target's latest capture.
+    pub(super) urls: FxHashMap<String, Latest>,
+    pub(super) captures: u64,
+    /// Every part read has the accidental-block flags (`robots_files.wildcard_split`, ...).
+    pub(super) mistakes_known: bool,
+    /// Per outcome id: captures, and the earliest and latest capture time.
+    pub(super) by_outcome: Vec<(i64, Option<i64>, Option<i64>)>,
+    /// The captures revisits may stand for, and what each revisit refers to, by file and
+    /// offset.
+    pub(super) originals: Originals<Seen>,
+    pub(super) revisits: FxHashMap<(u32, i64), Reference>,
+}
+
+/// The `fetch_outcome` of a revisit record.
+const REVISIT: &str = "revisit";
+
+impl CrawlIndex {
+    fn add(&mut self, cols: &Columns<'_>, i: usize) {
+        let (Some(c), Some(host)) = (cols.capture(i), Columns::get(cols.host, i)) else {
+            return;
+        };
+        self.captures += 1;
+        let host_id = self.hosts.id(host);
+        let time = cols.time.filter(|a| a.is_valid(i)).map(|a| a.value(i));
+        // A redirect's URL is kept whole: the resolver reads it (`Index::redirect`).
+        let https = robots_url_of(c.url, host).filter(|_| !c.redirect);
+        let seen = Seen {
+            file: self
+                .files
+                .id(Columns::get(cols.file, i).unwrap_or_default()),
+            offset: cols
+                .offset
+                .filter(|a| a.is_valid(i))
+                .map_or(0, |a| a.value(i)),
+            time: time.unwrap_or_default(),
+            has_time: time.is_some(),
+            host: host_id,
+            domain: match Columns::get(cols.domain, i) {
+                None => Domain::None,
+                Some(d) if host.ends_with(d) && d.len() <= usize::from(u16::MAX) => {
+                    Domain::EndOfHost(d.len() as u16)
+                }
+                Some(d) => Domain::Other(self.domains.id(d)),
+            },
+            outcome: Columns::get(Some(cols.outcome), i).map(|o| self.outcomes.id(o)),
+            url: https.is_none().then(|| c.url.into()),
+            https: https == Some(true),
+            redirect: c.redirect,
+            location: c.location.map(Into::into),
+            mistakes: cols.mistakes(i),
+        };
+        if self.originals.any() {
+            self.note_revisit(cols, i, host, &seen);
+        }
+        if self.target_hosts.contains(host) {
+            if let Some(key) = redirects::url_key(c.url).filter(|k| self.targets.contains(k)) {
+                let seen = seen.copy();
+                match self.urls.entry(key) {
+                    Entry::Vacant(v) => {
+                        v.insert(Latest {
+                            seen,
+                            captures: 1,
+                            outcomes: 0,
+                        });
+                    }
+                    Entry::Occupied(mut o) => o.get_mut().keep(seen, &self.files),
+                }
+            }
+        }
+        if let Some(o) = seen.outcome {
+            let o = o as usize;
+            if self.by_outcome.len() <= o {
+                self.by_outcome.resize(o + 1, (0, None, None));
+            }
+            let c = &mut self.by_outcome[o];
+            c.0 += 1;
+            if let Some(t) = time {
+                c.1 = Some(c.1.map_or(t, |f| f.min(t)));
+                c.2 = Some(c.2.map_or(t, |l| l.max(t)));
+            }
+        }
+        let bit = seen.outcome.filter(|&o| o < 32).map_or(0, |o| 1u32 << o);
+        if host_id as usize == self.latest.len() {
+            self.latest.push(Latest {
+                seen,
+                captures: 1,
+                outcomes: 0,
+            });
+        } else {
+            self.latest[host_id as usize].keep(seen, &self.files);
+        }
+        self.latest[host_id as usize].outcomes |= bit;
+    }
+
+    /// Keep what a revisit refers to, or a capture some revisit may stand for.
+    fn note_revisit(&mut self, cols: &Columns<'_>, i: usize, host: &str, seen: &Seen) {
+        let digest = Columns::get(cols.digest, i);
+        let url = Columns::get(Some(cols.url), i).unwrap_or_default();
+        if cols.is_revisit(i) {
+            let key = |u: &str| redirects::url_key(u).map(String::into_boxed_str);
+            let reference = Reference {
+                url: key(url),
+                refers_to: Columns::get(cols.refers_to, i).and_then(key),
+                refers_to_date: cols
+                    .refers_to_date
+                    .filter(|a| a.is_valid(i))
+                    .map(|a| a.value(i)),
+                digest: digest.map(Into::into),
+                time: seen.time(),
+            };
+            self.revisits.insert((seen.file, seen.offset), reference);
+        } else {
+            let key = self
+                .originals
+                .wants_host(host)
+                .then(|| redirects::url_key(url))
+                .flatten();
+            self.originals
+                .offer(key.as_deref(), digest, seen.time(), || seen.copy());
+        }
+    }
+
+    /// The capture that governs a host whose latest capture is `start`: the end of its chain
+    /// of redirects, read through a revisit to the capture it stands for (whose own chain is
+    /// followed on: a revisit of a redirect), and how a revisit met on the way was resolved.
+    fn govern<'s>(&'s self, start: &'s Seen) -> (Effective<&'s Seen>, Option<Revisit>) {
+        let mut e = redirects::follow(&self, start);
+        let mut revisit = None;
+        // A revisit never stands for a revisit, but its capture's chain may end at another:
+        // as many rounds as hops, so that no crawl makes this loop for long.
+        for _ in 0..redirects::MAX_HOPS {
+            let Some((how, original)) = e.capture.and_then(|at| self.stands_for(at)) else {
+                break;
+            };
+            revisit = Some(how);
+            let Some(original) = original else {
+                break;
+            };
+            let next = redirects::follow(&self, original);
+            e = Effective {
+                capture: next.capture,
+                hops: e.hops.saturating_add(next.hops),
+                cross_host: e.cross_host || next.cross_host,
+                resolution: match next.resolution {
+                    Resolution::Direct => e.resolution,
+                    other => other,
+                },
+            };
+        }
+        (e, revisit)
+    }
+
+    /// When `s` is a revisit: the capture it stands for, and how that was found.
+    fn stands_for(&self, s: &Seen) -> Option<(Revisit, Option<&Seen>)> {
+        if s.outcome.is_none_or(|o| self.outcomes.get(o) != REVISIT) {
+            return None;
+        }
+        Some(match self.revisits.get(&(s.file, s.offset)) {
+            Some(r) => self.originals.resolve(r, |a, b| a.is_after(b, &self.files)),
+            None => (Revisit::Unresolved, None),
+        })
+    }
+
+    fn domain<'s>(&'s self, host: &'s str, d: Domain) -> Option<&'s str> {
+        match d {
+            Domain::None => None,
+            Domain::EndOfHost(n) => Some(&host[host.len() - usize::from(n)..]),
+            Domain::Other(id) => Some(self.domains.get(id)),
+        }
+    }
+
+    /// The rows of `robots_hosts`, by host, handed to `write` a batch at a time, and what
+    /// they count.
+    pub(super) fn rows(
+        &self,
+        crawl: &str,
+        governs: &mut Vec<Governs>,
+        domains: &mut Names,
+        mut write: impl FnMut(RecordBatch) -> Result<()>,
+    ) -> Result<CrawlHosts> {
+        use rayon::slice::ParallelSliceMut;
+        let mut counts = CrawlHosts {
+            crawl: crawl.to_string(),
+            captures: self.captures,
+            hosts: self.latest.len() as u64,
+            ..CrawlHosts::default()
+        };
+        let mut hosts: Vec<(&str, u32, &Latest)> = (self.latest.iter().enumerate())
+            .map(|(id, latest)| (self.hosts.get(id as u32), id as u32, latest))
+            .collect();
+        hosts.par_sort_unstable_by(|a, b| a.0.cmp(b.0));
+        let mut builder = RobotsHostsBuilder::default();
+        let (mut url, mut effective_url) = (String::new(), String::new());
+        for (host, host_id, latest) in hosts {
+            let start = &latest.seen;
+            let (e, revisit) = self.govern(start);
+            *counts.resolutions.entry(e.resolution).or_default() += 1;
+            if let Some(r) = revisit {
+                *counts.revisits.entry(r).or_default() += 1;
+            }
+            counts.cross_host += u64::from(e.cross_host && e.capture.is_some());
+            let s = &latest.seen;
+            let eff = e.capture.unwrap_or(start);
+            // The file of the host, whose lines the line summaries count: its latest capture,
+            // or the capture that one stands for when it is a revisit.
+            let revisited = self.stands_for(s).and_then(|r| r.1);
+            let file = revisited.unwrap_or(s);
+            governs.push(Governs {
+                host: host_id,
+                wildcard_split: eff.mistakes & MISTAKE_SPLIT != 0,
+                wildcard_with_ai: eff.mistakes & MISTAKE_AI != 0,
+                file: eff.file,
+                offset: eff.offset,
+                outcome: eff.outcome,
+                resolution: e.resolution,
+                revisit,
+                latest_outcome: s.outcome,
+                own_file: file.file,
+                own_offset: file.offset,
+                revisited_outcome: revisited.and_then(|r| r.outcome),
+                captures: latest.captures,
+                domain: domains.id(self.domain(host, s.domain).unwrap_or(host)),
+            });
+            let effective_host = if eff.host == s.host {
+                host
+            } else {
+                self.hosts.get(eff.host)
+            };
+            builder.append(&RobotsHostRow {
+                host: Some(host),
+                registered_domain: self.domain(host, s.domain),
+                captures: Some(latest.captures as i32),
+                warc_file: Some(self.files.get(s.file)),
+                warc_offset: Some(s.offset),
+                url: Some(s.url(host, &mut url)),
+                capture_time: s.time(),
+                fetch_outcome: text(&self.outcomes, s.outcome),
+                resolution: Some(e.resolution.as_str()),
+                hops: Some(i32::from(e.hops)),
+                cross_host: Some(e.cross_host),
+                revisit: revisit.map(Revisit::as_str),
+                revisited_warc_file: revisited.map(|r| self.files.get(r.file)),
+                revisited_warc_offset: revisited.map(|r| r.offset),
+                revisited_fetch_outcome: revisited.and_then(|r| text(&self.outcomes, r.outcome)),
+                effective_warc_file: Some(self.files.get(eff.file)),
+                effective_warc_offset: Some(eff.offset),
+                effective_url: Some(eff.url(effective_host, &mut effective_url)),
+                effective_host: Some(effective_host),
+                effective_fetch_outcome: text(&self.outcomes, eff.outcome),
+            });
+            if builder.len() == BATCH_ROWS {
+                write(builder.finish(crawl))?;
+            }
+        }
+        if !builder.is_empty() {
+            write(builder.finish(crawl))?;
+        }
+        Ok(counts)
+    }
+}
+
+fn text(names: &Names, id: Option<u32>) -> Option<&str> {
+    id.map(|i| names.get(i))
+}
+
+/// Rows per batch of `robots_hosts`.
+const BATCH_ROWS: usize = 1 << 16;
+
+impl Seen {
+    fn copy(&self) -> Seen {
+        Seen {
+            url: self.url.clone(),
+            location: self.location.clone(),
+            ..*self
+        }
+    }
+
+    /// The URL of this capture of `host`, made in `buf` when it is the robots.txt URL of it.
+    fn url<'a>(&'a self, host: &str, buf: &'a mut String) -> &'a str {
+        match &self.url {
+            Some(url) => url,
+            None => {
+                buf.clear();
+                push_robots_url(buf, self.https, host);
+                buf
+            }
+        }
+    }
+
+    fn time(&self) -> Option<i64> {
+        self.has_time.then_some(self.time)
+    }
+
+    /// Capture order: `capture_time` (none first), then `warc_file`, then `warc_offset`, as the
+    /// queries order them.
+    fn is_after(&self, other: &Seen, files: &Names) -> bool {
+        (self.time(), files.get(self.file), self.offset)
+            > (other.time(), files.get(other.file), other.offset)
+    }
+}
+
+impl Latest {
+    /// Count `seen`, and keep it when it is the latest.
+    fn keep(&mut self, seen: Seen, files: &Names) {
+        self.captures += 1;
+        if seen.is_after(&self.seen, files) {
+            self.seen = seen;
+        }
+    }
+}
+
+/// A capture kept by a [`CrawlIndex`] (a host's latest, or a redirect target's latest) is named
+/// by reference.
+impl<'s> Index for &'s CrawlIndex {
+    type Id = &'s Seen;
+    fn redirect(&self, s: &'s Seen) -> Option<Capture<'_>> {
+        if !s.redirect {
+            return None;
+        }
+        Some(Capture {
+            // `CrawlIndex::add` keeps a redirect's URL whole.
+            url: s.url.as_deref().expect("a redirect keeps its URL"),
+            redirect: true,
+            location: s.location.as_deref(),
+        })
+    }
+    fn find(&self, key: &str) -> Option<&'s Seen> {
+        self.urls.get(key).map(|l| &l.seen)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A URL kept as "the robots.txt URL of its host" is made again exactly, and no other URL
+    /// is taken for one.
+    fn round_trips(url: &str, host: &str) -> Result<(), TestCaseError> {
+        if let Some(https) = robots_url_of(url, host) {
+            let mut made = String::new();
+            push_robots_url(&mut made, https, host);
+            prop_assert_eq!(made, url);
+        }
+        Ok(())
+    }
+
+    /// A crawl keeps one of these per host (tens of millions): 139 bytes per host measured in
+    /// all (BENCHMARKS.md), of which this is the most.
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn a_hosts_latest_capture_takes_88_bytes() {
+        assert_eq!(std::mem::size_of::<Seen>(), 80);
+        assert_eq!(std::mem::size_of::<Latest>(), 88);
+    }
+
+    #[test]
+    fn robots_urls_of_their_host_are_made_again_exactly() {
+        assert_eq!(
+            robots_url_of("http://a.example/robots.txt", "a.example"),
+            Some(false)
+        );
+        assert_eq!(
+            robots_url_of("https://a.example/robots.txt", "a.example"),
+            Some(true)
+        );
+        for (url, host) in [
+            ("https://A.example/robots.txt", "a.example"),
+            ("https://a.example:8443/robots.txt", "a.example"),
+            ("https://a.example/robots.txt?x", "a.example"),
+            ("https://www.a.example/robots.txt", "a.example"),
+            ("ftp://a.example/robots.txt", "a.example"),
+        ] {
+            assert_eq!(robots_url_of(url, host), None, "{url}");
+        }
+        proptest!(|(scheme in "(https?|ftp)://", host in "[a-zA-Z0-9.:-]{0,12}",
+                    other in "[a-zA-Z0-9.:-]{0,12}", path in "/robots\\.txt|/[a-z./]{0,12}")| {
+            round_trips(&format!("{scheme}{host}{path}"), &host)?;
+            round_trips(&format!("{scheme}{host}{path}"), &other)?;
+        });
+    }
+}
