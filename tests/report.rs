@@ -171,17 +171,21 @@ fn scan_crawls(crawls: &[(&str, &str)]) -> (tempfile::TempDir, std::path::PathBu
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     for (crawl, file) in crawls {
-        let input = repo().join(format!("samples/{file}.warc.gz"));
-        let (code, err) = scan(&[
-            input.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--crawl",
-            crawl,
-        ]);
-        assert_eq!(code, 0, "{err}");
+        scan_into(&repo().join(format!("samples/{file}.warc.gz")), &out, crawl);
     }
     (dir, out)
+}
+
+/// Scan `input` into `out` as crawl `crawl`; the scan must succeed.
+fn scan_into(input: &Path, out: &Path, crawl: &str) {
+    let (code, err) = scan(&[
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--crawl",
+        crawl,
+    ]);
+    assert_eq!(code, 0, "{err}");
 }
 
 /// The samples scanned into `out` of a temporary folder.
@@ -713,14 +717,7 @@ fn scan_robots_crawls(crawls: &[RobotsCrawl<'_>]) -> (tempfile::TempDir, std::pa
     for (k, (crawl, date, files)) in crawls.iter().enumerate() {
         let input = dir.path().join(format!("{k}.warc"));
         common::robots_warc(&input, date, files);
-        let (code, err) = scan(&[
-            input.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--crawl",
-            crawl,
-        ]);
-        assert_eq!(code, 0, "{err}");
+        scan_into(&input, &out, crawl);
     }
     (dir, out)
 }

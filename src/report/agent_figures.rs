@@ -3,7 +3,7 @@
 //! hosts naming an AI agent.
 
 use super::chart;
-use super::facts::{self, share, Agents};
+use super::facts::{self, share, AgentShare, Agents};
 use super::html::{self, cell, esc, esc_value, thousands, Figure, Num};
 use super::TOP_AI;
 use std::fmt::Write;
@@ -214,16 +214,11 @@ fn full_block_figure(crawl: &str, a: &Agents, body: &mut String) {
                 share(s.full_block - s.by_own_group, s.hosts_2xx).unwrap_or(0.0),
             ],
         });
-        let k = &s.agent;
-        rows.push(format!(
-            "<td>{}</td><td>{}</td><td>{}</td>{}{}{}{}",
-            esc_value(k),
-            esc_value(&s.operator),
-            esc_value(&s.category),
-            cell(k, "by_own_group", Num::Count(s.by_own_group)),
-            cell(k, "full_block", Num::Count(s.full_block)),
-            cell(k, "share_2xx", Num::Share(s.share_2xx())),
-            cell(k, "hosts_2xx", Num::Count(s.hosts_2xx)),
+        rows.push(agent_row(
+            s,
+            ("by_own_group", s.by_own_group),
+            ("full_block", s.full_block),
+            ("share_2xx", s.share_2xx()),
         ));
     }
     let nothing = top.is_empty() && star_full.unwrap_or(0) == 0;
@@ -271,18 +266,44 @@ fn full_block_figure(crawl: &str, a: &Agents, body: &mut String) {
         ),
         totals: None,
         queries: &["agents_full_block_share", STAR_QUERY],
-        head: &[
-            "agent",
-            "operator",
-            "category",
-            "by name",
-            "fully blocked",
-            "share",
-            "hosts (2xx)",
-        ],
+        head: &agents_head("fully blocked"),
         rows,
     }
     .render(body);
+}
+
+/// The head of a table of agents blocked (`blocked`: fully or partly), by name and in all.
+fn agents_head(blocked: &str) -> [&str; 7] {
+    [
+        "agent",
+        "operator",
+        "category",
+        "by name",
+        blocked,
+        "share",
+        "hosts (2xx)",
+    ]
+}
+
+/// An agent's row of a table of [`agents_head`]: blocked by name, blocked in all, its share of
+/// the hosts (each a column of `agents_full_block_share.sql`).
+fn agent_row(
+    s: &AgentShare,
+    by_name: (&str, u64),
+    blocked: (&str, u64),
+    share_2xx: (&str, Option<f64>),
+) -> String {
+    let k = &s.agent;
+    format!(
+        "<td>{}</td><td>{}</td><td>{}</td>{}{}{}{}",
+        esc_value(k),
+        esc_value(&s.operator),
+        esc_value(&s.category),
+        cell(k, by_name.0, Num::Count(by_name.1)),
+        cell(k, blocked.0, Num::Count(blocked.1)),
+        cell(k, share_2xx.0, Num::Share(share_2xx.1)),
+        cell(k, "hosts_2xx", Num::Count(s.hosts_2xx)),
+    )
 }
 
 /// The row of the `*` reading in a table of agents: its count and share from
@@ -314,20 +335,11 @@ fn partial_block_figure(crawl: &str, a: &Agents, body: &mut String) {
         ));
     }
     for s in &top {
-        let k = &s.agent;
-        rows.push(format!(
-            "<td>{}</td><td>{}</td><td>{}</td>{}{}{}{}",
-            esc_value(k),
-            esc_value(&s.operator),
-            esc_value(&s.category),
-            cell(
-                k,
-                "partial_by_own_group",
-                Num::Count(s.partial_by_own_group)
-            ),
-            cell(k, "partial_block", Num::Count(s.partial_block)),
-            cell(k, "share_partial_2xx", Num::Share(s.share_partial_2xx())),
-            cell(k, "hosts_2xx", Num::Count(s.hosts_2xx)),
+        rows.push(agent_row(
+            s,
+            ("partial_by_own_group", s.partial_by_own_group),
+            ("partial_block", s.partial_block),
+            ("share_partial_2xx", s.share_partial_2xx()),
         ));
     }
     if rows.is_empty() {
@@ -348,15 +360,7 @@ fn partial_block_figure(crawl: &str, a: &Agents, body: &mut String) {
         ),
         totals: None,
         queries: &["agents_full_block_share", STAR_QUERY],
-        head: &[
-            "agent",
-            "operator",
-            "category",
-            "by name",
-            "partly blocked",
-            "share",
-            "hosts (2xx)",
-        ],
+        head: &agents_head("partly blocked"),
         rows,
     }
     .render(body);

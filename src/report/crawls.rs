@@ -75,17 +75,16 @@ pub(super) fn collection(crawl: &str) -> Option<String> {
 /// other is comparable with.
 pub(super) fn collections(crawls: &[&str]) -> Vec<Option<usize>> {
     let keys: Vec<Option<String>> = crawls.iter().map(|c| collection(c)).collect();
-    let mut ids: Vec<&String> = Vec::new();
+    let mut count: std::collections::HashMap<&str, usize> = Default::default();
+    for k in keys.iter().flatten() {
+        *count.entry(k).or_default() += 1;
+    }
+    let mut ids: std::collections::HashMap<&str, usize> = Default::default();
     (keys.iter())
         .map(|k| {
-            let k = k.as_ref()?;
-            if keys.iter().flatten().filter(|o| *o == k).count() < 2 {
-                return None;
-            }
-            Some(ids.iter().position(|i| *i == k).unwrap_or_else(|| {
-                ids.push(k);
-                ids.len() - 1
-            }))
+            let k = k.as_deref().filter(|k| count[k] >= 2)?;
+            let next = ids.len();
+            Some(*ids.entry(k).or_insert(next))
         })
         .collect()
 }

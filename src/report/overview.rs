@@ -76,64 +76,43 @@ fn latest_figure(f: &CrawlFigures, body: &mut String) {
     let a = f.agents.as_ref().expect("a crawl with agents");
     let c = &f.crawl;
     let mut rows = Vec::new();
+    // A row of the figure: its label, then a count and a share of one query's row.
+    let row =
+        |label: String, query: &str, key: &str, count: (&str, u64), share: (&str, Option<f64>)| {
+            format!(
+                "<td>{label}</td>{}{}",
+                cell_of(query, c, key, count.0, Num::Count(count.1)),
+                cell_of(query, c, key, share.0, Num::Share(share.1)),
+            )
+        };
     if let Some(star) = a.star {
-        rows.push(format!(
-            "<td>{}</td>{}{}",
-            "hosts blocking every crawler they do not name, through <code>*</code>",
-            cell_of(
-                "agents_wildcard_blocking",
-                c,
-                "",
-                "star_full_block",
-                Num::Count(star.full_block)
-            ),
-            cell_of(
-                "agents_wildcard_blocking",
-                c,
-                "",
-                "share_full_block",
-                Num::Share(share(star.full_block, a.hosts_2xx))
-            ),
+        rows.push(row(
+            "hosts blocking every crawler they do not name, through <code>*</code>".into(),
+            "agents_wildcard_blocking",
+            "",
+            ("star_full_block", star.full_block),
+            ("share_full_block", share(star.full_block, a.hosts_2xx)),
         ));
     }
     for s in a.top_named(GLANCE_AGENTS) {
-        let k = &s.agent;
-        rows.push(format!(
-            "<td>hosts fully blocking {} ({} of them by name)</td>{}{}",
-            esc_value(k),
-            thousands(s.by_own_group),
-            cell_of(
-                "agents_full_block_share",
-                c,
-                k,
-                "full_block",
-                Num::Count(s.full_block)
+        rows.push(row(
+            format!(
+                "hosts fully blocking {} ({} of them by name)",
+                esc_value(&s.agent),
+                thousands(s.by_own_group)
             ),
-            cell_of(
-                "agents_full_block_share",
-                c,
-                k,
-                "share_2xx",
-                Num::Share(s.share_2xx())
-            ),
+            "agents_full_block_share",
+            &s.agent,
+            ("full_block", s.full_block),
+            ("share_2xx", s.share_2xx()),
         ));
     }
-    rows.push(format!(
-        "<td>hosts naming an AI agent</td>{}{}",
-        cell_of(
-            "agents_ai_named_share",
-            c,
-            "",
-            "hosts_naming_ai",
-            Num::Count(a.hosts_naming_ai)
-        ),
-        cell_of(
-            "agents_ai_named_share",
-            c,
-            "",
-            "share",
-            Num::Share(share(a.hosts_naming_ai, a.hosts_2xx))
-        ),
+    rows.push(row(
+        "hosts naming an AI agent".into(),
+        "agents_ai_named_share",
+        "",
+        ("hosts_naming_ai", a.hosts_naming_ai),
+        ("share", share(a.hosts_naming_ai, a.hosts_2xx)),
     ));
     let _ = write!(
         body,
@@ -250,13 +229,17 @@ fn crawls_table(
     shown: &[&str],
     body: &mut String,
 ) {
-    let names: Vec<&str> = figures.iter().map(|f| f.crawl.as_str()).collect();
+    // Each crawl's collection once: the peers of a crawl are a pass over these.
+    let keys: Vec<(&str, Option<String>)> = (figures.iter())
+        .map(|f| (f.crawl.as_str(), collection(&f.crawl)))
+        .collect();
     let mut rows = Vec::new();
     for f in figures {
         let c = &f.crawl;
         let key = collection(c);
-        let peers: Vec<&str> = (names.iter().copied())
-            .filter(|o| o != c && key.is_some() && collection(o) == key)
+        let peers: Vec<&str> = (keys.iter())
+            .filter(|(o, k)| o != c && key.is_some() && *k == key)
+            .map(|(o, _)| *o)
             .collect();
         let of = |column: &str, n: u64| cell_of("read_summary", c, "", column, Num::Count(n));
         rows.push(format!(
