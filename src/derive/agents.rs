@@ -60,20 +60,24 @@ struct Governed {
     profile: u32,
 }
 
-/// The distinct sets of runs of the crawl's governing captures.
+/// The distinct sets of runs of the crawl's governing captures, each with its `*` reading.
 #[derive(Default)]
 struct Profiles {
     runs: Vec<Vec<Run>>,
+    /// Per profile, the class of its `*` reading ([`Classes::star_class`]): `singled_out` and
+    /// `summary_agent_groups.star_verdict` read it.
+    stars: Vec<Option<u32>>,
     ids: FxHashMap<Vec<Run>, u32>,
 }
 
 impl Profiles {
-    fn id(&mut self, runs: &[Run]) -> u32 {
+    fn id(&mut self, runs: &[Run], classes: &Classes) -> u32 {
         if let Some(&id) = self.ids.get(runs) {
             return id;
         }
         let id = self.runs.len() as u32;
         self.runs.push(runs.to_vec());
+        self.stars.push(classes.star_class(runs));
         self.ids.insert(runs.to_vec(), id);
         id
     }
@@ -133,8 +137,9 @@ pub fn derive_crawl(
                 let g = &mut governed[s as usize];
                 if !g.found {
                     g.found = true;
-                    g.profile = profiles.id(runs);
-                    add_capture(&mut tally, classes, outcomes, g, runs);
+                    g.profile = profiles.id(runs, classes);
+                    let star = profiles.stars[g.profile as usize];
+                    add_capture(&mut tally, classes, outcomes, g, runs, star);
                 }
             }
         },
@@ -157,7 +162,13 @@ pub fn derive_crawl(
         }
     }
     let groups = Groups::of(registry);
-    let group_rows = groups.rows(&profiles.runs, &classes, &by_profile, outcomes);
+    let group_rows = groups.rows(
+        &profiles.runs,
+        &profiles.stars,
+        &classes,
+        &by_profile,
+        outcomes,
+    );
     let not_honored: Vec<bool> = (registry.agents.iter())
         .map(Agent::ignores_robots_txt)
         .collect();
@@ -269,13 +280,14 @@ fn add_capture(
     outcomes: &Names,
     g: &Governed,
     runs: &[Run],
+    star_class: Option<u32>,
 ) {
     let is_2xx = g
         .outcome
         .is_some_and(|o| OUTCOMES_2XX.contains(&outcomes.get(o)));
-    // The `*` reading: the strictest verdict of the agents that no group names (those decided
-    // by `*` or by no group), for a 2xx capture that leaves some agent to it.
-    let star = (classes.star_class(runs))
+    // The `*` reading (the class of the profile's `star_class`), for a 2xx capture that
+    // leaves some agent to it.
+    let star = star_class
         .map(|c| classes.traits(c).strictness)
         .filter(|_| is_2xx);
     for &run in runs {

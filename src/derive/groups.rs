@@ -222,10 +222,12 @@ impl<'r> Groups<'r> {
     }
 
     /// The rows of `summary_agent_groups` for hosts tallied by (profile, fetch outcome,
-    /// resolution), `profiles` holding each profile's runs.
+    /// resolution), `profiles` holding each profile's runs and `stars` the class of its `*`
+    /// reading.
     pub fn rows(
         &self,
         profiles: &[Vec<Run>],
+        stars: &[Option<u32>],
         classes: &Classes,
         tally: &FxHashMap<(u32, Option<u32>, Resolution), i64>,
         outcomes: &Names,
@@ -233,8 +235,6 @@ impl<'r> Groups<'r> {
         let is_2xx: Vec<bool> = (0..outcomes.len() as u32)
             .map(|o| OUTCOMES_2XX.contains(&outcomes.get(o)))
             .collect();
-        // Each profile's `*` reading (the verdict's id in `classes.names`), for 2xx hosts.
-        let mut star_of: Vec<Option<Option<u32>>> = vec![None; profiles.len()];
         // Profiles reduced to what the groups see, and hosts tallied by reduction first.
         let mut reduction_of: Vec<Option<u32>> = vec![None; profiles.len()];
         let mut reduction_ids: FxHashMap<Vec<(u16, Touch)>, u32> = FxHashMap::default();
@@ -243,13 +243,10 @@ impl<'r> Groups<'r> {
         let mut reduced = Vec::new();
         let mut totals: FxHashMap<Combo, i64> = FxHashMap::default();
         for (&(p, outcome, resolution), &hosts) in tally {
-            let star = if outcome.is_some_and(|o| is_2xx[o as usize]) {
-                *star_of[p as usize].get_or_insert_with(|| {
-                    (classes.star_class(&profiles[p as usize])).and_then(|c| classes.get(c).verdict)
-                })
-            } else {
-                None
-            };
+            // The `*` reading's verdict (its id in `classes.names`), for 2xx hosts.
+            let star = (stars[p as usize])
+                .filter(|_| outcome.is_some_and(|o| is_2xx[o as usize]))
+                .and_then(|c| classes.get(c).verdict);
             let combo = (outcome, resolution, star);
             *totals.entry(combo).or_default() += hosts;
             let r = *reduction_of[p as usize].get_or_insert_with(|| {
