@@ -102,6 +102,7 @@ pub use rows::robots_txt::{file_json, file_json_of};
 pub use rows::{ExtractBuffers, Extractor};
 pub use scan::chunk_target;
 /// Scanning archives into Parquet tables (`repcensus scan`).
+pub use scan::records_list;
 pub use scan::{scan, ArchiveFormat, InputStatus, ScanOptions, ScanSummary, DEFAULT_CHUNK};
 /// `X-Robots-Tag` / `Robots-Tag` values and robots meta tag contents.
 pub use signals::{parse_header_value, parse_meta_content, ParsedValue, Syntax};

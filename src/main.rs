@@ -233,8 +233,22 @@ struct ScanArgs {
     /// Archives: files, folders (searched recursively), glob patterns, @FILE lists of paths
     /// (one per line, `#` comments; may be gzip-compressed, like a crawl's warc.paths.gz),
     /// remote URLs, pipes and FIFOs, or `-` for standard input.
-    #[arg(required = true)]
+    #[arg(required_unless_present = "records")]
     inputs: Vec<String>,
+    /// Read only the records LIST names, fetched by byte range, instead of whole archives: a
+    /// Parquet file (or a folder of Parquet parts), CSV file or JSON lines naming records by
+    /// `warc_filename`, `warc_record_offset`, `warc_record_length` (as Common Crawl's columnar
+    /// index has them) or `filename`, `offset`, `length` (as its CDX API); relative names take
+    /// --prefix. Rows are those a scan of the whole archives gives for those records.
+    #[arg(long, value_name = "LIST", conflicts_with = "inputs")]
+    records: Option<PathBuf>,
+    /// Range requests in flight at most (`--records`).
+    #[arg(long, value_name = "N", default_value_t = 16)]
+    fetch_concurrency: usize,
+    /// Records per targeted input (`--records`): each input is a set of parts, the unit of
+    /// `--resume` and `--shard`.
+    #[arg(long, value_name = "N", default_value_t = repcensus::records_list::BATCH_RECORDS)]
+    records_per_input: usize,
     /// Output folder: OUT/<table>/crawl=<crawl>/part-<input>.parquet
     #[arg(long)]
     out: PathBuf,
@@ -451,6 +465,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
 fn run_scan(args: ScanArgs) -> Result<ExitCode> {
     let ScanArgs {
         inputs,
+        records,
+        fetch_concurrency,
+        records_per_input,
         out,
         threads,
         crawl,
@@ -485,22 +502,52 @@ fn run_scan(args: ScanArgs) -> Result<ExitCode> {
     if let Some(f) = &summary_file {
         check_summary(f)?;
     }
-    let mut paths = inputs::expand(&inputs, prefix.as_deref(), Some(&out))?;
-    if paths.is_empty() {
-        anyhow::bail!("no inputs found in {}", inputs.join(" "));
-    }
-    let mut ids = None;
+    let (mut paths, mut ids, mut targets) = match &records {
+        Some(list) => {
+            let listed = repcensus::records_list::read(list, prefix.as_deref())?;
+            if listed.is_empty() {
+                anyhow::bail!("{}: the list names no record", list.display());
+            }
+            let name = list.to_string_lossy();
+            let targets = repcensus::records_list::batches(&name, listed, records_per_input.max(1));
+            let paths = targets.iter().map(|t| PathBuf::from(&t.label)).collect();
+            let ids = targets.iter().map(|t| t.id.clone()).collect();
+            (paths, Some(ids), targets)
+        }
+        None => {
+            let paths = inputs::expand(&inputs, prefix.as_deref(), Some(&out))?;
+            if paths.is_empty() {
+                anyhow::bail!("no inputs found in {}", inputs.join(" "));
+            }
+            (paths, None, Vec::new())
+        }
+    };
     if let Some(spec) = &shard {
         let (i, n) = inputs::parse_shard(spec)?;
-        let (p, d) = inputs::shard(&paths, i, n);
-        paths = p;
-        ids = Some(d);
+        if targets.is_empty() {
+            let (p, d) = inputs::shard(&paths, i, n);
+            paths = p;
+            ids = Some(d);
+        } else {
+            // The list's inputs in their order (by crawl, archive and offset), every N-th.
+            let keep = |k: &usize| k % n == i;
+            targets = targets
+                .into_iter()
+                .enumerate()
+                .filter(|(k, _)| keep(k))
+                .map(|(_, t)| t)
+                .collect();
+            paths = targets.iter().map(|t| PathBuf::from(&t.label)).collect();
+            ids = Some(targets.iter().map(|t| t.id.clone()).collect());
+        }
     }
     let threads = (threads.filter(|&n| n > 0))
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     total.store(paths.len(), std::sync::atomic::Ordering::Relaxed);
     let opts = ScanOptions {
         inputs: paths,
+        targets,
+        fetch_concurrency: fetch_concurrency.max(1),
         out,
         threads,
         crawl,

@@ -10,6 +10,7 @@ pub mod limits;
 pub mod local;
 pub mod mapped;
 pub mod problem;
+pub mod ranges;
 pub mod reader;
 pub mod record;
 pub mod remote;

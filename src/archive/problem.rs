@@ -35,6 +35,10 @@ str_enum! {
         CorruptGzip = "corrupt_gzip",
         GzipChecksum = "gzip_checksum",
         CorruptStream = "corrupt_stream",
+        // Record scope, of a targeted scan (`scan --records`).
+        BadListLine = "bad_list_line",
+        RecordNotFetched = "record_not_fetched",
+        RecordMismatch = "record_mismatch",
         // Body scope.
         BadChunkedEncoding = "bad_chunked_encoding",
         BadContentEncoding = "bad_content_encoding",

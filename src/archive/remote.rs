@@ -56,7 +56,7 @@ pub fn error_text(e: &anyhow::Error) -> String {
 }
 
 /// The runtime that drives object_store's async requests for the blocking readers.
-fn runtime() -> &'static tokio::runtime::Runtime {
+pub(crate) fn runtime() -> &'static tokio::runtime::Runtime {
     static RT: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
     RT.get_or_init(|| {
         tokio::runtime::Builder::new_multi_thread()

@@ -677,6 +677,8 @@ mod tests {
         let registry = Registry::builtin();
         let opts = ScanOptions {
             inputs: vec![input],
+            targets: Vec::new(),
+            fetch_concurrency: 1,
             out: out.clone(),
             threads: 1,
             crawl: Some("c".into()),

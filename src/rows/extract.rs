@@ -101,6 +101,17 @@ impl<'w> Extractor<'w> {
         self.cx.out
     }
 
+    /// The records-list line of the records read next (`scan --records`), named by their
+    /// `errors` rows; `None` after them.
+    pub fn set_list_line(&mut self, line: Option<u64>) {
+        self.cx.out.list_line = line;
+    }
+
+    /// Records read so far.
+    pub fn records_read(&self) -> u64 {
+        self.cx.out.counts.total
+    }
+
     /// The sources that want a record, as a bit per source (asked once per record: for the
     /// robots.txt source, a search of the URI).
     fn wanted(&mut self, ty: RecordType, uri: &[u8]) -> u32 {

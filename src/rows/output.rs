@@ -73,6 +73,9 @@ pub struct ChunkOutput {
     pub crawl_hint: Option<String>,
     /// Reading the chunk failed outright (an internal error); the input is then marked failed.
     pub failure: Option<String>,
+    /// The records-list line of the record being read (`scan --records`): its `errors` rows
+    /// name it.
+    pub list_line: Option<u64>,
 }
 
 impl ChunkOutput {
@@ -131,6 +134,7 @@ impl ChunkOutput {
             warc_offset: offset.map(|o| o as i64),
             warc_record_id: id,
             url,
+            list_line: self.list_line.map(|l| l as i64),
         });
     }
 }

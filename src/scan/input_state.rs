@@ -34,6 +34,8 @@ pub(super) struct InputState {
     pub(super) error_kinds: std::collections::BTreeMap<ErrorKind, u64>,
     pub(super) failure: Option<String>,
     pub(super) stats: ContainerStats,
+    /// Of a targeted input (`scan --records`): the list's lines it answers for.
+    pub(super) listed: Option<u64>,
 }
 
 impl InputState {
@@ -65,6 +67,7 @@ impl InputState {
             error_kinds: Default::default(),
             failure: None,
             stats: ContainerStats::default(),
+            listed: None,
         }
     }
 

@@ -49,6 +49,9 @@ pub(super) struct InputFacts<'a> {
     pub seconds: f64,
     pub registry_version: &'a str,
     pub crawl_name: &'a str,
+    /// Of a targeted input: the records list, and the lines of it the input answers for.
+    pub records_list: Option<&'a str>,
+    pub records_listed: Option<u64>,
 }
 
 /// An input with bytes in which no record was found (a gzip input must have inflated to
@@ -144,6 +147,8 @@ pub(super) fn inputs_row<'a>(f: &'a InputFacts<'a>) -> InputRow<'a> {
         registry_version: Some(f.registry_version),
         crawl_name: Some(f.crawl_name),
         aipref_vocabulary: Some(crate::signals::ai_prefs::VOCABULARY),
+        records_list: f.records_list,
+        records_listed: f.records_listed.map(|n| n as i64),
     }
 }
 

@@ -14,10 +14,12 @@
 mod input_state;
 mod inputs_row;
 mod read;
+pub mod records_list;
 pub mod resume;
 mod shared;
 mod state;
 mod summary;
+mod targeted;
 
 pub use inputs_row::{ArchiveFormat, InputStatus};
 pub use shared::ScanOptions;
@@ -112,12 +114,17 @@ pub fn scan(opts: &ScanOptions) -> Result<ScanSummary> {
         .iter()
         .map(|p| p.to_string_lossy().into_owned())
         .collect();
-    let total: u64 = opts
-        .inputs
-        .iter()
-        .filter_map(|p| std::fs::metadata(p).ok())
-        .map(|m| m.len())
-        .sum();
+    let total: u64 = if opts.targets.is_empty() {
+        (opts.inputs.iter())
+            .filter_map(|p| std::fs::metadata(p).ok())
+            .map(|m| m.len())
+            .sum()
+    } else {
+        opts.targets.iter().map(|t| t.bytes()).sum()
+    };
+    let fetcher = (!opts.targets.is_empty())
+        .then(|| crate::archive::ranges::Fetcher::new(opts.fetch_concurrency, limits(opts)))
+        .transpose()?;
     let bar = if opts.progress {
         let b = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
         b.set_style(
@@ -150,6 +157,7 @@ pub fn scan(opts: &ScanOptions) -> Result<ScanSummary> {
         spare: Mutex::new(Vec::new()),
         bar,
         opened: std::sync::atomic::AtomicUsize::new(usize::MAX),
+        fetcher,
     };
     let threads = opts.threads.max(1);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -166,6 +174,15 @@ pub fn scan(opts: &ScanOptions) -> Result<ScanSummary> {
         return Err(e);
     }
     let mut summary = lock(&shared.summary).clone();
+    if let Some(f) = &shared.fetcher {
+        let n = |c: &std::sync::atomic::AtomicU64| c.load(std::sync::atomic::Ordering::Relaxed);
+        summary.fetch = Some(summary::FetchTotals {
+            requests: n(&f.counts.requests),
+            retries: n(&f.counts.retries),
+            bytes: n(&f.counts.bytes),
+            records: opts.targets.iter().map(|t| t.listed()).sum(),
+        });
+    }
     let derives = opts.tables.writes(Table::RobotsFiles) || opts.tables.writes(Table::PageSignals);
     // The crawls of the inputs, and those that lost an input's parts to another crawl name.
     let mut crawls = summary.crawls.clone();
@@ -266,6 +283,14 @@ fn worker_loop(shared: &Shared<'_>) {
 fn plan(shared: &Shared<'_>, worker: &mut Worker, i: usize) -> Result<()> {
     let path = &shared.opts.inputs[i];
     shared.progress_opening(i);
+    if let Some(t) = shared.opts.targets.get(i) {
+        if state::resumed(shared, i, t.bytes()) {
+            return Ok(());
+        }
+        let done = targeted::read_targeted(shared, worker, i, t);
+        shared.bar.inc(t.bytes());
+        return done;
+    }
     if let Some(url) = path.to_str().filter(|s| remote::is_remote(s)) {
         return read_remote(shared, worker, i, url);
     }

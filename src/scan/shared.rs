@@ -19,6 +19,11 @@ use std::sync::{Arc, Condvar, Mutex};
 #[derive(Debug, Clone)]
 pub struct ScanOptions {
     pub inputs: Vec<PathBuf>,
+    /// A targeted scan's inputs (`scan --records`), one per entry of `inputs` (which then only
+    /// label them); empty for a scan of whole archives.
+    pub targets: Vec<super::records_list::Targeted>,
+    /// Range requests in flight at most, over all workers (`--fetch-concurrency`).
+    pub fetch_concurrency: usize,
     pub out: PathBuf,
     pub threads: usize,
     pub crawl: Option<String>,
@@ -107,6 +112,8 @@ pub(super) struct Shared<'o> {
     pub(super) opened: std::sync::atomic::AtomicUsize,
     /// Emptied chunk outputs whose buffers the next chunks reuse (at most one per worker).
     pub(super) spare: Mutex<Vec<ChunkOutput>>,
+    /// The range fetches of a targeted scan.
+    pub(super) fetcher: Option<crate::archive::ranges::Fetcher>,
 }
 
 impl Shared<'_> {

@@ -20,6 +20,28 @@ fn host_run_path(out: &OutDir, id: &str, n: usize) -> std::path::PathBuf {
     out.scratch_path(&format!("hosts--{id}--{n}.run"))
 }
 
+/// With `--resume`: is input `i` (of `bytes` bytes) complete from an earlier run? Then it is
+/// counted as such.
+pub(super) fn resumed(shared: &Shared<'_>, i: usize, bytes: u64) -> bool {
+    if !shared.opts.resume {
+        return false;
+    }
+    let done = resume::completed(
+        shared.out,
+        &shared.ids[i],
+        &shared.names[i],
+        bytes,
+        &shared.opts.registry.version,
+        shared.opts.tables,
+    );
+    let Some(done) = done else {
+        return false;
+    };
+    shared.bar.inc(bytes);
+    record_resumed(shared, &done);
+    true
+}
+
 /// An input that could not be opened.
 pub(super) fn fail_open(shared: &Shared<'_>, i: usize, detail: &str) -> Result<()> {
     fail_input(
@@ -109,6 +131,7 @@ fn finalize(
     let crawl = input::crawl_folder(&crawl_name);
     let mut failure = failure.or_else(|| state.failure.clone());
     if failure.is_none()
+        && state.listed.is_none()
         && inputs_row::is_not_an_archive(state.bytes, state.container, &state.counts, &state.stats)
     {
         let detail = "no WARC or ARC record found";
@@ -139,6 +162,8 @@ fn finalize(
         seconds: state.started.elapsed().as_secs_f64(),
         registry_version: &shared.opts.registry.version,
         crawl_name: &crawl_name,
+        records_list: shared.opts.targets.get(i).map(|t| t.list.as_str()),
+        records_listed: state.listed,
     };
     let mut inputs = InputsBuilder::default();
     inputs.append(&inputs_row::inputs_row(&facts));
@@ -237,20 +262,8 @@ fn count_done(shared: &Shared<'_>) {
 /// With `--resume`, skip an input an earlier run completed; finish an empty input. True when the
 /// input needs no reading.
 pub(super) fn skip_or_empty(shared: &Shared<'_>, i: usize, bytes: u64) -> Result<bool> {
-    if shared.opts.resume {
-        let done = resume::completed(
-            shared.out,
-            &shared.ids[i],
-            &shared.names[i],
-            bytes,
-            &shared.opts.registry.version,
-            shared.opts.tables,
-        );
-        if let Some(done) = done {
-            shared.bar.inc(bytes);
-            record_resumed(shared, &done);
-            return Ok(true);
-        }
+    if resumed(shared, i, bytes) {
+        return Ok(true);
     }
     if bytes == 0 {
         *lock(&shared.inputs[i]) = Some(Box::new(InputState::new(

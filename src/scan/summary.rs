@@ -47,6 +47,19 @@ pub struct ScanSummary {
     pub crawls: BTreeSet<String>,
     /// What deriving `robots_hosts` did at the end, if it ran.
     pub hosts: Option<HostsSummary>,
+    /// Of a targeted scan (`scan --records`): range requests made (retries included), retries,
+    /// and bytes fetched.
+    pub fetch: Option<FetchTotals>,
+}
+
+/// The range requests of a targeted scan.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct FetchTotals {
+    pub requests: u64,
+    pub retries: u64,
+    pub bytes: u64,
+    /// Records the list named (each once).
+    pub records: u64,
 }
 
 impl ScanSummary {
@@ -129,6 +142,12 @@ impl ScanSummary {
             })).collect::<Vec<_>>(),
             "crawls": self.crawls,
             "robots_hosts": self.hosts.as_ref().map(HostsSummary::to_json),
+            "fetch": self.fetch.map(|f| serde_json::json!({
+                "records_listed": f.records,
+                "requests": f.requests,
+                "retries": f.retries,
+                "bytes": f.bytes,
+            })),
         })
     }
 
@@ -152,6 +171,15 @@ impl ScanSummary {
         );
         if let Some(b) = self.peak_rss_bytes {
             s.push_str(&format!("memory        {:.0} MB at peak\n", b as f64 / 1e6));
+        }
+        if let Some(f) = &self.fetch {
+            s.push_str(&format!(
+                "fetched       {} listed records by {} range requests ({} retries, {:.1} MB)\n",
+                f.records,
+                f.requests,
+                f.retries,
+                f.bytes as f64 / 1e6
+            ));
         }
         if let Some(h) = &self.hosts {
             s.push_str(&h.render());

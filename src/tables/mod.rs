@@ -40,7 +40,7 @@ pub use kind::{Bool, Kind, Label, Str, StrList, Text, Ts, F64, I32, I64};
 pub use table::{Table, TableSelection};
 
 /// Version of the table schemas, stored in every Parquet file's metadata as `repcensus.schema_version`.
-pub const SCHEMA_VERSION: &str = "13";
+pub const SCHEMA_VERSION: &str = "14";
 table! {
     /// One row per capture of a `/robots.txt` URL, whatever its status.
     RobotsFilesBuilder, RobotsFileRow, RobotsFiles, arrow: RobotsFilesArrow,
@@ -466,6 +466,8 @@ table! {
         warc_offset: I64,
         warc_record_id: Str,
         url: Str,
+        /// The line of the records list that named the record (`scan --records`).
+        list_line: I64,
     }
 }
 
@@ -522,6 +524,11 @@ table! {
         crawl_name: Str,
         /// The vocabulary the input's AI usage preferences (`Content-Usage`) were read with.
         aipref_vocabulary: Str,
+        /// Of a targeted input (`scan --records`): the records list it was cut from.
+        records_list: Str,
+        /// Of a targeted input: the lines of the list it answers for (a record listed twice
+        /// counts once).
+        records_listed: I64,
     }
 }
 table! {

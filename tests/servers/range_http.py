@@ -2,9 +2,12 @@
 (`Range: bytes=N-` and `bytes=N-M`), Last-Modified, and an ETag unless the file name contains
 `noetag`. A file whose name contains `nohead` answers HEAD with 405 (GET works); `hang`: a GET is
 never answered; `trickle`: a GET sends its headers and the first 1,000 bytes, then one byte every
-2 s for ever (each byte is progress, never enough). With `--drop N`, the first N GET responses for each file are cut off: the full
+2 s for ever (each byte is progress, never enough); `norange`: Range is ignored (a GET answers
+200 with the whole file). With `--drop N`, the first N GET responses for each file are cut off: the full
 Content-Length is announced, 40% of the bytes are sent, and the connection is closed, as a
-failing server or network would.
+failing server or network would. With `--refuse N`, the first N GETs of each range are refused
+in turn with 503 (with `Retry-After: 1`), 429 (with `Retry-After` as a date) and 403, as a
+throttling front end would.
 
 Prints the port it listens on (127.0.0.1, chosen by the OS) as its first line of output.
     python3 range_http.py ROOT [--drop N]
@@ -23,9 +26,11 @@ import urllib.parse
 ap = argparse.ArgumentParser()
 ap.add_argument("root")
 ap.add_argument("--drop", type=int, default=0)
+ap.add_argument("--refuse", type=int, default=0)
 args = ap.parse_args()
 ROOT = os.path.abspath(args.root)
 gets = {}
+ranges_asked = {}
 lock = threading.Lock()
 
 
@@ -60,6 +65,23 @@ class Handler(http.server.BaseHTTPRequestHandler):
         size = os.path.getsize(path)
         start, end, status = 0, size - 1, 200
         rng = self.headers.get("Range")
+        if rng and not head and args.refuse:
+            with lock:
+                n = ranges_asked.get((path, rng), 0)
+                ranges_asked[(path, rng)] = n + 1
+            if n < args.refuse:
+                status = [503, 429, 403][n % 3]
+                self.send_response(status)
+                if status == 503:
+                    self.send_header("Retry-After", "1")
+                elif status == 429:
+                    later = email.utils.formatdate(__import__("time").time() + 1, usegmt=True)
+                    self.send_header("Retry-After", later)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+        if rng and "norange" in os.path.basename(path):
+            rng = None
         if rng:
             m = re.fullmatch(r"bytes=(\d+)-(\d*)", rng.strip())
             if not m or int(m.group(1)) >= size:
