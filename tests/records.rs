@@ -35,20 +35,7 @@ fn http_server(root: &Path, args: &[&str]) -> (Server, String) {
     (Server(child), format!("http://127.0.0.1:{port}/"))
 }
 
-/// Every record of a per-record `.warc.gz`: each gzip member's offset and length.
-fn members(path: &Path) -> Vec<(u64, u64)> {
-    let data = std::fs::read(path).unwrap();
-    let mut rest: &[u8] = &data;
-    let mut out = Vec::new();
-    while !rest.is_empty() {
-        let offset = (data.len() - rest.len()) as u64;
-        let mut d = flate2::bufread::GzDecoder::new(&mut rest);
-        std::io::copy(&mut d, &mut std::io::sink()).unwrap();
-        drop(d);
-        out.push((offset, data.len() as u64 - rest.len() as u64 - offset));
-    }
-    out
-}
+use common::gzip_members as members;
 
 /// Every record of a plain `.warc`: from each `WARC/` header to the end of its block and the
 /// two line ends after it.

@@ -263,6 +263,68 @@ fn archives_in_s3_equal_local_files() {
         rows(&remote, "s3://census/crawl-data/CC-TEST/", ""),
         rows(&local, &local_prefix, ""),
     );
+    // A targeted scan of every record of three per-record archives, fetched by range from S3:
+    // their rows, the crawl named by the keys' `crawl-data/CC-TEST/`.
+    let per_record = [
+        "real-robots.warc.gz",
+        "signal-cases.warc.gz",
+        "verdict-cases.warc.gz",
+    ];
+    let mut csv = String::from("filename,offset,length\n");
+    for n in per_record {
+        for (o, l) in common::gzip_members(&root.join(n)) {
+            csv.push_str(&format!("crawl-data/CC-TEST/{n},{o},{l}\n"));
+        }
+    }
+    let list = dir.path().join("list.csv");
+    std::fs::write(&list, csv).unwrap();
+    let targeted = dir.path().join("targeted");
+    let out = bin()
+        .args(["scan", "--quiet", "--records"])
+        .arg(&list)
+        .args(["--prefix", "s3://census/", "--out"])
+        .arg(&targeted)
+        .envs(env)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(targeted.join("robots_files/crawl=CC-TEST").is_dir());
+    for t in TABLES
+        .iter()
+        .filter(|t| !matches!(**t, "inputs" | "host_counts"))
+    {
+        let of = |out: &Path, from: &str| -> Vec<String> {
+            // A record's errors rows name its list line in a targeted scan.
+            let mut rows: Vec<String> = table_rows(out, t, &["list_line"])
+                .iter()
+                .map(|r| {
+                    r.split_once('|')
+                        .map_or(r.as_str(), |(_, rest)| rest)
+                        .replace(from, "")
+                })
+                .filter(|r| {
+                    per_record
+                        .iter()
+                        .any(|n| r.contains(&format!("warc_file={n}|")))
+                })
+                .collect();
+            rows.sort();
+            rows
+        };
+        let want = of(&local, &format!("{}/", root.display()));
+        assert!(!want.is_empty() || *t != "robots_files");
+        assert_eq!(
+            of(&targeted, "s3://census/crawl-data/CC-TEST/"),
+            want,
+            "{t}"
+        );
+    }
+
     // Tables written to S3 (twice: the second run replaces every part, never duplicates rows)
     // equal the local run's, once downloaded.
     for _ in 0..2 {

@@ -117,3 +117,70 @@ fn spark_local_mode_equals_a_single_process_run() {
         .sum();
     assert_eq!(inputs as usize, names.len());
 }
+
+#[test]
+fn spark_targeted_census_equals_a_single_process_one() {
+    let tools = python_tool("pyspark", PYSPARK, "pyspark");
+    ensure_java();
+    let dir = tempfile::tempdir().unwrap();
+    let samples = repo().join("samples");
+    let mut csv = String::from("warc_filename,warc_record_offset,warc_record_length\n");
+    for n in [
+        "real-robots.warc.gz",
+        "generated-cc-robots.warc.gz",
+        "signal-cases.warc.gz",
+    ] {
+        for (o, l) in common::gzip_members(&samples.join(n)) {
+            csv.push_str(&format!("{n},{o},{l}\n"));
+        }
+    }
+    let list = dir.path().join("list.csv");
+    std::fs::write(&list, csv).unwrap();
+    let prefix = samples.to_str().unwrap();
+    let per = ["--records-per-input", "500"];
+
+    let single = dir.path().join("single");
+    let st = bin()
+        .args(["scan", "--quiet", "--prefix", prefix, "--records"])
+        .arg(&list)
+        .args(per)
+        .arg("--out")
+        .arg(&single)
+        .status()
+        .unwrap();
+    assert_eq!(st.code(), Some(0));
+
+    let spark = dir.path().join("spark");
+    let out = Command::new("python3")
+        .arg(repo().join("contrib/spark/repcensus_spark.py"))
+        .arg(&list)
+        .arg(&spark)
+        .args([
+            "--records",
+            "--master",
+            "local[2]",
+            "--num_input_partitions",
+            "3",
+        ])
+        .args(["--prefix", prefix])
+        .args(per)
+        .args(["--repcensus", env!("CARGO_BIN_EXE_repcensus")])
+        .env("PYTHONPATH", &tools)
+        .env("PYSPARK_PYTHON", "python3")
+        .env("SPARK_LOCAL_IP", "127.0.0.1")
+        .output()
+        .expect("python3");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert!(stdout.contains("3 of 3 tasks succeeded"), "{stdout}");
+    for table in TABLES.iter().chain(&["robots_hosts"]) {
+        let rows = table_rows(&spark, table, &[]);
+        assert!(!rows.is_empty() || *table != "robots_files", "{table}");
+        assert_eq!(rows, table_rows(&single, table, &[]), "{table}");
+    }
+    assert_eq!(
+        table_rows(&spark, "inputs", TIMING),
+        table_rows(&single, "inputs", TIMING)
+    );
+}

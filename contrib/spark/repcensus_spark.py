@@ -23,7 +23,17 @@ errors).
         warc.paths.gz /shared/census --num_input_partitions 400 \\
         --prefix https://data.commoncrawl.org/
 
-The manifest is shipped to the executors with SparkContext.addFile, so it need only exist on the
+A targeted census (only the records an index query selected, fetched by byte range) takes a
+records list instead of a manifest, with --records: a Parquet file or folder of parts, CSV or
+JSON lines naming `warc_filename`, `warc_record_offset`, `warc_record_length` (as Common Crawl's
+columnar index has them; see README). Each task then runs `repcensus scan --records LIST
+--shard I/N`: the list is cut into inputs of --records-per-input records, and task I takes
+every N-th of them.
+
+    spark-submit contrib/spark/repcensus_spark.py homepages.parquet /shared/census \
+        --records --num_input_partitions 40 --prefix https://data.commoncrawl.org/
+
+The manifest (or list) is shipped to the executors with SparkContext.addFile, so it need only exist on the
 driver. OUT must be a folder every executor can write (a shared file system) or an s3:// prefix
 (the AWS_* settings then reach the executors through their environment); the `repcensus` binary
 must be on the executors' PATH or given with --repcensus (e.g. shipped with --files).
@@ -55,6 +65,12 @@ def parse_args(argv):
     p.add_argument("--crawl", default=None, help="crawl name (repcensus scan --crawl)")
     p.add_argument("--master", default=None,
                    help="Spark master, when not run by spark-submit (e.g. local[2])")
+    p.add_argument("--records", action="store_true",
+                   help="the input is a records list (repcensus scan --records), not a manifest")
+    p.add_argument("--records-per-input", type=int, default=None,
+                   help="records per targeted input (repcensus scan --records-per-input)")
+    p.add_argument("--fetch-concurrency", type=int, default=None,
+                   help="range requests in flight per task (repcensus scan --fetch-concurrency)")
     p.add_argument("--fail-on-error", action="store_true",
                    help="count tasks whose inputs had errors rows as failed")
     return p.parse_args(argv)
@@ -65,7 +81,8 @@ def run_shard(index, total, manifest, args):
     started = time.time()
     with tempfile.TemporaryDirectory(prefix="repcensus-spark-") as tmp:
         summary = os.path.join(tmp, "summary.json")
-        cmd = [args.repcensus, "scan", "--quiet", "@" + manifest,
+        source = ["--records", manifest] if args.records else ["@" + manifest]
+        cmd = [args.repcensus, "scan", "--quiet"] + source + [
                "--shard", f"{index}/{total}",
                "--out", args.output, "--threads", str(args.threads),
                "--summary", summary]
@@ -74,6 +91,10 @@ def run_shard(index, total, manifest, args):
             cmd += ["--prefix", args.prefix]
         if args.crawl:
             cmd += ["--crawl", args.crawl]
+        if args.records_per_input:
+            cmd += ["--records-per-input", str(args.records_per_input)]
+        if args.fetch_concurrency:
+            cmd += ["--fetch-concurrency", str(args.fetch_concurrency)]
         if args.fail_on_error:
             cmd.append("--fail-on-error")
         try:
@@ -108,7 +129,7 @@ def main(argv=None):
     sc = spark.sparkContext
     n = args.num_input_partitions or sc.defaultParallelism
     manifest = os.path.abspath(args.input)
-    sc.addFile(manifest)
+    sc.addFile(manifest, recursive=os.path.isdir(manifest))
     name = os.path.basename(manifest)
 
     def task(i):

@@ -349,9 +349,10 @@ pub const BATCH_RECORDS: usize = 10_000;
 pub struct Targeted {
     /// The part name (`input_id`).
     pub id: String,
-    /// What `inputs.path` says: the list, and the place of this input among the list's.
+    /// What `inputs.path` says: the list's file name, and the place of this input among the
+    /// list's (`homepages.parquet#3`).
     pub label: String,
-    /// The list as given.
+    /// The list's file name.
     pub list: String,
     /// The crawl named by the archives' paths (`crawl-data/NAME/`), if any.
     pub crawl: Option<String>,
@@ -391,8 +392,8 @@ pub fn crawl_of_path(archive: &str) -> Option<String> {
 
 /// Cut a list's records into targeted inputs: sorted by crawl, archive and offset (so that
 /// nearby records of an archive are fetched together, and the rows come in archive order), a
-/// record named twice once, at most `per` records each, never two crawls in one. `list`
-/// names the list (its path, as given).
+/// record named twice once, at most `per` records each, never two crawls in one. `list` is
+/// the list's path.
 pub fn batches(list: &str, records: Vec<ListedRecord>, per: usize) -> Vec<Targeted> {
     let key = |r: &ListedRecord| (crawl_of_path(&r.archive), r.archive.clone());
     let mut records = records;
@@ -410,10 +411,12 @@ pub fn batches(list: &str, records: Vec<ListedRecord>, per: usize) -> Vec<Target
             && b.problem.is_none()
             && (&a.archive, a.offset, a.length) == (&b.archive, b.offset, b.length)
     });
-    let stem = std::path::Path::new(list)
+    // The list's file name, not its path: the processes of one run (Spark's executors, each
+    // with its own copy of the list) name the same inputs alike.
+    let file_name = std::path::Path::new(list)
         .file_name()
         .map_or_else(|| "list".into(), |n| n.to_string_lossy().into_owned());
-    let stem: String = crate::archive::input::sanitize(&stem)
+    let stem: String = crate::archive::input::sanitize(&file_name)
         .chars()
         .take(60)
         .collect();
@@ -426,8 +429,8 @@ pub fn batches(list: &str, records: Vec<ListedRecord>, per: usize) -> Vec<Target
             finish_id(out.last_mut(), &mut hash);
             out.push(Targeted {
                 id: String::new(),
-                label: format!("{list}#{}", out.len() + 1),
-                list: list.to_string(),
+                label: format!("{file_name}#{}", out.len() + 1),
+                list: file_name.clone(),
                 crawl: crawl.clone(),
                 archives: Vec::new(),
                 bad: Vec::new(),

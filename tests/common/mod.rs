@@ -323,3 +323,19 @@ pub fn http_warc(path: &Path, date: &str, responses: &[Response<'_>]) -> Vec<u64
     std::fs::write(path, out).unwrap();
     offsets
 }
+
+/// Every record of a per-record `.warc.gz`: each gzip member's offset and length (a records
+/// list as Common Crawl's index gives it).
+pub fn gzip_members(path: &Path) -> Vec<(u64, u64)> {
+    let data = std::fs::read(path).unwrap();
+    let mut rest: &[u8] = &data;
+    let mut out = Vec::new();
+    while !rest.is_empty() {
+        let offset = (data.len() - rest.len()) as u64;
+        let mut d = flate2::bufread::GzDecoder::new(&mut rest);
+        std::io::copy(&mut d, &mut std::io::sink()).unwrap();
+        drop(d);
+        out.push((offset, data.len() as u64 - rest.len() as u64 - offset));
+    }
+    out
+}
