@@ -5,6 +5,7 @@
 //!   cargo bench --bench targeted                         # 1 GiB cc-pages archive, a quarter of its pages
 //!   REPCENSUS_BENCH_SIZE=200M cargo bench --bench targeted
 //!   REPCENSUS_BENCH_SHARE=10 cargo bench --bench targeted   # every 10th page instead of every 4th
+//!   REPCENSUS_BENCH_DELAY_MS=50 cargo bench --bench targeted # each GET answered 50 ms late
 //!
 //! The archive is `repcensus generate --kind cc-pages` (seed 42), made once into
 //! target/bench-data/ as the e2e bench makes it. The list names every N-th response record (by
@@ -61,7 +62,8 @@ fn responses(path: &Path, share: usize) -> Vec<(u64, u64)> {
         std::io::copy(&mut d, &mut std::io::sink()).unwrap();
         drop(d);
         let len = data.len() as u64 - rest.len() as u64 - offset;
-        if head.windows(20).any(|w| w == b"WARC-Type: response") {
+        let needle: &[u8] = b"WARC-Type: response";
+        if head.windows(needle.len()).any(|w| w == needle) {
             if seen % share == 0 {
                 out.push((offset, len));
             }
@@ -80,10 +82,11 @@ impl Drop for Server {
     }
 }
 
-fn http_server(root: &Path, served: &Path) -> (Server, String) {
+fn http_server(root: &Path, served: &Path, delay_ms: u64) -> (Server, String) {
     let mut child = Command::new("python3")
         .arg(root.join("tests/servers/range_http.py"))
         .arg(served)
+        .args(["--delay", &format!("{}", delay_ms as f64 / 1000.0)])
         .stdout(Stdio::piped())
         .spawn()
         .expect("python3");
@@ -154,7 +157,8 @@ fn main() {
         csv.push_str(&format!("{name},{o},{l}\n"));
     }
     std::fs::write(&list, csv).unwrap();
-    let (_server, url) = http_server(&root, &data_dir);
+    let delay: u64 = std::env::var("REPCENSUS_BENCH_DELAY_MS").map_or(0, |v| v.parse().unwrap());
+    let (_server, url) = http_server(&root, &data_dir, delay);
     let listed = |prefix: &str, conc: &str| -> Vec<String> {
         [
             "--records",
@@ -186,7 +190,7 @@ fn main() {
         }
     }
     println!(
-        "{} of the archive's response records listed ({} MB compressed archive)",
+        "{} of the archive's response records listed ({} MB compressed archive); GETs answered {delay} ms late",
         records.len(),
         std::fs::metadata(&archive).unwrap().len() / 1_000_000
     );

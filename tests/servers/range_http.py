@@ -27,6 +27,8 @@ ap = argparse.ArgumentParser()
 ap.add_argument("root")
 ap.add_argument("--drop", type=int, default=0)
 ap.add_argument("--refuse", type=int, default=0)
+ap.add_argument("--delay", type=float, default=0.0,
+                help="seconds each GET waits before its answer (a distant server's latency)")
 args = ap.parse_args()
 ROOT = os.path.abspath(args.root)
 gets = {}
@@ -36,6 +38,9 @@ lock = threading.Lock()
 
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Headers and body are separate writes: with Nagle's algorithm each small answer waits for
+    # the client's delayed ACK (40 ms), which is the server's cost, not the client's.
+    disable_nagle_algorithm = True
 
     def log_message(self, *a):
         pass
@@ -50,6 +55,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.serve(head=True)
 
     def do_GET(self):
+        if args.delay:
+            threading.Event().wait(args.delay)
         self.serve(head=False)
 
     def serve(self, head):
