@@ -326,6 +326,33 @@ fn a_killed_targeted_scan_resumed_and_a_sharded_one_end_with_the_uninterrupted_t
     assert_eq!(s["inputs_resumed"].as_u64().unwrap(), inputs - 2);
     assert_eq!(all_rows(&killed), want);
 
+    // A full scan of another archive into the same folder adds its rows and keeps the list's.
+    let alone = dir.path().join("alone");
+    let full_scan = |out: &Path| {
+        let st = bin()
+            .args(["scan", "--quiet"])
+            .arg(root.join(PLAIN))
+            .arg("--out")
+            .arg(out)
+            .status()
+            .unwrap();
+        assert_eq!(st.code(), Some(0));
+    };
+    full_scan(&alone);
+    full_scan(&killed);
+    for ((t, both), ((_, listed), (_, other))) in all_rows(&killed)
+        .into_iter()
+        .zip(want.iter().zip(all_rows(&alone)))
+    {
+        if matches!(t.as_str(), "inputs") {
+            assert_eq!(both.len(), listed.len() + other.len(), "{t}");
+            continue;
+        }
+        let mut union: Vec<String> = listed.iter().chain(&other).cloned().collect();
+        union.sort();
+        assert_eq!(both, union, "{t}");
+    }
+
     // Two shards into one folder, then `hosts`: the same tables.
     let sharded = dir.path().join("sharded");
     scan(&sharded, &["--shard", "0/2"]);
