@@ -1,0 +1,426 @@
+//! The tables derived from a crawl's rows rather than read from records: `page_verdicts`,
+//! `robots_hosts` and the summaries (declared apart from the record tables of `mod.rs`).
+
+// What the `table!` declarations expand to names.
+use super::declare::table;
+use super::kind::{Bool, Kind, Label, Str, StrList, Text, Ts, I32, I64};
+use super::{AppendRow, Table, TableBuilder, CRAWL_COLUMN};
+use crate::parts::PartWriter;
+use anyhow::Result;
+use arrow_array::{ArrayRef, RecordBatch, StringArray};
+use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use std::sync::Arc;
+table! {
+    /// One row per 2xx HTML page of a crawl and chosen agent (`--page-agents`), for the pages
+    /// whose host has a robots.txt capture in the crawl: whether the page's URL may be fetched,
+    /// by the capture that governs the host (`robots_hosts`). Derived with `robots_hosts`.
+    PageVerdictsBuilder, PageVerdictRow, PageVerdicts,
+    {
+        /// The page's capture (as in `pages`).
+        warc_file: Str,
+        warc_offset: I64,
+        url: Text,
+        host: Str,
+        agent: Str,
+        agent_category: Str,
+        /// The robots.txt capture that governs the host (`robots_hosts.effective_*`).
+        robots_warc_file: Str,
+        robots_warc_offset: I64,
+        robots_fetch_outcome: Str,
+        /// `derive::page_verdicts::PageVerdict`, Google's reading.
+        verdict: Label,
+        /// ... RFC 9309's reading of unreachable files (a 5xx disallows, a 429 allows).
+        verdict_rfc9309: Label,
+        /// The groups that decided Google's reading (`robots::Source`).
+        verdict_source: Label,
+        /// The line of the rule that decided Google's reading; NULL when no rule matched.
+        rule_line: I32,
+        /// ... the crawler's documented reading (`not_honored` for a crawler that ignores
+        /// robots.txt).
+        verdict_documented: Label,
+        verdict_documented_source: Label,
+    }
+}
+
+table! {
+    /// One row per host of a crawl with a robots.txt capture: its latest capture, and the
+    /// capture whose verdicts govern it (the end of the latest capture's chain of redirects).
+    /// Derived from the crawl's `robots_files` by `repcensus hosts` (and at the end of a scan).
+    RobotsHostsBuilder, RobotsHostRow, RobotsHosts,
+    {
+        host: Str,
+        registered_domain: Str,
+        /// Captures of `/robots.txt` on the host in the crawl.
+        captures: I32,
+        /// The host's latest capture (by `capture_time`, then `warc_file`, then `warc_offset`).
+        warc_file: Str,
+        warc_offset: I64,
+        url: Text,
+        capture_time: Ts,
+        fetch_outcome: Str,
+        /// How the latest capture's chain of redirects ended (`derive::redirects::Resolution`).
+        resolution: Label,
+        hops: I32,
+        cross_host: Bool,
+        /// How a revisit on the way was read (`derive::revisits::Revisit`); NULL when none was.
+        revisit: Label,
+        /// When the latest capture is a revisit: the capture it stands for (the host's file,
+        /// whose lines the line summaries count).
+        revisited_warc_file: Str,
+        revisited_warc_offset: I64,
+        revisited_fetch_outcome: Str,
+        /// The capture that governs the host: the end of the chain when it was `resolved`,
+        /// else the latest capture itself.
+        effective_warc_file: Str,
+        effective_warc_offset: I64,
+        effective_url: Text,
+        effective_host: Str,
+        effective_fetch_outcome: Str,
+    }
+}
+
+table! {
+    /// Hosts of a crawl per tracked agent, by the verdicts of the capture that governs each host
+    /// (`robots_hosts`): one row per agent and combination of the other columns that some host
+    /// has, with the number of such hosts. Derived with `robots_hosts` from the crawl's
+    /// `agent_verdict_runs`.
+    SummaryAgentsBuilder, SummaryAgentRow, SummaryAgents,
+    {
+        agent: Str,
+        /// The agent's place in the registry (0-based), as `agent_verdict_runs.agent_index`
+        /// counts: a run of `agents` agents from `agent_index` holds it when
+        /// `agent_index <= this < agent_index + agents`.
+        agent_index: I32,
+        agent_category: Str,
+        operator: Str,
+        /// The governing capture's fetch outcome.
+        fetch_outcome: Str,
+        /// How the host's latest capture's redirects ended (`robots_hosts.resolution`).
+        resolution: Str,
+        verdict: Str,
+        verdict_rfc9309: Str,
+        verdict_documented: Str,
+        verdict_source: Str,
+        verdict_documented_source: Str,
+        named: Bool,
+        named_exact: Bool,
+        root_allowed: Bool,
+        /// The agent's own group is stricter than the host's `*` reading; NULL when the
+        /// governing capture is not a 2xx or leaves no agent to `*`.
+        singled_out: Bool,
+        hosts: I64,
+    }
+}
+
+table! {
+    /// Hosts of a crawl per group of tracked agents (one category and operator, one category,
+    /// the AI categories, every agent), by whether the host fully blocks or names some agent of
+    /// the group in its governing capture. Derived with `summary_agents`.
+    SummaryAgentGroupsBuilder, SummaryAgentGroupRow, SummaryAgentGroups,
+    {
+        /// `operator`, `category`, `ai` or `all`.
+        agent_group: Str,
+        agent_category: Str,
+        operator: Str,
+        /// Agents of the registry in the group.
+        agents: I32,
+        fetch_outcome: Str,
+        resolution: Str,
+        /// The host's `*` reading: the verdict of the agents no group names (decided by `*`,
+        /// or by no group where there is no `*` group); NULL when the governing capture is not
+        /// a 2xx or names every agent.
+        star_verdict: Str,
+        blocks_any: Bool,
+        blocked_by_name_only: Bool,
+        names_exact: Bool,
+        names_token: Bool,
+        hosts: I64,
+    }
+}
+
+table! {
+    /// Hosts of a crawl per pair of tracked agents that a site may treat apart (an AI training
+    /// crawler and its operator's other crawlers, or a search engine's), by both agents'
+    /// verdicts in the governing capture. Derived with `summary_agents`.
+    SummaryAgentPairsBuilder, SummaryAgentPairRow, SummaryAgentPairs,
+    {
+        /// The AI training crawler.
+        agent: Str,
+        /// The other agent of the pair.
+        other_agent: Str,
+        fetch_outcome: Str,
+        resolution: Str,
+        /// `agent`'s verdict (Google's reading).
+        verdict: Str,
+        other_verdict: Str,
+        /// `/` is allowed for `other_agent`.
+        other_root_allowed: Bool,
+        hosts: I64,
+    }
+}
+
+table! {
+    /// Registered domains of a crawl per tracked agent, by whether all or some of the domain's
+    /// hosts whose governing capture is a 2xx fully block the agent. Derived with
+    /// `summary_agents`.
+    SummaryAgentDomainsBuilder, SummaryAgentDomainRow, SummaryAgentDomains,
+    {
+        agent: Str,
+        agent_category: Str,
+        operator: Str,
+        /// Every such host of the domain fully blocks the agent (`verdict` full_block).
+        all_hosts_block: Bool,
+        /// At least one does.
+        some_host_blocks: Bool,
+        domains: I64,
+    }
+}
+
+table! {
+    /// Hosts and captures of a crawl by how their robots.txt fetch went: one row per
+    /// combination of the host's latest capture's `fetch_outcome`, how its redirects ended and
+    /// the governing capture's `fetch_outcome`. Derived with `robots_hosts`.
+    SummaryRobotsHostsBuilder, SummaryRobotsHostRow, SummaryRobotsHosts,
+    {
+        /// The host's latest capture's fetch outcome (`robots_hosts.fetch_outcome`).
+        fetch_outcome: Str,
+        resolution: Str,
+        /// `robots_hosts.revisit`.
+        revisit: Str,
+        /// The governing capture's (`robots_hosts.effective_fetch_outcome`).
+        effective_fetch_outcome: Str,
+        /// `robots_hosts.revisited_fetch_outcome`.
+        revisited_fetch_outcome: Str,
+        hosts: I64,
+        /// Every robots.txt capture of those hosts in the crawl.
+        captures: I64,
+        /// Of the hosts, those whose governing capture has `wildcard_split` / `wildcard_with_ai`.
+        hosts_wildcard_split: I64,
+        hosts_wildcard_with_ai: I64,
+    }
+}
+
+table! {
+    /// Robots.txt captures of a crawl per fetch outcome: every capture, not only hosts' latest
+    /// (as `robots_fetch_outcomes.sql` counts them). Derived with `robots_hosts`.
+    SummaryRobotsOutcomesBuilder, SummaryRobotsOutcomeRow, SummaryRobotsOutcomes,
+    {
+        fetch_outcome: Str,
+        captures: I64,
+        /// Hosts with at least one capture of this outcome.
+        hosts: I64,
+        /// The earliest and latest `capture_time` of those captures.
+        first_capture: Ts,
+        last_capture: Ts,
+    }
+}
+
+table! {
+    /// Hosts, captures and lines of a crawl per robots.txt key, in any spelling. Hosts and
+    /// lines count each host's latest capture (`robots_hosts.warc_file`/`warc_offset`),
+    /// captures every capture. Derived with `robots_hosts` from `robots_agents` and
+    /// `robots_rules`.
+    SummaryRobotsKeysBuilder, SummaryRobotsKeyRow, SummaryRobotsKeys,
+    {
+        /// `user_agent`, `purpose` (`robots_agents.line_kind`) or `robots_rules.key`.
+        key: Str,
+        lines: I64,
+        hosts: I64,
+        captures: I64,
+    }
+}
+
+table! {
+    /// Hosts, captures and lines of a crawl per robots.txt key and how it is written (key form
+    /// and separator), with its most frequent spelling. Counted as in `summary_robots_keys`.
+    SummaryRobotsKeyFormsBuilder, SummaryRobotsKeyFormRow, SummaryRobotsKeyForms,
+    {
+        key: Str,
+        key_form: Str,
+        separator: Str,
+        /// The most frequent spelling (case kept) in the hosts' latest captures (ties: the
+        /// first in byte order; in every capture when no latest one has the form); NULL for
+        /// `unknown` and `invalid`, whose spellings are any text.
+        key_raw: Str,
+        /// Distinct spellings counted for `key_raw`.
+        spellings: I32,
+        lines: I64,
+        hosts: I64,
+        captures: I64,
+    }
+}
+
+table! {
+    /// Hosts, captures and lines of a crawl per name written in a `User-agent` line (or
+    /// purpose in a `User-Agent-Purpose` line), as `robots_agents.agent` has it: the
+    /// [`AGENT_NAMES_KEPT`] named by the most hosts per `line_kind`. Counted as in
+    /// `summary_robots_keys`.
+    SummaryRobotsAgentsBuilder, SummaryRobotsAgentRow, SummaryRobotsAgents,
+    {
+        line_kind: Str,
+        agent: Str,
+        lines: I64,
+        hosts: I64,
+        captures: I64,
+    }
+}
+
+table! {
+    /// Hosts, captures and pairs of a crawl per `key=value` pair of `Content-Signal` and
+    /// `Content-Usage` lines. Counted as in `summary_robots_keys`.
+    SummaryContentSignalsBuilder, SummaryContentSignalRow, SummaryContentSignals,
+    {
+        /// `content_signal` or `content_usage`.
+        key: Str,
+        /// The pair's key, lowercase (`search`, `ai-train`, `train-ai`, ...).
+        signal: Str,
+        /// Its value, lowercase; NULL for a pair without `=`.
+        value: Str,
+        /// Such pairs in the hosts' latest captures.
+        lines: I64,
+        hosts: I64,
+        captures: I64,
+    }
+}
+
+table! {
+    /// Hosts, captures and directives of a crawl per application directive of
+    /// `App-Directives` lines (application, directive, value, problem, spelling), the
+    /// [`VALUES_KEPT`] most hosts write. Counted as in `summary_robots_keys`.
+    SummaryAppDirectivesBuilder, SummaryAppDirectiveRow, SummaryAppDirectives,
+    {
+        app_id: Str,
+        directive: Str,
+        value: Str,
+        value_type: Str,
+        problem: Str,
+        /// The key as written, lowercase (`app-directives`, `app-directive`).
+        spelling: Str,
+        /// Such directives in the hosts' latest captures.
+        directives: I64,
+        hosts: I64,
+        captures: I64,
+    }
+}
+
+table! {
+    /// Hosts, captures and fields of a crawl per kind of ACAP field (field, usage, resource
+    /// type, to whom), the [`VALUES_KEPT`] most hosts write. Counted as in
+    /// `summary_robots_keys`.
+    SummaryAcapFieldsBuilder, SummaryAcapFieldRow, SummaryAcapFields,
+    {
+        field: Str,
+        /// The usage verb (the version, for `version`).
+        usage: Str,
+        resource_type: Str,
+        /// `any crawler` (the record's crawlers include `*`), `named crawlers`, NULL outside
+        /// records.
+        addressed_to: Str,
+        /// Such fields in the hosts' latest captures.
+        fields: I64,
+        /// Of those, fields with at least one problem.
+        with_problems: I64,
+        hosts: I64,
+        captures: I64,
+    }
+}
+
+table! {
+    /// Responses and hosts of a crawl per page signal directive: source, agent, directive and
+    /// the response's status class. Derived per crawl from `page_signals`.
+    SummaryPageDirectivesBuilder, SummaryPageDirectiveRow, SummaryPageDirectives,
+    {
+        source: Str,
+        agent: Str,
+        directive: Str,
+        /// `2xx`, `3xx`, `4xx`, `5xx` or `other` (as in `host_counts`).
+        status_class: Str,
+        /// `page_signals` rows.
+        signals: I64,
+        responses: I64,
+        hosts: I64,
+    }
+}
+
+table! {
+    /// Robots headers of a crawl by how their values are written: per source, syntax and status
+    /// class, the headers, responses and hosts. Derived per crawl from `page_signals`.
+    SummaryPageHeadersBuilder, SummaryPageHeaderRow, SummaryPageHeaders,
+    {
+        /// `x_robots_tag` or `robots_tag`.
+        source: Str,
+        /// `sfv`, `sfv_lenient`, `legacy`, `invalid`.
+        syntax: Str,
+        status_class: Str,
+        /// Header values (distinct response and `signal_index`).
+        headers: I64,
+        responses: I64,
+        hosts: I64,
+    }
+}
+
+table! {
+    /// Robots headers of a crawl per media type of the response: per content type and status
+    /// class, the responses and hosts sending `X-Robots-Tag` or `Robots-Tag`, and their
+    /// directives. Derived per crawl from `page_signals`.
+    SummaryPageHeaderTypesBuilder, SummaryPageHeaderTypeRow, SummaryPageHeaderTypes,
+    {
+        content_type: Str,
+        status_class: Str,
+        responses: I64,
+        hosts: I64,
+        /// The most frequent directive (by rows; ties: the first in byte order).
+        top_directive: Str,
+        /// Every directive sent, sorted.
+        directives: StrList,
+    }
+}
+
+table! {
+    /// Responses of a crawl whose robots header and meta tag say opposite things for one agent
+    /// (`index` / `noindex`, `follow` / `nofollow`, ...), per pair of directives. Derived per
+    /// crawl from `page_signals`.
+    SummaryPageConflictsBuilder, SummaryPageConflictRow, SummaryPageConflicts,
+    {
+        agent: Str,
+        header_directive: Str,
+        meta_directive: Str,
+        status_class: Str,
+        responses: I64,
+        hosts: I64,
+    }
+}
+
+/// The status class of an HTTP status, as `host_counts.status_class` and the page summaries
+/// name it.
+pub fn status_class(status: Option<i32>) -> &'static str {
+    match status {
+        Some(200..=299) => "2xx",
+        Some(300..=399) => "3xx",
+        Some(400..=499) => "4xx",
+        Some(500..=599) => "5xx",
+        _ => "other",
+    }
+}
+
+table! {
+    /// ACAP fields of a crawl per problem found in them (`acap_fields.problems`): one row per
+    /// field and problem. Counted as in `summary_robots_keys`.
+    SummaryAcapProblemsBuilder, SummaryAcapProblemRow, SummaryAcapProblems,
+    {
+        field: Str,
+        problem: Str,
+        /// Fields with the problem in the hosts' latest captures.
+        fields: I64,
+        hosts: I64,
+        captures: I64,
+    }
+}
+
+/// The rows per crawl `summary_app_directives` and `summary_acap_fields` keep (those the most
+/// hosts write: their values are any text).
+pub const VALUES_KEPT: usize = 10_000;
+
+/// The names per crawl and `line_kind` `summary_robots_agents` keeps (those named by the most
+/// hosts; a crawl of the web names hundreds of thousands once).
+pub const AGENT_NAMES_KEPT: usize = 10_000;
