@@ -502,14 +502,11 @@ fn run_scan(args: ScanArgs) -> Result<ExitCode> {
     if let Some(f) = &summary_file {
         check_summary(f)?;
     }
-    let (mut paths, mut ids, mut targets) = match &records {
+    let shard = shard.as_deref().map(inputs::parse_shard).transpose()?;
+    let (paths, ids, targets) = match &records {
         Some(list) => {
-            let listed = repcensus::records_list::read(list, prefix.as_deref())?;
-            if listed.is_empty() {
-                anyhow::bail!("{}: the list names no record", list.display());
-            }
-            let name = list.to_string_lossy();
-            let targets = repcensus::records_list::batches(&name, listed, records_per_input.max(1));
+            let per = records_per_input.max(1);
+            let targets = repcensus::records_list::plan(list, prefix.as_deref(), per, shard)?;
             let paths = targets.iter().map(|t| PathBuf::from(&t.label)).collect();
             let ids = targets.iter().map(|t| t.id.clone()).collect();
             (paths, Some(ids), targets)
@@ -519,28 +516,15 @@ fn run_scan(args: ScanArgs) -> Result<ExitCode> {
             if paths.is_empty() {
                 anyhow::bail!("no inputs found in {}", inputs.join(" "));
             }
-            (paths, None, Vec::new())
+            match shard {
+                Some((i, n)) => {
+                    let (p, d) = inputs::shard(&paths, i, n);
+                    (p, Some(d), Vec::new())
+                }
+                None => (paths, None, Vec::new()),
+            }
         }
     };
-    if let Some(spec) = &shard {
-        let (i, n) = inputs::parse_shard(spec)?;
-        if targets.is_empty() {
-            let (p, d) = inputs::shard(&paths, i, n);
-            paths = p;
-            ids = Some(d);
-        } else {
-            // The list's inputs in their order (by crawl, archive and offset), every N-th.
-            let keep = |k: &usize| k % n == i;
-            targets = targets
-                .into_iter()
-                .enumerate()
-                .filter(|(k, _)| keep(k))
-                .map(|(_, t)| t)
-                .collect();
-            paths = targets.iter().map(|t| PathBuf::from(&t.label)).collect();
-            ids = Some(targets.iter().map(|t| t.id.clone()).collect());
-        }
-    }
     let threads = (threads.filter(|&n| n > 0))
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     total.store(paths.len(), std::sync::atomic::Ordering::Relaxed);
@@ -675,28 +659,7 @@ fn run_report(
         html: out.to_path_buf(),
         crawls,
     })?;
-    let sections = if s.sections.len() < s.crawls.len() {
-        format!(
-            " (sections for {}; --crawl NAME shows others)",
-            s.sections.join(", ")
-        )
-    } else {
-        String::new()
-    };
-    if !quiet {
-        eprintln!(
-            "wrote {}: {} crawl(s){sections}, {} KB",
-            out.display(),
-            s.crawls.len(),
-            s.bytes.div_ceil(1000)
-        );
-        for m in &s.missing {
-            eprintln!("missing: {m}");
-        }
-    }
-    for (crawl, why) in &s.failed {
-        eprintln!("repcensus: crawl {crawl} not reported: {why}");
-    }
+    eprint!("{}", s.render(out, quiet));
     Ok(if s.failed.is_empty() {
         ExitCode::SUCCESS
     } else {

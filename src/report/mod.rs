@@ -50,6 +50,35 @@ pub struct ReportSummary {
     pub bytes: usize,
 }
 
+impl ReportSummary {
+    /// What `repcensus report` says when it wrote the page `html`: the crawls and sections, what
+    /// the folder lacks (`quiet`: only the crawls that could not be reported).
+    pub fn render(&self, html: &std::path::Path, quiet: bool) -> String {
+        let mut s = String::new();
+        if !quiet {
+            let sections = if self.sections.len() < self.crawls.len() {
+                let shown = self.sections.join(", ");
+                format!(" (sections for {shown}; --crawl NAME shows others)")
+            } else {
+                String::new()
+            };
+            s += &format!(
+                "wrote {}: {} crawl(s){sections}, {} KB\n",
+                html.display(),
+                self.crawls.len(),
+                self.bytes.div_ceil(1000)
+            );
+            for m in &self.missing {
+                s += &format!("missing: {m}\n");
+            }
+        }
+        for (crawl, why) in &self.failed {
+            s += &format!("repcensus: crawl {crawl} not reported: {why}\n");
+        }
+        s
+    }
+}
+
 /// The tables the report reads.
 const TABLES: [&str; 17] = [
     "inputs",

@@ -383,6 +383,30 @@ pub struct ListedArchive {
     pub records: Vec<ListedRecord>,
 }
 
+/// The targeted inputs of `scan --records LIST`: the list read (`prefix` before relative
+/// names), cut into inputs of at most `per` records, and of shard `(i, n)` only every `n`-th of
+/// them from the `i`-th (in the list's order: by crawl, archive and offset), named as the whole
+/// list names them.
+pub fn plan(
+    list: &Path,
+    prefix: Option<&str>,
+    per: usize,
+    shard: Option<(usize, usize)>,
+) -> Result<Vec<Targeted>> {
+    let listed = read(list, prefix)?;
+    if listed.is_empty() {
+        bail!("{}: the list names no record", list.display());
+    }
+    let targets = batches(&list.to_string_lossy(), listed, per);
+    Ok(match shard {
+        Some((i, n)) => (targets.into_iter().enumerate())
+            .filter(|(k, _)| k % n == i)
+            .map(|(_, t)| t)
+            .collect(),
+        None => targets,
+    })
+}
+
 /// The crawl a Common Crawl path names: `NAME` of `.../crawl-data/NAME/...`.
 pub fn crawl_of_path(archive: &str) -> Option<String> {
     let mut parts = archive.split('/');
