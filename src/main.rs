@@ -35,6 +35,8 @@ Examples:
                                                        shard 3 of 100 (then `repcensus hosts out`)
   repcensus scan crawl/ --tables robots_files --out out   one table (errors and inputs always)
   curl -s https://example.org/a.warc.gz | repcensus scan - --crawl mine --out out
+  repcensus scan --records homepages.parquet --prefix https://data.commoncrawl.org/ --out out
+                                                       only the records an index query listed
 
 Inputs: WARC and ARC files (gzip, bzip2, zstd, lz4 or plain; xz is recognized and refused: a
 failed input), WAT/WET, folders, globs, @FILE lists, http(s):// and s3:// URLs, pipes and `-`.
@@ -53,7 +55,8 @@ or by `repcensus hosts`). Every table's crawl=_schema/_schema.parquet has its co
 docs/schema.md says what each column holds; queries/*.sql ask the questions.
 
 Exit codes: 0 every input read (some may have errors rows: see queries/errors_by_input.sql);
-1 some input could not be read at all (with --fail-on-error: or had errors rows), or a crawl's
+1 some input could not be read at all (with --records: some listed record could not be fetched;
+with --fail-on-error: or had errors rows), or a crawl's
 robots_hosts or summaries could not be derived (a part that cannot be read); 2 usage or output
 error (nothing read); 130 or 143 interrupted (SIGINT, SIGTERM: it says how many inputs are
 complete; rerun with --resume).";
