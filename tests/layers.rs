@@ -74,51 +74,101 @@ fn code_of(text: &str) -> String {
     code
 }
 
-/// The modules a file's code names: `crate::a::b` as `a/b` (or `a/mod` when `a::b` is not a
-/// module), `super::b` as a sibling (or the folder's `mod` when `b` is an item of it).
+/// The modules a file's code names: `crate::a::b` as `a/b`, `crate::a::b::c` as `a/b/c` when
+/// `a/b` is a folder, `crate::a::c` as `a/b/c` when that is the only `c` in `a`'s folders (a
+/// module re-exported by its folder's `mod.rs`), else the deepest folder's `mod`; `super::b`
+/// likewise from the file's own folder.
 fn imports(code: &str, me: &Module, modules: &BTreeSet<Module>) -> BTreeSet<Module> {
-    let folder = me.split('/').next().unwrap();
-    let mut found = BTreeSet::new();
-    let ident = |s: &str| -> String {
-        s.chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect()
+    // The module `super` names: the file's folder; for a folder's `mod.rs`, the folder above
+    // (none for a layer's own `mod.rs`: the crate root, above every layer).
+    let (dir, file) = me.rsplit_once('/').unwrap();
+    let parent = if file == "mod" {
+        dir.rsplit_once('/').map(|(p, _)| p.to_string())
+    } else {
+        Some(dir.to_string())
     };
+    let mut found = BTreeSet::new();
     for (prefix, is_super) in [("crate::", false), ("super::", true)] {
         for (i, _) in code.match_indices(prefix) {
             let rest = &code[i + prefix.len()..];
-            if is_super && me.ends_with("/mod") {
-                // A folder's own module: `super` is the crate root, above every layer.
-                continue;
-            }
-            // `crate::a::b` or `super::b`, or each name of `crate::a::{b, c::d}` or
-            // `super::{b, c}`.
-            let (first, after) = if is_super {
-                (folder.to_string(), rest)
+            let (base, after) = if is_super {
+                let Some(p) = &parent else { continue };
+                (p.clone(), rest)
             } else {
                 let first = ident(rest);
                 let after = rest[first.len()..].strip_prefix("::").unwrap_or("");
                 (first, after)
             };
-            let seconds: Vec<String> = match after.strip_prefix('{') {
+            // `a::b::c` or each path of `a::{b, c::d}`.
+            let paths: Vec<Vec<String>> = match after.strip_prefix('{') {
                 Some(list) => list[..list.find('}').unwrap_or(list.len())]
                     .split(',')
-                    .map(|item| ident(item.trim()))
+                    .map(|item| segments(item.trim()))
                     .collect(),
-                None => vec![ident(after)],
+                None => vec![segments(after)],
             };
-            for second in seconds {
-                let sub = format!("{first}/{second}");
-                found.insert(if modules.contains(&sub) {
-                    sub
-                } else {
-                    format!("{first}/mod")
-                });
+            for path in paths {
+                if let Some(m) = resolve(&base, &path, modules) {
+                    found.insert(m);
+                }
             }
         }
     }
-    found.retain(|m| modules.contains(m) && m != me);
+    found.retain(|m| m != me);
     found
+}
+
+fn ident(s: &str) -> String {
+    s.chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect()
+}
+
+/// The names of a path (`b::c::d` up to the first character that is no part of one).
+fn segments(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = s;
+    loop {
+        let name = ident(rest);
+        if name.is_empty() {
+            return out;
+        }
+        rest = &rest[name.len()..];
+        out.push(name);
+        match rest.strip_prefix("::") {
+            Some(r) => rest = r,
+            None => return out,
+        }
+    }
+}
+
+/// The module a path from folder `base` names (see [`imports`]).
+fn resolve(base: &str, path: &[String], modules: &BTreeSet<Module>) -> Option<Module> {
+    let mut folder = base.to_string();
+    for (k, name) in path.iter().enumerate() {
+        let sub = format!("{folder}/{name}");
+        if modules.contains(&format!("{sub}/mod")) {
+            folder = sub;
+            continue;
+        }
+        if modules.contains(&sub) {
+            return Some(sub);
+        }
+        if k == 0 {
+            // A module its folder re-exports from a folder of its own.
+            let nested: Vec<&Module> = (modules.iter())
+                .filter(|m| {
+                    m.starts_with(&format!("{folder}/")) && m.ends_with(&format!("/{name}"))
+                })
+                .collect();
+            if let [only] = nested.as_slice() {
+                return Some((*only).clone());
+            }
+        }
+        break;
+    }
+    let own = format!("{folder}/mod");
+    modules.contains(&own).then_some(own)
 }
 
 fn graph() -> BTreeMap<Module, BTreeSet<Module>> {
@@ -256,4 +306,15 @@ fn the_checks_find_imports_circles_and_upward_arrows() {
         found.into_iter().collect::<Vec<_>>(),
         ["robots/lex", "robots/mod", "scan/resume"]
     );
+}
+
+#[test]
+fn nested_modules_and_re_exports_are_followed() {
+    let g = graph();
+    // `crate::archive::remote` is re-exported by archive/mod.rs from archive/source/remote.rs;
+    // `crate::archive::starts::...` from archive/framing/starts.rs.
+    let reader = &g["archive/container/reader"];
+    assert!(reader.contains("archive/framing/starts"), "{reader:?}");
+    let ranges = &g["archive/source/ranges"];
+    assert!(ranges.contains("archive/source/remote"), "{ranges:?}");
 }

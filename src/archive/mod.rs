@@ -1,18 +1,18 @@
-//! Bytes to records: where an input's bytes come from (local files, pipes, remote objects), the
-//! containers they are packed in (gzip members, whole-file compressors), the framing of WARC and
-//! ARC records in them, and the record and HTTP headers. Knows nothing of robots.txt or tables.
+//! Bytes to records, in four concerns: where an input's bytes come from (`source`: local files,
+//! pipes, remote objects, byte ranges), the containers they are packed in (`container`: gzip
+//! members, whole-file compressors), the framing of WARC and ARC records in them (`framing`), and
+//! the record and HTTP heads (`heads`); problems found on the way (`problem`). Knows nothing of
+//! robots.txt or tables. Each module is also named from here (`archive::remote`), as the rest of
+//! the crate names them.
 
-pub mod framer;
-pub mod gz;
-pub mod http;
-pub mod input;
-pub mod limits;
-pub mod local;
-pub mod mapped;
+pub mod container;
+pub mod framing;
+pub mod heads;
 pub mod problem;
-pub mod ranges;
-pub mod reader;
-pub mod record;
-pub mod remote;
-pub mod sink;
-mod starts;
+pub mod source;
+
+pub use container::{gz, reader};
+pub(crate) use framing::starts;
+pub use framing::{framer, sink};
+pub use heads::{http, record};
+pub use source::{input, limits, local, mapped, ranges, remote};

@@ -271,7 +271,7 @@ impl Framer {
 
     /// Whether nothing is buffered or pending, so a gzip member that holds one whole record can
     /// be read without the framer ([`read_gzip_members`]' early stop).
-    pub(super) fn between_records(&self) -> bool {
+    pub(in crate::archive) fn between_records(&self) -> bool {
         self.window.is_empty()
             && self.skip == 0
             && self.garbage.is_none()
@@ -279,7 +279,7 @@ impl Framer {
     }
 
     /// A WARC record of `len` bytes (trailing blank line included) was read outside the framer.
-    pub(super) fn passed_record(&mut self, len: u64) {
+    pub(in crate::archive) fn passed_record(&mut self, len: u64) {
         self.dialect = Some(Dialect::Warc);
         self.pos += len;
         self.members.clear();

@@ -4,12 +4,12 @@
 
 use crate::archive::record::{self, Dialect};
 
-pub(super) fn is_space(b: u8) -> bool {
+pub(in crate::archive) fn is_space(b: u8) -> bool {
     matches!(b, b'\r' | b'\n' | b' ' | b'\t')
 }
 
 /// What follows a record's declared end.
-pub(super) enum After {
+pub(in crate::archive) enum After {
     /// A record start, or nothing more (the end of the input or of the piece).
     Start,
     /// Something else: the declared length is wrong.
@@ -21,7 +21,12 @@ pub(super) enum After {
 /// `end`: the bytes end with the input or with a gzip member that ends a record. `in_member`:
 /// the bytes come from a gzip member, whose end (and whether the next member starts
 /// a record) judges a record that ends with the piece.
-pub(super) fn after_block(after: &[u8], end: bool, dialect: Dialect, in_member: bool) -> After {
+pub(in crate::archive) fn after_block(
+    after: &[u8],
+    end: bool,
+    dialect: Dialect,
+    in_member: bool,
+) -> After {
     let ws = after.iter().take_while(|b| is_space(**b)).count();
     let rest = &after[ws..];
     if rest.is_empty() {
@@ -49,7 +54,7 @@ pub(super) fn after_block(after: &[u8], end: bool, dialect: Dialect, in_member: 
 /// Where a block that ends at `at` (a record start, or the end of a gzip member) really ends:
 /// before the record separator (`\r\n\r\n` after a WARC block, or the LF-only `\n\n`;
 /// `\n` after an ARC block), so that the block equals the one a right length gives.
-pub(super) fn block_cut(buf: &[u8], head_len: usize, at: usize) -> usize {
+pub(in crate::archive) fn block_cut(buf: &[u8], head_len: usize, at: usize) -> usize {
     let block = &buf[head_len..at];
     let sep = [&b"\r\n\r\n"[..], b"\n\n", b"\r\n", b"\n"]
         .into_iter()
@@ -61,7 +66,11 @@ pub(super) fn block_cut(buf: &[u8], head_len: usize, at: usize) -> usize {
 /// The next position at or after `from` (never 0, the record in hand) where a record starts: a
 /// line that looks like a record start or, for WARC, a `WARC/` version line that lost the line
 /// break before it (damage ate the end of the record before) when a whole WARC header follows.
-pub(super) fn next_start(buf: &[u8], from: usize, dialect: Option<Dialect>) -> Option<usize> {
+pub(in crate::archive) fn next_start(
+    buf: &[u8],
+    from: usize,
+    dialect: Option<Dialect>,
+) -> Option<usize> {
     match dialect {
         Some(Dialect::Warc) => next_warc_start(buf, from, buf.len(), false),
         Some(Dialect::Arc) => next_line_start(buf, from, dialect),
@@ -73,7 +82,11 @@ pub(super) fn next_start(buf: &[u8], from: usize, dialect: Option<Dialect>) -> O
     }
 }
 
-pub(super) fn next_line_start(buf: &[u8], from: usize, dialect: Option<Dialect>) -> Option<usize> {
+pub(in crate::archive) fn next_line_start(
+    buf: &[u8],
+    from: usize,
+    dialect: Option<Dialect>,
+) -> Option<usize> {
     let mut pos = from.min(buf.len());
     loop {
         let nl = pos + memchr::memchr(b'\n', &buf[pos..])?;
@@ -94,7 +107,7 @@ pub(super) fn next_line_start(buf: &[u8], from: usize, dialect: Option<Dialect>)
 /// `memmem` pass for `ARC/` and `arc/` (the version lines `WARC/` and `warc/`; mixed case is not
 /// looked for). A candidate at a line start needs only `WARC/`, unless `strict`; one inside a line
 /// needs a whole header ([`is_whole_warc_head`]).
-pub(super) fn next_warc_start(
+pub(in crate::archive) fn next_warc_start(
     buf: &[u8],
     from: usize,
     limit: usize,
@@ -148,7 +161,7 @@ pub(super) fn next_warc_start(
 /// archive or stream, so it looks only for `\nWARC/` (a needle of rare bytes: about three times
 /// cheaper than the `ARC/` of [`next_warc_start`] on HTML), not for lowercase or mid-line starts,
 /// which a length already in doubt is searched for.
-pub(super) fn swallowed_start(buf: &[u8], from: usize, limit: usize) -> Option<usize> {
+pub(in crate::archive) fn swallowed_start(buf: &[u8], from: usize, limit: usize) -> Option<usize> {
     static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
         std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\nWARC/"));
     let mut pos = from.saturating_sub(1);
@@ -163,7 +176,7 @@ pub(super) fn swallowed_start(buf: &[u8], from: usize, limit: usize) -> Option<u
 }
 
 /// `1.0` (any digits) and the end of the line, white space allowed before it.
-pub(super) fn is_version_line(after_slash: &[u8]) -> bool {
+pub(in crate::archive) fn is_version_line(after_slash: &[u8]) -> bool {
     let digits = |b: &[u8]| b.iter().take_while(|c| c.is_ascii_digit()).count();
     let major = digits(after_slash);
     if major == 0 || after_slash.get(major) != Some(&b'.') {
@@ -182,7 +195,7 @@ pub(super) fn is_version_line(after_slash: &[u8]) -> bool {
 /// Like [`next_start`], before `limit`, for a record start inside a block whose declared length
 /// is doubted (or inside a header): a WARC start must be a whole header, so that text that
 /// merely mentions WARC does not cut a block.
-pub(super) fn next_plausible_start(
+pub(in crate::archive) fn next_plausible_start(
     buf: &[u8],
     from: usize,
     limit: usize,
@@ -198,7 +211,7 @@ pub(super) fn next_plausible_start(
 /// A version line of its own (`WARC/1.0`: digits, a dot, digits, then the line end, so that a
 /// URL such as `http://netpreserve.org/warc/1.0/revisit/...` in a field is none), then a complete
 /// header (within 64 KiB) with a `WARC-Type` or `WARC-Record-ID` field.
-pub(super) fn is_whole_warc_head(rest: &[u8]) -> bool {
+pub(in crate::archive) fn is_whole_warc_head(rest: &[u8]) -> bool {
     if !record::is_warc_start(rest) || !is_version_line(&rest[5..]) {
         return false;
     }
@@ -214,7 +227,7 @@ pub fn looks_like_record_start(data: &[u8]) -> bool {
     record::is_warc_start(data) || starts_like_arc(data)
 }
 
-pub(super) fn starts_like_arc(data: &[u8]) -> bool {
+pub(in crate::archive) fn starts_like_arc(data: &[u8]) -> bool {
     // An ARC line may be longer than the confirmation window: accept a URL-like start.
     record::parse_arc_head(data).is_some()
         || ((data.starts_with(b"http:")
