@@ -2,18 +2,15 @@
 //! selection needs (robots.txt captures with their lines and agent verdicts; page signals with
 //! host counts), which turn it into rows of the selected tables.
 
-mod body_facts;
 pub mod extract;
-pub mod fetch;
-pub mod host_counts;
+pub mod from_pages;
+pub mod from_robots;
 pub mod output;
-pub mod page_signals;
-pub mod pages;
-pub mod robots_capture;
-pub mod robots_txt;
 pub mod source;
-pub mod verdict_rows;
-pub mod verdicts;
+
+// Each source's modules, named from here as the crate names them (`rows::verdicts`).
+pub use from_pages::{host_counts, page_signals, pages};
+pub use from_robots::{fetch, robots_capture, robots_txt, verdicts};
 
 pub use extract::Extractor;
 pub use output::{ChunkOutput, RecordCounts};

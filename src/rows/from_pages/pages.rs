@@ -205,7 +205,7 @@ impl Pages {
                 bytes: bytes.map(|n| n as i64),
             });
         }
-        if let Some(detail) = super::robots_capture::head_too_long(h, rec) {
+        if let Some(detail) = crate::rows::robots_capture::head_too_long(h, rec) {
             cx.push_error(
                 ErrorKind::HttpHeadTooLong,
                 &detail,

@@ -3,12 +3,12 @@
 //! (`robots_agents`, `robots_rules`, `app_directives`, `acap_fields`), one `agent_verdicts`
 //! row per tracked agent and the capture's `agent_verdict_runs` rows.
 
+use super::body_facts::BodyFacts;
 use crate::archive::http::{self, BodyDecoder, HttpHead};
 use crate::archive::problem::ErrorKind;
 use crate::archive::record::{self, strip_angle, trim, unfold};
 use crate::archive::sink::{Need, Record};
 use crate::robots::RobotsTxt;
-use crate::rows::body_facts::BodyFacts;
 use crate::rows::fetch::FetchOutcome;
 use crate::rows::robots_txt::{LineTables, ParsedBody, Provenance};
 use crate::rows::source::{is_robots_url, registered_domain, Context, RecordType, RowSource, Seen};

@@ -444,7 +444,7 @@ pub fn append_file_row<B>(
 where
     B: for<'r> crate::tables::AppendRow<RobotsFileRow<'r>>,
 {
-    use crate::rows::body_facts::BodyFacts;
+    use crate::rows::from_robots::body_facts::BodyFacts;
     let facts = BodyFacts::of(body, bytes, bytes > body.len() as u64);
     let outcome = facts.outcome_2xx();
     let mut row = RobotsFileRow {
