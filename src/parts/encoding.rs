@@ -65,7 +65,7 @@ impl<'a> Hybrid<'a> {
         let mut left = times;
         if let Some(p) = packed {
             let packs = times / per_pack;
-            if self.lits.len() % 8 == 0 && !p.is_empty() && packs > 0 {
+            if self.lits.len().is_multiple_of(8) && !p.is_empty() && packs > 0 {
                 flush_literals(self.lits, self.bw, self.out);
                 let groups = (p.len() / usize::from(self.bw)) as u64 * u64::from(packs);
                 put_varint(self.out, (groups << 1) | 1);
