@@ -697,9 +697,11 @@ fn print_man(out_dir: Option<&std::path::Path>) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A number from the environment (the test hooks of [`ScanOptions`]).
+/// A number from the environment (the test hooks of [`ScanOptions`]); only in builds with the
+/// test-only `fault-hooks` feature, so a release binary ignores them.
 fn env_number(name: &str) -> Option<usize> {
-    std::env::var(name).ok().and_then(|v| v.parse().ok())
+    let read = std::env::var(name).ok().and_then(|v| v.parse().ok());
+    read.filter(|_| cfg!(feature = "fault-hooks"))
 }
 
 /// `repcensus hosts`.
