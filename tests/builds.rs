@@ -1,3 +1,5 @@
+//! Facts of the build, checked from cargo's view of the locked dependency graph.
+//!
 //! The declared minimum Rust version (`rust-version` in Cargo.toml) is at least that of every
 //! crate the build uses (their own `rust-version`, from the locked dependency graph): a
 //! toolchain older than a dependency's cannot build it, whatever this crate's code needs. Checked
@@ -85,4 +87,59 @@ fn the_declared_rust_version_covers_every_dependency() {
         needs.join("\n")
     );
     assert!(seen.len() > 50, "{} packages", seen.len());
+}
+
+/// Each package of the build with its features, as `cargo tree` lists them (`edges`: the kinds
+/// of dependencies followed).
+fn features(edges: &str) -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
+    let out = Command::new(env!("CARGO"))
+        .args([
+            "tree",
+            "--locked",
+            "--prefix",
+            "none",
+            "--no-dedupe",
+            "-e",
+            edges,
+        ])
+        .args(["-f", "{p}|{f}"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo tree");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut map: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
+        Default::default();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let line = line.trim_end_matches(" (*)");
+        if let Some((package, features)) = line.split_once('|') {
+            map.entry(package.to_string())
+                .or_default()
+                .insert(features.to_string());
+        }
+    }
+    map
+}
+
+/// The test build (with the dev-dependencies) and the run build (`cargo build --release`)
+/// build every dependency with the same features, so that neither rebuilds them after the other
+/// (only this package differs, by its test-only `fault-hooks` feature). A dev-dependency that
+/// turns on a feature of a shared crate fails here: turn it on in `[dependencies]` too.
+#[test]
+fn the_test_build_and_the_run_build_share_their_dependencies() {
+    let run = features("normal,build");
+    let test = features("normal,build,dev");
+    let differ: Vec<String> = run
+        .iter()
+        .filter(|(p, _)| !p.starts_with("repcensus "))
+        .filter_map(|(p, f)| {
+            let t = test.get(p)?;
+            (t != f).then(|| format!("{p}: run {f:?}, test {t:?}"))
+        })
+        .collect();
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+    assert!(run.len() > 50, "{} packages", run.len());
 }
