@@ -446,9 +446,13 @@ pub fn batches(list: &str, records: Vec<ListedRecord>, per: usize) -> Vec<Target
         .collect();
     let mut out: Vec<Targeted> = Vec::new();
     let mut hash = aws_lc_rs::digest::Context::new(&aws_lc_rs::digest::SHA256);
+    let mut in_last = 0usize;
     for r in records {
         let crawl = crawl_of_path(&r.archive);
-        let open = (out.last()).is_some_and(|t| t.crawl == crawl && t.listed() < per as u64);
+        // Counted as they go in (`Targeted::listed` walks the archives: once per record it made
+        // cutting a list quadratic in its archives).
+        let open = (out.last()).is_some_and(|t| t.crawl == crawl && in_last < per);
+        in_last = if open { in_last + 1 } else { 1 };
         if !open {
             finish_id(out.last_mut(), &mut hash);
             out.push(Targeted {
