@@ -5,34 +5,13 @@
 
 mod common;
 
+use common::servers::Server;
 use common::{bin, read_summary, repo, table_rows, TABLES};
-use std::io::{BufRead, Read};
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-
-/// Kills the server when the test ends, however it ends.
-struct Server(Child);
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 fn http_server(root: &Path, args: &[&str]) -> (Server, String) {
-    let mut child = Command::new("python3")
-        .arg(repo().join("tests/servers/range_http.py"))
-        .arg(root)
-        .args(args)
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3");
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let port: u16 = line.trim().parse().expect("port");
-    (Server(child), format!("http://127.0.0.1:{port}/"))
+    common::servers::http_server(&repo(), root, args)
 }
 
 use common::gzip_members as members;
@@ -364,4 +343,52 @@ fn a_killed_targeted_scan_resumed_and_a_sharded_one_end_with_the_uninterrupted_t
         .unwrap();
     assert_eq!(st.code(), Some(0));
     assert_eq!(all_rows(&sharded), want);
+}
+
+#[test]
+fn a_panic_while_reading_a_targeted_input_fails_it_with_an_errors_row_and_keeps_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = served(dir.path());
+    let mut csv = String::from("warc_filename,warc_record_offset,warc_record_length\n");
+    for n in [GZ[0], GZ[3]] {
+        for (o, l) in members(&root.join(n)) {
+            csv.push_str(&format!("{n},{o},{l}\n"));
+        }
+    }
+    let list = root.join("list.csv");
+    std::fs::write(&list, csv).unwrap();
+    let out = dir.path().join("out");
+    // The second archive of the input (in name order) panics when it is read.
+    let o = bin()
+        .args(["scan", "--quiet", "--records"])
+        .arg(&list)
+        .arg("--out")
+        .arg(&out)
+        .env("REPCENSUS_PANIC_ON_INPUT", GZ[3])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let errors = table_rows(&out, "errors", &[]);
+    assert_eq!(
+        errors
+            .iter()
+            .filter(|r| r.contains("kind=internal_error|"))
+            .count(),
+        1
+    );
+    let inputs = table_rows(&out, "inputs", common::TIMING);
+    assert_eq!(inputs.len(), 1);
+    assert!(inputs[0].contains("status=failed"), "{}", inputs[0]);
+    // The first archive's rows are kept.
+    let files = table_rows(&out, "robots_files", &[]);
+    let kept = files
+        .iter()
+        .filter(|r| r.contains(&format!("/{}|", GZ[0])))
+        .count();
+    assert!(kept > 0, "{} rows", files.len());
 }

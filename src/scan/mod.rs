@@ -70,21 +70,26 @@ fn internal_error(name: &str, detail: &str) -> ChunkOutput {
 
 /// Planning (or reading a one-chunk input) panicked: fail the input, keep the run going.
 fn plan_panicked(shared: &Shared<'_>, i: usize, detail: &str) -> Result<()> {
-    let inline_chunk_pending = {
+    // The chunks the panic left undelivered: those of an input read inline (its only chunk, or
+    // every chunk of a targeted input, delivered one after another), not those queued as tasks.
+    let undelivered = {
         let slot = lock(&shared.inputs[i]);
-        slot.as_ref().map(|s| s.chunks == 1 && s.done == 0)
+        let inline = |s: &InputState| s.chunks == 1 || shared.opts.targets.get(i).is_some();
+        slot.as_ref()
+            .map(|s| if inline(s) { s.done..s.chunks } else { 0..0 })
     };
-    match inline_chunk_pending {
-        // The input's only chunk was being read when it panicked.
-        Some(true) => deliver(
-            shared,
-            i,
-            0,
-            internal_error(&shared.names[i], detail),
-            ContainerStats::default(),
-        ),
-        // Its chunks are queued; they report for themselves.
-        Some(false) => Ok(()),
+    match undelivered {
+        Some(left) => {
+            for index in left.clone() {
+                // The first of them says what happened; the rest are empty.
+                let output = match index == left.start {
+                    true => internal_error(&shared.names[i], detail),
+                    false => crate::rows::ChunkOutput::default(),
+                };
+                deliver(shared, i, index, output, ContainerStats::default())?;
+            }
+            Ok(())
+        }
         None => fail_input(
             shared,
             i,

@@ -62,6 +62,10 @@ pub(super) fn read_targeted(
     let mut answers = fetcher.fetch(&names, &spans, deadline).peekable();
     while let Some(&(first, _)) = answers.peek() {
         let archive = spans[first].archive;
+        #[cfg(feature = "fault-hooks")]
+        if (shared.opts.panic_on_input.as_deref()).is_some_and(|n| names[archive].ends_with(n)) {
+            panic!("fault injected for {}", names[archive]);
+        }
         let mut ex = shared.extractor(extract, &names[archive]);
         let mut stats = ContainerStats::default();
         while let Some((k, answer)) = answers.next_if(|(k, _)| spans[*k].archive == archive) {
