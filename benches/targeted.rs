@@ -13,10 +13,13 @@
 //! be), with the offsets and lengths of their gzip members. Three interleaved rounds; the least
 //! wall and CPU seconds (of the scan's process) of each measurement are printed.
 
+#[path = "../tests/common/servers.rs"]
+mod servers;
+
 use repcensus::{generate, GenKind, GenOptions, Layout, GEN_REVISION};
-use std::io::BufRead;
+use servers::Server;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Instant;
 
 fn parse_size(s: &str) -> u64 {
@@ -73,29 +76,9 @@ fn responses(path: &Path, share: usize) -> Vec<(u64, u64)> {
     out
 }
 
-/// Kills the server when the bench ends.
-struct Server(std::process::Child);
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 fn http_server(root: &Path, served: &Path, delay_ms: u64) -> (Server, String) {
-    let mut child = Command::new("python3")
-        .arg(root.join("tests/servers/range_http.py"))
-        .arg(served)
-        .args(["--delay", &format!("{}", delay_ms as f64 / 1000.0)])
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3");
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let port: u16 = line.trim().parse().expect("port");
-    (Server(child), format!("http://127.0.0.1:{port}/"))
+    let delay = format!("{}", delay_ms as f64 / 1000.0);
+    servers::http_server(root, served, &["--delay", &delay])
 }
 
 fn cpu_children() -> f64 {

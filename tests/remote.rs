@@ -5,21 +5,13 @@
 mod common;
 
 use common::{bin, read_summary, repo, table_rows, TABLES, TIMING};
-use std::io::BufRead;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const MOTO: &str = "moto[server]==5.2.5";
 
-/// Kills the server when the test ends, however it ends.
-struct Server(Child);
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+use common::servers::Server;
 
 /// The sample archives, copied into a folder to serve; one is also served under a name that
 /// makes the HTTP server omit its ETag (so the resumption without ETag is exercised).
@@ -121,19 +113,7 @@ fn wait_for_port(port: u16) {
 
 /// The loopback HTTP server over `root`, and its base URL.
 fn http_server(root: &Path, args: &[&str]) -> (Server, String) {
-    let mut child = Command::new("python3")
-        .arg(repo().join("tests/servers/range_http.py"))
-        .arg(root)
-        .args(args)
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python3");
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let port: u16 = line.trim().parse().expect("port");
-    (Server(child), format!("http://127.0.0.1:{port}/"))
+    common::servers::http_server(&repo(), root, args)
 }
 
 #[test]

@@ -6,6 +6,7 @@
 pub mod corpus;
 pub mod pack;
 pub mod pip;
+pub mod servers;
 pub mod sink;
 
 use std::path::{Path, PathBuf};
