@@ -4,8 +4,8 @@
 -- Each host counts once, by the robots.txt capture that governs it (robots_hosts: its latest
 -- capture in the crawl, through redirects and revisits).
 -- Denominator of the shares: hosts whose governing capture is a 2xx robots.txt (hosts_2xx).
--- Reads robots_hosts and the agent_verdicts rows with a content_usage (few: the column is NULL
--- wherever no Content-Usage rule applies).
+-- Reads robots_hosts, the agent_verdict_runs rows with a content_usage (few: the column is NULL
+-- wherever no Content-Usage rule applies) and summary_agents for the agents of each run.
 -- Run from the scan's output folder: duckdb -c ".read ../queries/agents_content_usage.sql"
 -- Columns:
 --   crawl, agent, agent_category
@@ -21,10 +21,18 @@ WITH hosts AS (
     WHERE effective_fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
 ), totals AS (
     SELECT crawl, count(*) AS hosts_2xx FROM hosts GROUP BY crawl
+), agents AS (
+    SELECT DISTINCT crawl, agent, agent_index, agent_category
+    FROM read_parquet('summary_agents/*/*.parquet', hive_partitioning = true)
 ), usage AS (
-    SELECT crawl, warc_file AS f, warc_offset AS o, agent, agent_category, content_usage
-    FROM read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true)
-    WHERE content_usage IS NOT NULL
+    -- each run of agents with a content_usage, spread over its agents
+    SELECT r.crawl, r.warc_file AS f, r.warc_offset AS o, a.agent, a.agent_category,
+        r.content_usage
+    FROM read_parquet('agent_verdict_runs/*/*.parquet', hive_partitioning = true) r
+    JOIN agents a
+        ON a.crawl = r.crawl
+        AND a.agent_index >= r.agent_index AND a.agent_index < r.agent_index + r.agents
+    WHERE r.content_usage IS NOT NULL
 ), per_host AS (
     SELECT u.crawl, u.agent, u.agent_category, u.content_usage
     FROM usage u JOIN hosts h ON h.crawl = u.crawl AND h.f = u.f AND h.o = u.o

@@ -7,7 +7,8 @@
 -- capture in the crawl, through redirects and revisits), over the hosts whose governing capture
 -- is a 2xx robots.txt (hosts_2xx).
 -- Reads robots_hosts, the flags of robots_files (group_split, wildcard_split, wildcard_with_ai;
--- docs/schema.md) and Googlebot's agent_verdicts rows of the flagged hosts only.
+-- docs/schema.md), and the agent_verdict_runs rows of the flagged hosts' captures that hold
+-- Googlebot (its place in the registry from summary_agents).
 -- Run from the scan's output folder: duckdb -c ".read ../queries/robots_accidental_blocks.sql"
 -- Columns:
 --   crawl
@@ -32,12 +33,20 @@ WITH hosts AS (
     WHERE h.effective_fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
 ), flagged AS (
     SELECT * FROM hosts WHERE wildcard_split OR wildcard_with_ai
+), googlebot_at AS (
+    -- Googlebot's place in the registry the crawl's verdicts were made with
+    SELECT DISTINCT crawl, agent_index
+    FROM read_parquet('summary_agents/*/*.parquet', hive_partitioning = true)
+    WHERE agent = 'Googlebot'
 ), googlebot AS (
     SELECT f.crawl, f.host
     FROM flagged f
-    JOIN read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true) v
+    JOIN read_parquet('agent_verdict_runs/*/*.parquet', hive_partitioning = true) v
         ON v.crawl = f.crawl AND v.warc_file = f.f AND v.warc_offset = f.o
-    WHERE v.agent = 'Googlebot' AND v.verdict = 'full_block'
+    JOIN googlebot_at g
+        ON g.crawl = v.crawl
+        AND g.agent_index >= v.agent_index AND g.agent_index < v.agent_index + v.agents
+    WHERE v.verdict = 'full_block'
 )
 SELECT
     h.crawl,

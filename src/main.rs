@@ -44,8 +44,9 @@ One file given by several paths is read once. A path that does not exist is a fa
 glob that matches nothing or a folder without archives is a usage error (nothing is written).
 
 Tables (OUT/<table>/crawl=<crawl>/part-<input>.parquet): robots_files, robots_agents,
-robots_rules, app_directives, acap_fields, agent_verdicts, agent_verdict_runs, errors,
-page_signals, host_counts, pages, inputs; robots_hosts and the summaries summary_agents,
+robots_rules, app_directives, acap_fields, agent_verdict_runs, errors, page_signals,
+host_counts, pages, inputs, and on request (--tables) agent_verdicts (a view makes its rows from
+agent_verdict_runs: queries/views/agent_verdicts.sql); robots_hosts and the summaries summary_agents,
 summary_agent_groups, summary_agent_pairs, summary_agent_domains, summary_robots_hosts,
 summary_robots_outcomes, summary_robots_keys, summary_robots_key_forms, summary_robots_agents,
 summary_content_signals, summary_app_directives, summary_acap_fields, summary_acap_problems,
@@ -296,12 +297,13 @@ struct ScanArgs {
     #[arg(long)]
     inflate_all: bool,
     /// Write only these tables (comma-separated; `errors` and `inputs` are always written).
-    /// Work that only other tables need is skipped: without `agent_verdicts` and
-    /// `agent_verdict_runs` no verdicts are computed, without `page_signals` and `host_counts`
-    /// no HTML head is scanned. Parts of tables not written are left as they are.
-    /// `robots_hosts` is derived whenever `robots_files` is written, the summaries when
-    /// `agent_verdict_runs` is there too (`robots_files,agent_verdict_runs` gives them without
-    /// the `agent_verdicts` row per capture and agent).
+    /// Default: every table but `agent_verdicts` (a row per capture and agent: the view in
+    /// queries/views/agent_verdicts.sql makes the same rows from `agent_verdict_runs`);
+    /// `default` names those, `all` every table (`--tables default,agent_verdicts`). Work that
+    /// only other tables need is skipped: without `agent_verdicts` and `agent_verdict_runs`
+    /// no verdicts are computed, without `page_signals` and `host_counts` no HTML head is
+    /// scanned. Parts of tables not written are left as they are. `robots_hosts` is derived
+    /// whenever `robots_files` is written, the summaries when `agent_verdict_runs` is there too.
     #[arg(long, value_name = "TABLE,...", value_delimiter = ',')]
     tables: Option<Vec<String>>,
     /// The agents page_verdicts gives each page's verdicts for (comma-separated agent names or
@@ -497,7 +499,7 @@ fn run_scan(args: ScanArgs) -> Result<ExitCode> {
         Some(names) => {
             repcensus::TableSelection::parse(names).map_err(|e| anyhow::anyhow!("--tables: {e}"))?
         }
-        None => repcensus::TableSelection::all(),
+        None => repcensus::TableSelection::default(),
     };
     let registry = load_registry(agents.as_deref())?;
     // Where the results go is checked before anything is read.

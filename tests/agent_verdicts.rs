@@ -120,6 +120,7 @@ fn scan_cases(extra: &[&str]) -> (tempfile::TempDir, std::path::PathBuf) {
         .current_dir(repo())
         .args(["scan", "--quiet", "samples/verdict-cases.warc.gz", "--out"])
         .arg(&out)
+        .args(["--tables", "all"])
         .args(extra)
         .status()
         .unwrap();

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_ok, bin, duck, repo, scan, table_rows};
+use common::{assert_ok, bin, duck, repo, scan, table_rows, with_verdicts_view};
 use std::path::Path;
 
 fn scan_into(out: &Path, inputs: &[&str], extra: &[&str]) {
@@ -39,15 +39,17 @@ fn each_host_is_governed_by_the_end_of_its_redirects() {
     let (_dir, out) = scan_sample("redirect-cases.warc.gz");
     let got = duck(
         &out,
-        "SELECT replace(h.host, '.redirect-case.invalid', '') AS host, h.captures,
+        &with_verdicts_view(
+            "SELECT replace(h.host, '.redirect-case.invalid', '') AS host, h.captures,
                 h.resolution, h.hops, h.cross_host,
                 replace(h.effective_host, '.redirect-case.invalid', '') AS governed_by,
                 v.verdict
          FROM read_parquet('robots_hosts/*/*.parquet') h
-         JOIN read_parquet('agent_verdicts/*/*.parquet') v
+         JOIN agent_verdicts v
            ON v.warc_file = h.effective_warc_file AND v.warc_offset = h.effective_warc_offset
          WHERE v.agent = 'GPTBot'
          ORDER BY h.host",
+        ),
     );
     let want = "\
 host,captures,resolution,hops,cross_host,governed_by,verdict
@@ -106,17 +108,17 @@ fn each_revisit_is_read_as_the_capture_it_revisits() {
     let (_dir, out) = scan_sample("revisit-cases.warc.gz");
     let got = duck(
         &out,
-        "SELECT replace(h.host, '.revisit-case.invalid', '') AS host, h.captures, h.fetch_outcome,
+        &with_verdicts_view("SELECT replace(h.host, '.revisit-case.invalid', '') AS host, h.captures, h.fetch_outcome,
                 h.resolution, h.hops, h.revisit,
                 replace(h.effective_url, '.revisit-case.invalid', '') AS governed_by,
                 e.capture_time::DATE AS governing_date, h.revisited_fetch_outcome, v.verdict
          FROM read_parquet('robots_hosts/*/*.parquet') h
-         JOIN read_parquet('agent_verdicts/*/*.parquet') v
+         JOIN agent_verdicts v
            ON v.warc_file = h.effective_warc_file AND v.warc_offset = h.effective_warc_offset
          JOIN read_parquet('robots_files/*/*.parquet') e
            ON e.warc_file = h.effective_warc_file AND e.warc_offset = h.effective_warc_offset
          WHERE v.agent = 'GPTBot'
-         ORDER BY h.host",
+         ORDER BY h.host"),
     );
     let want = "\
 host,captures,fetch_outcome,resolution,hops,revisit,governed_by,governing_date,revisited_fetch_outcome,verdict
@@ -173,12 +175,14 @@ fn the_british_library_revisits_are_read_through_to_the_first_crawl() {
     scan_into(&out, &inputs, &[]);
     let got = duck(
         &out,
-        "SELECT h.host, h.fetch_outcome, h.revisit, h.effective_fetch_outcome, v.verdict
+        &with_verdicts_view(
+            "SELECT h.host, h.fetch_outcome, h.revisit, h.effective_fetch_outcome, v.verdict
          FROM read_parquet('robots_hosts/*/*.parquet') h
-         JOIN read_parquet('agent_verdicts/*/*.parquet') v
+         JOIN agent_verdicts v
            ON v.warc_file = h.effective_warc_file AND v.warc_offset = h.effective_warc_offset
          WHERE v.agent = 'GPTBot' AND h.effective_warc_file LIKE '%BL-20140325121225068%'
          ORDER BY h.host",
+        ),
     );
     assert_eq!(
         got,

@@ -540,7 +540,7 @@ fn an_http_head_longer_than_what_is_read_is_said_not_read_as_empty() {
     assert_eq!(robots, "head_too_long NULL");
     let verdicts = duck_value(
         &out,
-        "select string_agg(distinct verdict, ' ') from read_parquet('agent_verdicts/*/*.parquet')",
+        &common::with_verdicts_view("select string_agg(distinct verdict, ' ') from agent_verdicts"),
     );
     assert_eq!(verdicts, "unknown");
     let errors = duck_value(

@@ -158,7 +158,7 @@ fn the_docs_sql_runs_and_agrees_with_the_bundled_queries() {
         let text = std::fs::read_to_string(&path).unwrap();
         for block in text.split("```sql\n").skip(1) {
             let sql = block.split("```").next().unwrap();
-            duck(out, sql);
+            duck(out, &inline_reads(sql));
             blocks += 1;
         }
     }
@@ -178,7 +178,22 @@ fn the_docs_sql_runs_and_agrees_with_the_bundled_queries() {
             bundled.trim().trim_end_matches(';')
         ),
     );
-    assert_eq!(duck(out, sql), want);
+    assert_eq!(duck(out, &inline_reads(sql)), want);
+}
+
+/// `sql` with each `.read ../queries/FILE` line (as a DuckDB session in the output folder
+/// runs it) replaced by the file's statements: the CLI's `-c` takes no `.read` before other
+/// statements.
+fn inline_reads(sql: &str) -> String {
+    sql.lines()
+        .map(|line| match line.trim().strip_prefix(".read ../") {
+            Some(path) => {
+                std::fs::read_to_string(repo().join(path)).unwrap_or_else(|e| panic!("{line}: {e}"))
+            }
+            None => line.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Two crawls of the same three hosts: agents_blocking_change counts hosts that start and stop

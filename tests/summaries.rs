@@ -522,10 +522,15 @@ fn assert_summary_equals_detail(out: &Path) {
     assert_lines_equal_detail(out);
 }
 
+/// Scan `inputs` into `out`: every table (the summaries are compared with the
+/// `agent_verdicts` table itself, not the view made from the runs), unless `extra` chooses.
 fn scan_into(out: &Path, inputs: &[&str], extra: &[&str]) {
     let mut args: Vec<&str> = inputs.to_vec();
     args.extend_from_slice(&["--out", out.to_str().unwrap()]);
     args.extend_from_slice(extra);
+    if !extra.contains(&"--tables") {
+        args.extend_from_slice(&["--tables", "all"]);
+    }
     let (code, err) = scan(&args);
     assert!(code == 0, "exit {code}: {err}");
 }

@@ -145,12 +145,16 @@ fn selected_tables_match_a_full_run_and_the_rest_are_not_written() {
         table_rows(&full, "pages", &[])
     );
 
+    // `agent_verdicts`, written only on request, is the same whatever else is written.
     let verdicts = dir.path().join("verdicts");
     run(&verdicts, &["--tables", "agent_verdicts,robots_rules"]);
+    let every = dir.path().join("every");
+    run(&every, &["--tables", "all"]);
+    assert!(table_rows(&full, "agent_verdicts", &[]).is_empty());
     for t in ["agent_verdicts", "robots_rules"] {
         assert_eq!(
             table_rows(&verdicts, t, &[]),
-            table_rows(&full, t, &[]),
+            table_rows(&every, t, &[]),
             "{t}"
         );
     }

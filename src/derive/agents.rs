@@ -404,7 +404,14 @@ fn read_runs(
                     finish(&mut capture, &mut runs, classes)?;
                     capture = Some(at);
                 }
-                runs.push(cols.run(i, registry, classes, part)?);
+                // Runs split by columns the summaries do not read (rules, crawl delay,
+                // application directives, content usage) join again: a profile is the same
+                // whatever those columns say.
+                let run = cols.run(i, registry, classes, part)?;
+                match runs.last_mut() {
+                    Some(last) if last.2 == run.2 && last.0 + last.1 == run.0 => last.1 += run.1,
+                    _ => runs.push(run),
+                }
             }
             Ok(())
         },

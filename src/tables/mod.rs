@@ -42,7 +42,7 @@ pub use kind::{Bool, Kind, Label, Str, StrList, Text, Ts, F64, I32, I64};
 pub use table::{Table, TableSelection};
 
 /// Version of the table schemas, stored in every Parquet file's metadata as `repcensus.schema_version`.
-pub const SCHEMA_VERSION: &str = "14";
+pub const SCHEMA_VERSION: &str = "15";
 table! {
     /// One row per capture of a `/robots.txt` URL, whatever its status.
     RobotsFilesBuilder, RobotsFileRow, RobotsFiles, arrow: RobotsFilesArrow,
@@ -288,10 +288,11 @@ impl AgentVerdictsBuilder {
 }
 
 table! {
-    /// The verdict columns of `agent_verdicts` that the summaries read, one row per capture and
-    /// run of agents in registry order that share them: a capture's rows (one per agent) are a few runs.
-    /// Written with `agent_verdicts` (or alone: `--tables agent_verdict_runs`), read by the
-    /// derivation of `summary_agents`.
+    /// The verdict columns of `agent_verdicts`, one row per capture and run of agents in
+    /// registry order that share all of them: a capture's rows (one per agent) are a few runs.
+    /// Written by default (`agent_verdicts` only on request), read by the derivation of
+    /// `summary_agents` and by `queries/views/agent_verdicts.sql`, which makes `agent_verdicts`'
+    /// rows from them.
     AgentVerdictRunsBuilder, AgentVerdictRunRow, AgentVerdictRuns, arrow: AgentVerdictRunsArrow,
     {
         warc_file: Str,
@@ -310,36 +311,40 @@ table! {
         verdict_rfc9309: Label,
         verdict_documented: Label,
         verdict_documented_source: Label,
+        n_applicable_rules: I32,
+        crawl_delay: F64,
+        app_directives: StrList,
+        content_usage: Str,
     }
 }
 
 impl AgentVerdictRunsBuilder {
-    /// Append a capture's rows: the provenance columns (`warc_file`, `warc_offset`) of `prov`
-    /// once for all of them, as one run each, and the other columns of each of `runs`.
-    pub fn capture<'r>(
-        &mut self,
-        prov: &AgentVerdictRunRow<'_>,
-        runs: impl ExactSizeIterator<Item = AgentVerdictRunRow<'r>>,
-    ) {
-        let n = runs.len() as u32;
-        self.warc_file.push_str(prov.warc_file, n);
-        self.warc_offset.push(prov.warc_offset.as_ref(), n);
-        for r in runs {
-            let r = &r;
-            <I32 as Kind>::push(&mut self.agent_index, &r.agent_index, 1);
-            <Str as Kind>::push(&mut self.agent, &r.agent, 1);
-            <I32 as Kind>::push(&mut self.agents, &r.agents, 1);
-            <Bool as Kind>::push(&mut self.named, &r.named, 1);
-            <Bool as Kind>::push(&mut self.named_exact, &r.named_exact, 1);
-            <Label as Kind>::push(&mut self.verdict_source, &r.verdict_source, 1);
-            <Bool as Kind>::push(&mut self.root_allowed, &r.root_allowed, 1);
-            <Label as Kind>::push(&mut self.verdict, &r.verdict, 1);
-            <Label as Kind>::push(&mut self.verdict_rfc9309, &r.verdict_rfc9309, 1);
-            <Label as Kind>::push(&mut self.verdict_documented, &r.verdict_documented, 1);
-            let source = &r.verdict_documented_source;
-            <Label as Kind>::push(&mut self.verdict_documented_source, source, 1);
-        }
-        self.rows += n as usize;
+    /// Begin a capture's `runs` rows: its provenance columns once for all of them, as one run
+    /// each. [`Self::run`] appends the other columns of each.
+    pub fn capture(&mut self, warc_file: Option<&str>, warc_offset: Option<i64>, runs: u32) {
+        self.warc_file.push_str(warc_file, runs);
+        self.warc_offset.push(warc_offset.as_ref(), runs);
+        self.rows += runs as usize;
+    }
+
+    /// The columns but the provenance of a capture's next row.
+    pub fn run(&mut self, r: &AgentVerdictRunRow<'_>) {
+        <I32 as Kind>::push(&mut self.agent_index, &r.agent_index, 1);
+        <Str as Kind>::push(&mut self.agent, &r.agent, 1);
+        <I32 as Kind>::push(&mut self.agents, &r.agents, 1);
+        <Bool as Kind>::push(&mut self.named, &r.named, 1);
+        <Bool as Kind>::push(&mut self.named_exact, &r.named_exact, 1);
+        <Label as Kind>::push(&mut self.verdict_source, &r.verdict_source, 1);
+        <Bool as Kind>::push(&mut self.root_allowed, &r.root_allowed, 1);
+        <Label as Kind>::push(&mut self.verdict, &r.verdict, 1);
+        <Label as Kind>::push(&mut self.verdict_rfc9309, &r.verdict_rfc9309, 1);
+        <Label as Kind>::push(&mut self.verdict_documented, &r.verdict_documented, 1);
+        let source = &r.verdict_documented_source;
+        <Label as Kind>::push(&mut self.verdict_documented_source, source, 1);
+        <I32 as Kind>::push(&mut self.n_applicable_rules, &r.n_applicable_rules, 1);
+        <F64 as Kind>::push(&mut self.crawl_delay, &r.crawl_delay, 1);
+        <StrList as Kind>::push(&mut self.app_directives, &r.app_directives, 1);
+        <Str as Kind>::push(&mut self.content_usage, &r.content_usage, 1);
     }
 }
 

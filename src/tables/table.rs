@@ -85,6 +85,11 @@ impl Table {
         Table::Inputs,
     ];
 
+    /// The tables a scan writes only when `--tables` names them. `agent_verdicts` (a row per
+    /// capture and registry agent, 215 per capture) holds nothing `agent_verdict_runs` does
+    /// not: `queries/views/agent_verdicts.sql` makes its rows from the runs.
+    pub const ON_REQUEST: [Table; 1] = [Table::AgentVerdicts];
+
     /// The tables derived from a crawl's tables once they are written: one part per crawl,
     /// not per input, and not in `--tables`.
     pub const DERIVED: [Table; 19] = [
@@ -285,13 +290,20 @@ pub struct TableSelection(u32);
 impl TableSelection {
     const ALWAYS: u32 = Table::bits(&[Table::Errors, Table::Inputs]);
 
-    /// Every table (the default).
+    /// Every table.
     pub fn all() -> Self {
         TableSelection(Table::bits(&Table::ALL))
     }
 
-    /// The named tables, plus `errors` and `inputs`; empty names are ignored. An unknown name
-    /// is an error that lists the known ones.
+    /// What a scan writes unless told otherwise: every table but those written only on
+    /// request ([`Table::ON_REQUEST`]).
+    pub fn default_tables() -> Self {
+        TableSelection(Self::all().0 & !Table::bits(&Table::ON_REQUEST))
+    }
+
+    /// The named tables, plus `errors` and `inputs`; empty names are ignored, `default` names
+    /// [`Self::default_tables`] and `all` every table. An unknown name is an error that lists
+    /// the known ones.
     pub fn parse<S: AsRef<str>>(names: &[S]) -> Result<Self, String> {
         let mut bits = Self::ALWAYS;
         for n in names.iter().map(|n| n.as_ref().trim()) {
@@ -300,10 +312,12 @@ impl TableSelection {
             }
             match Table::from_name(n) {
                 Some(t) => bits |= t.bit(),
+                None if n == "default" => bits |= Self::default_tables().0,
+                None if n == "all" => bits |= Self::all().0,
                 None => {
                     let known: Vec<_> = Table::ALL.iter().map(|t| t.name()).collect();
                     return Err(format!(
-                        "unknown table `{n}` (tables: {})",
+                        "unknown table `{n}` (tables: {}; or default, all)",
                         known.join(", ")
                     ));
                 }
@@ -340,7 +354,7 @@ impl TableSelection {
 
 impl Default for TableSelection {
     fn default() -> Self {
-        Self::all()
+        Self::default_tables()
     }
 }
 
@@ -368,6 +382,14 @@ mod tests {
         assert_eq!(
             TableSelection::parse(&names).unwrap(),
             TableSelection::all()
+        );
+        assert_eq!(TableSelection::parse(&["all"]), Ok(TableSelection::all()));
+        let default = TableSelection::parse(&["default"]).unwrap();
+        assert_eq!(default, TableSelection::default());
+        assert!(!default.writes(Table::AgentVerdicts) && default.writes(Table::AgentVerdictRuns));
+        assert_eq!(
+            TableSelection::parse(&["default", "agent_verdicts"]),
+            Ok(TableSelection::all())
         );
         let e = TableSelection::parse(&["robots_file"]).unwrap_err();
         assert!(

@@ -15,13 +15,24 @@ use std::sync::OnceLock;
 
 pub const DUCKDB_CLI_VERSION: &str = "1.5.6";
 
-/// The tables an input writes parts of, besides `inputs`.
+/// The tables an input of a default scan writes parts of, besides `inputs` (not those written
+/// only on request, `repcensus::Table::ON_REQUEST`).
 pub const TABLES: &[&str] = &{
     use repcensus::Table;
-    let mut names = [""; Table::OF_INPUT.len()];
-    let mut i = 0;
-    while i < names.len() {
-        names[i] = Table::OF_INPUT[i].name();
+    let mut names = [""; Table::OF_INPUT.len() - Table::ON_REQUEST.len()];
+    let (mut i, mut k) = (0, 0);
+    while i < Table::OF_INPUT.len() {
+        let t = Table::OF_INPUT[i];
+        let mut on_request = false;
+        let mut j = 0;
+        while j < Table::ON_REQUEST.len() {
+            on_request |= Table::ON_REQUEST[j] as u32 == t as u32;
+            j += 1;
+        }
+        if !on_request {
+            names[k] = t.name();
+            k += 1;
+        }
         i += 1;
     }
     names
@@ -116,6 +127,14 @@ pub fn duck(dir: &Path, sql: &str) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// `sql` after the statements of `queries/views/agent_verdicts.sql`, which make the view
+/// `agent_verdicts` from the tables a default scan writes (the CLI's `-c` takes no `.read`
+/// before other statements).
+pub fn with_verdicts_view(sql: &str) -> String {
+    let view = std::fs::read_to_string(repo().join("queries/views/agent_verdicts.sql")).unwrap();
+    format!("{view}\n{sql}")
 }
 
 /// A single value from DuckDB.

@@ -124,35 +124,10 @@ pub struct VerdictTables<'o> {
     pub runs: Option<&'o mut AgentVerdictRunsBuilder>,
 }
 
-/// The columns an `agent_verdict_runs` row keeps of a verdict: agents next to each other in the
-/// registry with equal columns make one row, though `agent_verdicts` may tell them apart by
-/// columns the summaries do not read (rules, crawl delay, application directives).
-pub(super) type RunKey = (
-    Option<bool>,
-    Option<bool>,
-    Option<Source>,
-    Option<bool>,
-    Verdict,
-    Verdict,
-    Verdict,
-    Option<DocumentedSource>,
-);
-
-fn run_key(v: &AgentVerdict) -> RunKey {
-    (
-        v.named,
-        v.named_exact,
-        v.source,
-        v.root_allowed,
-        v.verdict,
-        v.verdict_rfc9309,
-        v.verdict_documented,
-        v.documented_source,
-    )
-}
-
-/// A capture's `agent_verdict_runs` rows, made from the runs of [`Verdicts::runs`] by joining
-/// neighbours with the same [`RunKey`], and appended together by [`RunRows::close`].
+/// A capture's `agent_verdict_runs` rows: the runs of [`Verdicts::runs`] with neighbours that
+/// hold the same verdict (every column of [`AgentVerdict`]) joined, appended together by
+/// [`RunRows::close`]. A run holds every verdict column of `agent_verdicts`, so that table's rows
+/// can be made from the runs (`queries/views/agent_verdicts.sql`).
 pub(super) struct RunRows<'o, 'f> {
     pub(super) out: &'o mut AgentVerdictRunsBuilder,
     /// The capture's provenance columns.
@@ -160,54 +135,45 @@ pub(super) struct RunRows<'o, 'f> {
     pub(super) registry: &'f Registry,
     /// The registry position of the next run's first agent.
     pub(super) next: u32,
-    /// The joined runs: key, first agent and length.
-    pub(super) runs: Vec<(RunKey, u32, u32)>,
+    /// The joined runs: verdict, first agent and length.
+    pub(super) runs: Vec<(AgentVerdict, u32, u32)>,
 }
 
 impl RunRows<'_, '_> {
     pub(super) fn push(&mut self, v: &AgentVerdict, n: u32) {
-        let key = run_key(v);
         match self.runs.last_mut() {
-            Some((k, _, len)) if *k == key => *len += n,
-            _ => self.runs.push((key, self.next, n)),
+            Some((k, _, len)) if k == v => *len += n,
+            _ => self.runs.push((v.clone(), self.next, n)),
         }
         self.next += n;
     }
 
     /// Append the capture's rows.
     pub(super) fn close(&mut self) {
-        let rows = (self.runs.iter()).map(|&(k, first, n)| {
-            let (
-                named,
-                named_exact,
-                source,
-                root_allowed,
-                verdict,
-                rfc9309,
-                documented,
-                doc_source,
-            ) = k;
-            AgentVerdictRunRow {
-                agent_index: Some(first as i32),
-                agent: Some(&self.registry.agents[first as usize].name),
-                agents: Some(n as i32),
-                named,
-                named_exact,
-                verdict_source: source.map(Source::as_str),
-                root_allowed,
-                verdict: Some(verdict.as_str()),
-                verdict_rfc9309: Some(rfc9309.as_str()),
-                verdict_documented: Some(documented.as_str()),
-                verdict_documented_source: doc_source.map(DocumentedSource::as_str),
+        self.out
+            .capture(self.file.0, self.file.1, self.runs.len() as u32);
+        for (v, first, n) in &self.runs {
+            let apps: Option<Vec<&str>> =
+                (v.app_directives.as_ref()).map(|d| d.iter().map(String::as_str).collect());
+            self.out.run(&AgentVerdictRunRow {
+                agent_index: Some(*first as i32),
+                agent: Some(&self.registry.agents[*first as usize].name),
+                agents: Some(*n as i32),
+                named: v.named,
+                named_exact: v.named_exact,
+                verdict_source: v.source.map(Source::as_str),
+                root_allowed: v.root_allowed,
+                verdict: Some(v.verdict.as_str()),
+                verdict_rfc9309: Some(v.verdict_rfc9309.as_str()),
+                verdict_documented: Some(v.verdict_documented.as_str()),
+                verdict_documented_source: v.documented_source.map(DocumentedSource::as_str),
+                n_applicable_rules: v.n_rules,
+                crawl_delay: v.crawl_delay,
+                app_directives: apps.as_deref(),
+                content_usage: v.content_usage.as_deref(),
                 ..AgentVerdictRunRow::default()
-            }
-        });
-        let prov = AgentVerdictRunRow {
-            warc_file: self.file.0,
-            warc_offset: self.file.1,
-            ..AgentVerdictRunRow::default()
-        };
-        self.out.capture(&prov, rows);
+            });
+        }
     }
 }
 

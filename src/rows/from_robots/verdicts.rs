@@ -10,7 +10,7 @@
 //! `redirect` for an unresolved 3xx, `unknown` for revisits and records without an HTTP status.
 
 use super::fetch::FetchOutcome;
-use super::verdict_rows::{push, RunKey, RunRows};
+use super::verdict_rows::{push, RunRows};
 pub use super::verdict_rows::{unparsed, AgentVerdict, DocumentedSource, VerdictTables};
 use crate::agents::{Agent, Registry};
 use crate::robots::classify::{Classifier, Verdict};
@@ -100,7 +100,7 @@ pub struct Verdicts {
     /// The classifications made for the file [`Verdicts::runs`] is emitting.
     classified: Classified,
     /// The joined runs of the capture being emitted (`agent_verdict_runs`), kept for the next.
-    run_buf: Vec<(RunKey, u32, u32)>,
+    run_buf: Vec<(AgentVerdict, u32, u32)>,
     /// The registry positions of the agents that do not honour robots.txt, for the registry
     /// at `not_honored_of` (its address and size).
     not_honored: Vec<u32>,
