@@ -583,18 +583,7 @@ fn summary_agents_equals_the_detail_on_the_samples() {
 #[test]
 fn summary_agents_equals_the_detail_on_generated_archives_of_each_kind() {
     let dir = tempfile::tempdir().unwrap();
-    let mut inputs = Vec::new();
-    for kind in ["robots", "robots-real", "pages", "cc-pages"] {
-        let path = dir.path().join(format!("{kind}.warc.gz"));
-        let done = bin()
-            .current_dir(repo())
-            .args(["generate", "--kind", kind, "--size", "3M", "--out"])
-            .arg(&path)
-            .output()
-            .unwrap();
-        assert_ok(&done);
-        inputs.push(path.to_str().unwrap().to_string());
-    }
+    let inputs = common::generated_archives(dir.path(), "3M");
     let out = dir.path().join("out");
     let inputs: Vec<&str> = inputs.iter().map(String::as_str).collect();
     scan_into(&out, &inputs, &[]);

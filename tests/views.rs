@@ -60,17 +60,7 @@ fn the_agent_verdicts_view_equals_the_table_on_the_samples() {
 #[test]
 fn the_agent_verdicts_view_equals_the_table_on_generated_archives_of_each_kind() {
     let dir = tempfile::tempdir().unwrap();
-    let mut inputs = Vec::new();
-    for kind in ["robots", "robots-real", "pages", "cc-pages"] {
-        let path = dir.path().join(format!("{kind}.warc.gz"));
-        let done = bin()
-            .args(["generate", "--kind", kind, "--size", "2M", "--out"])
-            .arg(&path)
-            .output()
-            .unwrap();
-        assert_ok(&done);
-        inputs.push(path.to_str().unwrap().to_string());
-    }
+    let inputs = common::generated_archives(dir.path(), "2M");
     let inputs: Vec<&str> = inputs.iter().map(String::as_str).collect();
     assert_view_equals_table(&inputs);
 }

@@ -137,6 +137,24 @@ pub fn with_verdicts_view(sql: &str) -> String {
     format!("{view}\n{sql}")
 }
 
+/// An archive of each kind `repcensus generate` makes (`size`, as `--size` takes it) in `dir`,
+/// their paths.
+pub fn generated_archives(dir: &Path, size: &str) -> Vec<String> {
+    let mut paths = Vec::new();
+    for kind in ["robots", "robots-real", "pages", "cc-pages"] {
+        let path = dir.join(format!("{kind}.warc.gz"));
+        let done = bin()
+            .current_dir(repo())
+            .args(["generate", "--kind", kind, "--size", size, "--out"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert_ok(&done);
+        paths.push(path.to_str().unwrap().to_string());
+    }
+    paths
+}
+
 /// A single value from DuckDB.
 pub fn duck_value(dir: &Path, sql: &str) -> String {
     let out = duck(dir, sql);

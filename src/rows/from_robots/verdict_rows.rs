@@ -117,6 +117,29 @@ pub fn unparsed(fetch_outcome: FetchOutcome) -> AgentVerdict {
     }
 }
 
+/// A row of `agent_verdicts` or `agent_verdict_runs` (`$row`, which name the verdict columns
+/// alike) with the verdict columns of the [`AgentVerdict`] `$v` (`named` to `content_usage`;
+/// `$apps` its application directives as `&[&str]`) and the fields in braces.
+macro_rules! verdict_row {
+    ($row:ident, $v:expr, $apps:expr, { $($rest:tt)* }) => {
+        $row {
+            named: $v.named,
+            named_exact: $v.named_exact,
+            verdict_source: $v.source.map(Source::as_str),
+            root_allowed: $v.root_allowed,
+            verdict: Some($v.verdict.as_str()),
+            verdict_rfc9309: Some($v.verdict_rfc9309.as_str()),
+            verdict_documented: Some($v.verdict_documented.as_str()),
+            verdict_documented_source: $v.documented_source.map(DocumentedSource::as_str),
+            n_applicable_rules: $v.n_rules,
+            crawl_delay: $v.crawl_delay,
+            app_directives: $apps,
+            content_usage: $v.content_usage.as_deref(),
+            $($rest)*
+        }
+    };
+}
+
 /// Where a capture's verdicts go: `agent_verdicts` rows, `agent_verdict_runs` rows, or both
 /// (the tables selected).
 pub struct VerdictTables<'o> {
@@ -155,48 +178,25 @@ impl RunRows<'_, '_> {
         for (v, first, n) in &self.runs {
             let apps: Option<Vec<&str>> =
                 (v.app_directives.as_ref()).map(|d| d.iter().map(String::as_str).collect());
-            self.out.run(&AgentVerdictRunRow {
-                agent_index: Some(*first as i32),
-                agent: Some(&self.registry.agents[*first as usize].name),
-                agents: Some(*n as i32),
-                named: v.named,
-                named_exact: v.named_exact,
-                verdict_source: v.source.map(Source::as_str),
-                root_allowed: v.root_allowed,
-                verdict: Some(v.verdict.as_str()),
-                verdict_rfc9309: Some(v.verdict_rfc9309.as_str()),
-                verdict_documented: Some(v.verdict_documented.as_str()),
-                verdict_documented_source: v.documented_source.map(DocumentedSource::as_str),
-                n_applicable_rules: v.n_rules,
-                crawl_delay: v.crawl_delay,
-                app_directives: apps.as_deref(),
-                content_usage: v.content_usage.as_deref(),
-                ..AgentVerdictRunRow::default()
-            });
+            self.out
+                .run(&verdict_row!(AgentVerdictRunRow, v, apps.as_deref(), {
+                    agent_index: Some(*first as i32),
+                    agent: Some(&self.registry.agents[*first as usize].name),
+                    agents: Some(*n as i32),
+                    ..AgentVerdictRunRow::default()
+                }));
         }
     }
 }
 
 /// Append the verdict columns of `v` for the next `n` rows.
 pub(super) fn push(out: &mut AgentVerdictsBuilder, v: &AgentVerdict, n: u32) {
-    let apps: Option<Vec<&str>> = v
-        .app_directives
-        .as_ref()
-        .map(|d| d.iter().map(String::as_str).collect());
-    let r = AgentVerdictRow {
-        named: v.named,
-        named_exact: v.named_exact,
-        verdict_source: v.source.map(Source::as_str),
-        root_allowed: v.root_allowed,
-        verdict: Some(v.verdict.as_str()),
-        verdict_rfc9309: Some(v.verdict_rfc9309.as_str()),
-        verdict_documented: Some(v.verdict_documented.as_str()),
-        verdict_documented_source: v.documented_source.map(DocumentedSource::as_str),
-        n_applicable_rules: v.n_rules,
-        crawl_delay: v.crawl_delay,
-        app_directives: apps.as_deref(),
-        content_usage: v.content_usage.as_deref(),
-        ..AgentVerdictRow::default()
-    };
-    out.verdicts(&r, n);
+    let apps: Option<Vec<&str>> =
+        (v.app_directives.as_ref()).map(|d| d.iter().map(String::as_str).collect());
+    out.verdicts(
+        &verdict_row!(AgentVerdictRow, v, apps.as_deref(), {
+            ..AgentVerdictRow::default()
+        }),
+        n,
+    );
 }
