@@ -41,8 +41,17 @@ fn assert_view_equals_table(inputs: &[&str]) {
     let (default, all) = (dir.path().join("default"), dir.path().join("all"));
     run_scan(inputs, &default, &[]);
     run_scan(inputs, &all, &["--tables", "default,agent_verdicts"]);
-    assert!(!has_parts(&default, "agent_verdicts"));
     assert!(has_parts(&all, "agent_verdicts"));
+    // Not even the table's file with no rows: a query of the table fails ("No files found")
+    // rather than answering that no capture has a verdict.
+    assert!(!default.join("agent_verdicts").exists());
+    let asked = std::process::Command::new(common::duckdb())
+        .current_dir(&default)
+        .args(["-c", "SELECT count(*) FROM 'agent_verdicts/*/*.parquet'"])
+        .output()
+        .unwrap();
+    assert!(!asked.status.success());
+    assert!(String::from_utf8_lossy(&asked.stderr).contains("No files found"));
     let (view_only, table_only, rows) = compare(&default, &all.join("agent_verdicts"));
     assert_eq!((view_only.as_str(), table_only.as_str()), ("0", "0"));
     assert_ne!(rows, "0");

@@ -186,7 +186,7 @@ pub fn derive_in(
 ) -> Result<HostsSummary> {
     let page_agents = page_verdicts::choose_agents(registry, page_agents)?;
     OutDir::with_existing(out, |dir| {
-        Table::write_schemas(dir)?;
+        Table::write_schemas(dir, crate::tables::TableSelection::default())?;
         derive(dir, only, registry, &page_agents)
     })
 }

@@ -108,7 +108,7 @@ pub fn scan(opts: &ScanOptions) -> Result<ScanSummary> {
     let page_agents =
         crate::derive::page_verdicts::choose_agents(&opts.registry, opts.page_agents.as_deref())?;
     let out = OutDir::create(&opts.out)?;
-    Table::write_schemas(&out)?;
+    Table::write_schemas(&out, opts.tables)?;
 
     let ids = match &opts.ids {
         Some(ids) if ids.len() == opts.inputs.len() => ids.clone(),

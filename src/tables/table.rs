@@ -114,13 +114,21 @@ impl Table {
         Table::PageVerdicts,
     ];
 
-    /// Put each table's file with no rows in `out` ([`crate::parts::OutDir::write_schemas`]).
-    pub fn write_schemas(out: &crate::parts::OutDir) -> anyhow::Result<()> {
-        let tables: Vec<TableDesc> = Table::ALL
-            .iter()
-            .chain(&Table::DERIVED)
-            .map(|t| t.desc())
-            .collect();
+    /// Put each table's file with no rows in `out` ([`crate::parts::OutDir::write_schemas`]),
+    /// but for a table written only on request ([`Table::ON_REQUEST`]) that `written` leaves
+    /// out and `out` holds no part of: a query of `agent_verdicts` in a folder without it then
+    /// fails ("No files found") instead of answering that no capture has a verdict.
+    pub fn write_schemas(
+        out: &crate::parts::OutDir,
+        written: TableSelection,
+    ) -> anyhow::Result<()> {
+        let mut tables = Vec::new();
+        for t in Table::ALL.iter().chain(&Table::DERIVED) {
+            let on_request = Table::ON_REQUEST.contains(t) && !written.writes(*t);
+            if !on_request || !out.table_parts(t.name())?.is_empty() {
+                tables.push(t.desc());
+            }
+        }
         out.write_schemas(&tables)
     }
 
