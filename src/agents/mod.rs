@@ -84,6 +84,27 @@ impl Agent {
             ignores_wildcard: self.ignores_wildcard,
         }
     }
+
+    /// An agent for unit tests: `name` is its token too; category `other`, operator `x`,
+    /// nothing documented.
+    #[cfg(test)]
+    pub fn for_test(name: &str) -> Agent {
+        Agent {
+            name: name.into(),
+            token: name.into(),
+            category: "other".into(),
+            operator: "x".into(),
+            robots_txt: "unknown".into(),
+            robots_txt_source: None,
+            app: None,
+            purpose: None,
+            source: "test".into(),
+            source_url: None,
+            fallback_tokens: Vec::new(),
+            ignores_wildcard: false,
+            groups_source: None,
+        }
+    }
 }
 
 /// The agents of a run, in registry order, with the registry's version.

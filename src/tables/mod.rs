@@ -586,19 +586,9 @@ mod tests {
 
     fn agent(i: usize) -> Agent {
         Agent {
-            name: format!("Bot{i}"),
-            token: format!("Bot{i}"),
             category: ["ai_training", "search_engine", "seo"][i % 3].into(),
             operator: ["a", "b"][i % 2].into(),
-            robots_txt: "unknown".into(),
-            robots_txt_source: None,
-            app: None,
-            purpose: None,
-            source: "test".into(),
-            source_url: None,
-            fallback_tokens: Vec::new(),
-            ignores_wildcard: false,
-            groups_source: None,
+            ..Agent::for_test(&format!("Bot{i}"))
         }
     }
 

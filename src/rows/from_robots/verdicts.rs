@@ -655,21 +655,7 @@ mod tests {
     use super::*;
 
     fn agent(name: &str) -> Agent {
-        Agent {
-            name: name.into(),
-            token: name.into(),
-            category: "other".into(),
-            operator: "x".into(),
-            robots_txt: "unknown".into(),
-            robots_txt_source: None,
-            app: None,
-            purpose: None,
-            source: "test".into(),
-            source_url: None,
-            fallback_tokens: Vec::new(),
-            ignores_wildcard: false,
-            groups_source: None,
-        }
+        Agent::for_test(name)
     }
 
     fn kind(body: &str, name: &str) -> (&'static str, Option<Source>) {
