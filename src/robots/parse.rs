@@ -385,14 +385,10 @@ fn continues_name(c: u8) -> bool {
 /// write `Googlebot`), the whole name for one of several words (`Kangaroo Bot/1.0` writes
 /// `Kangaroo Bot`, `Kangaroo` does not), runs of spaces and tabs counting as one space.
 pub fn writes_name(value: &[u8], name: &[u8]) -> bool {
-    let name = name.trim_ascii();
-    if !name.iter().any(u8::is_ascii_whitespace) {
-        let end = value
-            .iter()
-            .position(|&c| !continues_name(c))
-            .unwrap_or(value.len());
-        return value[..end].eq_ignore_ascii_case(agent_name(name));
+    if let Some(name) = one_word_name(name) {
+        return written_name(value).eq_ignore_ascii_case(name);
     }
+    let name = name.trim_ascii();
     let end = (value.iter())
         .position(|&c| !continues_name(c) && !c.is_ascii_whitespace())
         .unwrap_or(value.len());
@@ -407,6 +403,23 @@ pub fn writes_name(value: &[u8], name: &[u8]) -> bool {
             _ => return false,
         }
     }
+}
+
+/// What a user-agent value writes as a one-word name ([`writes_name`]): up to the first character
+/// that cannot continue a name.
+pub fn written_name(value: &[u8]) -> &[u8] {
+    let end = value
+        .iter()
+        .position(|&c| !continues_name(c))
+        .unwrap_or(value.len());
+    &value[..end]
+}
+
+/// An agent's name as [`writes_name`] compares it with [`written_name`], ignoring case, when it is
+/// one word; `None` for a name of several words.
+pub fn one_word_name(name: &[u8]) -> Option<&[u8]> {
+    let name = name.trim_ascii();
+    (!name.iter().any(u8::is_ascii_whitespace)).then(|| agent_name(name))
 }
 
 /// Google's global agent: `*`, or `*` followed by whitespace and anything.

@@ -16,7 +16,7 @@ use crate::agents::{Agent, Registry};
 use crate::robots::classify::{Classifier, Verdict};
 use crate::robots::ext::app_directives_for;
 use crate::robots::matcher::Selection;
-use crate::robots::parse::{product_token, writes_name};
+use crate::robots::parse::{one_word_name, product_token, writes_name, written_name};
 use crate::robots::{Key, Matcher, RobotsTxt, Source};
 use crate::tables::{AgentVerdictRow, RobotsFileRow};
 
@@ -81,6 +81,11 @@ pub struct Verdicts {
     classifier: Classifier,
     /// Indexes of the user-agent lines of the file being emitted.
     ua_lines: Vec<usize>,
+    /// The one-word name each of those lines writes ([`written_name`]), as a range of the body.
+    written: Vec<std::ops::Range<usize>>,
+    /// Per registry agent, its name as a one-word name ([`one_word_name`]); `None` for a name of
+    /// several words. Made with `by_token`.
+    one_word: Vec<Option<Box<[u8]>>>,
     /// The registry's agents by lower-cased product token, for the registry they were built
     /// from (its address and size), and which agents the file being emitted names. Slots past
     /// the agents stand for the registry's fallback tokens: `fallbacks[k]` lists agent `k`'s,
@@ -495,6 +500,12 @@ impl Verdicts {
         );
         let value = |i: usize| robots.lines[i].value(robots.body);
         self.mark_named(registry, ua_lines.iter().map(|&i| product_token(value(i))));
+        // Each line's written name once, not once per named agent (`named_exact`).
+        self.written.clear();
+        self.written.extend(ua_lines.iter().map(|&i| {
+            let start = robots.lines[i].value_start as usize;
+            start..start + written_name(value(i)).len()
+        }));
         // The shared verdict, and how many agents in a row (`run`) it stands for with one
         // documented verdict (`shared.verdict_documented`).
         let mut shared: Option<AgentVerdict> = None;
@@ -516,9 +527,13 @@ impl Verdicts {
                     push(v, std::mem::take(&mut run));
                 }
                 let exact = is_named
-                    && ua_lines
-                        .iter()
-                        .any(|&i| writes_name(value(i), a.name.as_bytes()));
+                    && match &self.one_word[k] {
+                        Some(name) => (self.written.iter())
+                            .any(|w| robots.body[w.clone()].eq_ignore_ascii_case(name)),
+                        None => {
+                            (ua_lines.iter()).any(|&i| writes_name(value(i), a.name.as_bytes()))
+                        }
+                    };
                 let mut v = self.parsed(robots, a, is_named);
                 v.named_exact = Some(exact);
                 undetermined |= [v.verdict, v.verdict_documented].contains(&Verdict::Undetermined);
@@ -578,6 +593,9 @@ impl Verdicts {
                     })
                     .collect()
             })
+            .collect();
+        self.one_word = (registry.agents.iter())
+            .map(|a| one_word_name(a.name.as_bytes()).map(Into::into))
             .collect();
         self.plain = (registry.agents.iter())
             .map(|a| a.purpose.is_none() && a.app.is_none() && a.group_rules().is_google())
@@ -1061,11 +1079,12 @@ mod tests {
         /// The runs `emit` appends give every agent every column that classifying it alone
         /// gives, though agents a file does not name share one verdict and agents chosen the
         /// same groups share one classification (groups naming several agents at once, with
-        /// rules, crawl delays, `*` groups and crawlers whose operators document other rules).
+        /// rules, crawl delays, `*` groups and crawlers whose operators document other rules),
+        /// and `named_exact` is whether some user-agent line writes the agent's name.
         #[test]
         fn runs_give_each_agent_what_it_gets_alone(
             lines in proptest::collection::vec(
-                "(User-agent: (\\*|Googlebot|GPTBot|CCBot|ClaudeBot|msnbot|Yandex|YandexBot|AdsBot-Google)|(Allow|Disallow): /?[a*$]{0,2}|Crawl-delay: [0-9])",
+                "(User-agent: (\\*|Googlebot|GPTBot|CCBot|ClaudeBot|msnbot|Yandex|YandexBot|AdsBot-Google|gptbot/1\\.0|GPTBot-News|CCBot, GPTBot|AI2Bot|ai2bot-DeepResearchEval|bigsur\\.ai|ChatGPT  agent|ChatGPT)|(Allow|Disallow): /?[a*$]{0,2}|Crawl-delay: [0-9])",
                 0..14)
         ) {
             let body = lines.join("\n");
@@ -1076,9 +1095,15 @@ mod tests {
                 shared.push((a, v.clone()));
             });
             let mut alone = Verdicts::default();
+            let ua_values: Vec<&[u8]> = (r.agent_lines.iter().map(|&i| &r.lines[i as usize]))
+                .filter(|l| l.key == Key::UserAgent)
+                .map(|l| l.value(r.body))
+                .collect();
             for (a, v) in shared {
-                let mut own = alone.parsed(&r, a, v.named == Some(true));
-                own.named_exact = v.named_exact;
+                let named = v.named == Some(true);
+                let mut own = alone.parsed(&r, a, named);
+                let exact = ua_values.iter().any(|u| writes_name(u, a.name.as_bytes()));
+                own.named_exact = Some(named && exact);
                 if a.ignores_robots_txt() {
                     own.verdict_documented = Verdict::NotHonored;
                     own.documented_source = Some(DocumentedSource::NotHonored);
