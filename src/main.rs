@@ -568,6 +568,15 @@ fn run_scan(args: ScanArgs) -> Result<ExitCode> {
     let summary = repcensus::scan(&opts)?;
     if !quiet {
         eprint!("{}", summary.render());
+        if shard.is_some() {
+            // Until `hosts` runs, the crawl has no robots_hosts and no summaries, and the
+            // agent_verdicts view (which takes agent names from summary_agents) has no rows.
+            eprintln!(
+                "derived       nothing (a shard): after the last shard, `repcensus hosts {}` \
+                 derives robots_hosts and the summaries, which the agent_verdicts view needs",
+                opts.out.display()
+            );
+        }
     } else if let Some(h) = &summary.hosts {
         // What could not be derived is said even quietly, as failed inputs are.
         for (crawl, why) in &h.failed {

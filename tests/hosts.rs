@@ -222,6 +222,39 @@ fn hosts_after_the_shards_equal_one_full_scan() {
     assert_eq!(table_rows(&sharded, "robots_hosts", &[]), want);
 }
 
+/// A shard says, at its end, that nothing was derived and what to run after the last shard
+/// (until then the agent_verdicts view has no rows); a whole scan derives and says no such thing.
+#[test]
+fn a_shard_says_to_run_hosts_after_the_last_shard() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = repo().join("samples/verdict-cases.warc.gz");
+    let run = |out: &Path, extra: &[&str]| {
+        let o = bin()
+            .arg("scan")
+            .arg(&input)
+            .arg("--out")
+            .arg(out)
+            .args(extra)
+            .output()
+            .expect("run repcensus");
+        assert_ok(&o);
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    let sharded = dir.path().join("sharded");
+    let said = run(&sharded, &["--shard", "0/1"]);
+    let next = format!("`repcensus hosts {}`", sharded.display());
+    assert!(
+        said.contains("derived       nothing (a shard)") && said.contains(&next),
+        "{said}"
+    );
+    assert!(!common::has_parts(&sharded, "robots_hosts"));
+    let said = run(&dir.path().join("whole"), &[]);
+    assert!(
+        !said.contains("a shard") && said.contains("robots_hosts  "),
+        "{said}"
+    );
+}
+
 /// Scanning an input again under another crawl name moves its rows; the old crawl's
 /// robots_hosts goes with them, and `--crawl` derives one crawl only.
 #[test]
