@@ -77,6 +77,7 @@ pub use agents::{Agent, ListFormat, Registry};
 pub use archive::framer::Framer;
 pub use archive::local::read_start;
 pub use archive::problem::{ErrorKind, ReadError, Scope};
+pub use archive::ranges::Redirects;
 pub use archive::reader::{
     read_gzip_members, read_plain, read_stream, ContainerStats, ReadBuffers,
 };

@@ -249,6 +249,11 @@ struct ScanArgs {
     /// Range requests in flight at most (`--records`).
     #[arg(long, value_name = "N", default_value_t = 16)]
     fetch_concurrency: usize,
+    /// Where a range request may be redirected (`--records`): `same-host`, only to the host
+    /// the list (or --prefix) names, a redirect elsewhere being a `record_not_fetched` errors
+    /// row saying where it pointed; `any`, anywhere.
+    #[arg(long, value_name = "WHERE", value_enum, default_value_t = RangeRedirects::SameHost)]
+    range_redirects: RangeRedirects,
     /// Records per targeted input (`--records`): each input is a set of parts, the unit of
     /// `--resume` and `--shard`.
     #[arg(long, value_name = "N", default_value_t = repcensus::records_list::BATCH_RECORDS)]
@@ -324,6 +329,12 @@ struct ScanArgs {
     /// errors row; what was read is kept (0: no limit).
     #[arg(long, value_name = "SECS", default_value_t = 6 * 3600)]
     input_deadline: u64,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum RangeRedirects {
+    SameHost,
+    Any,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -472,6 +483,7 @@ fn run_scan(args: ScanArgs) -> Result<ExitCode> {
         inputs,
         records,
         fetch_concurrency,
+        range_redirects,
         records_per_input,
         out,
         threads,
@@ -537,6 +549,10 @@ fn run_scan(args: ScanArgs) -> Result<ExitCode> {
         inputs: paths,
         targets,
         fetch_concurrency: fetch_concurrency.max(1),
+        range_redirects: match range_redirects {
+            RangeRedirects::SameHost => repcensus::Redirects::SameHost,
+            RangeRedirects::Any => repcensus::Redirects::Any,
+        },
         out,
         threads,
         crawl,

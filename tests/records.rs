@@ -98,11 +98,17 @@ fn records_fetched_by_range_through_faults_give_the_full_scan_rows_and_each_loss
         let p = f.unwrap().path();
         std::fs::copy(&p, root.join(p.file_name().unwrap())).unwrap();
     }
-    // What a full scan of the archives gives (the odd copies are other names of two of them).
+    // What a full scan of the archives gives (the odd copies are other names of two of them;
+    // the server ignores Range for the one named `norange`, whose records are cut out of its
+    // whole-file answers: they give their rows too).
     let full = dir.path().join("full");
     let st = bin()
         .args(["scan", "--quiet"])
-        .args(GZ.iter().chain([&PLAIN]).map(|n| root.join(n)))
+        .args(
+            GZ.iter()
+                .chain([&PLAIN, &"signal-norange.warc.gz"])
+                .map(|n| root.join(n)),
+        )
         .arg("--out")
         .arg(&full)
         .status()
@@ -167,7 +173,7 @@ fn records_fetched_by_range_through_faults_give_the_full_scan_rows_and_each_loss
     assert_eq!(out.status.code(), Some(1), "{stderr}");
 
     // The rows of the records fetched equal the full scan's, offsets and all; those of the
-    // odd copies are none.
+    // archive that never answers are none.
     let full_prefix = format!("{}/", root.display());
     let (got, want) = (rows(&targeted, &url, ""), rows(&full, &full_prefix, ""));
     for ((table, got), (_, want)) in got.iter().zip(&want) {
@@ -186,7 +192,8 @@ fn records_fetched_by_range_through_faults_give_the_full_scan_rows_and_each_loss
             .filter(|r| r.contains(&format!("kind={kind}|")))
             .count()
     };
-    assert_eq!(count("record_mismatch"), norange.len() + 1, "{errors:#?}");
+    assert_eq!(count("record_mismatch"), 1, "{errors:#?}");
+    assert!(!norange.is_empty());
     assert_eq!(count("record_not_fetched"), hang.len() + 1, "{errors:#?}");
     assert_eq!(count("bad_list_line"), 1);
     for r in errors

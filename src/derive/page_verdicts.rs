@@ -679,6 +679,7 @@ mod tests {
             inputs: vec![input],
             targets: Vec::new(),
             fetch_concurrency: 1,
+            range_redirects: Default::default(),
             out: out.clone(),
             threads: 1,
             crawl: Some("c".into()),

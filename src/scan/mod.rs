@@ -128,7 +128,13 @@ pub fn scan(opts: &ScanOptions) -> Result<ScanSummary> {
         opts.targets.iter().map(|t| t.bytes()).sum()
     };
     let fetcher = (!opts.targets.is_empty())
-        .then(|| crate::archive::ranges::Fetcher::new(opts.fetch_concurrency, limits(opts)))
+        .then(|| {
+            crate::archive::ranges::Fetcher::new(
+                opts.fetch_concurrency,
+                limits(opts),
+                opts.range_redirects,
+            )
+        })
         .transpose()?;
     let bar = if opts.progress {
         let b = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());

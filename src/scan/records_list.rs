@@ -7,8 +7,14 @@
 //! `offset`, `length` (numbers or, as the CDX API writes them, strings of digits). It is a
 //! Parquet file, a folder of Parquet parts (as DuckDB's `COPY ... TO 'dir' (FORMAT parquet,
 //! PER_THREAD_OUTPUT)` writes them), a CSV file with a header line, or JSON lines; any other
-//! column is ignored. A line that names no record (a missing or negative offset, a length of 0)
-//! is kept as a [`ListedRecord`] with its problem, so the scan writes an `errors` row for it.
+//! column is ignored. A line that names no record (a missing or negative offset, a length of 0,
+//! an archive URL that cannot be parsed, a CSV field or JSON line that cannot be read) is kept
+//! as a [`ListedRecord`] with its problem, so the scan writes a `bad_list_line` errors row for it
+//! and reads the rest; so is a part of a folder list that cannot be read (line 0, naming it).
+//!
+//! Which lines are read locally: an archive name that is not an `http(s)://` or `s3://` URL is
+//! a path, after `--prefix` when it is relative (so a relative name with an `http(s)://` prefix
+//! is fetched, and an absolute path is read from this machine whatever the prefix).
 
 use crate::archive::input::with_prefix;
 use anyhow::{bail, Context, Result};
@@ -66,12 +72,34 @@ struct RawRecord {
     archive: Option<String>,
     offset: Option<i64>,
     length: Option<i64>,
+    /// Why the line could not be read at all.
+    unreadable: Option<String>,
+}
+
+impl RawRecord {
+    fn unreadable(line: u64, why: String) -> Self {
+        RawRecord {
+            line,
+            archive: None,
+            offset: None,
+            length: None,
+            unreadable: Some(why),
+        }
+    }
 }
 
 impl RawRecord {
     fn finish(self, prefix: Option<&str>, base: &Path) -> ListedRecord {
+        let archive = self.archive.as_deref().unwrap_or_default();
+        let located = locate(archive, prefix, base);
         let problem = match (&self.archive, self.offset, self.length) {
+            _ if self.unreadable.is_some() => self.unreadable,
             (None, _, _) => Some("no archive name".to_string()),
+            _ if crate::archive::remote::is_remote(&located)
+                && url::Url::parse(&located).is_err() =>
+            {
+                Some(format!("{located:?} is not a URL that can be fetched"))
+            }
             (_, None, _) | (_, _, None) => Some("no offset or length".to_string()),
             (_, Some(o), _) if o < 0 => Some(format!("offset {o} is negative")),
             (_, _, Some(l)) if l <= 0 || l as u64 > MAX_RECORD_LENGTH => {
@@ -79,10 +107,9 @@ impl RawRecord {
             }
             _ => None,
         };
-        let archive = self.archive.unwrap_or_default();
         ListedRecord {
             line: self.line,
-            archive: locate(&archive, prefix, base),
+            archive: located,
             offset: self.offset.unwrap_or(0).max(0) as u64,
             length: self.length.unwrap_or(0).max(0) as u64,
             problem,
@@ -143,15 +170,39 @@ fn read_csv(list: &Path) -> Result<Vec<RawRecord>> {
         at(&LENGTH_COLUMNS)?,
     );
     let mut out = Vec::new();
-    for (k, row) in reader.records().enumerate() {
-        let row = row.with_context(|| format!("records list {}", list.display()))?;
-        let text = |c: usize| row.get(c).map(str::trim).filter(|s| !s.is_empty());
-        out.push(RawRecord {
-            line: k as u64 + 1,
-            archive: text(file).map(str::to_string),
-            offset: text(offset).and_then(|s| s.parse().ok()),
-            length: text(length).and_then(|s| s.parse().ok()),
-        });
+    // Byte records: a field this reads is checked for UTF-8 alone, so a Latin-1 byte in a
+    // column it ignores costs nothing, and one in its own columns only that line.
+    for (k, row) in reader.byte_records().enumerate() {
+        let line = k as u64 + 1;
+        let row = match row {
+            Ok(r) => r,
+            Err(e) if e.is_io_error() => {
+                return Err(e).with_context(|| format!("records list {}", list.display()))
+            }
+            Err(e) => {
+                out.push(RawRecord::unreadable(line, format!("not a CSV line: {e}")));
+                continue;
+            }
+        };
+        let text = |c: usize| -> Result<Option<&str>, String> {
+            match row.get(c).map(std::str::from_utf8) {
+                None => Ok(None),
+                Some(Ok(t)) => Ok(Some(t.trim()).filter(|s| !s.is_empty())),
+                Some(Err(_)) => Err(format!("field {} is not UTF-8 text", c + 1)),
+            }
+        };
+        match (text(file), text(offset), text(length)) {
+            (Ok(f), Ok(o), Ok(l)) => out.push(RawRecord {
+                line,
+                archive: f.map(str::to_string),
+                offset: o.and_then(|s| s.parse().ok()),
+                length: l.and_then(|s| s.parse().ok()),
+                unreadable: None,
+            }),
+            (Err(why), _, _) | (_, Err(why), _) | (_, _, Err(why)) => {
+                out.push(RawRecord::unreadable(line, why))
+            }
+        }
     }
     Ok(out)
 }
@@ -162,21 +213,24 @@ fn read_json_lines(list: &Path) -> Result<Vec<RawRecord>> {
         .with_context(|| format!("cannot open records list {}", list.display()))?;
     let mut out = Vec::new();
     let mut names: Option<[&str; 3]> = None;
-    for (k, line) in std::io::BufReader::new(file).lines().enumerate() {
+    for (k, line) in std::io::BufReader::new(file).split(b'\n').enumerate() {
         let line = line.with_context(|| format!("records list {}", list.display()))?;
-        if line.trim().is_empty() {
+        let n = k as u64 + 1;
+        if line.trim_ascii().is_empty() {
             continue;
         }
-        let value: serde_json::Value = serde_json::from_str(&line)
-            .with_context(|| format!("records list {} line {}", list.display(), k + 1))?;
-        let Some(obj) = value.as_object() else {
-            bail!(
-                "records list {} line {}: not a JSON object",
-                list.display(),
-                k + 1
-            );
+        let obj = match serde_json::from_slice::<serde_json::Value>(&line) {
+            Ok(serde_json::Value::Object(obj)) => obj,
+            Ok(_) => {
+                out.push(RawRecord::unreadable(n, "not a JSON object".to_string()));
+                continue;
+            }
+            Err(e) => {
+                out.push(RawRecord::unreadable(n, format!("not JSON: {e}")));
+                continue;
+            }
         };
-        // The names of the first line hold for the list.
+        // The names of the first object hold for the list.
         let [file, offset, length] = match names {
             Some(n) => n,
             None => {
@@ -195,36 +249,65 @@ fn read_json_lines(list: &Path) -> Result<Vec<RawRecord>> {
             _ => None,
         };
         out.push(RawRecord {
-            line: k as u64 + 1,
+            line: n,
             archive: obj.get(file).and_then(|v| v.as_str()).map(str::to_string),
             offset: number(offset),
             length: number(length),
+            unreadable: None,
         });
     }
     Ok(out)
 }
 
-/// A folder of Parquet parts, read in name order, lines counted across them.
+/// A folder of Parquet parts, read in name order, lines counted across them. Links are
+/// followed; an entry that cannot be walked (a broken link, a loop) or a part that cannot be
+/// read is a line of its own (numbered 0) saying so, and the other parts are read.
 fn read_parquet_folder(dir: &Path) -> Result<Vec<RawRecord>> {
-    let mut parts: Vec<PathBuf> = walkdir::WalkDir::new(dir)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_map(|e| e.ok())
-        .filter(|e| e.file_type().is_file())
-        .map(|e| e.into_path())
-        .filter(|p| p.extension().is_some_and(|x| x == "parquet"))
-        .collect();
+    let mut parts: Vec<PathBuf> = Vec::new();
+    let mut out = Vec::new();
+    for entry in walkdir::WalkDir::new(dir).follow_links(true) {
+        match entry {
+            Ok(e) if e.file_type().is_file() => parts.push(e.into_path()),
+            Ok(_) => {}
+            Err(e) => {
+                let at = e.path().map_or_else(|| dir.display(), |p| p.display());
+                let why = format!("{at}: {} (the list's part is not read)", e);
+                out.push(RawRecord::unreadable(0, why));
+            }
+        }
+    }
+    parts.retain(|p| p.extension().is_some_and(|x| x == "parquet"));
     parts.sort();
-    if parts.is_empty() {
+    if parts.is_empty() && out.is_empty() {
         bail!(
             "records list {}: no .parquet file in this folder",
             dir.display()
         );
     }
-    let mut out = Vec::new();
+    let (mut lines, mut read_some, n_parts) = (0u64, false, parts.len());
     for p in parts {
-        let more = read_parquet(&p, out.len() as u64)?;
-        out.extend(more);
+        match read_parquet(&p, lines) {
+            Ok(more) => {
+                read_some = true;
+                lines += more.len() as u64;
+                out.extend(more);
+            }
+            // A list none of whose parts can be read is not a list (a wrong column, say).
+            Err(e) if n_parts == 1 && !read_some => return Err(e),
+            Err(e) => out.push(RawRecord::unreadable(
+                0,
+                format!("{e:#} (the list's part is not read)"),
+            )),
+        }
+    }
+    if !read_some && n_parts > 0 {
+        bail!(
+            "records list {}: none of its {n_parts} parts can be read ({})",
+            dir.display(),
+            out.iter()
+                .find_map(|r| r.unreadable.as_deref())
+                .unwrap_or("")
+        );
     }
     Ok(out)
 }
@@ -263,6 +346,7 @@ fn read_parquet(list: &Path, first: u64) -> Result<Vec<RawRecord>> {
                 archive,
                 offset,
                 length,
+                unreadable: None,
             });
         }
     }

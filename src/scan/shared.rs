@@ -24,6 +24,8 @@ pub struct ScanOptions {
     pub targets: Vec<super::records_list::Targeted>,
     /// Range requests in flight at most, over all workers (`--fetch-concurrency`).
     pub fetch_concurrency: usize,
+    /// Where a range request may be redirected (`--range-redirects`).
+    pub range_redirects: crate::archive::ranges::Redirects,
     pub out: PathBuf,
     pub threads: usize,
     pub crawl: Option<String>,

@@ -66,14 +66,26 @@ pub(super) fn read_targeted(
         if (shared.opts.panic_on_input.as_deref()).is_some_and(|n| names[archive].ends_with(n)) {
             panic!("fault injected for {}", names[archive]);
         }
+        let records = &t.archives[archive].records;
+        let overlapping = overlaps(records);
         let mut ex = shared.extractor(extract, &names[archive]);
         let mut stats = ContainerStats::default();
         while let Some((k, answer)) = answers.next_if(|(k, _)| spans[*k].archive == archive) {
             let span = &spans[k];
-            for r in &t.archives[archive].records[span.records.clone()] {
-                match &answer {
-                    Ok(bytes) => read_record(bytes, span.start, r, read, &mut ex, &mut stats),
-                    Err(e) => fetch_failed(&mut ex, r, e),
+            let one_by_one = match &answer {
+                Err(FetchError::NotTheRange(_)) if span.records.len() > 1 => {
+                    alone(fetcher, &names, span, records, deadline)
+                }
+                _ => vec![(span.start, answer); span.records.len()],
+            };
+            for (j, (start, answer)) in span.records.clone().zip(one_by_one) {
+                let r = &records[j];
+                match answer {
+                    Ok(bytes) => {
+                        let check = overlapping[j];
+                        read_record(&bytes, start, r, check, read, &mut ex, &mut stats)
+                    }
+                    Err(e) => fetch_failed(&mut ex, r, &e),
                 }
             }
         }
@@ -81,6 +93,53 @@ pub(super) fn read_targeted(
         deliver_counted(shared, i, &mut delivered, chunks, output, stats)?;
     }
     Ok(())
+}
+
+/// The records of a coalesced span whose request failed for its bytes (one line's range runs
+/// past the end of the archive, say), each fetched alone: each stands or falls by itself.
+/// Each answer with the offset its bytes start at.
+fn alone(
+    fetcher: &ranges::Fetcher,
+    names: &[String],
+    span: &Span,
+    records: &[ListedRecord],
+    deadline: Option<std::time::Duration>,
+) -> Vec<(u64, Result<bytes::Bytes, FetchError>)> {
+    let singles: Vec<Span> = span
+        .records
+        .clone()
+        .map(|j| Span {
+            archive: span.archive,
+            start: records[j].offset,
+            end: records[j].offset + records[j].length,
+            records: j..j + 1,
+        })
+        .collect();
+    let answers = fetcher.fetch(names, &singles, deadline);
+    answers.map(|(k, a)| (singles[k].start, a)).collect()
+}
+
+/// Which of an archive's records (sorted by offset) share bytes with another line's: their
+/// bytes are checked to be one whole record before any row is taken from them, so that a
+/// line that is off gives no rows of a record another line names.
+fn overlaps(records: &[ListedRecord]) -> Vec<bool> {
+    let mut out = vec![false; records.len()];
+    let mut reach = 0u64; // the furthest end of the records before
+    let mut reached_by = None;
+    for (k, r) in records.iter().enumerate() {
+        if k > 0 && r.offset < reach {
+            out[k] = true;
+            if let Some(b) = reached_by {
+                out[b] = true;
+            }
+        }
+        let end = r.offset + r.length;
+        if end > reach {
+            reach = end;
+            reached_by = Some(k);
+        }
+    }
+    out
 }
 
 /// Deliver one chunk of a targeted input; with its last, fail the input when some record could
@@ -141,42 +200,48 @@ fn fetch_failed(ex: &mut Extractor<'_>, r: &ListedRecord, e: &FetchError) {
 }
 
 /// Read the record `r` from the fetched bytes of its span (which starts at `span_start`): one
-/// gzip member or one plain record, exactly `r.length` bytes long.
+/// gzip member or one plain record, exactly `r.length` bytes long. `check`: count its records
+/// first and take no row unless it is one whole record (its bytes overlap another line's).
 fn read_record(
     bytes: &[u8],
     span_start: u64,
     r: &ListedRecord,
+    check: bool,
     read: &mut ReadBuffers,
     ex: &mut Extractor<'_>,
     stats: &mut ContainerStats,
 ) {
     let from = (r.offset - span_start) as usize;
     let data = &bytes[from..from + r.length as usize];
-    let records_before = ex.records_read();
-    ex.set_list_line(Some(r.line));
-    let (gzip, members) = if data.starts_with(&[0x1f, 0x8b]) {
-        let s = reader::read_gzip_members_at(data, 0, data.len(), r.offset, read, ex);
-        stats.add(&s);
-        (true, s.members)
-    } else if is_record_start(data) {
-        let s = reader::read_plain_at(data, 0, data.len(), r.offset, ex);
-        stats.add(&s);
-        (false, 0)
-    } else {
-        ex.set_list_line(None);
-        let head: String = String::from_utf8_lossy(&data[..data.len().min(16)])
-            .chars()
-            .map(|c| if c.is_control() { '.' } else { c })
-            .collect();
+    let gzip = data.starts_with(&[0x1f, 0x8b]);
+    if !gzip && !is_record_start(data) {
+        // What the bytes say is not written: a list may name any local file.
         let detail = format!(
-            "the bytes at offset {} start neither a gzip member nor a WARC or ARC record \
-             ({head:?}...): the offset is off, or the archive is another",
+            "the bytes at offset {} start neither a gzip member nor a WARC or ARC record: \
+             the offset is off, or the archive is another",
             r.offset
         );
         return listed_error(ex, ErrorKind::RecordMismatch, r, &detail);
+    }
+    let read_into = |sink: &mut dyn Sink, read: &mut ReadBuffers| {
+        if gzip {
+            reader::read_gzip_members_at(data, 0, data.len(), r.offset, read, sink)
+        } else {
+            reader::read_plain_at(data, 0, data.len(), r.offset, sink)
+        }
     };
-    ex.set_list_line(None);
-    let records = ex.records_read() - records_before;
+    let (records, members) = if check {
+        let mut counter = Counter(0);
+        let s = read_into(&mut counter, read);
+        (counter.0, s.members)
+    } else {
+        let records_before = ex.records_read();
+        ex.set_list_line(Some(r.line));
+        let s = read_into(ex, read);
+        ex.set_list_line(None);
+        stats.add(&s);
+        (ex.records_read() - records_before, s.members)
+    };
     let whole = records == 1 && (!gzip || members == 1);
     if !whole {
         let what = if gzip {
@@ -184,12 +249,31 @@ fn read_record(
         } else {
             format!("{records} records")
         };
+        let kept = if check {
+            ", and its bytes overlap another line's: no row is taken from them"
+        } else {
+            ""
+        };
         let detail = format!(
-            "the {} bytes at offset {} hold {what}, not one record: the length is off",
+            "the {} bytes at offset {} hold {what}, not one record: the length is off{kept}",
             r.length, r.offset
         );
         listed_error(ex, ErrorKind::RecordMismatch, r, &detail);
+    } else if check {
+        ex.set_list_line(Some(r.line));
+        stats.add(&read_into(ex, read));
+        ex.set_list_line(None);
     }
+}
+
+/// A sink that only counts records.
+struct Counter(u64);
+
+impl Sink for Counter {
+    fn record(&mut self, _: &crate::archive::sink::Record<'_>) {
+        self.0 += 1;
+    }
+    fn error(&mut self, _: ReadError) {}
 }
 
 /// Do `data` start a plain WARC or ARC record?

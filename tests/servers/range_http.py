@@ -3,7 +3,13 @@
 `noetag`. A file whose name contains `nohead` answers HEAD with 405 (GET works); `hang`: a GET is
 never answered; `trickle`: a GET sends its headers and the first 1,000 bytes, then one byte every
 2 s for ever (each byte is progress, never enough); `norange`: Range is ignored (a GET answers
-200 with the whole file). With `--drop N`, the first N GET responses for each file are cut off: the full
+200 with the whole file); `endless`: a Range GET answers 206 with the right Content-Range and
+no Content-Length, and sends bytes until the client goes; `refuse416`: every Range GET answers
+416 with the file's size. A GET of `redirect-other-NAME` is answered `302` to NAME on `localhost`
+(another host name than the 127.0.0.1 the client asked), `redirect-same-NAME` to NAME on
+127.0.0.1. A file `_faults` in ROOT, when present, is read at each request: the words `norange`
+and `refuse416` in it apply to every file (so a test can turn a fault off between two runs).
+With `--drop N`, the first N GET responses for each file are cut off: the full
 Content-Length is announced, 40% of the bytes are sent, and the connection is closed, as a
 failing server or network would. With `--refuse N`, the first N GETs of each range are refused
 in turn with 503 (with `Retry-After: 1`), 429 (with `Retry-After` as a date) and 403, as a
@@ -61,6 +67,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def serve(self, head):
         rel = urllib.parse.unquote(urllib.parse.urlsplit(self.path).path).lstrip("/")
+        for kind, host in (("redirect-other-", "localhost"), ("redirect-same-", "127.0.0.1")):
+            if os.path.basename(rel).startswith(kind):
+                target = os.path.join(os.path.dirname(rel), os.path.basename(rel)[len(kind):])
+                self.send_response(302)
+                self.send_header("Location", f"http://{host}:{self.server.server_address[1]}/{target}")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+        try:
+            with open(os.path.join(ROOT, "_faults")) as f:
+                faults = f.read()
+        except OSError:
+            faults = ""
         path = os.path.abspath(os.path.join(ROOT, rel))
         if not path.startswith(ROOT + os.sep) or not os.path.isfile(path):
             self.send_response(404)
@@ -87,8 +106,27 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.send_header("Content-Length", "0")
                 self.end_headers()
                 return
-        if rng and "norange" in os.path.basename(path):
+        if rng and ("norange" in os.path.basename(path) or "norange" in faults):
             rng = None
+        if rng and not head and ("refuse416" in os.path.basename(path) or "refuse416" in faults):
+            self.send_response(416)
+            self.send_header("Content-Range", f"bytes */{size}")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        if rng and not head and "endless" in os.path.basename(path):
+            m = re.fullmatch(r"bytes=(\d+)-(\d*)", rng.strip())
+            self.send_response(206)
+            self.send_header("Content-Range", f"bytes {m.group(1)}-{m.group(2)}/{size}")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            try:
+                while True:
+                    self.wfile.write(b"\0" * 65536)
+            except OSError:  # the client gave up
+                pass
+            return
         if rng:
             m = re.fullmatch(r"bytes=(\d+)-(\d*)", rng.strip())
             if not m or int(m.group(1)) >= size:
@@ -140,7 +178,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             except OSError:  # the client gave up
                 pass
             return
-        self.wfile.write(body)
+        try:
+            self.wfile.write(body)
+        except OSError:  # the client took what it wanted of a whole-file answer and went
+            pass
 
 
 server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)

@@ -12,9 +12,13 @@
 //! * other `5xx`, `408`, a dropped connection, a body cut short or stalled for the stall timeout
 //!   wait the backoff (1 s, doubled each time, at most 30 s);
 //!
-//! up to [`MAX_ATTEMPTS`] requests per range, and never past the input's deadline. A `200` to a
-//! Range request (a server that sends the whole file), a `206` of other bytes than asked, a
-//! `404` or a `416` fail the range at once: retrying would not help.
+//! up to [`MAX_ATTEMPTS`] requests per range, and never past the input's deadline. A `206` of
+//! other bytes than asked (or more of them: a body is read a piece at a time and never kept past
+//! the span), a `404` or a `416` past the archive's end fail the range at once: retrying would
+//! not help. A server that ignores Range (`200`, the whole file) has the span cut out of its
+//! answer as it streams by when the span ends within [`WHOLE_ANSWER_MAX`], and fails the range
+//! otherwise, as does a `416` for bytes the archive has: the input fails and `--resume` asks
+//! again. A redirect is followed only to the host the request went to ([`Redirects`]).
 //!
 //! object_store is not used for HTTP: it neither reads `Retry-After` nor retries a `403`. For S3
 //! it is (signing, regions); S3 answers throttling with `503 SlowDown`, which object_store itself
@@ -78,6 +82,27 @@ pub fn coalesce(archive: usize, records: &[(u64, u64)], gap: u64, max: u64) -> V
     spans
 }
 
+/// Where a range request may be redirected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Redirects {
+    /// Only to the host the request was made to (another path, scheme or port of it): a list
+    /// names the host its records are fetched from, and a redirect elsewhere is refused with
+    /// an `errors` row saying where it pointed.
+    #[default]
+    SameHost,
+    /// To any host (`--range-redirects any`).
+    Any,
+}
+
+/// Redirects followed for one request at most.
+const MAX_REDIRECTS: usize = 10;
+
+/// The largest prefix of an archive read out of a server's whole-file answer (a `200` to a
+/// Range request, from a server that ignores Range): a span that ends within it is cut out of
+/// the answer as it streams by (never more than the span held); one that ends past it fails
+/// (the input fails, and `--resume` asks again).
+pub const WHOLE_ANSWER_MAX: u64 = 64 << 20;
+
 /// Why a range could not be had.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FetchError {
@@ -122,8 +147,10 @@ pub type Answer = (usize, Result<Bytes, FetchError>);
 impl Fetcher {
     /// A fetcher with at most `concurrency` requests in flight; `limits.stall` is how long a
     /// response may go without a byte.
-    pub fn new(concurrency: usize, limits: Limits) -> Result<Self> {
+    /// `redirects`: which redirects a request follows.
+    pub fn new(concurrency: usize, limits: Limits, redirects: Redirects) -> Result<Self> {
         let http = reqwest::Client::builder()
+            .redirect(redirect_policy(redirects))
             .connect_timeout(Duration::from_secs(10))
             .read_timeout(limits.stall)
             .pool_max_idle_per_host(concurrency.max(1))
@@ -213,6 +240,26 @@ impl Fetcher {
         stores.insert(bucket, Arc::clone(&store));
         Ok(store)
     }
+}
+
+/// reqwest's policy for `redirects`: a redirect it does not follow is handed back as the
+/// `3xx` answer, which [`Job::attempt_http`] refuses with where it pointed.
+fn redirect_policy(redirects: Redirects) -> reqwest::redirect::Policy {
+    reqwest::redirect::Policy::custom(move |attempt| {
+        let first_host = attempt.previous().first().and_then(|u| u.host_str());
+        let same = attempt
+            .url()
+            .host_str()
+            .zip(first_host)
+            .is_some_and(|(to, from)| to.eq_ignore_ascii_case(from));
+        if attempt.previous().len() > MAX_REDIRECTS {
+            attempt.error(format!("more than {MAX_REDIRECTS} redirects"))
+        } else if same || redirects == Redirects::Any {
+            attempt.follow()
+        } else {
+            attempt.stop()
+        }
+    })
 }
 
 /// A stream of answers read from a blocking thread, one `block_on` per answer.
@@ -370,16 +417,16 @@ impl Job {
         let status = resp.status().as_u16();
         match status {
             206 => {}
-            200 => {
-                return Attempt::Give(FetchError::NotTheRange(
-                    "the server answered 200 with the whole file, not the range asked for"
-                        .to_string(),
-                ))
-            }
-            416 => {
-                return Attempt::Give(FetchError::NotTheRange(format!(
-                    "416: the range {start}-{last} is past the end of the archive"
-                )))
+            200 => return self.cut_from_whole(resp).await,
+            416 => return Attempt::Give(self.refused_range(resp.headers())),
+            300..=399 => {
+                let to = (resp.headers().get(reqwest::header::LOCATION))
+                    .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+                    .unwrap_or_else(|| "nowhere (no Location)".to_string());
+                return Attempt::Give(FetchError::Failed(format!(
+                    "HTTP {status}: redirected to {to}, another host than the list names \
+                     (not followed; --range-redirects any follows it)"
+                )));
             }
             404 | 410 => {
                 return Attempt::Give(FetchError::Failed(format!("{status}: no such archive")))
@@ -407,23 +454,114 @@ impl Job {
             .map(str::to_string);
         if let Some(range) = &range {
             if !content_range_is(range, start, last) {
-                return Attempt::Give(FetchError::NotTheRange(format!(
-                    "asked for bytes {start}-{last}, the server sent {range}"
-                )));
+                let size = range
+                    .rsplit('/')
+                    .next()
+                    .and_then(|n| n.trim().parse::<u64>().ok());
+                let why = match size {
+                    Some(size) if size <= last => format!(
+                        "bytes {start}-{last} run past the end of the archive ({size} bytes)"
+                    ),
+                    _ => format!("asked for bytes {start}-{last}, the server sent {range}"),
+                };
+                return Attempt::Give(FetchError::NotTheRange(why));
             }
         }
-        match resp.bytes().await {
-            Ok(b) if b.len() as u64 == self.end - self.start => Attempt::Done(b),
-            Ok(b) => Attempt::Again {
-                why: format!("{} of {} bytes arrived", b.len(), self.end - self.start),
+        let asked = self.end - self.start;
+        if let Some(len) = resp.content_length().filter(|&l| l != asked) {
+            return Attempt::Give(FetchError::NotTheRange(format!(
+                "asked for {asked} bytes, the server announced {len}"
+            )));
+        }
+        self.read_body(resp, 0).await
+    }
+
+    /// The body of a `206`, or the span's bytes of a whole-file `200` (`skip`: the bytes before
+    /// them), read a piece at a time: never more than the span is kept, and a body that runs
+    /// past it is a mismatch, not a buffer without bound.
+    async fn read_body(&self, mut resp: reqwest::Response, skip: u64) -> Attempt {
+        let asked = self.end - self.start;
+        let whole = skip > 0 || resp.status().as_u16() == 200;
+        let mut buf = bytes::BytesMut::with_capacity(asked.min(COALESCE_MAX) as usize);
+        let mut to_skip = skip;
+        loop {
+            let piece = match resp.chunk().await {
+                Ok(Some(p)) => p,
+                Ok(None) => break,
+                Err(e) => {
+                    return Attempt::Again {
+                        why: error_chain(&e),
+                        wait: None,
+                        hold_all: false,
+                    }
+                }
+            };
+            let mut piece = &piece[..];
+            let dropped = to_skip.min(piece.len() as u64);
+            piece = &piece[dropped as usize..];
+            to_skip -= dropped;
+            let room = (asked - buf.len() as u64) as usize;
+            if piece.len() > room && !whole {
+                return Attempt::Give(FetchError::NotTheRange(format!(
+                    "the server sent more than the {asked} bytes asked for"
+                )));
+            }
+            buf.extend_from_slice(&piece[..piece.len().min(room)]);
+            if whole && buf.len() as u64 == asked {
+                // The rest of the whole file is not read: dropping the answer closes it.
+                return Attempt::Done(buf.freeze());
+            }
+        }
+        match buf.len() as u64 {
+            n if n == asked => Attempt::Done(buf.freeze()),
+            n if whole => Attempt::Give(FetchError::NotTheRange(format!(
+                "the server ignores Range and its whole file ends {} bytes short of byte {}",
+                asked - n,
+                self.end - 1
+            ))),
+            n => Attempt::Again {
+                why: format!("{n} of {asked} bytes arrived"),
                 wait: None,
                 hold_all: false,
             },
-            Err(e) => Attempt::Again {
-                why: error_chain(&e),
-                wait: None,
-                hold_all: false,
-            },
+        }
+    }
+
+    /// A `200` to a Range request: the server sends the whole file. The span is cut out of it
+    /// when it ends within [`WHOLE_ANSWER_MAX`]; else the fetch fails (the input fails, and
+    /// `--resume` asks again), never "done" with nothing read.
+    async fn cut_from_whole(&self, resp: reqwest::Response) -> Attempt {
+        if self.end > WHOLE_ANSWER_MAX {
+            return Attempt::Give(FetchError::Failed(format!(
+                "the server ignores Range (it answered 200 with the whole file), and bytes \
+                 {}-{} lie past the first {} MiB of it that are read so",
+                self.start,
+                self.end - 1,
+                WHOLE_ANSWER_MAX >> 20
+            )));
+        }
+        self.read_body(resp, self.start).await
+    }
+
+    /// A `416`: the range is past the end of the archive when the server says how long it is
+    /// and the range starts after that (the list's offset is wrong); otherwise the server
+    /// refuses a range it has, and the fetch fails (`--resume` asks again).
+    fn refused_range(&self, headers: &reqwest::header::HeaderMap) -> FetchError {
+        let (start, last) = (self.start, self.end - 1);
+        let size = (headers.get(reqwest::header::CONTENT_RANGE))
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().strip_prefix("bytes */"))
+            .and_then(|n| n.trim().parse::<u64>().ok());
+        match size {
+            Some(size) if start >= size => FetchError::NotTheRange(format!(
+                "416: the range {start}-{last} is past the end of the archive ({size} bytes)"
+            )),
+            Some(size) => FetchError::Failed(format!(
+                "416: the server refused the range {start}-{last} of an archive of {size} bytes"
+            )),
+            None => FetchError::Failed(format!(
+                "416: the server refused the range {start}-{last} without saying the archive's size"
+            )),
         }
     }
 
@@ -474,11 +612,25 @@ impl Job {
     }
 }
 
-/// A local archive's range, read in place.
+/// A local archive's range, read in place. Only a regular file has ranges: a FIFO, device or
+/// socket named in a list is refused at once (opened without blocking, so that a FIFO with no
+/// writer does not hang the run).
 fn read_local(job: &Job) -> Result<Bytes, FetchError> {
-    let file = std::fs::File::open(&job.name)
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(&job.name)
         .map_err(|e| FetchError::Failed(format!("cannot open {}: {e}", job.name)))?;
-    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    let meta = (file.metadata())
+        .map_err(|e| FetchError::Failed(format!("cannot read {}: {e}", job.name)))?;
+    if !meta.is_file() {
+        return Err(FetchError::Failed(format!(
+            "{} is not a regular file (a FIFO, device or socket has no byte ranges)",
+            job.name
+        )));
+    }
+    let size = meta.len();
     if job.end > size {
         return Err(FetchError::NotTheRange(format!(
             "bytes {}-{} run past the end of the archive ({size} bytes)",
