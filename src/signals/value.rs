@@ -5,8 +5,8 @@
 //! 1. **`sfv`**: a valid Structured Fields List (RFC 9651, the `sfv` crate) whose members are
 //!    product tokens or `*`, the rules being the parameters: `*;noindex;nosnippet, ExampleBot`.
 //!    A list is taken in this reading only if some member has a parameter or is `*`, and no
-//!    parameterless member is itself a robots rule: `noindex, nofollow` is also a valid List, of
-//!    two tokens, and means the legacy thing.
+//!    member is itself a robots rule: `noindex, nofollow` is also a valid List, of two tokens,
+//!    and `noindex; nofollow` one of a token with a parameter, and both mean the legacy thing.
 //! 2. **`sfv_lenient`**: the draft's own examples are not all valid Structured Fields. Two
 //!    readings of their obvious intent are accepted and flagged by this syntax value:
 //!    - the List form with an omitted global identifier (`;noindex;nosnippet`), a trailing `;`
@@ -304,13 +304,13 @@ fn strict_sfv(text: &str) -> Option<Out> {
         let sfv::BareItem::Token(t) = &item.bare_item else {
             return None;
         };
-        if item.params.is_empty() {
-            if normalize(t.as_str()).is_some() {
-                return None;
-            }
-        } else {
-            any_rule = true;
+        // A member named by a robots rule is the legacy form, whether or not it has
+        // parameters: `noindex, nofollow` is a List of two tokens, and `noindex; nofollow` one
+        // token `noindex` with the parameter `nofollow`; no crawler is called `noindex`.
+        if normalize(t.as_str()).is_some() {
+            return None;
         }
+        any_rule |= !item.params.is_empty();
         any_rule |= t.as_str() == "*";
     }
     if !any_rule {
@@ -583,6 +583,37 @@ mod tests {
         assert_eq!(
             triples(&p),
             vec![t("*", "nosnippet", ""), t("examplebot", "noindex", "")]
+        );
+    }
+
+    #[test]
+    fn rules_separated_by_semicolons_are_the_legacy_form_not_an_agent_named_by_a_rule() {
+        for (v, want) in [
+            ("noindex; nofollow", vec![("noindex", ""), ("nofollow", "")]),
+            ("none; noarchive", vec![("none", ""), ("noarchive", "")]),
+            ("noai; noimageai", vec![("noai", ""), ("noimageai", "")]),
+            ("index;follow", vec![("index", ""), ("follow", "")]),
+            ("NOINDEX; NOFOLLOW", vec![("noindex", ""), ("nofollow", "")]),
+            (
+                "noindex;max-snippet=20",
+                vec![("noindex", ""), ("max-snippet", "20")],
+            ),
+        ] {
+            let p = parse_header_value(v.as_bytes());
+            assert_eq!(p.syntax, Syntax::Legacy, "{v}");
+            let got: Vec<(String, String, String)> = triples(&p);
+            let want: Vec<_> = want.iter().map(|(d, x)| t("*", d, x)).collect();
+            assert_eq!(got, want, "{v}");
+        }
+        // An agent's own rules after `;` stay the Structured Fields form.
+        let p = parse_header_value(b"googlebot;noindex;nofollow");
+        assert_eq!(p.syntax, Syntax::Sfv);
+        assert_eq!(
+            triples(&p),
+            vec![
+                t("googlebot", "noindex", ""),
+                t("googlebot", "nofollow", "")
+            ]
         );
     }
 
