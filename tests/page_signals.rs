@@ -548,3 +548,98 @@ fn html_warc(path: &Path, pages: &[(&str, &str, String)]) {
         .collect();
     common::http_warc(path, "2026-01-01T00:00:00Z", &responses);
 }
+
+#[test]
+fn a_page_of_thousands_of_signal_directives_is_cut_with_an_errors_row_and_its_input_kept() {
+    use common::{http_warc, table_rows, Response};
+    let dir = tempfile::tempdir().unwrap();
+    // 300 X-Robots-Tag headers of 8 KiB, each of a few hundred distinct unknown directives
+    // (made a 2 GiB page_signals column and a panic that lost the input), and a page of 124
+    // robots meta tags of 8 KiB.
+    let mut headers = String::from("Content-Type: text/html\r\n");
+    for h in 0..300 {
+        let mut value = String::new();
+        let mut k = 0;
+        while value.len() < 8 * 1024 - 20 {
+            value.push_str(&format!("d{h}x{k}, "));
+            k += 1;
+        }
+        headers.push_str(&format!("X-Robots-Tag: {value}\r\n"));
+    }
+    let mut metas = String::from("<html><head>");
+    for t in 0..124 {
+        let words: Vec<String> = (0..900).map(|k| format!("m{t}y{k}")).collect();
+        metas.push_str(&format!(
+            "<meta name=\"robots\" content=\"{}\">",
+            words.join(",")
+        ));
+    }
+    metas.push_str("</head><body>x</body></html>");
+    let ordinary = "<html><head><meta name=\"robots\" content=\"noindex\"></head></html>";
+    let urls: Vec<String> = (0..100).map(|k| format!("http://a.example/{k}")).collect();
+    let mut responses = vec![
+        Response {
+            url: "http://a.example/robots.txt",
+            status: "200 OK",
+            headers: "Content-Type: text/plain\r\n".into(),
+            body: b"User-agent: *\nDisallow: /private\n",
+        },
+        Response {
+            url: "http://a.example/headers",
+            status: "200 OK",
+            headers,
+            body: b"<html></html>",
+        },
+        Response {
+            url: "http://a.example/metas",
+            status: "200 OK",
+            headers: "Content-Type: text/html\r\n".into(),
+            body: metas.as_bytes(),
+        },
+    ];
+    for u in &urls {
+        responses.push(Response {
+            url: u,
+            status: "200 OK",
+            headers: "Content-Type: text/html\r\n".into(),
+            body: ordinary.as_bytes(),
+        });
+    }
+    let warc = dir.path().join("hostile.warc");
+    http_warc(&warc, "2026-01-01T00:00:00Z", &responses);
+    let out = dir.path().join("out");
+    let summary = dir.path().join("summary.json");
+    let o = common::bin()
+        .args(["scan", "--quiet"])
+        .arg(&warc)
+        .arg("--out")
+        .arg(&out)
+        .arg("--summary")
+        .arg(&summary)
+        .output()
+        .unwrap();
+    common::assert_ok(&o);
+    assert_eq!(table_rows(&out, "robots_files", &[]).len(), 1);
+    assert_eq!(table_rows(&out, "pages", &[]).len(), 102);
+    let signals = table_rows(&out, "page_signals", &[]);
+    let of = |page: &str| {
+        (signals.iter())
+            .filter(|r| r.contains(&format!("url=http://a.example/{page}|")))
+            .count()
+    };
+    assert_eq!(of("headers"), 1024);
+    assert!(of("metas") <= 1024 && of("metas") > 0);
+    assert_eq!(signals.len() - of("headers") - of("metas"), 100);
+    let cut: Vec<String> = (table_rows(&out, "errors", &[]).into_iter())
+        .filter(|r| r.contains("kind=page_signals_cut|"))
+        .collect();
+    assert_eq!(cut.len(), 2, "{cut:#?}");
+    // The whole value is kept once per header, on its first row.
+    let with_raw = (signals.iter())
+        .filter(|r| r.contains("url=http://a.example/headers|") && !r.ends_with("raw_value=NULL"))
+        .count();
+    assert!(with_raw < 10, "{with_raw} rows repeat the raw value");
+    let s = common::read_summary(&summary);
+    let peak = s["peak_rss_bytes"].as_u64().unwrap();
+    assert!(peak < 500 << 20, "peak memory {peak} bytes");
+}

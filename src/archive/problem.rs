@@ -46,6 +46,7 @@ str_enum! {
         VerdictUndetermined = "verdict_undetermined",
         HeadScanLimit = "head_scan_limit",
         HttpHeadTooLong = "http_head_too_long",
+        PageSignalsCut = "page_signals_cut",
     }
 }
 

@@ -9,6 +9,12 @@ use arrow_schema::SchemaRef;
 /// Columns added by the writer, first in every table.
 pub const CRAWL_COLUMN: &str = "crawl";
 
+/// A table built through Arrow seals its rows so far as one batch when a string column holds
+/// more than this many bytes, and starts anew: Arrow's string arrays index their bytes with
+/// 32-bit offsets (2 GiB), and one chunk of a hostile archive can hold more. The margin leaves
+/// room for the row that crosses it (a value is at most a few MiB).
+pub const SEAL_BYTES: usize = 1 << 30;
+
 /// What every table builder can do, for the writer.
 pub trait TableBuilder: Send {
     /// The table the builder's rows belong to.
@@ -120,24 +126,75 @@ macro_rules! table {
             $($(#[$cdoc])* pub $col: <$kind as Kind>::Value<'a>,)*
         }
 
-        #[derive(Default)]
         pub struct $builder {
             rows: usize,
             $($col: <$kind as Kind>::Builder,)*
+            /// Rows sealed before a string column grew past `seal_bytes`: their count and
+            /// columns (without `crawl`).
+            sealed: Vec<(usize, Vec<ArrayRef>)>,
+            seal_bytes: usize,
+        }
+
+        impl Default for $builder {
+            fn default() -> Self {
+                $builder {
+                    rows: 0,
+                    $($col: Default::default(),)*
+                    sealed: Vec::new(),
+                    seal_bytes: $crate::tables::declare::SEAL_BYTES,
+                }
+            }
         }
 
         impl $builder {
             pub fn append(&mut self, row: &$row<'_>) {
                 $(<$kind as Kind>::append(&mut self.$col, &row.$col);)*
                 self.rows += 1;
+                let bytes = 0 $(.max(<$kind as Kind>::bytes(&self.$col)))*;
+                if bytes > self.seal_bytes {
+                    self.seal();
+                }
             }
 
-            /// Drain the rows into a batch, the `crawl` column first.
-            pub fn finish(&mut self, crawl: &str) -> RecordBatch {
+            /// Seal the rows so far once a string column holds more than `bytes` (testing:
+            /// the default is [`SEAL_BYTES`]).
+            #[doc(hidden)]
+            #[allow(dead_code)] // not every table's tests use it
+            pub fn with_seal_bytes(mut self, bytes: usize) -> Self {
+                self.seal_bytes = bytes;
+                self
+            }
+
+            fn seal(&mut self) {
                 let n = std::mem::take(&mut self.rows);
-                let mut cols: Vec<ArrayRef> = vec![Arc::new(StringArray::from(vec![crawl; n]))];
-                $(cols.push(<$kind as Kind>::finish(&mut self.$col));)*
-                RecordBatch::try_new(Self::schema(), cols).expect("table columns match their schema")
+                let cols = vec![$(<$kind as Kind>::finish(&mut self.$col)),*];
+                self.sealed.push((n, cols));
+            }
+
+            /// Drain the rows into a batch, the `crawl` column first. A builder that sealed
+            /// rows (past [`SEAL_BYTES`] in a column) gives them by [`Self::batches`] instead.
+            #[allow(dead_code)] // the writer takes batches; tests and derivations finish
+            pub fn finish(&mut self, crawl: &str) -> RecordBatch {
+                assert!(self.sealed.is_empty(), "sealed rows are taken by batches()");
+                self.batches(crawl).pop().expect("one batch")
+            }
+
+            /// Drain the rows into batches (one, unless rows were sealed), each with the
+            /// `crawl` column first.
+            pub fn batches(&mut self, crawl: &str) -> Vec<RecordBatch> {
+                if self.rows > 0 || self.sealed.is_empty() {
+                    self.seal();
+                }
+                std::mem::take(&mut self.sealed)
+                    .into_iter()
+                    .map(|(n, rest)| {
+                        let mut cols: Vec<ArrayRef> =
+                            vec![Arc::new(StringArray::from(vec![crawl; n]))];
+                        cols.extend(rest);
+                        RecordBatch::try_new(Self::schema(), cols)
+                            .expect("table columns match their schema")
+                    })
+                    .collect()
             }
         }
 
@@ -155,7 +212,7 @@ macro_rules! table {
                 Arc::new(Schema::new(fields))
             }
             fn len(&self) -> usize {
-                self.rows
+                self.rows + self.sealed.iter().map(|(n, _)| n).sum::<usize>()
             }
             fn plain_columns() -> Vec<&'static str> {
                 [$((stringify!($col), <$kind as Kind>::PLAIN)),*]
@@ -164,7 +221,10 @@ macro_rules! table {
                     .collect()
             }
             fn write_into(&mut self, crawl: &str, part: &mut PartWriter) -> Result<()> {
-                part.write(&self.finish(crawl))
+                for batch in self.batches(crawl) {
+                    part.write(&batch)?;
+                }
+                Ok(())
             }
         }
     };

@@ -23,6 +23,12 @@ pub trait Kind {
     fn data_type() -> DataType;
     fn append(b: &mut Self::Builder, v: &Self::Value<'_>);
     fn finish(b: &mut Self::Builder) -> ArrayRef;
+    /// The bytes of variable-length data the builder holds (its string values), which Arrow's
+    /// 32-bit offsets bound at 2 GiB a column; 0 for a fixed-width kind.
+    fn bytes(b: &Self::Builder) -> usize {
+        let _ = b;
+        0
+    }
     /// Append `n` rows of `v` to a run column.
     fn push(c: &mut Self::RunCol, v: &Self::Value<'_>, n: u32);
 }
@@ -62,6 +68,9 @@ macro_rules! str_kind {
             }
             fn finish(b: &mut StringBuilder) -> ArrayRef {
                 Arc::new(b.finish())
+            }
+            fn bytes(b: &StringBuilder) -> usize {
+                b.values_slice().len()
             }
             fn push(c: &mut $run_col, v: &Self::Value<'_>, n: u32) {
                 c.$push(*v, n)
@@ -157,5 +166,8 @@ impl Kind for StrList {
     }
     fn finish(b: &mut ListBuilder<StringBuilder>) -> ArrayRef {
         Arc::new(b.finish())
+    }
+    fn bytes(b: &ListBuilder<StringBuilder>) -> usize {
+        b.values_ref().values_slice().len()
     }
 }

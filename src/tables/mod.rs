@@ -714,4 +714,45 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn a_builder_past_its_seal_bytes_gives_several_batches_with_every_row_in_order() {
+        use arrow_array::cast::AsArray;
+        let mut b = PageSignalsBuilder::default().with_seal_bytes(10_000);
+        let value = "x".repeat(3000);
+        let urls: Vec<String> = (0..20).map(|k| format!("http://h/{k}")).collect();
+        for u in &urls {
+            b.append(&PageSignalRow {
+                url: Some(u),
+                raw_value: Some(&value),
+                ..PageSignalRow::default()
+            });
+        }
+        assert_eq!(b.len(), 20);
+        let batches = b.batches("c");
+        assert!(batches.len() >= 5, "{} batches", batches.len());
+        let got: Vec<String> = batches
+            .iter()
+            .flat_map(|batch| {
+                let col = batch.column_by_name("url").unwrap().as_string::<i32>();
+                (0..col.len())
+                    .map(|i| col.value(i).to_string())
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        assert_eq!(got, urls);
+        assert!(batches.iter().all(|batch| {
+            let raw = batch
+                .column_by_name("raw_value")
+                .unwrap()
+                .as_string::<i32>();
+            raw.values().len() <= 10_000 + 3000
+        }));
+        assert_eq!(b.len(), 0);
+        assert_eq!(
+            b.batches("c").len(),
+            1,
+            "an empty builder gives one empty batch"
+        );
+    }
 }

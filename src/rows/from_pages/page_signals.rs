@@ -114,6 +114,69 @@ pub struct SignalBuffers {
     lower: String,
 }
 
+/// The most `page_signals` rows one response adds.
+pub const RESPONSE_ROWS_MAX: usize = 1024;
+/// The most bytes of text one response's `page_signals` rows hold (URL, names, values).
+pub const RESPONSE_BYTES_MAX: usize = 1 << 20;
+
+/// The `page_signals` rows of one response, within [`RESPONSE_ROWS_MAX`] and
+/// [`RESPONSE_BYTES_MAX`]: a page with 300 headers of 8 KiB, each of a thousand unknown
+/// directives, made 2 GiB of rows. Past either bound the response's rows stop, and the caller
+/// writes a `page_signals_cut` errors row.
+pub struct SignalRows<'o> {
+    out: &'o mut PageSignalsBuilder,
+    rows: usize,
+    bytes: usize,
+    /// Rows not written for the bounds.
+    pub dropped: usize,
+}
+
+impl<'o> SignalRows<'o> {
+    pub fn new(out: &'o mut PageSignalsBuilder) -> Self {
+        SignalRows {
+            out,
+            rows: 0,
+            bytes: 0,
+            dropped: 0,
+        }
+    }
+
+    /// Append `r`, unless the response's bounds are spent (false then).
+    fn push(&mut self, r: &PageSignalRow<'_>) -> bool {
+        let len = |v: Option<&str>| v.map_or(0, str::len);
+        let bytes = len(r.url)
+            + len(r.name)
+            + len(r.agent)
+            + len(r.directive_value)
+            + len(r.directive_raw)
+            + len(r.raw_value);
+        if self.dropped > 0
+            || self.rows >= RESPONSE_ROWS_MAX
+            || self.bytes + bytes > RESPONSE_BYTES_MAX
+        {
+            self.dropped += 1;
+            return false;
+        }
+        self.rows += 1;
+        self.bytes += bytes;
+        self.out.append(r);
+        true
+    }
+
+    /// The detail of the `page_signals_cut` errors row, when rows were dropped.
+    pub fn cut_detail(&self) -> Option<String> {
+        (self.dropped > 0).then(|| {
+            format!(
+                "the response's robots headers and meta tags gave more than {RESPONSE_ROWS_MAX} \
+                 page_signals rows or {} MiB of text: {} rows after the first {} were not written",
+                RESPONSE_BYTES_MAX >> 20,
+                self.dropped,
+                self.rows
+            )
+        })
+    }
+}
+
 /// The facts of one response that every row repeats.
 pub struct PageCtx<'a> {
     pub warc_file: &'a str,
@@ -160,36 +223,39 @@ fn signal_row<'a>(ctx: &PageCtx<'a>, sig: &'a Signal<'a>) -> PageSignalRow<'a> {
 }
 
 /// Append the rows of one parsed value (one row per directive; one row with a NULL directive
-/// when the value has none, so that the header or tag itself is never lost).
+/// when the value has none, so that the header or tag itself is never lost). The whole value
+/// (`raw_value`) is on the header's or tag's first row only.
 fn emit_value(
-    out: &mut PageSignalsBuilder,
+    out: &mut SignalRows<'_>,
     ctx: &PageCtx<'_>,
     sig: &Signal<'_>,
     raw: &str,
     parsed: &ParsedValue,
-) -> usize {
+) {
     let mut r = signal_row(ctx, sig);
     r.syntax = Some(parsed.syntax.as_str());
     r.value_truncated = Some(parsed.truncated);
     r.raw_value = Some(raw);
     if parsed.directives.is_empty() {
         r.agent = Some("*");
-        out.append(&r);
-        return 1;
+        out.push(&r);
+        return;
     }
     for d in &parsed.directives {
         r.agent = Some(&d.agent);
         r.directive = d.directive;
         r.directive_value = d.value.as_deref();
         r.directive_raw = Some(&d.raw);
-        out.append(&r);
+        if !out.push(&r) {
+            return;
+        }
+        r.raw_value = None;
     }
-    parsed.directives.len()
 }
 
 /// A TDM Reservation Protocol value (`tdm-reservation: 1`, `tdm-policy: <url>`).
 fn emit_tdm(
-    out: &mut PageSignalsBuilder,
+    out: &mut SignalRows<'_>,
     ctx: &PageCtx<'_>,
     sig: &Signal<'_>,
     directive: &'static str,
@@ -203,13 +269,13 @@ fn emit_tdm(
     r.syntax = Some("tdmrep");
     r.value_truncated = Some(false);
     r.raw_value = Some(value);
-    out.append(&r);
+    out.push(&r);
 }
 
 /// An AI usage preference value (`Content-Usage`, `Content-Signal`): one row per member, one
 /// with a NULL directive when it has none.
 fn emit_prefs(
-    out: &mut PageSignalsBuilder,
+    out: &mut SignalRows<'_>,
     ctx: &PageCtx<'_>,
     sig: &Signal<'_>,
     raw: &str,
@@ -224,19 +290,22 @@ fn emit_prefs(
     r.value_truncated = Some(raw.len() >= crate::signals::value::PARSE_LIMIT);
     r.raw_value = Some(raw);
     if prefs.members.is_empty() {
-        out.append(&r);
+        out.push(&r);
     }
     for m in &prefs.members {
         r.directive = Some(m.key);
         r.directive_value = m.value.as_deref();
         r.directive_raw = Some(&m.raw);
-        out.append(&r);
+        if !out.push(&r) {
+            return;
+        }
+        r.raw_value = None;
     }
 }
 
 /// The rows of a `Content-Usage` or `Content-Signal` value.
 fn emit_ai_prefs(
-    out: &mut PageSignalsBuilder,
+    out: &mut SignalRows<'_>,
     ctx: &PageCtx<'_>,
     sig: &Signal<'_>,
     value: &[u8],
@@ -307,7 +376,7 @@ pub fn signal_header(name: &[u8]) -> Option<(&'static str, &[u8])> {
 }
 
 /// The headers of a response.
-pub fn headers(out: &mut PageSignalsBuilder, ctx: &PageCtx<'_>, head: &HttpHead<'_>) -> Carried {
+pub fn headers(out: &mut SignalRows<'_>, ctx: &PageCtx<'_>, head: &HttpHead<'_>) -> Carried {
     let mut c = Carried::default();
     let mut index = 0i32;
     for (name, value) in head.fields() {
@@ -405,7 +474,7 @@ pub fn head_scan_reached_end(bufs: &SignalBuffers) -> bool {
 
 /// The meta tags of the head [`scan_head`] scanned, as rows.
 pub fn meta_tags(
-    out: &mut PageSignalsBuilder,
+    out: &mut SignalRows<'_>,
     ctx: &PageCtx<'_>,
     bufs: &mut SignalBuffers,
     names: &MetaNames,

@@ -239,16 +239,27 @@ fn signal_rows(
 ) -> Carried {
     let mut carried = Carried::default();
     let mut next_index = 0;
+    let mut rows = page_signals::SignalRows::new(&mut cx.out.page_signals);
     if has_header {
-        carried = page_signals::headers(&mut cx.out.page_signals, ctx, h);
+        carried = page_signals::headers(&mut rows, ctx, h);
         next_index = carried.signals;
     }
     if meta_candidates {
         let (signals, names) = cx.bufs.head_scan(cx.registry);
-        let m = page_signals::meta_tags(&mut cx.out.page_signals, ctx, signals, names, next_index);
+        let m = page_signals::meta_tags(&mut rows, ctx, signals, names, next_index);
         carried.meta = m.meta;
         carried.tdm |= m.tdm;
         carried.ai_prefs |= m.ai_prefs;
+    }
+    if let Some(detail) = rows.cut_detail() {
+        let offset = ctx.warc_offset as u64;
+        cx.push_error(
+            ErrorKind::PageSignalsCut,
+            &detail,
+            offset,
+            None,
+            Some(ctx.url),
+        );
     }
     carried
 }
