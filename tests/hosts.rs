@@ -423,3 +423,59 @@ fn a_real_redirect_to_the_bare_host_is_followed() {
          www.archive.org,redirect,resolved,1,true,http://archive.org/robots.txt,ok\n"
     );
 }
+
+#[test]
+fn hosts_and_report_name_a_part_the_inputs_rows_count_and_exit_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let samples = repo().join("samples");
+    let inputs: Vec<String> = [
+        "real-robots.warc.gz",
+        "verdict-cases.warc.gz",
+        "signal-cases.warc.gz",
+    ]
+    .iter()
+    .map(|n| samples.join(n).to_string_lossy().into_owned())
+    .collect();
+    let inputs: Vec<&str> = inputs.iter().map(String::as_str).collect();
+    scan_into(&out, &inputs, &[]);
+    let o = hosts(&[out.to_str().unwrap()]);
+    assert_ok(&o);
+    let part_of = |table: &str, input: &str| {
+        common::walk(&out.join(table))
+            .into_iter()
+            .find(|p| p.to_string_lossy().contains(input))
+            .unwrap_or_else(|| panic!("a {table} part of {input}"))
+    };
+    for (table, input) in [
+        ("robots_files", "verdict-cases"),
+        ("agent_verdict_runs", "real-robots"),
+        ("page_signals", "signal-cases"),
+    ] {
+        let part = part_of(table, input);
+        let kept = dir.path().join("kept.parquet");
+        std::fs::rename(&part, &kept).unwrap();
+        let o = hosts(&[out.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{table}: {err}");
+        let name = part.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(
+            err.contains(&format!("{table}/crawl=")) && err.contains(&name),
+            "{err}"
+        );
+        assert!(err.contains("--resume"), "{err}");
+        let page = dir.path().join("report.html");
+        let o = bin()
+            .arg("report")
+            .arg(&out)
+            .arg("--out")
+            .arg(&page)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{table}: {err}");
+        assert!(err.contains(&name), "{err}");
+        std::fs::rename(&kept, &part).unwrap();
+    }
+    assert_ok(&hosts(&[out.to_str().unwrap()]));
+}

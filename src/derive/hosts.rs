@@ -230,7 +230,15 @@ pub fn derive(
         }
     }
     by_crawl.retain(|c, _| only.is_none_or(|o| o.contains(c)));
+    // A crawl some of whose counted parts are gone is not derived from the rest.
+    let missing = crate::tables::missing_parts(out)?;
     for (crawl, parts) in by_crawl {
+        if let Some(lost) = missing.get(&crawl) {
+            summary
+                .failed
+                .push((crawl, crate::tables::missing_message(lost)));
+            continue;
+        }
         let mut hosts = match read_crawl(out, &parts) {
             Ok(h) => h,
             Err(e) => {
@@ -315,7 +323,7 @@ pub fn derive(
         }
         summary.crawls.push(counts);
     }
-    derive_pages(out, only, &mut summary)?;
+    derive_pages(out, only, &missing, &mut summary)?;
     Ok(summary)
 }
 
@@ -324,6 +332,7 @@ pub fn derive(
 fn derive_pages(
     out: &OutDir,
     only: Option<&BTreeSet<String>>,
+    missing: &BTreeMap<String, Vec<String>>,
     summary: &mut HostsSummary,
 ) -> Result<()> {
     let mut by_crawl = parts_by_crawl(out, Table::PageSignals)?;
@@ -336,6 +345,14 @@ fn derive_pages(
     }
     by_crawl.retain(|c, _| only.is_none_or(|o| o.contains(c)));
     for (crawl, parts) in by_crawl {
+        if let Some(lost) = missing.get(&crawl) {
+            if !summary.failed.iter().any(|(c, _)| *c == crawl) {
+                summary
+                    .failed
+                    .push((crawl, crate::tables::missing_message(lost)));
+            }
+            continue;
+        }
         match signals::derive_crawl(out, &crawl, &parts) {
             Ok(rows) => summary.pages.push((crawl, rows)),
             Err(e) => {

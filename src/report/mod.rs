@@ -154,6 +154,14 @@ fn render(out: &OutDir, opts: &ReportOptions) -> Result<(String, ReportSummary)>
     // cannot be read gets a notice instead of half a section.
     let mut read: Vec<Crawl> = crawls.iter().map(|c| Crawl::read(&tables, c)).collect();
     read.sort_by(|a, b| a.order_key().cmp(&b.order_key()));
+    // Parts the inputs rows count but the folder lacks: the crawl's figures would be too small.
+    let lost = crate::tables::missing_parts(out)?;
+    for (crawl, parts) in lost.iter().filter(|(c, _)| crawls.contains(*c)) {
+        missing.push(format!(
+            "Crawl {crawl}: {}.",
+            crate::tables::missing_message(parts)
+        ));
+    }
     let shown = shown(&read, opts);
     let figures: Vec<&CrawlFigures> = read
         .iter()
@@ -189,6 +197,11 @@ fn render(out: &OutDir, opts: &ReportOptions) -> Result<(String, ReportSummary)>
             failed: read_failures(&read)
                 .into_iter()
                 .map(|(c, why)| (c.to_string(), why.to_string()))
+                .chain(
+                    (lost.iter())
+                        .filter(|(c, _)| crawls.contains(*c))
+                        .map(|(c, parts)| (c.clone(), crate::tables::missing_message(parts))),
+                )
                 .collect(),
             bytes: 0,
         },

@@ -8,6 +8,7 @@
 //!
 //! The schema is documented in docs/schema.md; bump [`SCHEMA_VERSION`] with any change to it.
 
+mod complete;
 mod declare;
 mod derived;
 mod kind;
@@ -24,6 +25,7 @@ use crate::parts::PartWriter;
 use anyhow::Result;
 use declare::table;
 
+pub use complete::{missing_message, missing_parts};
 pub use declare::{AppendRow, TableBuilder, CRAWL_COLUMN};
 pub use derived::*;
 
