@@ -185,9 +185,15 @@ pub fn derive_in(
     page_agents: Option<&[String]>,
 ) -> Result<HostsSummary> {
     let page_agents = page_verdicts::choose_agents(registry, page_agents)?;
+    // A crawl is named by its folder (`crawl=NAME`) or by the name it was scanned under.
+    let only: Option<BTreeSet<String>> = only.map(|o| {
+        o.iter()
+            .map(|c| crate::archive::input::crawl_folder(c))
+            .collect()
+    });
     OutDir::with_existing(out, |dir| {
         Table::write_schemas(dir, crate::tables::TableSelection::default())?;
-        derive(dir, only, registry, &page_agents)
+        derive(dir, only.as_ref(), registry, &page_agents)
     })
 }
 

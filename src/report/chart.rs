@@ -93,7 +93,7 @@ fn draw_bars(
         .y_label_formatter(&|v| match v {
             SegmentValue::CenterOf(i) => (i.checked_sub(empty_below))
                 .and_then(|i| bars.get(n - 1 - i))
-                .map_or(String::new(), |b| b.label.into()),
+                .map_or(String::new(), |b| super::html::visible(b.label)),
             _ => String::new(),
         })
         .x_label_formatter(&|v| match axis {
@@ -280,7 +280,8 @@ fn draw_timeline(
             continue;
         }
         let (px, py) = chart.backend_coord(&(*x, 0.0));
-        root.draw(&Text::new(label.clone(), (px, py + 6), style.clone()))?;
+        let label = super::html::visible(label);
+        root.draw(&Text::new(label, (px, py + 6), style.clone()))?;
         root.draw(&PathElement::new(vec![(px, py), (px, py + 4)], BLACK))?;
     }
     for line in lines {
@@ -322,6 +323,23 @@ mod tests {
         }]);
         assert_eq!(drawn(&svg, "#B2182B"), 1, "{svg}");
         assert!(svg.contains("revisit"), "{svg}");
+    }
+
+    #[test]
+    fn control_and_bidi_characters_of_a_label_never_reach_the_svg() {
+        let svg = bars(&[Bar {
+            label: "evil\u{202E}gnp.exe\u{0007}\u{2066}bot",
+            parts: vec![0.5],
+        }]);
+        assert!(
+            !svg.contains('\u{202E}') && !svg.contains('\u{0007}'),
+            "{svg}"
+        );
+        assert!(!svg.contains('\u{2066}'));
+        assert!(
+            svg.contains("evil\u{FFFD}gnp.exe\u{FFFD}\u{FFFD}bot"),
+            "{svg}"
+        );
     }
 
     /// The text of every `<text>` element.

@@ -41,6 +41,14 @@ pub(super) fn esc(s: &str) -> String {
     out
 }
 
+/// `s` with every hidden control (see [`is_hidden_control`]) made U+FFFD: for text that
+/// another writer escapes (the charts' SVG labels, which plotters escapes for XML only).
+pub(super) fn visible(s: &str) -> String {
+    s.chars()
+        .map(|c| if is_hidden_control(c) { '\u{FFFD}' } else { c })
+        .collect()
+}
+
 /// A character that must not reach the page as it is: C0 and C1 controls (but tab and line
 /// feed), and the Unicode bidirectional marks, embeddings, overrides and isolates.
 fn is_hidden_control(c: char) -> bool {

@@ -355,21 +355,19 @@ pub const CRAWL_FOLDER_MAX: usize = 120;
 /// about 60 bytes to it).
 const INPUT_NAME_MAX: usize = 150;
 
-/// The folder name (after `crawl=`) of the crawl named `name`: [`sanitize`]d and, when longer
-/// than [`CRAWL_FOLDER_MAX`], cut, with the first 8 hex digits of the SHA-256 of the whole
-/// name, so that two long names that share their start stay apart. `inputs.crawl_name` keeps
-/// the whole name.
+/// The folder name (after `crawl=`) of the crawl named `name`: the name itself when it is made
+/// of `[A-Za-z0-9._-]` only and at most [`CRAWL_FOLDER_MAX`] bytes; otherwise [`sanitize`]d,
+/// cut to fit, and followed by the first 8 hex digits of the SHA-256 of the whole name, so that
+/// two names that differ only where characters were replaced (`crawl one`, `crawl_one`) or
+/// after the cut stay apart. `inputs.crawl_name` keeps the whole name.
 pub fn crawl_folder(name: &str) -> String {
     let safe = sanitize(name);
-    if safe.len() <= CRAWL_FOLDER_MAX {
+    if safe == name && safe.len() <= CRAWL_FOLDER_MAX {
         return safe;
     }
     // `sanitize` leaves ASCII only: any byte is a character boundary.
-    format!(
-        "{}-{}",
-        &safe[..CRAWL_FOLDER_MAX - 9],
-        short_hash(name.as_bytes())
-    )
+    let keep = safe.len().min(CRAWL_FOLDER_MAX - 9);
+    format!("{}-{}", &safe[..keep], short_hash(name.as_bytes()))
 }
 
 /// Keep `[A-Za-z0-9._-]`, replace the rest with `_`. `_schema` becomes `__schema`: that
@@ -563,6 +561,30 @@ mod tests {
         assert_eq!(sanitize(" schema"), "__schema");
         assert_eq!(sanitize(".x"), "_.x");
         assert_eq!(sanitize(""), "_");
+    }
+
+    #[test]
+    fn crawl_names_that_differ_only_in_replaced_characters_get_folders_of_their_own() {
+        let names = [
+            "crawl one",
+            "crawl_one",
+            "crawl/one",
+            "crawl:one",
+            "_schema",
+            "",
+        ];
+        let folders: std::collections::BTreeSet<String> =
+            names.iter().map(|n| crawl_folder(n)).collect();
+        assert_eq!(folders.len(), names.len(), "{folders:?}");
+        assert_eq!(crawl_folder("CC-MAIN-2025-33"), "CC-MAIN-2025-33");
+        assert_eq!(crawl_folder("crawl_one"), "crawl_one");
+        assert!(crawl_folder("crawl one").starts_with("crawl_one-"));
+        assert!(folders
+            .iter()
+            .all(|f| f != "_schema" && !f.starts_with('.')));
+        let long = "x".repeat(300);
+        let (a, b) = (crawl_folder(&long), crawl_folder(&format!("{long}y")));
+        assert!(a != b && a.len() <= CRAWL_FOLDER_MAX && b.len() <= CRAWL_FOLDER_MAX);
     }
 
     #[test]
