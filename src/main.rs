@@ -582,6 +582,10 @@ fn run_scan(args: ScanArgs) -> Result<ExitCode> {
             }),
     };
     let summary = repcensus::scan(&opts)?;
+    // Said even quietly: the tables hold rows twice.
+    for w in &summary.warnings {
+        eprintln!("repcensus: warning: {w}");
+    }
     if !quiet {
         eprint!("{}", summary.render());
         if shard.is_some() {

@@ -474,3 +474,52 @@ fn a_folder_list_follows_symlinked_parts_and_names_a_broken_link() {
     assert_eq!(bad.len(), 1, "{bad:#?}");
     assert!(bad[0].contains("data_9.parquet"), "{}", bad[0]);
 }
+
+#[test]
+fn a_full_and_a_targeted_scan_of_the_same_records_into_one_folder_say_their_rows_are_there_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = served(dir.path());
+    let archive = root.join(ARCHIVE).to_string_lossy().into_owned();
+    let list = dir.path().join("list.csv");
+    csv_list(&list, &every_record(&root, ARCHIVE, &archive));
+    let whole = |out: &Path, what: &str| -> Output {
+        bin()
+            .args(["scan", "--quiet", what])
+            .arg("--out")
+            .arg(out)
+            .output()
+            .unwrap()
+    };
+    // Whole, then by record.
+    let out = dir.path().join("a");
+    common::assert_ok(&whole(&out, &archive));
+    let o = scan_records(&list, &out, &[]);
+    assert_eq!(code(&o), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("twice") && stderr(&o).contains(ARCHIVE),
+        "{}",
+        stderr(&o)
+    );
+    let s = read_summary(&out.with_extension("json"));
+    assert_eq!(s["warnings"].as_array().unwrap().len(), 1, "{s}");
+    // By record, then whole.
+    let out = dir.path().join("b");
+    let o = scan_records(&list, &out, &[]);
+    assert!(!stderr(&o).contains("twice"), "{}", stderr(&o));
+    let o = whole(&out, &archive);
+    common::assert_ok(&o);
+    assert!(
+        stderr(&o).contains("twice") && stderr(&o).contains(ARCHIVE),
+        "{}",
+        stderr(&o)
+    );
+    // The same scan again (it replaces its own parts) and another archive: no word.
+    let o = whole(&out, &root.join(OTHER).to_string_lossy());
+    assert!(!stderr(&o).contains("twice"), "{}", stderr(&o));
+    let o = scan_records(&list, &out, &[]);
+    assert!(stderr(&o).contains("twice"), "{}", stderr(&o));
+    let c = dir.path().join("c");
+    scan_records(&list, &c, &[]);
+    let o = scan_records(&list, &c, &[]);
+    assert!(!stderr(&o).contains("twice"), "{}", stderr(&o));
+}

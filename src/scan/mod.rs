@@ -11,6 +11,7 @@
 //! into place. Per-input problems are rows in `errors`, a line on stderr and a status in `inputs`;
 //! only output errors stop the run.
 
+mod doubled;
 mod input_state;
 mod inputs_row;
 mod read;
@@ -114,7 +115,7 @@ pub fn scan(opts: &ScanOptions) -> Result<ScanSummary> {
         Some(ids) if ids.len() == opts.inputs.len() => ids.clone(),
         _ => input::input_ids(&opts.inputs),
     };
-    let names = opts
+    let names: Vec<String> = opts
         .inputs
         .iter()
         .map(|p| p.to_string_lossy().into_owned())
@@ -127,6 +128,18 @@ pub fn scan(opts: &ScanOptions) -> Result<ScanSummary> {
     } else {
         opts.targets.iter().map(|t| t.bytes()).sum()
     };
+    let archives: Vec<String> = if opts.targets.is_empty() {
+        names.clone()
+    } else {
+        (opts.targets.iter())
+            .flat_map(|t| t.archives.iter().map(|a| a.name.clone()))
+            .collect()
+    };
+    let replaced: std::collections::BTreeSet<String> = ids.iter().cloned().collect();
+    let targeted = !opts.targets.is_empty();
+    // Said, not fatal: the check reads other inputs' parts, which may be damaged.
+    let doubled = doubled::doubled_records(&out, &archives, targeted, &replaced)
+        .unwrap_or_else(|e| Some(format!("could not check for rows held twice: {e:#}")));
     let fetcher = (!opts.targets.is_empty())
         .then(|| {
             crate::archive::ranges::Fetcher::new(
@@ -162,6 +175,7 @@ pub fn scan(opts: &ScanOptions) -> Result<ScanSummary> {
         inputs: opts.inputs.iter().map(|_| Mutex::new(None)).collect(),
         summary: Mutex::new(ScanSummary {
             inputs: opts.inputs.len(),
+            warnings: doubled.into_iter().collect(),
             ..ScanSummary::default()
         }),
         output_error: Mutex::new(None),

@@ -50,6 +50,8 @@ pub struct ScanSummary {
     /// Of a targeted scan (`scan --records`): range requests made (retries included), retries,
     /// and bytes fetched.
     pub fetch: Option<FetchTotals>,
+    /// What the user should know before trusting the tables (rows the folder will hold twice).
+    pub warnings: Vec<String>,
 }
 
 /// The range requests of a targeted scan.
@@ -141,6 +143,7 @@ impl ScanSummary {
                 "error": why,
             })).collect::<Vec<_>>(),
             "crawls": self.crawls,
+            "warnings": self.warnings,
             "robots_hosts": self.hosts.as_ref().map(HostsSummary::to_json),
             "fetch": self.fetch.map(|f| serde_json::json!({
                 "records_listed": f.records,

@@ -353,7 +353,7 @@ pub fn parse_shard(s: &str) -> Result<(usize, usize)> {
 pub const CRAWL_FOLDER_MAX: usize = 120;
 /// The longest file name kept in an input's part name (the part and its staged file add up to
 /// about 60 bytes to it).
-const INPUT_NAME_MAX: usize = 150;
+pub const INPUT_NAME_MAX: usize = 150;
 
 /// The folder name (after `crawl=`) of the crawl named `name`: the name itself when it is made
 /// of `[A-Za-z0-9._-]` only and at most [`CRAWL_FOLDER_MAX`] bytes; otherwise [`sanitize`]d,
