@@ -577,12 +577,16 @@ impl Job {
             range: Some(GetRange::Bounded(self.start..self.end)),
             ..GetOptions::default()
         };
+        let asked = self.end - self.start;
         let got = match store.get_opts(&path, options).await {
-            Ok(g) => g.bytes().await,
+            Ok(g) => bounded_bytes(g.into_stream(), asked).await,
             Err(e) => Err(e),
         };
         match got {
             Ok(b) if b.len() as u64 == self.end - self.start => Attempt::Done(b),
+            Ok(b) if b.len() as u64 > asked => Attempt::Give(FetchError::NotTheRange(format!(
+                "the store sent more than the {asked} bytes asked for"
+            ))),
             Ok(b) => Attempt::Give(FetchError::NotTheRange(format!(
                 "{} of {} bytes: the range runs past the end of the archive",
                 b.len(),
@@ -610,6 +614,24 @@ impl Job {
             }
         }
     }
+}
+
+/// A body's pieces, up to one byte more than `asked` (which says it sent too much): never
+/// the whole of a body that does not end.
+async fn bounded_bytes(
+    mut pieces: impl Stream<Item = object_store::Result<Bytes>> + Unpin,
+    asked: u64,
+) -> object_store::Result<Bytes> {
+    let mut buf = bytes::BytesMut::with_capacity(asked.min(COALESCE_MAX) as usize);
+    while let Some(piece) = pieces.next().await {
+        let piece = piece?;
+        let room = (asked + 1).saturating_sub(buf.len() as u64) as usize;
+        buf.extend_from_slice(&piece[..piece.len().min(room)]);
+        if buf.len() as u64 > asked {
+            break;
+        }
+    }
+    Ok(buf.freeze())
 }
 
 /// A local archive's range, read in place. Only a regular file has ranges: a FIFO, device or
