@@ -43,9 +43,11 @@ pub fn missing_parts(out: &OutDir) -> Result<BTreeMap<String, Vec<String>>> {
                     continue;
                 };
                 for row in 0..batch.num_rows() {
-                    let n = (!counts.is_null(row))
-                        .then(|| counts.value(row))
-                        .unwrap_or(0);
+                    let n = if counts.is_null(row) {
+                        0
+                    } else {
+                        counts.value(row)
+                    };
                     if n <= 0 || ids.is_null(row) {
                         continue;
                     }
