@@ -465,13 +465,7 @@ fn hosts_and_report_name_a_part_the_inputs_rows_count_and_exit_1() {
         );
         assert!(err.contains("--resume"), "{err}");
         let page = dir.path().join("report.html");
-        let o = bin()
-            .arg("report")
-            .arg(&out)
-            .arg("--out")
-            .arg(&page)
-            .output()
-            .unwrap();
+        let o = common::report(&out, &page, &[]);
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(1), "{table}: {err}");
         assert!(err.contains(&name), "{err}");

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_ok, bin, duck, repo, scan};
+use common::{assert_ok, bin, duck, repo, report, scan};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
@@ -153,17 +153,6 @@ fn same_number(page: &str, query: &str) -> bool {
         (Ok(a), Ok(b)) => a == b,
         _ => page == query,
     }
-}
-
-fn report(tables: &Path, html: &Path, extra: &[&str]) -> std::process::Output {
-    bin()
-        .arg("report")
-        .arg(tables)
-        .arg("--out")
-        .arg(html)
-        .args(extra)
-        .output()
-        .expect("run repcensus")
 }
 
 /// Samples scanned into `out` of a temporary folder, each into its crawl: (crawl, file stem).

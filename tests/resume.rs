@@ -132,13 +132,7 @@ fn killed_and_resumed_scans_end_with_the_uninterrupted_tables() {
     // A report of the folder says when a run did not finish (its staging folder is left).
     let unfinished = std::fs::read_dir(out.join(".staging")).is_ok_and(|mut e| e.next().is_some());
     let page = dir.path().join("r.html");
-    let run = bin()
-        .arg("report")
-        .arg(&out)
-        .arg("--out")
-        .arg(&page)
-        .output()
-        .unwrap();
+    let run = common::report(&out, &page, &[]);
     let said = String::from_utf8_lossy(&run.stderr);
     assert_eq!(
         said.contains("did not finish"),

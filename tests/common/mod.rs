@@ -64,6 +64,18 @@ pub fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_repcensus"))
 }
 
+/// Run `repcensus report` of `tables` into the page `html`, with `extra` arguments.
+pub fn report(tables: &Path, html: &Path, extra: &[&str]) -> std::process::Output {
+    bin()
+        .arg("report")
+        .arg(tables)
+        .arg("--out")
+        .arg(html)
+        .args(extra)
+        .output()
+        .expect("run repcensus")
+}
+
 /// Run `repcensus scan` with the given arguments; returns the exit code and stderr.
 pub fn scan(args: &[&str]) -> (i32, String) {
     let out = bin()

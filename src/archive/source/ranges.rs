@@ -302,6 +302,17 @@ enum Attempt {
     Give(FetchError),
 }
 
+impl Attempt {
+    /// Worth another attempt after the backoff.
+    fn again(why: String) -> Self {
+        Attempt::Again {
+            why,
+            wait: None,
+            hold_all: false,
+        }
+    }
+}
+
 impl Job {
     async fn run(self, source: Source) -> Result<Bytes, FetchError> {
         let mut backoff = BACKOFF_FIRST;
@@ -406,13 +417,7 @@ impl Job {
             .await;
         let resp = match sent {
             Ok(r) => r,
-            Err(e) => {
-                return Attempt::Again {
-                    why: error_chain(&e),
-                    wait: None,
-                    hold_all: false,
-                }
-            }
+            Err(e) => return Attempt::again(error_chain(&e)),
         };
         let status = resp.status().as_u16();
         match status {
@@ -438,13 +443,7 @@ impl Job {
                     hold_all: true,
                 }
             }
-            408 | 500..=599 => {
-                return Attempt::Again {
-                    why: format!("HTTP {status}"),
-                    wait: None,
-                    hold_all: false,
-                }
-            }
+            408 | 500..=599 => return Attempt::again(format!("HTTP {status}")),
             _ => return Attempt::Give(FetchError::Failed(format!("HTTP {status}"))),
         }
         let range = resp
@@ -488,13 +487,7 @@ impl Job {
             let piece = match resp.chunk().await {
                 Ok(Some(p)) => p,
                 Ok(None) => break,
-                Err(e) => {
-                    return Attempt::Again {
-                        why: error_chain(&e),
-                        wait: None,
-                        hold_all: false,
-                    }
-                }
+                Err(e) => return Attempt::again(error_chain(&e)),
             };
             let mut piece = &piece[..];
             let dropped = to_skip.min(piece.len() as u64);
@@ -519,11 +512,7 @@ impl Job {
                 asked - n,
                 self.end - 1
             ))),
-            n => Attempt::Again {
-                why: format!("{n} of {asked} bytes arrived"),
-                wait: None,
-                hold_all: false,
-            },
+            n => Attempt::again(format!("{n} of {asked} bytes arrived")),
         }
     }
 
@@ -605,11 +594,7 @@ impl Job {
                 if why.contains("non-partial") || why.contains("Range") {
                     Attempt::Give(FetchError::NotTheRange(why))
                 } else {
-                    Attempt::Again {
-                        why,
-                        wait: None,
-                        hold_all: false,
-                    }
+                    Attempt::again(why)
                 }
             }
         }
