@@ -57,6 +57,7 @@ macro_rules! str_enum {
 
 mod agents;
 mod archive;
+mod ask;
 mod check;
 mod derive;
 mod gen;
@@ -83,6 +84,11 @@ pub use archive::reader::{
 };
 pub use archive::record::Head;
 pub use archive::sink::{Need, Record, Sink, KEEP_BLOCK};
+/// Asking a scan's output folder the bundled questions (`repcensus query`, `repcensus views`).
+pub use ask::{
+    bundled_sql, engine::Engine as QueryEngine, query, questions, script as query_script,
+    views as views_sql, Format as QueryFormat, QueryError, QueryOptions, Question,
+};
 /// `repcensus check`: what a robots.txt lets each agent fetch, URL by URL.
 pub use check::{check, read_robots_txt, CheckOptions};
 /// Each host's effective robots.txt capture (`repcensus hosts`, and the end of a scan).

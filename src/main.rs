@@ -23,6 +23,20 @@ Examples:
 Exit codes: 0 done; 1 done, but some input could not be read (scan), some URL is disallowed
 (check) or some crawl could not be read (hosts, report); 2 usage or output error.";
 
+/// `query --help`'s epilogue.
+const QUERY_AFTER_HELP: &str = "\
+Examples:
+  repcensus query --list                                    the bundled questions
+  repcensus query agents_full_block_share out               as a table
+  repcensus query agents_full_block_share out --format csv > share.csv
+  repcensus query robots_fetch_outcomes out -o outcomes.parquet --crawl CC-MAIN-2025-08
+  repcensus query my_question.sql out                       your own SQL: FROM robots_files ...
+  repcensus query agents_full_block_share --sql             the query's SQL, to read or adapt
+
+DuckDB: $REPCENSUS_DUCKDB (a duckdb command) or $REPCENSUS_PYTHON (a Python with the duckdb
+module) if set; else the Python beside the repcensus binary (a pip install's), the duckdb command
+on the PATH, python3 on the PATH.";
+
 /// `scan --help`'s epilogue.
 const SCAN_AFTER_HELP: &str = "\
 Examples:
@@ -187,6 +201,48 @@ enum Command {
         #[arg(long, short)]
         quiet: bool,
     },
+    /// Ask a scan's output folder a bundled question (`repcensus query --list`) or your own SQL,
+    /// from any folder: `repcensus query agents_full_block_share out`. Runs in the DuckDB found
+    /// on the machine (the Python module the `repcensus` package installs, or the `duckdb`
+    /// command). Exit 0: answered; 1: DuckDB failed on the query (it says why); 2: nothing was
+    /// asked (no such query, folder or table; no DuckDB).
+    #[command(after_help = QUERY_AFTER_HELP)]
+    Query {
+        /// A bundled query's name, or a SQL file (plain SQL; every table of OUT is a view by
+        /// its name, and `agent_verdicts` too).
+        #[arg(value_name = "NAME|FILE.sql", required_unless_present = "list")]
+        query: Option<String>,
+        /// The scan's output folder (or s3:// prefix).
+        #[arg(required_unless_present_any = ["list", "sql"])]
+        out: Option<String>,
+        /// List the bundled queries, each with its question.
+        #[arg(long, conflicts_with_all = ["query", "out"])]
+        list: bool,
+        /// Print the SQL instead of running it: the query's own text, or with OUT the whole
+        /// script that would run.
+        #[arg(long)]
+        sql: bool,
+        /// How to write the answer (default: from --output's extension, else table).
+        #[arg(long, value_enum)]
+        format: Option<QueryFormatArg>,
+        /// Write the answer to FILE instead of standard output.
+        #[arg(long, short, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Only this crawl's rows are read (repeatable).
+        #[arg(long, value_name = "NAME")]
+        crawl: Vec<String>,
+        /// Set a DuckDB variable before the query, for your own SQL's `getvariable('NAME')`
+        /// (repeatable).
+        #[arg(long, value_name = "NAME=VALUE", value_parser = parse_param)]
+        param: Vec<(String, String)>,
+    },
+    /// Print the SQL that makes every table of a scan's output folder a DuckDB view by its own
+    /// name (and `agent_verdicts` from the tables a default scan writes), from any folder:
+    /// `duckdb -cmd "$(repcensus views out)"` opens a DuckDB shell on the census.
+    Views {
+        /// The scan's output folder (or s3:// prefix).
+        out: String,
+    },
     /// Print a shell's completion script for repcensus (bash: `repcensus completions bash >
     /// ~/.local/share/bash-completion/completions/repcensus`).
     Completions {
@@ -338,6 +394,18 @@ enum RangeRedirects {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
+enum QueryFormatArg {
+    /// A box-drawn table, every row and column.
+    Table,
+    /// CSV with a header line.
+    Csv,
+    /// One JSON object per row and line.
+    Json,
+    /// Parquet (needs --output).
+    Parquet,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
 enum AgentsFormat {
     Table,
     Csv,
@@ -464,6 +532,39 @@ fn run(cli: Cli) -> Result<ExitCode> {
             crawl,
             quiet,
         } => run_report(tables, &out, crawl, quiet),
+        Command::Query {
+            query,
+            out,
+            list,
+            sql,
+            format,
+            output,
+            crawl,
+            param,
+        } => {
+            let opts = repcensus::QueryOptions {
+                crawls: crawl,
+                format: format.map(|f| match f {
+                    QueryFormatArg::Table => repcensus::QueryFormat::Table,
+                    QueryFormatArg::Csv => repcensus::QueryFormat::Csv,
+                    QueryFormatArg::Json => repcensus::QueryFormat::Json,
+                    QueryFormatArg::Parquet => repcensus::QueryFormat::Parquet,
+                }),
+                output,
+                params: param,
+            };
+            run_query(query.as_deref(), out.as_deref(), list, sql, &opts)
+        }
+        Command::Views { out } => match repcensus::views_sql(&out) {
+            Ok(text) => {
+                std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes())?;
+                Ok(ExitCode::SUCCESS)
+            }
+            Err(e) => {
+                eprintln!("repcensus: {e}");
+                Ok(ExitCode::from(2))
+            }
+        },
         Command::Completions { shell } => print_completions(shell),
         Command::Man { out_dir } => print_man(out_dir.as_deref()),
         Command::Generate {
@@ -474,6 +575,60 @@ fn run(cli: Cli) -> Result<ExitCode> {
             seed,
             bodies,
         } => run_generate(&out, kind, layout, size, seed, &bodies),
+    }
+}
+
+/// `repcensus query`.
+fn run_query(
+    query: Option<&str>,
+    out: Option<&str>,
+    list: bool,
+    sql: bool,
+    opts: &repcensus::QueryOptions,
+) -> Result<ExitCode> {
+    use repcensus::QueryError;
+    use std::io::Write;
+    if list {
+        let all = repcensus::questions();
+        let width = all.iter().map(|q| q.name.len()).max().unwrap_or(0);
+        let mut stdout = std::io::stdout().lock();
+        for q in all {
+            writeln!(stdout, "{:width$}  {}", q.name, q.question)?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let query = query.expect("clap requires NAME unless --list");
+    let printed = |text: String| -> Result<(), QueryError> {
+        (std::io::stdout().lock().write_all(text.as_bytes()))
+            .map_err(|e| QueryError::Usage(e.to_string()))
+    };
+    let result = match out {
+        None => match repcensus::bundled_sql(query) {
+            Some(text) => printed(text.to_string()),
+            None => Err(QueryError::Usage(format!(
+                "no bundled query {query:?} (`repcensus query --list` lists them)"
+            ))),
+        },
+        Some(out) if sql => {
+            repcensus::query_script(query, out, opts).and_then(|s| printed(s.text()))
+        }
+        Some(out) => repcensus::query(query, out, opts),
+    };
+    match result {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(e) => {
+            eprintln!("repcensus: {e}");
+            let failed = matches!(e, QueryError::Failed);
+            Ok(ExitCode::from(if failed { 1 } else { 2 }))
+        }
+    }
+}
+
+/// `--param NAME=VALUE`.
+fn parse_param(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((name, value)) if !name.is_empty() => Ok((name.to_string(), value.to_string())),
+        _ => Err(format!("{s:?}: say NAME=VALUE")),
     }
 }
 

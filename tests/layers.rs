@@ -27,6 +27,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         ],
     ),
     ("report", &["archive", "signals", "parts", "tables"]),
+    ("ask", &["archive", "parts", "tables"]),
     (
         "scan",
         &[

@@ -7,5 +7,5 @@ mod out_dir;
 mod part;
 pub mod runs;
 
-pub use out_dir::{OutDir, PartRef};
+pub use out_dir::{OutDir, PartRef, SCHEMA_CRAWL};
 pub use part::{PartOutcome, PartWriter, TableDesc};
