@@ -18,8 +18,8 @@ WITH i AS (
         count(*) AS inputs,
         count(*) FILTER (status = 'failed') AS inputs_failed,
         count(*) FILTER (status = 'ok_with_errors') AS inputs_with_errors,
-        sum(records) AS records,
-        sum(errors) AS errors
+        sum(records)::BIGINT AS records,
+        sum(errors)::BIGINT AS errors
     FROM read_parquet('inputs/*/*.parquet', hive_partitioning = true)
     GROUP BY crawl
 ), f AS (

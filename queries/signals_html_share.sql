@@ -14,11 +14,11 @@
 --   hosts             distinct hosts with 2xx HTML pages
 SELECT
     crawl,
-    sum(responses) AS html_pages,
-    sum(with_meta) AS with_meta,
-    sum(with_header) AS with_header,
-    sum(with_meta + with_header - with_both) AS with_any,
-    sum(with_tdm) AS with_tdm,
+    sum(responses)::BIGINT AS html_pages,
+    sum(with_meta)::BIGINT AS with_meta,
+    sum(with_header)::BIGINT AS with_header,
+    sum(with_meta + with_header - with_both)::BIGINT AS with_any,
+    sum(with_tdm)::BIGINT AS with_tdm,
     round(sum(with_meta) / sum(responses), 4) AS share_meta,
     round(sum(with_header) / sum(responses), 4) AS share_header,
     round(sum(with_meta + with_header - with_both) / sum(responses), 4) AS share_any,

@@ -54,8 +54,9 @@ Examples:
 
 Inputs: WARC and ARC files (gzip, bzip2, zstd, lz4 or plain; xz is recognized and refused: a
 failed input), WAT/WET, folders, globs, @FILE lists, http(s):// and s3:// URLs, pipes and `-`.
-One file given by several paths is read once. A path that does not exist is a failed input; a
-glob that matches nothing or a folder without archives is a usage error (nothing is written).
+One file given by several paths is read once. A path that does not exist is a failed input
+when some other input is there; when none is, or a glob matches nothing, or a folder holds no
+archives, it is a usage error (nothing is written).
 
 Tables (OUT/<table>/crawl=<crawl>/part-<input>.parquet): robots_files, robots_agents,
 robots_rules, app_directives, acap_fields, agent_verdict_runs, errors, page_signals,
@@ -688,6 +689,16 @@ fn run_scan(args: ScanArgs) -> Result<ExitCode> {
             if paths.is_empty() {
                 anyhow::bail!("no inputs found in {}", inputs.join(" "));
             }
+            // A mistyped path makes no output folder: with some input there, a missing one is
+            // a failed input (an `inputs` row, exit 1); with none there, nothing is written.
+            if paths.iter().all(|p| is_missing_file(p)) {
+                let first = paths[0].display();
+                let more = match paths.len() {
+                    1 => String::new(),
+                    n => format!(" (nor any of the other {})", n - 1),
+                };
+                anyhow::bail!("{first}: no such file or folder{more}; nothing was written");
+            }
             match shard {
                 Some((i, n)) => {
                     let (p, d) = inputs::shard(&paths, i, n);
@@ -818,6 +829,12 @@ fn say_when_interrupted(
 }
 
 /// `--out` must be a folder (or not exist yet, or be remote).
+/// A local path (not a URL nor `-`) where nothing is.
+fn is_missing_file(path: &std::path::Path) -> bool {
+    let text = path.to_string_lossy();
+    !text.contains("://") && text != "-" && std::fs::symlink_metadata(path).is_err()
+}
+
 fn check_out(out: &std::path::Path) -> Result<()> {
     if out.exists() && !out.is_dir() {
         anyhow::bail!("--out {}: is a file, not a folder", out.display());

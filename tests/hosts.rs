@@ -211,7 +211,8 @@ fn hosts_after_the_shards_equal_one_full_scan() {
     assert_ok(&run);
     let said = String::from_utf8_lossy(&run.stderr);
     assert!(
-        said.contains("robots_hosts  repcensus-samples: ") && said.contains(" resolved"),
+        said.contains("robots_hosts  repcensus-samples: ")
+            && said.contains(" to a captured robots.txt"),
         "{said}"
     );
     let want = table_rows(&full, "robots_hosts", &[]);

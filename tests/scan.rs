@@ -174,6 +174,20 @@ fn samples_scan_exits_zero_and_yields_every_capture() {
 }
 
 #[test]
+fn a_mistyped_path_alone_writes_nothing_and_exits_two() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let missing = dir.path().join("samplez");
+    let (code, stderr) = scan(&[missing.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("no such file or folder; nothing was written"),
+        "{stderr}"
+    );
+    assert!(!out.exists(), "an output folder was made");
+}
+
+#[test]
 fn unreadable_inputs_exit_one_and_are_recorded() {
     let dir = tempfile::tempdir().unwrap();
     let junk = dir.path().join("junk.warc");
@@ -345,7 +359,7 @@ fn the_progress_bar_says_inputs_done_and_counts_in_mb() {
     assert!(run.status.success(), "{tty}");
     assert!(tty.contains(" of 2 inputs done; reading "), "{tty}");
     assert!(tty.contains(" MB") && !tty.contains("MiB"), "{tty}");
-    assert!(tty.contains("read          0.0 MB"), "{tty}");
+    assert!(tty.contains("read          0.0 MB of archives"), "{tty}");
 }
 
 /// `scan --help` gives examples, every table's name, remote inputs and outputs and the exit
@@ -816,8 +830,18 @@ fn generate_to_standard_output_pipes_into_a_scan() {
 fn many_failed_inputs_are_not_each_said_on_stderr() {
     let dir = tempfile::tempdir().unwrap();
     let list = dir.path().join("list.txt");
+    // One archive there: with none, nothing would be written (exit 2).
+    let good = gen_file(
+        dir.path(),
+        "good.warc.gz",
+        GenKind::Robots,
+        Layout::GzipPerRecord,
+        20_000,
+        3,
+    );
     let paths: String = (0..300)
         .map(|i| format!("/nonexistent/m{i}.warc.gz\n"))
+        .chain([format!("{good}\n")])
         .collect();
     std::fs::write(&list, paths).unwrap();
     let out = dir.path().join("out");

@@ -302,17 +302,23 @@ impl Folder {
         }
     }
 
-    /// A clear word, before DuckDB's "No files found", for each table `sql` reads that the
-    /// folder lacks.
+    /// A clear word, before DuckDB's "No files found" or an answer of nothing, for each table
+    /// `sql` reads that the folder lacks, or that is derived and not yet there (the folder of
+    /// shards before `repcensus hosts`: a derived table has only its empty `_schema` part while
+    /// the table it is derived from has crawls).
     fn check_tables(&self, read: &[String]) -> Result<(), QueryError> {
         let Some(path) = &self.local else {
             return Ok(());
         };
         for name in read {
-            if path.join(name).is_dir() {
+            let derived = Table::DERIVED.iter().find(|t| t.name() == name);
+            let underived = derived.is_some_and(|t| {
+                !has_crawls(&path.join(name)) && has_crawls(&path.join(derived_from(*t).name()))
+            });
+            if path.join(name).is_dir() && !underived {
                 continue;
             }
-            let hint = match Table::DERIVED.iter().find(|t| t.name() == name) {
+            let hint = match derived {
                 Some(_) => format!(
                     "it is derived after the last shard of a sharded scan: run `repcensus hosts {}`",
                     self.out
@@ -359,6 +365,27 @@ impl Folder {
         }
         out
     }
+}
+
+/// The table a derived table is made from, whose crawls it has once derived.
+fn derived_from(table: Table) -> Table {
+    match table {
+        Table::PageVerdicts => Table::Pages,
+        t if t.name().starts_with("summary_page_") => Table::PageSignals,
+        _ => Table::RobotsFiles,
+    }
+}
+
+/// Whether a table's folder has a crawl's partition (not only the empty `_schema` one).
+fn has_crawls(table: &Path) -> bool {
+    let schema = format!("crawl={SCHEMA_CRAWL}");
+    std::fs::read_dir(table).is_ok_and(|entries| {
+        entries.flatten().any(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            name.starts_with("crawl=") && name != schema
+        })
+    })
 }
 
 /// Whether `code` names `relation` as a word (not as the folder of a path: `name/`).

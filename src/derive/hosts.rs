@@ -46,41 +46,66 @@ pub struct HostsSummary {
     pub pages: Vec<(String, CrawlSignals)>,
 }
 
+/// What a crawl's redirecting governing captures came to, in words: "; 26 of them redirect:
+/// 19 to a captured robots.txt, 3 to a URL the crawl never captured".
+fn redirect_words(resolutions: &BTreeMap<Resolution, u64>) -> String {
+    let n = |r: Resolution| resolutions.get(&r).copied().unwrap_or(0);
+    let redirected: u64 = (Resolution::ALL.iter())
+        .filter(|&&r| r != Resolution::Direct)
+        .map(|&r| n(r))
+        .sum();
+    if redirected == 0 {
+        return String::new();
+    }
+    let ends: Vec<String> = (Resolution::ALL.iter())
+        .filter(|&&r| r != Resolution::Direct && n(r) > 0)
+        .map(|&r| {
+            let how = match r {
+                Resolution::Resolved => "to a captured robots.txt",
+                Resolution::BadLocation => "with no usable Location",
+                Resolution::MissingTarget => "to a URL the crawl never captured",
+                Resolution::Loop => "in a loop",
+                Resolution::TooManyHops => "through more than five redirects",
+                Resolution::Direct => unreachable!("left out above"),
+            };
+            format!("{} {how}", n(r))
+        })
+        .collect();
+    format!("; {redirected} of them redirect: {}", ends.join(", "))
+}
+
+/// How a crawl's governing captures that are revisits were read, in words.
+fn revisit_words(revisits: &BTreeMap<Revisit, u64>) -> String {
+    let total: u64 = revisits.values().sum();
+    if total == 0 {
+        return String::new();
+    }
+    let how: Vec<String> = (Revisit::ALL.iter())
+        .filter_map(|r| {
+            let words = match r {
+                Revisit::RefersTo => "as the capture they name",
+                Revisit::SameUrl => "as an earlier capture of the same URL and payload",
+                Revisit::SameDigest => "as a capture of another URL with the same payload",
+                Revisit::Unresolved => "as nothing: no capture matches (verdict unknown)",
+            };
+            revisits.get(r).map(|n| format!("{n} {words}"))
+        })
+        .collect();
+    format!("; {total} are revisits, read {}", how.join(", "))
+}
+
 impl HostsSummary {
     /// Lines for the end of a scan or `repcensus hosts`: per crawl, hosts and how redirects
     /// resolved.
     pub fn render(&self) -> String {
         let mut s = String::new();
         for c in &self.crawls {
-            let n = |r: Resolution| c.resolutions.get(&r).copied().unwrap_or(0);
-            let redirected = c.hosts - n(Resolution::Direct);
-            s.push_str(&format!("robots_hosts  {}: {} hosts", c.crawl, c.hosts));
-            if redirected == 0 {
-                s.push_str(", none behind a redirect");
-            } else {
-                s.push_str(&format!(
-                    "; {redirected} behind redirects, {} resolved",
-                    n(Resolution::Resolved)
-                ));
-            }
-            let failed: Vec<String> = Resolution::ALL
-                .iter()
-                .filter(|&&r| !matches!(r, Resolution::Direct | Resolution::Resolved) && n(r) > 0)
-                .map(|&r| format!("{} {r}", n(r)))
-                .collect();
-            if !failed.is_empty() {
-                s.push_str(&format!(" ({})", failed.join(", ")));
-            }
-            let revisits: u64 = c.revisits.values().sum();
-            if revisits > 0 {
-                let how: Vec<String> = (Revisit::ALL.iter())
-                    .filter_map(|r| c.revisits.get(r).map(|n| format!("{n} {r}")))
-                    .collect();
-                s.push_str(&format!(
-                    "; {revisits} read through revisits ({})",
-                    how.join(", ")
-                ));
-            }
+            s.push_str(&format!(
+                "robots_hosts  {}: {} hosts, each by its latest robots.txt capture",
+                c.crawl, c.hosts
+            ));
+            s.push_str(&redirect_words(&c.resolutions));
+            s.push_str(&revisit_words(&c.revisits));
             s.push('\n');
             if let Some(a) = &c.agents {
                 s.push_str(&format!(
@@ -502,4 +527,34 @@ fn write_beside<T>(
         written?;
         made
     })
+}
+
+#[cfg(test)]
+mod words_tests {
+    use super::*;
+
+    #[test]
+    fn redirects_and_revisits_are_said_in_words_not_column_values() {
+        let resolutions = BTreeMap::from([
+            (Resolution::Direct, 1469),
+            (Resolution::MissingTarget, 111),
+            (Resolution::Resolved, 2),
+        ]);
+        let said = redirect_words(&resolutions);
+        assert_eq!(
+            said,
+            "; 113 of them redirect: 2 to a captured robots.txt, 111 to a URL the crawl never captured"
+        );
+        assert!(!said.contains("missing_target"));
+        assert_eq!(
+            redirect_words(&BTreeMap::from([(Resolution::Direct, 5)])),
+            ""
+        );
+        let revisits = BTreeMap::from([(Revisit::Unresolved, 2), (Revisit::SameUrl, 4)]);
+        assert_eq!(
+            revisit_words(&revisits),
+            "; 6 are revisits, read 4 as an earlier capture of the same URL and payload, \
+             2 as nothing: no capture matches (verdict unknown)"
+        );
+    }
 }

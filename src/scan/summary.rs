@@ -169,20 +169,26 @@ impl ScanSummary {
             ""
         };
         let mut s = format!(
-            "inputs        {} ({} failed, {} with errors)\nrecords       {}\nrobots.txt    {} captures\nerrors        {}{errors_hint}\nread          {:.1} MB in {:.2} s ({:.1} MB/s)\n",
-            self.inputs, self.inputs_failed, self.inputs_with_errors, self.records, self.robots_captures, self.errors, mb, self.seconds, rate
+            "inputs        {} ({} failed, {} with errors)\nrecords       {}\nrobots.txt    {} captures\nerrors        {}{errors_hint}\n",
+            self.inputs, self.inputs_failed, self.inputs_with_errors, self.records, self.robots_captures, self.errors
         );
-        if let Some(b) = self.peak_rss_bytes {
-            s.push_str(&format!("memory        {:.0} MB at peak\n", b as f64 / 1e6));
-        }
-        if let Some(f) = &self.fetch {
-            s.push_str(&format!(
-                "fetched       {} listed records by {} range requests ({} retries, {:.1} MB)\n",
+        // A targeted scan reads no archive whole: what it fetched is its measure.
+        match &self.fetch {
+            None => s.push_str(&format!(
+                "read          {mb:.1} MB of archives in {:.2} s ({rate:.1} MB/s)\n",
+                self.seconds
+            )),
+            Some(f) => s.push_str(&format!(
+                "fetched       {:.1} MB: {} listed records by {} range requests ({} retried) in {:.2} s\n",
+                f.bytes as f64 / 1e6,
                 f.records,
                 f.requests,
                 f.retries,
-                f.bytes as f64 / 1e6
-            ));
+                self.seconds
+            )),
+        }
+        if let Some(b) = self.peak_rss_bytes {
+            s.push_str(&format!("memory        {:.0} MB at peak\n", b as f64 / 1e6));
         }
         if let Some(h) = &self.hosts {
             s.push_str(&h.render());
@@ -203,5 +209,40 @@ impl ScanSummary {
             ));
         }
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_targeted_scan_says_what_it_fetched_not_an_empty_read() {
+        let whole = ScanSummary {
+            bytes: 6_300_000,
+            seconds: 1.0,
+            ..Default::default()
+        };
+        assert!(whole
+            .render()
+            .contains("read          6.3 MB of archives in 1.00 s"));
+        let targeted = ScanSummary {
+            fetch: Some(FetchTotals {
+                requests: 37,
+                retries: 1,
+                records: 1685,
+                bytes: 800_000,
+            }),
+            seconds: 2.0,
+            ..Default::default()
+        };
+        let said = targeted.render();
+        assert!(!said.contains("read  "), "{said}");
+        assert!(
+            said.contains(
+                "fetched       0.8 MB: 1685 listed records by 37 range requests (1 retried)"
+            ),
+            "{said}"
+        );
     }
 }
