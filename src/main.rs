@@ -28,6 +28,7 @@ const QUERY_AFTER_HELP: &str = "\
 Examples:
   repcensus query --list                                    the bundled questions
   repcensus query agents_full_block_share out               as a table
+  repcensus query agents_full_block_share out --where \"agent = 'GPTBot'\"
   repcensus query agents_full_block_share out --format csv > share.csv
   repcensus query robots_fetch_outcomes out -o outcomes.parquet --crawl CC-MAIN-2025-08
   repcensus query my_question.sql out                       your own SQL: FROM robots_files ...
@@ -232,6 +233,10 @@ enum Command {
         /// Only this crawl's rows are read (repeatable).
         #[arg(long, value_name = "NAME")]
         crawl: Vec<String>,
+        /// Keep only the rows of the answer where this SQL condition holds:
+        /// `--where "agent = 'GPTBot'"`.
+        #[arg(long = "where", value_name = "CONDITION")]
+        filter: Option<String>,
         /// Set a DuckDB variable before the query, for your own SQL's `getvariable('NAME')`
         /// (repeatable).
         #[arg(long, value_name = "NAME=VALUE", value_parser = parse_param)]
@@ -541,6 +546,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             format,
             output,
             crawl,
+            filter,
             param,
         } => {
             let opts = repcensus::QueryOptions {
@@ -553,6 +559,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }),
                 output,
                 params: param,
+                filter,
             };
             run_query(query.as_deref(), out.as_deref(), list, sql, &opts)
         }

@@ -254,3 +254,26 @@ fn a_folder_that_cannot_answer_says_why_in_one_line() {
     assert_eq!(failed.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&failed.stderr).contains("no_such_column"));
 }
+
+/// The README's table of questions has a line per bundled query, with the question its header
+/// asks, and no other.
+#[test]
+fn the_readme_table_lists_every_bundled_question() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let list = query_in(&repo(), &["--list"]);
+    assert_ok(&list);
+    let mut listed = Vec::new();
+    for line in String::from_utf8(list.stdout).unwrap().lines() {
+        let (name, question) = line.split_once(' ').unwrap();
+        let question = question.trim();
+        let mut chars = question.chars();
+        let first = chars.next().unwrap().to_uppercase().collect::<String>();
+        let row = format!("| {first}{} | `{name}` |", chars.as_str());
+        assert!(readme.contains(&row), "README lacks the row {row}");
+        listed.push(name.to_string());
+    }
+    let rows = (readme.lines())
+        .filter(|l| l.starts_with("| ") && l.ends_with("` |") && !l.starts_with("| question |"))
+        .count();
+    assert_eq!(rows, listed.len(), "the README's table has other rows");
+}

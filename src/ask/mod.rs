@@ -88,6 +88,8 @@ pub struct QueryOptions {
     pub output: Option<PathBuf>,
     /// DuckDB variables set before the query (`getvariable('name')` reads them).
     pub params: Vec<(String, String)>,
+    /// Keep only the answer's rows where this SQL condition holds (`agent = 'GPTBot'`).
+    pub filter: Option<String>,
 }
 
 /// Why a query gave no answer.
@@ -180,7 +182,11 @@ pub fn script(query: &str, out: &str, opts: &QueryOptions) -> Result<Script, Que
         setup.push_str(s.trim());
         setup.push_str(";\n");
     }
-    let last = last.trim().to_string();
+    let last = match &opts.filter {
+        // Comments removed: a trailing `--` comment would swallow the closing parenthesis.
+        Some(cond) => format!("SELECT * FROM ({}) WHERE {cond}", sql::code(last).trim()),
+        None => last.trim().to_string(),
+    };
     let last = match answer_format(opts)? {
         Format::Table => Last::Show(last),
         format => Last::Copy(copy(&sql::code(&last), format, opts.output.as_deref())?),

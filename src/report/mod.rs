@@ -180,12 +180,13 @@ fn render(out: &OutDir, opts: &ReportOptions) -> Result<(String, ReportSummary)>
     let intro = format!(
         "<p>The tables in <code>{}</code>: {} crawl{}. Written by repcensus {} (schema {}). Each \
          figure says its unit and denominator and names the bundled query that gives the same \
-         numbers (run it from inside the tables' folder: <code>duckdb -c \".read REPO/queries/NAME.sql\"</code>, REPO the repcensus repository; <code>..</code> for the README's <code>out</code>).</p>",
+         numbers: <code>repcensus query NAME {}</code>, from any folder.</p>",
         esc(&out.location()),
         crawls.len(),
         if crawls.len() == 1 { "" } else { "s" },
         env!("CARGO_PKG_VERSION"),
         crate::tables::SCHEMA_VERSION,
+        esc(&out.location()),
     );
     let page = html::page("repcensus report", &intro, &nav, &body);
     Ok((
