@@ -12,10 +12,10 @@
 -- Run from the scan's output folder: duckdb -c ".read ../queries/agents_full_block_share.sql"
 -- Columns:
 --   crawl, agent, agent_category
---   hosts_2xx, hosts_any      the denominators
---   full_block                hosts fully blocking the agent
---   by_own_group, by_star     of those, blocked by a group naming the agent / by `*`
 --   share_2xx, share_any      full_block / hosts_2xx, full_block / hosts_any (4 decimals)
+--   full_block                hosts fully blocking the agent
+--   hosts_2xx, hosts_any      the denominators
+--   by_own_group, by_star     of full_block, blocked by a group naming the agent / by `*`
 --   partial_block             hosts blocking part of the site for the agent (verdict partial_block)
 --   share_partial_2xx         partial_block / hosts_2xx (4 decimals)
 --   full_block_documented     hosts fully blocking the agent as its operator documents its
@@ -38,6 +38,8 @@
 --                             naming the agent (the rest: their `*` group's generic rules)
 -- summary_agents holds, per crawl and agent, the hosts by the verdicts of their governing
 -- capture (docs/schema.md): each figure is a sum of its `hosts` over the rows that qualify.
+-- The shares right after the keys, so a narrow display keeps them in view.
+WITH counts AS (
 SELECT
     crawl,
     agent,
@@ -73,4 +75,8 @@ SELECT
         AS partial_by_own_group
 FROM read_parquet('summary_agents/*/*.parquet', hive_partitioning = true)
 GROUP BY crawl, agent
+)
+SELECT crawl, agent, agent_category, share_2xx, share_any, full_block, hosts_2xx, hosts_any,
+    * EXCLUDE (crawl, agent, agent_category, share_2xx, share_any, full_block, hosts_2xx, hosts_any)
+FROM counts
 ORDER BY crawl, full_block DESC, agent;

@@ -94,7 +94,7 @@ www.scheme-relative,1,resolved,1,true,scheme-relative,full_block
         .expect("GPTBot row");
     assert_eq!(
         gptbot,
-        "repcensus-samples,GPTBot,ai_training,19,27,19,15,4,1.0,0.7037,0,0.0,19,17,6,0,0,0,1,20,\
+        "repcensus-samples,GPTBot,ai_training,1.0,0.7037,19,19,27,15,4,0,0.0,19,17,6,0,0,0,1,20,\
          0.7407,0,0"
     );
 }
@@ -150,7 +150,7 @@ unmatched,1,revisit,direct,0,unresolved,http://unmatched/robots.txt,2026-03-02,N
         .find(|l| l.contains(",GPTBot,"))
         .expect("GPTBot row");
     let cols: Vec<&str> = gptbot.split(',').collect();
-    assert_eq!((cols[3], cols[4]), ("8", "11"), "{table}");
+    assert_eq!((cols[6], cols[7]), ("8", "11"), "{table}");
 }
 
 /// The British Library pair of real archives: the second crawl, 11 minutes later, has only
