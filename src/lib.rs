@@ -60,6 +60,7 @@ mod archive;
 mod ask;
 mod check;
 mod derive;
+mod explain;
 mod gen;
 mod parts;
 mod report;
@@ -94,6 +95,8 @@ pub use check::{check, read_robots_txt, CheckOptions};
 /// Each host's effective robots.txt capture (`repcensus hosts`, and the end of a scan).
 pub use derive::hosts::{derive_in as derive_hosts, CrawlHosts, HostsSummary};
 pub use derive::redirects::Resolution;
+/// Why one host's robots.txt lets an agent fetch a path, from the tables (`repcensus explain`).
+pub use explain::{explain, Capture, ExplainOptions, Explanation, HeldLine};
 /// Synthetic archives for benchmarks and tests (`repcensus generate`).
 pub use gen::{generate, parse_size, real_bodies, GenKind, GenOptions, Layout, GEN_REVISION};
 /// The census as one HTML page, from the tables (`repcensus report`).

@@ -8,7 +8,7 @@ use repcensus::inputs;
 use repcensus::Registry;
 use repcensus::ScanOptions;
 use repcensus::{GenKind, GenOptions, Layout};
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -241,6 +241,32 @@ enum Command {
         /// (repeatable).
         #[arg(long, value_name = "NAME=VALUE", value_parser = parse_param)]
         param: Vec<(String, String)>,
+    },
+    /// Why a host's robots.txt lets an agent fetch a path or not, from a scan's tables alone:
+    /// the capture that governs the host (its latest, the redirects and revisits on the way),
+    /// the file as the tables hold it, and each reading (Google's, RFC 9309's, the crawler's
+    /// documented one) with the groups and line that decided, as `check --explain` gives them
+    /// for a file. Exit 0: allowed; 1: disallowed or not decided; 2: error (no such host).
+    Explain {
+        /// The scan's output folder (or s3:// prefix).
+        out: PathBuf,
+        /// The host (as in robots_files.host: lower case, no port).
+        host: String,
+        /// An agent of the registry (`repcensus agents`) or any product token.
+        agent: String,
+        /// The URL or path to decide.
+        #[arg(long, default_value = "/")]
+        url: String,
+        /// Only this crawl (repeatable; default: every crawl the host has a capture in).
+        #[arg(long, value_name = "NAME")]
+        crawl: Vec<String>,
+        /// The --agents FILE the scan was given, if any.
+        #[arg(long, value_name = "FILE")]
+        agents: Option<PathBuf>,
+        /// One JSON object per crawl: the fields of `check --json` (allowed, line, pattern,
+        /// group, source, ...), each reading, and the governing capture.
+        #[arg(long)]
+        json: bool,
     },
     /// Print the SQL that makes every table of a scan's output folder a DuckDB view by its own
     /// name (and `agent_verdicts` from the tables a default scan writes), from any folder:
@@ -562,6 +588,47 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 filter,
             };
             run_query(query.as_deref(), out.as_deref(), list, sql, &opts)
+        }
+        Command::Explain {
+            out,
+            host,
+            agent,
+            url,
+            crawl,
+            agents,
+            json,
+        } => {
+            let registry = load_registry(agents.as_deref())?;
+            let opts = repcensus::ExplainOptions {
+                host,
+                agents: vec![agent],
+                url,
+                crawls: crawl,
+            };
+            let found = repcensus::explain(&out, &registry, &opts)?;
+            if found.is_empty() {
+                anyhow::bail!(
+                    "{} has no robots.txt capture of {} (robots_hosts){}",
+                    out.display(),
+                    opts.host,
+                    if opts.crawls.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" in {}", opts.crawls.join(", "))
+                    }
+                );
+            }
+            let mut stdout = std::io::stdout().lock();
+            for e in &found {
+                match json {
+                    true => writeln!(stdout, "{}", e.json())?,
+                    false => write!(stdout, "{}", e.render())?,
+                }
+            }
+            let allowed = found
+                .iter()
+                .all(|e| e.json()["allowed"] == serde_json::json!(true));
+            Ok(ExitCode::from(if allowed { 0 } else { 1 }))
         }
         Command::Views { out } => match repcensus::views_sql(&out) {
             Ok(text) => {

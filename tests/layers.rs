@@ -29,6 +29,12 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("report", &["archive", "signals", "parts", "tables"]),
     ("ask", &["archive", "parts", "tables"]),
     (
+        "explain",
+        &[
+            "archive", "robots", "agents", "check", "parts", "tables", "rows", "derive",
+        ],
+    ),
+    (
         "scan",
         &[
             "archive", "robots", "signals", "agents", "parts", "tables", "rows", "derive",

@@ -90,15 +90,25 @@ impl Agent {
     #[cfg(test)]
     pub fn for_test(name: &str) -> Agent {
         Agent {
+            operator: "x".into(),
+            source: "test".into(),
+            ..Agent::unregistered(name)
+        }
+    }
+
+    /// An agent the registry does not know, read by its product token alone: `name` is its
+    /// token too; category `other`, nothing documented.
+    pub fn unregistered(name: &str) -> Agent {
+        Agent {
             name: name.into(),
             token: name.into(),
             category: "other".into(),
-            operator: "x".into(),
+            operator: String::new(),
             robots_txt: "unknown".into(),
             robots_txt_source: None,
             app: None,
             purpose: None,
-            source: "test".into(),
+            source: String::new(),
             source_url: None,
             fallback_tokens: Vec::new(),
             ignores_wildcard: false,

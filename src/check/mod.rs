@@ -43,7 +43,7 @@ fn registry_entry<'r>(registry: &'r Registry, agent: &str) -> Option<&'r Agent> 
 /// Text from a file, made safe to print on a terminal: control characters (escape sequences
 /// can retitle the window or clear the screen) and the bidirectional controls are written as
 /// escapes (`\u{1b}`).
-fn terminal_safe(s: &str) -> String {
+pub fn terminal_safe(s: &str) -> String {
     s.chars()
         .map(|c| {
             let bidi = matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
@@ -136,6 +136,22 @@ pub fn check(a: &CheckOptions, out: &mut dyn Write, notes: &mut dyn Write) -> Re
     Ok(all_allowed)
 }
 
+/// Which groups decided, in words (`check --explain`, `explain`).
+pub fn groups_words(source: Source, agent: &str, fallback: &str, ignores_wildcard: bool) -> String {
+    match source {
+        Source::Specific => format!("the group(s) naming '{agent}'"),
+        Source::Purpose => "the group(s) with a matching User-Agent-Purpose line".into(),
+        Source::Wildcard => "the '*' group(s): no group names this agent".into(),
+        Source::Fallback => format!(
+            "the group(s) naming '{fallback}', which the crawler follows when no group names '{agent}' (its operator documents it)"
+        ),
+        Source::None if ignores_wildcard => {
+            "no group names this agent, and it ignores the '*' group(s) (its operator documents it): everything is allowed".into()
+        }
+        Source::None => "no group applies: everything is allowed".into(),
+    }
+}
+
 /// One agent x URL answer of `check`: the matcher's decision and the App-Directives.
 struct Answer<'a> {
     agent: &'a str,
@@ -181,20 +197,7 @@ impl Answer<'_> {
     ) -> Result<()> {
         let (v, agent) = (self.verdict, self.agent);
         let plural = |n: usize| if n == 1 { "" } else { "s" };
-        let groups = match v.source {
-            Source::Specific => format!("the group(s) naming '{agent}'"),
-            Source::Purpose => {
-                "the group(s) with a matching User-Agent-Purpose line".into()
-            }
-            Source::Wildcard => "the '*' group(s): no group names this agent".into(),
-            Source::Fallback => format!(
-                "the group(s) naming '{fallback}', which the crawler follows when no group names '{agent}' (its operator documents it)"
-            ),
-            Source::None if ignores_wildcard => {
-                "no group names this agent, and it ignores the '*' group(s) (its operator documents it): everything is allowed".into()
-            }
-            Source::None => "no group applies: everything is allowed".into(),
-        };
+        let groups = groups_words(v.source, agent, fallback, ignores_wildcard);
         writeln!(
             out,
             "  path {}; decided by {groups} ({} allow/disallow line{} considered)",

@@ -406,33 +406,56 @@ impl<'a> Derivation<'a> {
 
     /// An agent's readings of a parsed file for the page's path.
     fn read(&mut self, file: &File<'_>, agent: &Agent) -> Reading {
-        let (robots, path) = (&file.robots, self.path.as_bytes());
-        let purpose = agent.purpose.as_deref();
-        let sel = self.matcher.select(robots, &[&agent.token], purpose);
-        let v = self.matcher.decide(robots, sel, path);
-        let verdict = allowed(v.allowed);
-        let rules = agent.group_rules();
-        let (documented, documented_source) = if agent.ignores_robots_txt() {
-            (PageVerdict::NotHonored, DocumentedSource::NotHonored)
-        } else if rules.is_google() {
-            (verdict, sel.source.into())
-        } else {
-            let sel = (self.matcher).select_documented(robots, &agent.token, purpose, rules);
-            let d = self.matcher.decide(robots, sel, path);
-            (allowed(d.allowed), sel.source.into())
-        };
-        Reading {
+        reading(
+            &mut self.matcher,
+            &file.robots,
+            file.numbers,
+            agent,
+            self.path.as_bytes(),
+        )
+    }
+}
+
+/// An agent's readings of `robots` (a file made again from its lines, `numbers` the original
+/// number of each of its lines) for `path`: Google's, RFC 9309's (the same, for a file that
+/// was parsed) and the documented one. `repcensus explain` gives the same for one host.
+pub fn reading(
+    matcher: &mut Matcher,
+    robots: &RobotsTxt<'_>,
+    numbers: &[i32],
+    agent: &Agent,
+    path: &[u8],
+) -> Reading {
+    let purpose = agent.purpose.as_deref();
+    let sel = matcher.select(robots, &[&agent.token], purpose);
+    let v = matcher.decide(robots, sel, path);
+    let verdict = allowed(v.allowed);
+    let rules = agent.group_rules();
+    let (documented, documented_source, documented_line) = if agent.ignores_robots_txt() {
+        (PageVerdict::NotHonored, DocumentedSource::NotHonored, None)
+    } else if rules.is_google() {
+        (
             verdict,
-            rfc9309: verdict,
-            source: Some(v.source),
-            // The line in the original file.
-            line: (v.priority > 0)
-                .then_some(v.line_index)
-                .flatten()
-                .and_then(|i| file.numbers.get(i).copied()),
-            documented,
-            documented_source: Some(documented_source),
-        }
+            sel.source.into(),
+            (v.priority > 0).then_some(v.line_index).flatten(),
+        )
+    } else {
+        let sel = matcher.select_documented(robots, &agent.token, purpose, rules);
+        let d = matcher.decide(robots, sel, path);
+        let line = (d.priority > 0).then_some(d.line_index).flatten();
+        (allowed(d.allowed), sel.source.into(), line)
+    };
+    // The line in the original file.
+    let original = |index: Option<usize>| index.and_then(|i| numbers.get(i).copied());
+    Reading {
+        verdict,
+        rfc9309: verdict,
+        source: Some(v.source),
+        line: original((v.priority > 0).then_some(v.line_index).flatten()),
+        documented,
+        documented_source: Some(documented_source),
+        documented_line: original(documented_line),
+        decision: Some(v),
     }
 }
 
@@ -444,19 +467,25 @@ fn allowed(yes: bool) -> PageVerdict {
 }
 
 /// An agent's readings of a page.
-struct Reading {
-    verdict: PageVerdict,
-    rfc9309: PageVerdict,
-    source: Option<Source>,
-    line: Option<i32>,
-    documented: PageVerdict,
-    documented_source: Option<DocumentedSource>,
+#[derive(Debug, Clone)]
+pub struct Reading {
+    pub verdict: PageVerdict,
+    pub rfc9309: PageVerdict,
+    pub source: Option<Source>,
+    /// The deciding line of Google's reading, in the original file.
+    pub line: Option<i32>,
+    pub documented: PageVerdict,
+    pub documented_source: Option<DocumentedSource>,
+    /// The deciding line of the documented reading, in the original file.
+    pub documented_line: Option<i32>,
+    /// Google's reading as the matcher made it, for a file that was parsed.
+    pub decision: Option<crate::robots::matcher::Decision>,
 }
 
 impl Reading {
     /// The readings of a capture whose body was not parsed, from its outcome (as its
     /// `agent_verdicts` rows read it).
-    fn unparsed(outcome: FetchOutcome, agent: &Agent) -> Self {
+    pub fn unparsed(outcome: FetchOutcome, agent: &Agent) -> Self {
         let v = unparsed(outcome);
         let of = |v: Verdict| match v {
             Verdict::NoRobots | Verdict::Allowed => PageVerdict::NoRobots,
@@ -476,6 +505,8 @@ impl Reading {
             line: None,
             documented,
             documented_source,
+            documented_line: None,
+            decision: None,
         }
     }
 }
@@ -533,7 +564,7 @@ impl Files {
                     continue;
                 }
                 let v = value_col.is_valid(i).then(|| value_col.value(i));
-                let text = format!("{spelled}:{}\n", v.unwrap_or(""));
+                let text = line_again(spelled, v);
                 lines
                     .entry(capture)
                     .or_default()
@@ -564,20 +595,29 @@ impl Files {
             |part, batch| add(part, batch, "key", "value"),
         )?;
         let bodies = (lines.into_iter())
-            .map(|(capture, mut lines)| {
-                lines.sort_unstable_by_key(|l| l.0);
-                let numbers = lines.iter().map(|l| l.0).collect();
-                let body = lines.into_iter().flat_map(|l| l.1.into_bytes()).collect();
-                (capture, (body, numbers))
-            })
+            .map(|(capture, lines)| (capture, file_again(lines)))
             .collect();
         Ok(Files { bodies })
     }
 }
 
+/// A line of a file made again: `key:value` and a line end.
+pub fn line_again(key: &str, value: Option<&str>) -> String {
+    format!("{key}:{}\n", value.unwrap_or(""))
+}
+
+/// A file made again from its lines (each with its number in the original, in any order): the
+/// body and, for each of its lines, the original's number.
+pub fn file_again(mut lines: Vec<(i32, String)>) -> (Vec<u8>, Vec<i32>) {
+    lines.sort_unstable_by_key(|l| l.0);
+    let numbers = lines.iter().map(|l| l.0).collect();
+    let body = lines.into_iter().flat_map(|l| l.1.into_bytes()).collect();
+    (body, numbers)
+}
+
 /// The key a file made again writes for a line of this `line_kind` (`robots_agents`) or `key`
 /// (`robots_rules`), for the lines a matcher reads.
-fn line_key(kind: Option<&str>) -> Option<&'static str> {
+pub fn line_key(kind: Option<&str>) -> Option<&'static str> {
     match kind? {
         "user_agent" => Some("user-agent"),
         "purpose" => Some("user-agent-purpose"),
