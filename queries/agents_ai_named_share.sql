@@ -13,7 +13,9 @@
 -- hosts whose governing capture is a 2xx the two agree, so these figures hold for both;
 -- hosts_5xx counts the 5xx hosts left out.
 -- Run from the scan's output folder: duckdb -c ".read ../queries/agents_ai_named_share.sql"
--- Columns:
+-- Columns: in this order, the shares right after the keys: crawl, share, hosts_2xx, hosts_naming_ai,
+--     hosts_naming_ai_token, hosts_resolved, hosts_2xx_empty, hosts_2xx_html, hosts_2xx_binary,
+--     hosts_unresolved, hosts_5xx; one by one:
 --   crawl
 --   hosts_2xx               the denominator
 --   hosts_naming_ai         hosts writing the name of at least one AI agent
@@ -29,6 +31,7 @@
 --                         blocks of every agent to RFC 9309
 -- summary_agent_groups holds, per crawl and group of agents, the hosts by whether they name
 -- some agent of the group (docs/schema.md); the group `ai` is the four AI categories.
+WITH answer AS (
 WITH g AS (
     SELECT *, fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary') AS is_2xx
     FROM read_parquet('summary_agent_groups/*/*.parquet', hive_partitioning = true)
@@ -50,4 +53,9 @@ SELECT
     coalesce(sum(hosts) FILTER (fetch_outcome = 'server_error'), 0)::BIGINT AS hosts_5xx
 FROM g
 GROUP BY crawl
+)
+-- The shares right after the keys, so that a narrow display keeps them in view.
+SELECT crawl, share,
+    * EXCLUDE (crawl, share)
+FROM answer
 ORDER BY crawl;

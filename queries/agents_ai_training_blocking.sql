@@ -8,7 +8,9 @@
 -- hosts whose governing capture is a 2xx the two agree, so these figures hold for both;
 -- hosts_5xx counts the 5xx hosts left out.
 -- Run from the scan's output folder: duckdb -c ".read ../queries/agents_ai_training_blocking.sql"
--- Columns:
+-- Columns: in this order, the shares right after the keys: crawl, share_blocking_any, hosts_2xx,
+--     ai_training_agents, hosts_blocking_any, mean_blocked, mean_blocked_blocking, by_name_only,
+--     hosts_resolved, hosts_2xx_empty, hosts_2xx_html, hosts_2xx_binary, hosts_unresolved, hosts_5xx; one by one:
 --   crawl
 --   hosts_2xx             the denominator
 --   ai_training_agents    number of ai_training agents in the registry used
@@ -28,6 +30,7 @@
 --                         blocks of every agent to RFC 9309
 -- summary_agent_groups gives the hosts blocking at least one ai_training agent; the agents
 -- blocked per host add up from summary_agents (host x agent counts; docs/schema.md).
+WITH answer AS (
 WITH rows AS (
     SELECT *, fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary') AS is_2xx
     FROM read_parquet('summary_agent_groups/*/*.parquet', hive_partitioning = true)
@@ -71,4 +74,9 @@ SELECT
     hosts_unresolved,
     hosts_5xx
 FROM g JOIN a USING (crawl)
+)
+-- The shares right after the keys, so that a narrow display keeps them in view.
+SELECT crawl, share_blocking_any,
+    * EXCLUDE (crawl, share_blocking_any)
+FROM answer
 ORDER BY crawl;

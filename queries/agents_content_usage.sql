@@ -7,7 +7,8 @@
 -- Reads robots_hosts, the agent_verdict_runs rows with a content_usage (few: the column is NULL
 -- wherever no Content-Usage rule applies) and summary_agents for the agents of each run.
 -- Run from the scan's output folder: duckdb -c ".read ../queries/agents_content_usage.sql"
--- Columns:
+-- Columns: in this order, the shares right after the keys: crawl, agent, agent_category, share_train_ai_n,
+--     hosts_2xx, hosts_with_rule, train_ai_n, train_ai_y, search_n, search_y, hosts_unknown; one by one:
 --   crawl, agent, agent_category
 --   hosts_2xx            the denominator
 --   hosts_with_rule      hosts whose groups for the agent give `/` a Content-Usage rule
@@ -15,6 +16,7 @@
 --   search_n, search_y   likewise for search
 --   hosts_unknown        hosts with a rule stating nothing the vocabulary knows
 --   share_train_ai_n     train_ai_n / hosts_2xx (4 decimals)
+WITH answer AS (
 WITH hosts AS (
     SELECT crawl, effective_warc_file AS f, effective_warc_offset AS o
     FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true)
@@ -48,4 +50,9 @@ SELECT p.crawl, agent, agent_category, any_value(t.hosts_2xx) AS hosts_2xx,
         AS share_train_ai_n
 FROM per_host p JOIN totals t USING (crawl)
 GROUP BY p.crawl, agent, agent_category
-ORDER BY p.crawl, hosts_with_rule DESC, agent;
+)
+-- The shares right after the keys, so that a narrow display keeps them in view.
+SELECT crawl, agent, agent_category, share_train_ai_n,
+    * EXCLUDE (crawl, agent, agent_category, share_train_ai_n)
+FROM answer
+ORDER BY crawl, hosts_with_rule DESC, agent;

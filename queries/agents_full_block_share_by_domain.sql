@@ -14,7 +14,9 @@
 -- hosts whose governing capture is a 2xx the two agree, so these figures hold for both;
 -- hosts_5xx counts the 5xx hosts left out.
 -- Run from the scan's output folder: duckdb -c ".read ../queries/agents_full_block_share_by_domain.sql"
--- Columns:
+-- Columns: in this order, the shares right after the keys: crawl, agent, agent_category, share_all,
+--     share_some, domains_2xx, all_hosts_block, some_host_blocks, hosts_resolved, hosts_unresolved,
+--     hosts_5xx; one by one:
 --   crawl, agent, agent_category
 --   domains_2xx          registered domains with at least one such host (the denominator)
 --   all_hosts_block      domains all of whose such hosts fully block the agent
@@ -25,6 +27,7 @@
 --                        hops, a target never captured, no Location): in no domain's count
 --   hosts_5xx            hosts of the crawl whose governing capture is a 5xx: in no domain's
 --                        count; full blocks of every agent to RFC 9309
+WITH answer AS (
 WITH hosts AS (
     SELECT
         crawl,
@@ -61,4 +64,9 @@ SELECT
     hosts_unresolved,
     hosts_5xx
 FROM counted JOIN hosts USING (crawl)
+)
+-- The shares right after the keys, so that a narrow display keeps them in view.
+SELECT crawl, agent, agent_category, share_all, share_some,
+    * EXCLUDE (crawl, agent, agent_category, share_all, share_some)
+FROM answer
 ORDER BY crawl, all_hosts_block DESC, agent;

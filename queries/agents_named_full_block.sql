@@ -10,7 +10,9 @@
 -- hosts whose governing capture is a 2xx the two agree, so these figures hold for both;
 -- hosts_5xx counts the 5xx hosts left out.
 -- Run from the scan's output folder: duckdb -c ".read ../queries/agents_named_full_block.sql"
--- Columns:
+-- Columns: in this order, the shares right after the keys: crawl, agent, agent_category, share_full,
+--     hosts_naming, hosts_naming_token, full_block, partial_block, hosts_resolved, hosts_unresolved,
+--     hosts_5xx; one by one:
 --   crawl, agent, agent_category
 --   hosts_naming        hosts whose governing robots.txt writes the agent's name
 --   hosts_naming_token  hosts whose governing robots.txt names the agent's product token
@@ -24,6 +26,7 @@
 --                       of every agent to RFC 9309
 -- summary_agents holds, per crawl and agent, the hosts by the verdicts of their governing
 -- capture (docs/schema.md): each figure is a sum of its `hosts` over the rows that qualify.
+WITH answer AS (
 SELECT
     crawl,
     agent,
@@ -42,4 +45,9 @@ SELECT
 FROM read_parquet('summary_agents/*/*.parquet', hive_partitioning = true)
 GROUP BY crawl, agent
 HAVING hosts_naming_token > 0
+)
+-- The shares right after the keys, so that a narrow display keeps them in view.
+SELECT crawl, agent, agent_category, share_full,
+    * EXCLUDE (crawl, agent, agent_category, share_full)
+FROM answer
 ORDER BY crawl, hosts_naming DESC, hosts_naming_token DESC, agent;

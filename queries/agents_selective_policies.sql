@@ -12,7 +12,9 @@
 -- hosts whose governing capture is a 2xx the two agree, so these figures hold for both;
 -- hosts_5xx counts the 5xx hosts left out.
 -- Run from the scan's output folder: duckdb -c ".read ../queries/agents_selective_policies.sql"
--- Columns:
+-- Columns: in this order, the shares right after the keys: crawl, policy, share_selective, hosts_2xx,
+--     blocks_first, selective, hosts_resolved, hosts_2xx_empty, hosts_2xx_html, hosts_2xx_binary,
+--     hosts_unresolved, hosts_5xx; one by one:
 --   crawl, policy
 --   hosts_2xx        the denominator
 --   blocks_first     hosts fully blocking the first agent
@@ -25,6 +27,7 @@
 --   hosts_unresolved hosts (any outcome) whose redirects lead nowhere: outside hosts_2xx
 --   hosts_5xx        hosts whose governing capture is a 5xx: outside hosts_2xx, full blocks of
 --                    every agent to RFC 9309
+WITH answer AS (
 WITH pairs(policy, blocked, allowed) AS (
     VALUES
         ('blocks GPTBot, allows OAI-SearchBot', 'GPTBot', 'OAI-SearchBot'),
@@ -67,4 +70,9 @@ SELECT
     hosts_unresolved::BIGINT AS hosts_unresolved,
     hosts_5xx::BIGINT AS hosts_5xx
 FROM counted
+)
+-- The shares right after the keys, so that a narrow display keeps them in view.
+SELECT crawl, policy, share_selective,
+    * EXCLUDE (crawl, policy, share_selective)
+FROM answer
 ORDER BY crawl, policy;

@@ -14,7 +14,8 @@
 -- hosts whose governing capture is a 2xx the two agree, so these figures hold for both;
 -- hosts_5xx counts the 5xx hosts left out.
 -- Run from the scan's output folder: duckdb -c ".read ../queries/agents_singled_out.sql"
--- Columns:
+-- Columns: in this order, the shares right after the keys: crawl, agent, agent_category, share, hosts_2xx,
+--     singled_out, to_full_block, hosts_resolved, hosts_unresolved, hosts_5xx; one by one:
 --   crawl, agent, agent_category
 --   hosts_2xx        the denominator
 --   singled_out      hosts whose verdict for the agent is stricter than their `*` verdict
@@ -27,6 +28,7 @@
 -- summary_agents holds, per crawl and agent, the hosts by the verdicts of their governing
 -- capture, and whether the agent's verdict is stricter than the host's `*` reading
 -- (`singled_out`, NULL for hosts outside the denominator; docs/schema.md).
+WITH answer AS (
 SELECT
     crawl,
     agent,
@@ -44,4 +46,9 @@ SELECT
 FROM read_parquet('summary_agents/*/*.parquet', hive_partitioning = true)
 GROUP BY crawl, agent
 HAVING hosts_2xx > 0
+)
+-- The shares right after the keys, so that a narrow display keeps them in view.
+SELECT crawl, agent, agent_category, share,
+    * EXCLUDE (crawl, agent, agent_category, share)
+FROM answer
 ORDER BY crawl, singled_out DESC, agent;

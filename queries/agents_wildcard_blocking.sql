@@ -10,7 +10,9 @@
 -- Denominator: hosts whose governing capture is a 2xx robots.txt (or a resource record), empty or
 -- not (hosts_2xx, as in agents_full_block_share.sql).
 -- Run from the scan's output folder: duckdb -c ".read ../queries/agents_wildcard_blocking.sql"
--- Columns:
+-- Columns: in this order, the shares right after the keys: crawl, share_full_block, share_partial_block,
+--     share_ai_blocked_star_open, hosts_2xx, hosts_with_star, star_full_block, star_partial_block,
+--     ai_blocked_star_open; one by one:
 --   crawl
 --   hosts_2xx               the denominator
 --   hosts_with_star         of hosts_2xx, those leaving some agent to `*` (all but hosts naming
@@ -27,6 +29,7 @@
 -- (star_verdict, the same in every group's rows) and by whether they block some agent of the
 -- group (docs/schema.md); the group `all` counts each host once, the group `ai` is the four AI
 -- categories.
+WITH answer AS (
 WITH g AS (
     SELECT *, fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary') AS is_2xx
     FROM read_parquet('summary_agent_groups/*/*.parquet', hive_partitioning = true)
@@ -48,4 +51,9 @@ SELECT
     round(ai_blocked_star_open / nullif(hosts_2xx, 0), 4) AS share_ai_blocked_star_open
 FROM g
 GROUP BY crawl
+)
+-- The shares right after the keys, so that a narrow display keeps them in view.
+SELECT crawl, share_full_block, share_partial_block, share_ai_blocked_star_open,
+    * EXCLUDE (crawl, share_full_block, share_partial_block, share_ai_blocked_star_open)
+FROM answer
 ORDER BY crawl;

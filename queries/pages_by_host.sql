@@ -7,7 +7,8 @@
 -- a URL captured in two inputs counts twice there, once here).
 -- Denominator of share_html_urls: the crawl's distinct 2xx HTML URLs (every host's html_urls).
 -- Run from the scan's output folder: duckdb -c ".read ../queries/pages_by_host.sql"
--- Columns:
+-- Columns: in this order, the shares right after the keys: crawl, host, registered_domain,
+--     share_html_urls, responses, urls, html_urls, html_bytes, robots_fetch_outcome; one by one:
 --   crawl, host, registered_domain
 --   responses            page responses of the host (every capture, any status)
 --   urls                 distinct URLs among them
@@ -17,6 +18,7 @@
 --   robots_fetch_outcome the fetch outcome of the robots.txt capture that governs the host
 --                        (robots_hosts.effective_fetch_outcome); NULL: no robots.txt capture in
 --                        the crawl (the host's pages are uncovered)
+WITH answer AS (
 WITH p AS (
     SELECT crawl, host, any_value(registered_domain) AS registered_domain, url,
         count(*) AS responses,
@@ -41,4 +43,9 @@ SELECT h.crawl, h.host, h.registered_domain,
 FROM hosts h
 LEFT JOIN read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) r
     ON r.crawl = h.crawl AND r.host = h.host
-ORDER BY h.crawl, h.html_urls DESC, h.host;
+)
+-- The shares right after the keys, so that a narrow display keeps them in view.
+SELECT crawl, host, registered_domain, share_html_urls,
+    * EXCLUDE (crawl, host, registered_domain, share_html_urls)
+FROM answer
+ORDER BY crawl, html_urls DESC, host;

@@ -13,7 +13,11 @@
 -- Denominator of the shares: urls_resolved (covered pages less the unresolved ones), and
 -- their bytes.
 -- Run from the scan's output folder: duckdb -c ".read ../queries/pages_disallowed.sql"
--- Columns:
+-- Columns: in this order, the shares right after the keys: crawl, agent, agent_category, share_urls,
+--     share_bytes, share_urls_rfc9309, share_urls_documented, urls_resolved, bytes_resolved,
+--     urls_disallowed, bytes_disallowed, urls_unreachable, urls_disallowed_rfc9309,
+--     urls_disallowed_documented, urls_not_honored, urls_no_robots, urls_unresolved, urls_uncovered,
+--     bytes_uncovered; one by one:
 --   crawl, agent, agent_category
 --   urls_resolved, bytes_resolved     covered pages whose host's robots.txt was read: the
 --                                     denominators
@@ -33,6 +37,7 @@
 --                                     left out: unresolved robots.txt; no robots.txt capture
 --                                     (a crawl whose pages have no verdict at all: one row,
 --                                     agent NULL)
+WITH answer AS (
 WITH latest AS (
     -- each distinct 2xx HTML URL at its latest capture
     SELECT crawl, url, any_value(host) AS host,
@@ -95,4 +100,9 @@ SELECT
 -- a crawl none of whose pages has a verdict (no host with a robots.txt capture) keeps one row,
 -- with agent NULL, for its uncovered pages
 FROM uncovered LEFT JOIN counted USING (crawl)
+)
+-- The shares right after the keys, so that a narrow display keeps them in view.
+SELECT crawl, agent, agent_category, share_urls, share_bytes, share_urls_rfc9309, share_urls_documented,
+    * EXCLUDE (crawl, agent, agent_category, share_urls, share_bytes, share_urls_rfc9309, share_urls_documented)
+FROM answer
 ORDER BY crawl, share_urls DESC NULLS LAST, agent;

@@ -15,7 +15,9 @@
 -- agent_verdict_runs, and summary_agents for the agents' names; memory grows with the crawl's
 -- distinct page URLs (DuckDB spills them), never pages x agents.
 -- Run from the scan's output folder: duckdb -c ".read ../queries/pages_on_blocking_hosts.sql"
--- Columns:
+-- Columns: in this order, the shares right after the keys: crawl, agent, agent_category, share_urls,
+--     share_bytes, urls_covered, bytes_covered, urls_blocking, bytes_blocking, hosts_covered,
+--     hosts_blocking, urls_uncovered, bytes_uncovered, hosts_uncovered; one by one:
 --   crawl, agent, agent_category
 --   urls_covered, bytes_covered   pages (distinct URLs) and bytes on hosts with a robots.txt
 --                                 capture in the crawl: the denominators
@@ -25,6 +27,7 @@
 --   hosts_covered, hosts_blocking hosts with pages: with a robots.txt capture, fully blocking
 --   urls_uncovered, bytes_uncovered, hosts_uncovered
 --                                 pages, bytes and hosts with no robots.txt capture in the crawl
+WITH answer AS (
 WITH pages AS (
     -- each distinct 2xx HTML URL once, with its latest capture's bytes
     SELECT crawl, host, url, arg_max(bytes, (capture_time, warc_file, warc_offset)) AS bytes
@@ -93,4 +96,9 @@ SELECT
     bytes_uncovered::BIGINT AS bytes_uncovered,
     hosts_uncovered::BIGINT AS hosts_uncovered
 FROM counted c JOIN totals t USING (crawl)
-ORDER BY c.crawl, urls_blocking DESC, agent;
+)
+-- The shares right after the keys, so that a narrow display keeps them in view.
+SELECT crawl, agent, agent_category, share_urls, share_bytes,
+    * EXCLUDE (crawl, agent, agent_category, share_urls, share_bytes)
+FROM answer
+ORDER BY crawl, urls_blocking DESC, agent;

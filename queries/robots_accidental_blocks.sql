@@ -10,7 +10,9 @@
 -- docs/schema.md), and the agent_verdict_runs rows of the flagged hosts' captures that hold
 -- Googlebot (its place in the registry from summary_agents).
 -- Run from the scan's output folder: duckdb -c ".read ../queries/robots_accidental_blocks.sql"
--- Columns:
+-- Columns: in this order, the shares right after the keys: crawl, share_wildcard_with_ai, hosts_2xx,
+--     hosts_wildcard_with_ai, hosts_wildcard_split, hosts_blocking_googlebot, hosts_split_blank,
+--     hosts_split_comment, hosts_split_sitemap, hosts_split_crawl_delay, hosts_split_other; one by one:
 --   crawl
 --   hosts_2xx                   the denominator
 --   hosts_wildcard_with_ai      a group names both `*` and an AI agent of the registry
@@ -22,6 +24,7 @@
 --   hosts_split_blank, hosts_split_comment, hosts_split_sitemap, hosts_split_crawl_delay,
 --   hosts_split_other           hosts whose file splits some group's agent lines, by what
 --                               first split them (group_split; any group, `*` or not)
+WITH answer AS (
 WITH hosts AS (
     SELECT h.crawl, h.host, h.effective_warc_file AS f, h.effective_warc_offset AS o,
         r.group_split, coalesce(r.wildcard_split, false) AS wildcard_split,
@@ -63,4 +66,9 @@ SELECT
 FROM hosts h
 LEFT JOIN googlebot g ON g.crawl = h.crawl AND g.host = h.host
 GROUP BY h.crawl
-ORDER BY h.crawl;
+)
+-- The shares right after the keys, so that a narrow display keeps them in view.
+SELECT crawl, share_wildcard_with_ai,
+    * EXCLUDE (crawl, share_wildcard_with_ai)
+FROM answer
+ORDER BY crawl;

@@ -8,13 +8,14 @@
 -- Reads the summaries (summary_robots_hosts, summary_robots_keys), derived per crawl with
 -- robots_hosts: no line of robots_agents or robots_rules is read.
 -- Run from the scan's output folder: duckdb -c ".read ../queries/robots_extension_adoption.sql"
--- Columns:
+-- Columns: in this order, the shares right after the keys: crawl, extension, share, hosts, lines; one by one:
 --   crawl      crawl name
 --   extension  the key (purpose, app_directives, acap, content_usage, content_signal,
 --              crawl_delay, host, clean_param, noindex, request_rate, visit_time, sitemap)
 --   hosts      hosts whose robots.txt has at least one such line
 --   lines      such lines in those captures
 --   share      hosts / hosts whose latest capture was parsed (0..1, 4 decimals)
+WITH answer AS (
 WITH parsed AS (
     -- hosts whose latest capture (through a revisit) was parsed: a 2xx (or a resource body)
     SELECT crawl, sum(hosts) AS n
@@ -29,4 +30,9 @@ JOIN parsed USING (crawl)
 WHERE key IN ('purpose', 'app_directives', 'acap', 'content_usage', 'content_signal', 'crawl_delay',
               'host', 'clean_param', 'noindex', 'request_rate', 'visit_time', 'sitemap')
   AND hosts > 0
-ORDER BY k.crawl, hosts DESC, extension;
+)
+-- The shares right after the keys, so that a narrow display keeps them in view.
+SELECT crawl, extension, share,
+    * EXCLUDE (crawl, extension, share)
+FROM answer
+ORDER BY crawl, hosts DESC, extension;

@@ -12,11 +12,12 @@
 -- robots_hosts: no line of robots_agents or robots_rules is read.
 -- summary_robots_agents keeps the 10,000 names most hosts write per crawl.
 -- Run from the scan's output folder: duckdb -c ".read ../queries/robots_most_named_agents.sql"
--- Columns:
+-- Columns: in this order, the shares right after the keys: crawl, agent, share, hosts; one by one:
 --   crawl    crawl name
 --   agent    the name as written (lowercase), or '*'
 --   hosts    hosts naming it
 --   share    hosts / hosts whose latest capture was parsed (0..1, 4 decimals)
+WITH answer AS (
 WITH parsed AS (
     -- hosts whose latest capture (through a revisit) was parsed: a 2xx (or a resource body)
     SELECT crawl, sum(hosts) AS n
@@ -30,4 +31,9 @@ FROM read_parquet('summary_robots_agents/*/*.parquet', hive_partitioning = true)
 JOIN parsed USING (crawl)
 WHERE line_kind = 'user_agent' AND hosts > 0
 QUALIFY row_number() OVER (PARTITION BY a.crawl ORDER BY hosts DESC, agent) <= 25
-ORDER BY a.crawl, hosts DESC, agent;
+)
+-- The shares right after the keys, so that a narrow display keeps them in view.
+SELECT crawl, agent, share,
+    * EXCLUDE (crawl, agent, share)
+FROM answer
+ORDER BY crawl, hosts DESC, agent;

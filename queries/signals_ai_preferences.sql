@@ -7,7 +7,8 @@
 -- Denominator of share_pages: the crawl's 2xx responses (host_counts).
 -- Reads page_signals (its rows of these sources only) and host_counts.
 -- Run from the scan's output folder: duckdb -c ".read ../queries/signals_ai_preferences.sql"
--- Columns:
+-- Columns: in this order, the shares right after the keys: crawl, form, vocabulary, key, value,
+--     share_pages, pages, hosts; one by one:
 --   crawl
 --   form         content_usage (header), content_signal (header), content_signal_meta (meta tag)
 --   vocabulary   aipref-vocab-07 for content_usage; NULL for Content Signals
@@ -19,6 +20,7 @@
 --   pages        2xx responses stating it
 --   hosts        distinct hosts of those responses
 --   share_pages  pages / the crawl's 2xx responses (6 decimals)
+WITH answer AS (
 WITH prefs AS (
     SELECT crawl, warc_file, warc_offset, host, vocabulary, directive AS key,
         directive_value AS value,
@@ -39,4 +41,9 @@ SELECT p.crawl, form, vocabulary, key, value,
     round(count(DISTINCT (warc_file, warc_offset)) / any_value(pages.responses), 6) AS share_pages
 FROM prefs p JOIN pages USING (crawl)
 GROUP BY p.crawl, form, vocabulary, key, value
-ORDER BY p.crawl, form, pages DESC, key, value;
+)
+-- The shares right after the keys, so that a narrow display keeps them in view.
+SELECT crawl, form, vocabulary, key, value, share_pages,
+    * EXCLUDE (crawl, form, vocabulary, key, value, share_pages)
+FROM answer
+ORDER BY crawl, form, pages DESC, key, value;

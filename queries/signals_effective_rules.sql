@@ -9,7 +9,8 @@
 -- Each page counts once per crawler and rule, whatever the number of headers and tags giving it.
 -- Reads page_signals only.
 -- Run from the scan's output folder: duckdb -c ".read ../queries/signals_effective_rules.sql"
--- Columns:
+-- Columns: in this order, the shares right after the keys: crawl, bot, directive, share_03, pages_named,
+--     pages_02, pages_03, pages_added, pages_dropped; one by one:
 --   crawl, bot        the crawler (product token, lower case)
 --   directive         the rule (noindex, nosnippet, ...)
 --   pages_named       pages naming the crawler (the denominator of the shares)
@@ -19,6 +20,7 @@
 --                     rules no longer replace)
 --   pages_dropped     pages where -02 applies it and -03 does not (meta tags after the head)
 --   share_03          pages_03 / pages_named (4 decimals)
+WITH answer AS (
 WITH sig AS (
     SELECT crawl, warc_file AS f, warc_offset AS o, agent, directive,
         source <> 'meta' OR coalesce(in_head, true) AS in_head
@@ -59,4 +61,9 @@ SELECT r.crawl, r.bot, r.directive, any_value(p.pages_named) AS pages_named,
     round(count(*) FILTER (in_03) / any_value(p.pages_named), 4) AS share_03
 FROM both_readings r JOIN pages p USING (crawl, bot)
 GROUP BY r.crawl, r.bot, r.directive
-ORDER BY r.crawl, pages_named DESC, r.bot, pages_03 DESC, r.directive;
+)
+-- The shares right after the keys, so that a narrow display keeps them in view.
+SELECT crawl, bot, directive, share_03,
+    * EXCLUDE (crawl, bot, directive, share_03)
+FROM answer
+ORDER BY crawl, pages_named DESC, bot, pages_03 DESC, directive;

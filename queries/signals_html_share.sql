@@ -3,7 +3,8 @@
 --           HTML responses (host_counts is the denominator: every response is counted there).
 -- Pages: responses with a 2xx status (what a crawler could index), as in every signals_* query.
 -- Run from the scan's output folder: duckdb -c ".read ../queries/signals_html_share.sql"
--- Columns:
+-- Columns: in this order, the shares right after the keys: crawl, share_meta, share_header, share_any,
+--     html_pages, with_meta, with_header, with_any, with_tdm, hosts; one by one:
 --   crawl             crawl name
 --   html_pages        2xx responses with an HTML media type
 --   with_meta         of those, with a robots meta tag (robots or a crawler's name) in the head
@@ -12,6 +13,7 @@
 --   with_tdm          with a tdm-reservation / tdm-policy header or meta tag
 --   share_meta, share_header, share_any   the shares of html_pages (0..1, 4 decimals)
 --   hosts             distinct hosts with 2xx HTML pages
+WITH answer AS (
 SELECT
     crawl,
     sum(responses)::BIGINT AS html_pages,
@@ -26,4 +28,9 @@ SELECT
 FROM read_parquet('host_counts/*/*.parquet', hive_partitioning = true)
 WHERE status_class = '2xx' AND html
 GROUP BY crawl
+)
+-- The shares right after the keys, so that a narrow display keeps them in view.
+SELECT crawl, share_meta, share_header, share_any,
+    * EXCLUDE (crawl, share_meta, share_header, share_any)
+FROM answer
 ORDER BY crawl;

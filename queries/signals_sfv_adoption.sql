@@ -4,7 +4,8 @@
 -- Pages: responses with a 2xx status (what a crawler could index), as in every signals_* query.
 -- Reads summary_page_headers (derived per crawl from page_signals).
 -- Run from the scan's output folder: duckdb -c ".read ../queries/signals_sfv_adoption.sql"
--- Columns:
+-- Columns: in this order, the shares right after the keys: crawl, source, syntax, share, headers,
+--     responses, hosts; one by one:
 --   crawl      crawl name
 --   source     x_robots_tag or robots_tag (the header's name, any case)
 --   syntax     sfv (valid Structured Fields), sfv_lenient (the draft's intent, not valid SF),
@@ -13,6 +14,7 @@
 --   responses  distinct responses
 --   hosts      distinct hosts
 --   share      share of the crawl's robots header values (0..1, 4 decimals)
+WITH answer AS (
 SELECT
     crawl,
     source,
@@ -23,4 +25,9 @@ SELECT
     round(headers / sum(headers) OVER (PARTITION BY crawl), 4) AS share
 FROM read_parquet('summary_page_headers/*/*.parquet', hive_partitioning = true)
 WHERE status_class = '2xx'
+)
+-- The shares right after the keys, so that a narrow display keeps them in view.
+SELECT crawl, source, syntax, share,
+    * EXCLUDE (crawl, source, syntax, share)
+FROM answer
 ORDER BY crawl, headers DESC, source, syntax;

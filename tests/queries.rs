@@ -260,9 +260,9 @@ fn two_crawls_give_blocking_changes_and_singled_out_agents() {
         ),
     );
     assert!(
-        singled.contains("CRAWL-A,GPTBot,ai_training,3,1,1,0.3333")
-            && singled.contains("CRAWL-B,GPTBot,ai_training,3,2,2,0.6667")
-            && singled.contains("CRAWL-B,CCBot,ai_training,3,0,0,0.0"),
+        singled.contains("CRAWL-A,GPTBot,ai_training,0.3333,3,1,1")
+            && singled.contains("CRAWL-B,GPTBot,ai_training,0.6667,3,2,2")
+            && singled.contains("CRAWL-B,CCBot,ai_training,0.0,3,0,0"),
         "{singled}"
     );
 }
@@ -308,9 +308,9 @@ fn the_star_reading_counts_each_host_once_by_what_its_unnamed_agents_get() {
     );
     assert_eq!(
         got.trim_end(),
-        "crawl,hosts_2xx,hosts_with_star,star_full_block,share_full_block,star_partial_block,\
-         share_partial_block,ai_blocked_star_open,share_ai_blocked_star_open\n\
-         C,5,5,2,0.4,1,0.2,1,0.2"
+        "crawl,share_full_block,share_partial_block,share_ai_blocked_star_open,hosts_2xx,\
+         hosts_with_star,star_full_block,star_partial_block,ai_blocked_star_open\n\
+         C,0.4,0.2,0.2,5,5,2,1,1"
     );
 }
 
@@ -447,11 +447,12 @@ fn pages_and_bytes_on_blocking_hosts_count_each_url_once_and_uncovered_hosts_apa
         ("crawl", "C"),
         ("agent", "GPTBot"),
         ("agent_category", "ai_training"),
+        ("share_urls", "0.5"),
+        ("share_bytes", got[4].1),
         ("urls_covered", "4"),
         ("bytes_covered", covered.as_str()),
         ("urls_blocking", "2"),
         ("bytes_blocking", blocking.as_str()),
-        ("share_urls", "0.5"),
     ];
     assert_eq!(&got[..want.len()], &want[..], "{all}");
     let rest: Vec<&str> = gptbot[9..].iter().map(String::as_str).collect();
@@ -579,10 +580,10 @@ fn pages_disallowed_counts_each_url_once_by_the_rules_matching_its_own_url() {
     );
     let by_host = duck(&out, &sql);
     let want = format!(
-        "C,a.example,a.example,3,2,2,{},0.333333,ok\n\
-         C,b.example,b.example,4,4,2,{},0.333333,ok\n\
-         C,c.example,c.example,1,1,1,{bytes},0.166667,NULL\n\
-         C,d.example,d.example,1,1,1,{bytes},0.166667,server_error\n",
+        "C,a.example,a.example,0.333333,3,2,2,{},ok\n\
+         C,b.example,b.example,0.333333,4,4,2,{},ok\n\
+         C,c.example,c.example,0.166667,1,1,1,{bytes},NULL\n\
+         C,d.example,d.example,0.166667,1,1,1,{bytes},server_error\n",
         2 * bytes,
         2 * bytes
     );
@@ -630,9 +631,9 @@ fn accidental_blocks_count_wildcards_joined_to_ai_groups_and_the_googlebot_they_
     let got = duck(&out, &sql);
     assert_eq!(
         got.lines().nth(1).unwrap(),
-        // hosts_2xx, with_ai, share, wildcard_split, blocking Googlebot, split by blank, comment,
+        // share, hosts_2xx, with_ai, wildcard_split, blocking Googlebot, split by blank, comment,
         // sitemap, crawl_delay, other
-        "C,4,3,0.75,2,1,0,0,1,1,0",
+        "C,0.75,4,3,2,1,0,0,1,1,0",
         "{got}"
     );
 }
@@ -666,9 +667,9 @@ fn content_signal_use_key_is_counted_beside_search_and_ai_train() {
     );
     let got = duck(&out, &sql);
     for line in [
-        "C,use,reference,1,0.5",
-        "C,use,full,1,0.5",
-        "C,ai-train,no,1,0.5",
+        "C,use,reference,0.5,1",
+        "C,use,full,0.5,1",
+        "C,ai-train,no,0.5,1",
     ] {
         assert!(got.lines().any(|l| l == line), "{line} in\n{got}");
     }
