@@ -17,11 +17,14 @@ const AFTER_HELP: &str = "\
 Examples:
   repcensus scan samples --out out          read every archive under samples/ into out/
   repcensus report out --out report.html    draw the census of out/ as one HTML page
+  repcensus query agents_full_block_share out   a bundled question, from any folder (--list)
+  repcensus explain out example.com GPTBot  why that host's robots.txt lets GPTBot in or not
   repcensus check robots.txt GPTBot https://example.com/page
   repcensus scan --help                     inputs, outputs, tables and exit codes of a scan
 
 Exit codes: 0 done; 1 done, but some input could not be read (scan), some URL is disallowed
-(check) or some crawl could not be read (hosts, report); 2 usage or output error.";
+(check, explain), some crawl could not be read (hosts, report) or DuckDB refused the query
+(query); 2 usage or output error.";
 
 /// `query --help`'s epilogue.
 const QUERY_AFTER_HELP: &str = "\
