@@ -277,3 +277,24 @@ fn the_readme_table_lists_every_bundled_question() {
         .count();
     assert_eq!(rows, listed.len(), "the README's table has other rows");
 }
+
+/// A summary with nothing to count has no part for a crawl (no ACAP line anywhere): the
+/// question is answered, with no row, not refused as if the folder were a shard's.
+#[test]
+fn a_summary_with_nothing_to_count_is_answered_not_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let status = common::bin()
+        .current_dir(repo())
+        .args(["scan", "--quiet", "samples/verdict-cases.warc.gz", "--out"])
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    assert!(!std::fs::read_dir(out.join("summary_acap_fields"))
+        .unwrap()
+        .any(|e| e.unwrap().file_name() != "crawl=_schema"));
+    let got = query_in(dir.path(), &["robots_acap_usage", "out", "--format", "csv"]);
+    assert_ok(&got);
+    assert_eq!(String::from_utf8(got.stdout).unwrap().lines().count(), 1);
+}

@@ -318,9 +318,7 @@ impl Folder {
         };
         for name in read {
             let derived = Table::DERIVED.iter().find(|t| t.name() == name);
-            let underived = derived.is_some_and(|t| {
-                !has_crawls(&path.join(name)) && has_crawls(&path.join(derived_from(*t).name()))
-            });
+            let underived = derived.is_some() && !derivation_ran(path);
             if path.join(name).is_dir() && !underived {
                 continue;
             }
@@ -373,25 +371,23 @@ impl Folder {
     }
 }
 
-/// The table a derived table is made from, whose crawls it has once derived.
-fn derived_from(table: Table) -> Table {
-    match table {
-        Table::PageVerdicts => Table::Pages,
-        t if t.name().starts_with("summary_page_") => Table::PageSignals,
-        _ => Table::RobotsFiles,
-    }
-}
-
-/// Whether a table's folder has a crawl's partition (not only the empty `_schema` one).
-fn has_crawls(table: &Path) -> bool {
-    let schema = format!("crawl={SCHEMA_CRAWL}");
-    std::fs::read_dir(table).is_ok_and(|entries| {
-        entries.flatten().any(|e| {
-            let name = e.file_name();
-            let name = name.to_string_lossy();
-            name.starts_with("crawl=") && name != schema
-        })
-    })
+/// Whether the derivation ran for every crawl with robots.txt captures: `robots_hosts`, derived
+/// for each of them (other derived tables may have no part for a crawl with nothing to count),
+/// has a part for every crawl `robots_files` has. A folder of shards before `repcensus hosts`
+/// has none.
+fn derivation_ran(out: &Path) -> bool {
+    let crawls = |table: Table| -> std::collections::BTreeSet<String> {
+        let schema = format!("crawl={SCHEMA_CRAWL}");
+        std::fs::read_dir(out.join(table.name()))
+            .map(|entries| {
+                (entries.flatten())
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .filter(|n| n.starts_with("crawl=") && *n != schema)
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    crawls(Table::RobotsFiles).is_subset(&crawls(Table::RobotsHosts))
 }
 
 /// Whether `code` names `relation` as a word (not as the folder of a path: `name/`).
