@@ -457,10 +457,10 @@ d.example,meta,content-signal,ai-train,no,content_signal,NULL
     );
     let counted = duck(&out, &sql);
     for line in [
-        "unknown,content_usage,aipref-vocab-07,train-ai,n,1,1,0.25",
-        "unknown,content_usage,aipref-vocab-07,NULL,NULL,1,1,0.25",
-        "unknown,content_signal,NULL,use,reference,1,1,0.25",
-        "unknown,content_signal_meta,NULL,ai-input,yes,1,1,0.25",
+        "unknown,content_usage,aipref-vocab-07,train-ai,n,0.25,1,1",
+        "unknown,content_usage,aipref-vocab-07,NULL,NULL,0.25,1,1",
+        "unknown,content_signal,NULL,use,reference,0.25,1,1",
+        "unknown,content_signal_meta,NULL,ai-input,yes,0.25,1,1",
     ] {
         assert!(counted.lines().any(|l| l == line), "{line} in\n{counted}");
     }
@@ -505,10 +505,10 @@ fn effective_rules_union_star_under_03_and_replace_it_under_02() {
     );
     let got = duck(&out, &sql);
     let want = "\
-crawl,bot,directive,pages_named,pages_02,pages_03,pages_added,pages_dropped,share_03
-unknown,examplebot,noindex,3,1,2,1,0,0.6667
-unknown,examplebot,nosnippet,3,1,2,1,0,0.6667
-unknown,examplebot,noarchive,3,1,0,0,1,0.0
+crawl,bot,directive,share_03,pages_named,pages_02,pages_03,pages_added,pages_dropped
+unknown,examplebot,noindex,0.6667,3,1,2,1,0
+unknown,examplebot,nosnippet,0.6667,3,1,2,1,0
+unknown,examplebot,noarchive,0.0,3,1,0,0,1
 ";
     assert_eq!(got, want);
     let by_page = format!(
