@@ -4,29 +4,10 @@
 
 mod common;
 
+use common::sample_tables;
+
 use common::{duck, duck_value, repo, robots_warc, table_rows};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
-
-/// The samples scanned once for all tests here: (temp dir guard, output folder).
-fn sample_tables() -> &'static Path {
-    static OUT: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
-    &OUT.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let out = dir.path().join("out");
-        // Relative input paths, so that warc_file values (and the answers) do not depend on where
-        // the repository is checked out.
-        let status = common::bin()
-            .current_dir(repo())
-            .args(["scan", "--quiet", "samples", "--out"])
-            .arg(&out)
-            .status()
-            .unwrap();
-        assert_eq!(status.code(), Some(0));
-        (dir, out)
-    })
-    .1
-}
 
 fn queries() -> Vec<PathBuf> {
     let mut q: Vec<PathBuf> = std::fs::read_dir(repo().join("queries"))

@@ -5,29 +5,11 @@
 
 mod common;
 
-use common::{assert_ok, duck, duckdb, repo};
-use std::path::{Path, PathBuf};
-use std::process::Output;
-use std::sync::OnceLock;
+use common::sample_tables;
 
-/// The samples scanned once, as tests/queries.rs scans them (relative input paths, so the
-/// answers match its expected ones): (temp dir guard, output folder).
-fn sample_tables() -> &'static Path {
-    static OUT: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
-    &OUT.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let out = dir.path().join("out");
-        let status = common::bin()
-            .current_dir(repo())
-            .args(["scan", "--quiet", "samples", "--out"])
-            .arg(&out)
-            .status()
-            .unwrap();
-        assert_eq!(status.code(), Some(0));
-        (dir, out)
-    })
-    .1
-}
+use common::{assert_ok, duck, duckdb, repo};
+use std::path::Path;
+use std::process::Output;
 
 /// `repcensus query ARGS` run from `cwd` with the DuckDB command as its engine.
 fn query_in(cwd: &Path, args: &[&str]) -> Output {

@@ -64,6 +64,26 @@ pub fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_repcensus"))
 }
 
+/// The samples scanned once per test binary, from the repository's root (relative input paths,
+/// so `warc_file` values and the expected answers do not depend on where the repository is):
+/// the output folder, kept until the binary ends.
+pub fn sample_tables() -> &'static Path {
+    static OUT: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    &OUT.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let status = bin()
+            .current_dir(repo())
+            .args(["scan", "--quiet", "samples", "--out"])
+            .arg(&out)
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(0));
+        (dir, out)
+    })
+    .1
+}
+
 /// Run `repcensus report` of `tables` into the page `html`, with `extra` arguments.
 pub fn report(tables: &Path, html: &Path, extra: &[&str]) -> std::process::Output {
     bin()
