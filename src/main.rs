@@ -76,7 +76,8 @@ docs/schema.md says what each column holds; queries/*.sql ask the questions.
 
 Exit codes: 0 every input read (some may have errors rows: see queries/errors_by_input.sql);
 1 some input could not be read at all (with --records: some listed record could not be fetched;
-with --fail-on-error: or had errors rows), or a crawl's
+with --fail-on-error: or had errors rows), not one record was read though errors were met (one
+last line says so: a wrong --prefix, a server answering something else), or a crawl's
 robots_hosts or summaries could not be derived (a part that cannot be read); 2 usage or output
 error (nothing read); 130 or 143 interrupted (SIGINT, SIGTERM: it says how many inputs are
 complete; rerun with --resume).";
@@ -848,6 +849,13 @@ fn run_scan(args: ScanArgs) -> Result<ExitCode> {
         for (crawl, why) in &h.summaries_failed {
             eprintln!("repcensus: summaries of crawl {crawl} not derived: {why}");
         }
+    }
+    if let Some(line) = summary.nothing_read() {
+        // Said even quietly, in one line, last.
+        eprintln!(
+            "repcensus: {}",
+            line.replace("OUT", &opts.out.display().to_string())
+        );
     }
     if let Some(f) = &summary_file {
         summary.write_json(f)?;

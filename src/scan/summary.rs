@@ -107,8 +107,24 @@ impl ScanSummary {
         let derivation_failed = (self.hosts.as_ref())
             .is_some_and(|h| !h.failed.is_empty() || !h.summaries_failed.is_empty());
         self.inputs_failed == 0
+            && self.nothing_read().is_none()
             && !derivation_failed
             && !(fail_on_error && self.inputs_with_errors > 0)
+    }
+
+    /// When this run read inputs but not one record of them, and met errors doing so (a wrong
+    /// `--prefix`, a server that answers every request with something else than the archive):
+    /// the line that says so. Such a run is a failure, whatever its inputs' outcomes.
+    pub fn nothing_read(&self) -> Option<String> {
+        let read = self.inputs.saturating_sub(self.inputs_resumed);
+        (read > 0 && self.records == 0 && self.errors > 0).then(|| {
+            format!(
+                "nothing was read: not one record of the {read} input{} ({} errors rows: \
+                 `repcensus query errors_by_input OUT` says why; a wrong --prefix?)",
+                if read == 1 { "" } else { "s" },
+                self.errors
+            )
+        })
     }
 
     /// Write [`ScanSummary::to_json`] to `path`, beside it first and then moved into place.
