@@ -13,7 +13,10 @@ With `--drop N`, the first N GET responses for each file are cut off: the full
 Content-Length is announced, 40% of the bytes are sent, and the connection is closed, as a
 failing server or network would. With `--refuse N`, the first N GETs of each range are refused
 in turn with 503 (with `Retry-After: 1`), 429 (with `Retry-After` as a date) and 403, as a
-throttling front end would.
+throttling front end would. With `--throttle K`, every K-th GET the server answers (ranged or
+not, counted over all files) is refused with `503 SlowDown` and `Retry-After: 1`, as Common
+Crawl's S3 and CloudFront front ends answer a client that asks too fast; each such answer is
+a line of ROOT/_throttled (the path it refused), so a test can see that it happened.
 
 Prints the port it listens on (127.0.0.1, chosen by the OS) as its first line of output.
     python3 range_http.py ROOT [--drop N]
@@ -33,12 +36,14 @@ ap = argparse.ArgumentParser()
 ap.add_argument("root")
 ap.add_argument("--drop", type=int, default=0)
 ap.add_argument("--refuse", type=int, default=0)
+ap.add_argument("--throttle", type=int, default=0)
 ap.add_argument("--delay", type=float, default=0.0,
                 help="seconds each GET waits before its answer (a distant server's latency)")
 args = ap.parse_args()
 ROOT = os.path.abspath(args.root)
 gets = {}
 ranges_asked = {}
+all_gets = [0]
 lock = threading.Lock()
 
 
@@ -91,6 +96,21 @@ class Handler(http.server.BaseHTTPRequestHandler):
         size = os.path.getsize(path)
         start, end, status = 0, size - 1, 200
         rng = self.headers.get("Range")
+        if not head and args.throttle:
+            with lock:
+                all_gets[0] += 1
+                slow = all_gets[0] % args.throttle == 0
+            if slow:
+                body = b"<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>"
+                self.send_response(503)
+                self.send_header("Retry-After", "1")
+                self.send_header("Content-Type", "application/xml")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+                with lock, open(os.path.join(ROOT, "_throttled"), "a") as f:
+                    f.write(rel + "\n")
+                return
         if rng and not head and args.refuse:
             with lock:
                 n = ranges_asked.get((path, rng), 0)
