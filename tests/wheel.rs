@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{assert_ok, repo};
+use common::{assert_ok, elf_sections, repo};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -70,28 +70,6 @@ fn path_without_cargo(venv: &Path) -> String {
     dirs.extend(["/usr/local/bin", "/usr/bin", "/bin"].map(PathBuf::from));
     dirs.retain(|d| !d.join("cargo").exists());
     std::env::join_paths(dirs).unwrap().into_string().unwrap()
-}
-
-/// The section names of a 64-bit little-endian ELF file.
-fn elf_sections(elf: &[u8]) -> Vec<String> {
-    assert_eq!(
-        &elf[..6],
-        b"\x7fELF\x02\x01",
-        "a 64-bit little-endian ELF file"
-    );
-    let u16_at = |i: usize| u16::from_le_bytes(elf[i..i + 2].try_into().unwrap()) as usize;
-    let u32_at = |i: usize| u32::from_le_bytes(elf[i..i + 4].try_into().unwrap()) as usize;
-    let u64_at = |i: usize| u64::from_le_bytes(elf[i..i + 8].try_into().unwrap()) as usize;
-    let (table, size, count, names) = (u64_at(0x28), u16_at(0x3a), u16_at(0x3c), u16_at(0x3e));
-    let header = |k: usize| table + k * size;
-    let strings = u64_at(header(names) + 0x18);
-    (0..count)
-        .map(|k| {
-            let name = &elf[strings + u32_at(header(k))..];
-            String::from_utf8_lossy(&name[..name.iter().position(|&b| b == 0).unwrap()])
-                .into_owned()
-        })
-        .collect()
 }
 
 /// The README's SQL for the share of hosts fully blocking GPTBot (the quick start's).

@@ -409,3 +409,25 @@ pub fn gzip_members(path: &Path) -> Vec<(u64, u64)> {
     }
     out
 }
+
+/// The section names of a 64-bit little-endian ELF file.
+pub fn elf_sections(elf: &[u8]) -> Vec<String> {
+    assert_eq!(
+        &elf[..6],
+        b"\x7fELF\x02\x01",
+        "a 64-bit little-endian ELF file"
+    );
+    let u16_at = |i: usize| u16::from_le_bytes(elf[i..i + 2].try_into().unwrap()) as usize;
+    let u32_at = |i: usize| u32::from_le_bytes(elf[i..i + 4].try_into().unwrap()) as usize;
+    let u64_at = |i: usize| u64::from_le_bytes(elf[i..i + 8].try_into().unwrap()) as usize;
+    let (table, size, count, names) = (u64_at(0x28), u16_at(0x3a), u16_at(0x3c), u16_at(0x3e));
+    let header = |k: usize| table + k * size;
+    let strings = u64_at(header(names) + 0x18);
+    (0..count)
+        .map(|k| {
+            let name = &elf[strings + u32_at(header(k))..];
+            String::from_utf8_lossy(&name[..name.iter().position(|&b| b == 0).unwrap()])
+                .into_owned()
+        })
+        .collect()
+}
