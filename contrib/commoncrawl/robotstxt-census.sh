@@ -26,8 +26,9 @@
 #
 # Common Crawl asks clients of https://data.commoncrawl.org/ for few connections and a backoff
 # when it answers 503 (SlowDown) or 403: each shard reads THREADS archives at a time, one
-# connection each, and repcensus waits and retries on 503, 429 and 403 (honouring Retry-After),
-# so PARALLEL x THREADS is the number of connections: keep it to a handful over HTTPS.
+# connection each, and repcensus backs off and retries on 503, 429 and 403 (exponentially, up to
+# 8 times in a row per archive), so PARALLEL x THREADS is the number of connections: keep it to
+# a handful over HTTPS.
 set -euo pipefail
 usage="usage: robotstxt-census.sh CRAWL OUT (settings in the environment: see the script's head)"
 crawl=${1:?$usage}
@@ -78,13 +79,13 @@ export list prefix crawl shards out threads repcensus
 todo=$(seq 0 $((shards - 1)))
 for attempt in $(seq 0 "$retries"); do
     [ -n "$todo" ] || break
-    [ "$attempt" -eq 0 ] || echo "running shards $(echo $todo) again (attempt $((attempt + 1)))" >&2
+    [ "$attempt" -eq 0 ] || echo "running shards ${todo//$'\n'/ } again (attempt $((attempt + 1)))" >&2
     # xargs runs PARALLEL shards at a time; a shard's failure is in its .rc file, not here.
     echo "$todo" | xargs -P "$parallel" -I{} bash -c 'run_shard {}'
     todo=$(for i in $todo; do [ "$(cat "$out/_recipe/shard-$i.rc")" = 0 ] || echo "$i"; done)
 done
 if [ -n "$todo" ]; then
-    echo "shards $(echo $todo) of $shards still fail after $retries retries: robots_hosts and the" \
+    echo "shards ${todo//$'\n'/ } of $shards still fail after $retries retries: robots_hosts and the" \
         "report are not derived. See repcensus query errors_by_input $out; run this script" \
         "again to resume." >&2
     exit 1

@@ -5,10 +5,10 @@
 # a failure or eviction resumes: inputs it completed are skipped (--resume). SCAN_ARGS (split on
 # spaces) goes to the scan: `--prefix s3://commoncrawl/ --crawl CC-MAIN-2025-33`, say.
 set -eu
-# shellcheck disable=SC2086 # SCAN_ARGS is split on purpose
 : "${JOB_COMPLETION_INDEX:?set by an indexed Job}" "${SHARDS:?number of completions}"
 : "${MANIFEST:?path of the input list}" "${OUT:?output folder}"
 mkdir -p "$OUT/_summaries"
+# shellcheck disable=SC2086 # SCAN_ARGS is split on purpose
 exec "${REPCENSUS:-repcensus}" scan "@$MANIFEST" --shard "$JOB_COMPLETION_INDEX/$SHARDS" \
     --resume --out "$OUT" --summary "$OUT/_summaries/shard-$JOB_COMPLETION_INDEX-of-$SHARDS.json" \
     ${SCAN_ARGS:-}
