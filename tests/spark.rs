@@ -184,3 +184,104 @@ fn spark_targeted_census_equals_a_single_process_one() {
         table_rows(&single, "inputs", TIMING)
     );
 }
+
+/// With an `s3://` output (moto's S3 server on loopback), the tasks write their tables there
+/// and the driver puts the report and the outcomes under `OUT/_spark/`, as the script's head
+/// says, not in a folder of its own machine.
+#[test]
+fn spark_with_an_s3_output_puts_its_report_and_outcomes_under_out_spark() {
+    let spark_tools = python_tool("pyspark", PYSPARK, "pyspark");
+    let moto_tools = python_tool("moto", &["moto[server]==5.2.5"], "moto");
+    ensure_java();
+    let path = std::env::join_paths([&spark_tools, &moto_tools]).unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = Command::new("python3")
+        .args([
+            "-m",
+            "moto.server",
+            "-H",
+            "127.0.0.1",
+            "-p",
+            &port.to_string(),
+        ])
+        .env("PYTHONPATH", &moto_tools)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("moto");
+    let _server = common::servers::Server(child);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(std::time::Instant::now() < deadline, "moto did not start");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let endpoint = format!("http://127.0.0.1:{port}");
+    let env = [
+        ("AWS_ACCESS_KEY_ID", "testing"),
+        ("AWS_SECRET_ACCESS_KEY", "testing"),
+        ("AWS_REGION", "us-east-1"),
+        ("AWS_ENDPOINT_URL", endpoint.as_str()),
+        ("AWS_ALLOW_HTTP", "true"),
+    ];
+    let boto = |script: &str| {
+        let o = Command::new("python3")
+            .args(["-c", script])
+            .env("PYTHONPATH", &moto_tools)
+            .envs(env)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    boto("import boto3; boto3.client('s3').create_bucket(Bucket='census')");
+
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("robotstxt.paths");
+    let samples = repo().join("samples");
+    std::fs::write(
+        &manifest,
+        "real-robots.warc.gz\nredirect-cases.warc.gz\nverdict-cases.warc.gz\n",
+    )
+    .unwrap();
+    let out = Command::new("python3")
+        .arg(repo().join("contrib/spark/repcensus_spark.py"))
+        .arg(&manifest)
+        .arg("s3://census/cc")
+        .args(["--master", "local[2]", "--num_input_partitions", "2"])
+        .args(["--prefix", samples.to_str().unwrap()])
+        .args(["--repcensus", env!("CARGO_BIN_EXE_repcensus")])
+        .env("PYTHONPATH", &path)
+        .env("PYSPARK_PYTHON", "python3")
+        .env("SPARK_LOCAL_IP", "127.0.0.1")
+        .envs(env)
+        .output()
+        .expect("python3");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("outcomes in s3://census/cc/_spark/"),
+        "{stdout}"
+    );
+    let keys = boto(
+        "import boto3\n\
+         for o in boto3.client('s3').list_objects_v2(Bucket='census', Prefix='cc/')['Contents']:\n\
+         \x20   print(o['Key'])",
+    );
+    let spark: Vec<&str> = keys
+        .lines()
+        .filter(|k| k.starts_with("cc/_spark/"))
+        .collect();
+    assert_eq!(spark.len(), 2, "{keys}");
+    assert!(
+        spark.iter().any(|k| k.ends_with(".html")) && spark.iter().any(|k| k.ends_with(".json"))
+    );
+    assert!(
+        keys.lines().any(|k| k.starts_with("cc/robots_hosts/")),
+        "{keys}"
+    );
+}

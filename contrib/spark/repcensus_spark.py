@@ -13,8 +13,10 @@ spreads the manifest over `--num_input_partitions` Spark tasks. Each task runs
 
 When the tasks are done, the driver runs `repcensus hosts OUT` (robots_hosts: each host's
 effective robots.txt capture, which needs every shard's robots_files; a shard does not write
-it) and `repcensus report OUT` (the census as one HTML page, OUT/_spark/<app id>.html), prints a
-per-task table, writes all outcomes as JSON to OUT/_spark/<app id>.json, and exits 1 when any
+it) and `repcensus report OUT` (the census as one HTML page, OUT/_spark/<app id>.html) when
+every task succeeded, prints a per-task table, writes all outcomes as JSON to
+OUT/_spark/<app id>.json (for an s3:// OUT both are made locally and put there with boto3),
+and exits 1 when any
 task, `repcensus hosts` or `repcensus report` exited non-zero (each task's repcensus exit code is in the table:
 1 when some input could not be read, or had errors with --fail-on-error; 2 for usage or output
 errors).
@@ -147,21 +149,58 @@ def main(argv=None):
     for o in failed:
         print(f"shard {o['shard']}/{n} failed (exit {o['exit_code']}):\n{o['log_tail']}",
               file=sys.stderr)
-    hosts = run_driver(args, ["hosts", args.output] + (["--crawl", args.crawl] if args.crawl else []))
-    report_dir = os.path.join(args.output, "_spark")
-    if args.output.startswith("s3://"):
-        report_dir = os.path.join(tempfile.gettempdir(), "repcensus-spark")
+    if failed:
+        # robots_hosts and the summaries need every shard's rows: not derived from some.
+        skipped = {"exit_code": None, "log_tail": "not run: some tasks failed; submit the job "
+                   "again with the same arguments (the tasks resume)"}
+        hosts, census = skipped, skipped
+        print(f"{len(failed)} tasks failed: repcensus hosts and report not run", file=sys.stderr)
+    else:
+        hosts = run_driver(args, ["hosts", args.output]
+                           + (["--crawl", args.crawl] if args.crawl else []))
+    remote = args.output.startswith("s3://")
+    # An s3:// output's page and outcomes are made in a local folder, then put under OUT/_spark/.
+    report_dir = (tempfile.mkdtemp(prefix="repcensus-spark-") if remote
+                  else os.path.join(args.output, "_spark"))
     os.makedirs(report_dir, exist_ok=True)
     page = os.path.join(report_dir, f"{sc.applicationId}.html")
-    census = run_driver(args, ["report", args.output, "--out", page])
+    if not failed:
+        census = run_driver(args, ["report", args.output, "--out", page])
     report = os.path.join(report_dir, f"{sc.applicationId}.json")
     with open(report + ".tmp", "w") as f:
         json.dump({"manifest": manifest, "shards": n, "tasks": outcomes, "hosts": hosts,
                    "report": census}, f, indent=2)
     os.replace(report + ".tmp", report)
+    if remote:
+        put_failed = False
+        for local in (page, report):
+            if os.path.exists(local):
+                put_failed |= not put_s3(local, f"{args.output.rstrip('/')}/_spark/"
+                                         f"{os.path.basename(local)}")
+        report = f"{args.output.rstrip('/')}/_spark/{sc.applicationId}.json"
+        if put_failed:
+            census = {"exit_code": 1}
     print(f"{n - len(failed)} of {n} tasks succeeded; outcomes in {report}")
     spark.stop()
     return 1 if failed or hosts["exit_code"] != 0 or census["exit_code"] != 0 else 0
+
+
+def put_s3(local, url):
+    """Upload a local file to an s3:// URL with boto3 (AWS_ENDPOINT_URL or AWS_ENDPOINT names
+    an S3-compatible server); whether it worked (a failure is said on stderr)."""
+    try:
+        import boto3
+    except ImportError:
+        print(f"cannot put {local} to {url}: boto3 is not installed", file=sys.stderr)
+        return False
+    bucket, _, key = url[len("s3://"):].partition("/")
+    endpoint = os.environ.get("AWS_ENDPOINT_URL") or os.environ.get("AWS_ENDPOINT")
+    try:
+        boto3.client("s3", endpoint_url=endpoint).upload_file(local, bucket, key)
+    except Exception as e:  # any failure of the upload: said, and the job fails
+        print(f"cannot put {local} to {url}: {e}", file=sys.stderr)
+        return False
+    return True
 
 
 def run_driver(args, command):
