@@ -93,7 +93,7 @@ pub use ask::{
 /// `repcensus check`: what a robots.txt lets each agent fetch, URL by URL.
 pub use check::{check, read_robots_txt, CheckOptions};
 /// Each host's effective robots.txt capture (`repcensus hosts`, and the end of a scan).
-pub use derive::hosts::{derive_in as derive_hosts, CrawlHosts, HostsSummary};
+pub use derive::hosts::{derive_in as derive_hosts, Budget, CrawlHosts, HostsSummary};
 pub use derive::redirects::Resolution;
 /// Why one host's robots.txt lets an agent fetch a path, from the tables (`repcensus explain`).
 pub use explain::{explain, Capture, ExplainOptions, Explanation, HeldLine};

@@ -184,6 +184,12 @@ enum Command {
         /// The agents of page_verdicts, as `scan --page-agents` takes them.
         #[arg(long, value_name = "AGENT,...", value_delimiter = ',')]
         page_agents: Option<Vec<String>>,
+        /// The memory the derivation of robots_hosts and the summaries may hold, as --size takes
+        /// it (default 1G): a crawl too large to derive whole within it is derived in partitions of
+        /// its hosts (by registered domain), each read from parts spilled to the output's staging
+        /// folder, at the cost of writing its rows once more. The rows are the same.
+        #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = repcensus::parse_size)]
+        memory: u64,
         /// Print nothing.
         #[arg(long, short)]
         quiet: bool,
@@ -408,6 +414,12 @@ struct ScanArgs {
     /// 2xx HTML page whose host has a robots.txt capture in the crawl gets a row per agent.
     #[arg(long, value_name = "AGENT,...", value_delimiter = ',')]
     page_agents: Option<Vec<String>>,
+    /// The memory the derivation of robots_hosts and the summaries may hold, as --size takes
+    /// it (default 1G): a crawl too large to derive whole within it is derived in partitions of
+    /// its hosts (by registered domain), each read from parts spilled to the output's staging
+    /// folder, at the cost of writing its rows once more. The rows are the same.
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = repcensus::parse_size)]
+    memory: u64,
     /// Put PREFIX before the relative entries of @FILE lists: a crawl's warc.paths.gz with
     /// `--prefix https://data.commoncrawl.org/` or `--prefix s3://commoncrawl/` (or the
     /// folder of a mounted copy).
@@ -554,12 +566,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             crawl,
             agents,
             page_agents,
+            memory,
             quiet,
         } => run_hosts(
             &out,
             &crawl,
             agents.as_deref(),
             page_agents.as_deref(),
+            &budget(memory),
             quiet,
         ),
         Command::Report {
@@ -733,6 +747,7 @@ fn run_scan(args: ScanArgs) -> Result<ExitCode> {
         inflate_all,
         tables,
         page_agents,
+        memory,
         stall_timeout,
         input_deadline,
     } = args;
@@ -809,6 +824,7 @@ fn run_scan(args: ScanArgs) -> Result<ExitCode> {
         tables,
         derive_hosts: shard.is_none(),
         page_agents,
+        derive_budget: budget(memory),
         #[cfg(feature = "fault-hooks")]
         panic_on_input: std::env::var("REPCENSUS_PANIC_ON_INPUT").ok(),
         host_spill: env_number("REPCENSUS_HOST_SPILL"),
@@ -987,6 +1003,15 @@ fn print_man(out_dir: Option<&std::path::Path>) -> Result<ExitCode> {
 
 /// A number from the environment (the test hooks of [`ScanOptions`]); only in builds with the
 /// test-only `fault-hooks` feature, so a release binary ignores them.
+/// The derivation's budget: `--memory`, and (in the tests' build) the partitions
+/// `REPCENSUS_PARTITIONS` asks for.
+fn budget(memory: u64) -> repcensus::Budget {
+    repcensus::Budget {
+        memory,
+        partitions: env_number("REPCENSUS_PARTITIONS").map(|n| n as u32),
+    }
+}
+
 fn env_number(name: &str) -> Option<usize> {
     let read = std::env::var(name).ok().and_then(|v| v.parse().ok());
     read.filter(|_| cfg!(feature = "fault-hooks"))
@@ -998,12 +1023,13 @@ fn run_hosts(
     crawls: &[String],
     agents: Option<&std::path::Path>,
     page_agents: Option<&[String]>,
+    budget: &repcensus::Budget,
     quiet: bool,
 ) -> Result<ExitCode> {
     let only: Option<std::collections::BTreeSet<String>> =
         (!crawls.is_empty()).then(|| crawls.iter().cloned().collect());
     let registry = load_registry(agents)?;
-    let summary = repcensus::derive_hosts(out, only.as_ref(), &registry, page_agents)?;
+    let summary = repcensus::derive_hosts(out, only.as_ref(), &registry, page_agents, budget)?;
     if summary.crawls.is_empty() && summary.failed.is_empty() && summary.removed.is_empty() {
         anyhow::bail!(
             "no robots_files in {}{} (scan it first)",

@@ -474,3 +474,65 @@ fn hosts_and_report_name_a_part_the_inputs_rows_count_and_exit_1() {
     }
     assert_ok(&hosts(&[out.to_str().unwrap()]));
 }
+
+/// A crawl derived in partitions of its hosts (as `--memory` makes a large one be) has every row
+/// of one derived whole, in every derived table: with few partitions, with so many that nearly
+/// every redirect and revisit leads into another (whose captures it reads as guests), and
+/// chosen by `--memory` itself, at the end of a scan and by `repcensus hosts`.
+#[test]
+fn a_crawl_derived_in_partitions_has_the_rows_of_one_derived_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let samples = repo().join("samples");
+    let samples = samples.to_str().unwrap();
+    let whole = dir.path().join("whole");
+    scan_into(&whole, &[samples], &[]);
+    let rows = |out: &Path, t: &str| {
+        let mut r = table_rows(out, t, &[]);
+        r.sort();
+        r
+    };
+    let runs: [(&str, Option<&str>, &[&str]); 3] = [
+        ("three", Some("3"), &[]),
+        ("many", Some("97"), &[]),
+        ("memory", None, &["--memory", "2M"]),
+    ];
+    for (name, partitions, args) in runs {
+        let out = dir.path().join(name);
+        let mut scan = bin();
+        scan.args(["scan", samples, "--out", out.to_str().unwrap()])
+            .args(args);
+        if let Some(n) = partitions {
+            scan.env("REPCENSUS_PARTITIONS", n);
+        }
+        let o = scan.output().unwrap();
+        assert_ok(&o);
+        let said = String::from_utf8_lossy(&o.stderr);
+        let n = partitions.unwrap_or("");
+        assert!(
+            said.contains(&format!("; derived in {n}"))
+                && said.contains(" partitions of its hosts"),
+            "{name}: {said}"
+        );
+        for t in repcensus::Table::DERIVED {
+            assert_eq!(
+                rows(&out, t.name()),
+                rows(&whole, t.name()),
+                "{name}: {t:?}"
+            );
+        }
+        assert!(!rows(&whole, "robots_hosts").is_empty());
+        // Derived again by `hosts`, alike; and nothing of the spill is left.
+        let again = bin()
+            .args(["hosts", out.to_str().unwrap(), "--memory", "2M"])
+            .output()
+            .unwrap();
+        assert_ok(&again);
+        assert_eq!(rows(&out, "summary_agents"), rows(&whole, "summary_agents"));
+        assert_eq!(rows(&out, "robots_hosts"), rows(&whole, "robots_hosts"));
+        let left: Vec<_> = common::walk(&out)
+            .into_iter()
+            .filter(|p| p.to_string_lossy().contains("derive-"))
+            .collect();
+        assert!(left.is_empty(), "{left:?}");
+    }
+}

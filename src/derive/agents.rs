@@ -87,7 +87,7 @@ impl Profiles {
 type RunTally = FxHashMap<(Run, Option<u32>, Resolution, Option<bool>), i64>;
 
 /// The columns of `agent_verdict_runs` the derivation reads.
-const RUN_COLUMNS: [&str; 13] = [
+pub(super) const RUN_COLUMNS: [&str; 13] = [
     "warc_file",
     "warc_offset",
     "agent_index",
@@ -117,102 +117,156 @@ pub fn derive_crawl(
     registry: &Registry,
 ) -> Result<Option<CrawlAgents>> {
     if parts.is_empty() {
-        for t in TABLES {
-            out.remove_parts(t.name(), crawl)?;
-        }
+        remove(out, crawl)?;
         return Ok(None);
     }
-    let (mut slots, mut governed, slot_of_host) = governing_captures(governs);
-    let mut classes = Classes::default();
-    let mut tally = RunTally::default();
-    let mut profiles = Profiles::default();
-    read_runs(
-        out,
-        parts,
-        registry,
-        files,
-        &mut classes,
-        |classes, file, offset, runs| {
-            if let Some(s) = slots.find(file, offset) {
-                let g = &mut governed[s as usize];
-                if !g.found {
-                    g.found = true;
-                    g.profile = profiles.id(runs, classes);
-                    let star = profiles.stars[g.profile as usize];
-                    add_capture(&mut tally, classes, outcomes, g, runs, star);
+    let mut agents = Agents::default();
+    agents.add(out, parts, governs, files, outcomes, registry)?;
+    agents.finish(out, crawl, outcomes, registry).map(Some)
+}
+
+/// Remove the crawl's parts of the tables derived here (it has no runs).
+pub fn remove(out: &OutDir, crawl: &str) -> Result<()> {
+    for t in TABLES {
+        out.remove_parts(t.name(), crawl)?;
+    }
+    Ok(())
+}
+
+/// The agent summaries of a crawl being counted: the hosts of each partition of the crawl are
+/// added in turn ([`Agents::add`]), and the tables written once ([`Agents::finish`]).
+#[derive(Default)]
+pub struct Agents {
+    classes: Classes,
+    tally: RunTally,
+    profiles: Profiles,
+    by_profile: FxHashMap<(u32, Option<u32>, Resolution), i64>,
+    domains: pairs::DomainTally,
+    counts: CrawlAgents,
+}
+
+impl Agents {
+    /// Count the hosts of `governs` by the runs of their governing captures in `parts` (read
+    /// from `out`).
+    pub fn add(
+        &mut self,
+        out: &OutDir,
+        parts: &[PartRef],
+        governs: &[Governs],
+        files: &mut Names,
+        outcomes: &Names,
+        registry: &Registry,
+    ) -> Result<()> {
+        let (mut slots, mut governed, slot_of_host) = governing_captures(governs);
+        let (tally, profiles) = (&mut self.tally, &mut self.profiles);
+        read_runs(
+            out,
+            parts,
+            registry,
+            files,
+            &mut self.classes,
+            |classes, file, offset, runs| {
+                if let Some(s) = slots.find(file, offset) {
+                    let g = &mut governed[s as usize];
+                    if !g.found {
+                        g.found = true;
+                        g.profile = profiles.id(runs, classes);
+                        let star = profiles.stars[g.profile as usize];
+                        add_capture(tally, classes, outcomes, g, runs, star);
+                    }
+                }
+            },
+        )?;
+        for g in &governed {
+            let hosts: u64 = g.hosts.iter().map(|&n| u64::from(n)).sum();
+            if !g.found {
+                self.counts.hosts_without_verdicts += hosts;
+                continue;
+            }
+            self.counts.hosts += hosts;
+            for (&resolution, &n) in Resolution::ALL.iter().zip(&g.hosts) {
+                if n > 0 {
+                    *self
+                        .by_profile
+                        .entry((g.profile, g.outcome, resolution))
+                        .or_default() += i64::from(n);
                 }
             }
-        },
-    )?;
-    let mut counts = CrawlAgents::default();
-    let mut by_profile: FxHashMap<(u32, Option<u32>, Resolution), i64> = FxHashMap::default();
-    for g in &governed {
-        let hosts: u64 = g.hosts.iter().map(|&n| u64::from(n)).sum();
-        if !g.found {
-            counts.hosts_without_verdicts += hosts;
-            continue;
         }
-        counts.hosts += hosts;
-        for (&resolution, &n) in Resolution::ALL.iter().zip(&g.hosts) {
-            if n > 0 {
-                *by_profile
-                    .entry((g.profile, g.outcome, resolution))
-                    .or_default() += i64::from(n);
-            }
+        // A registered domain's hosts are all in one partition (`super::partitions`).
+        let domains = domain_profiles(governs, &slot_of_host, &governed, outcomes);
+        self.domains.add(&domains);
+        Ok(())
+    }
+
+    /// Write the tables counted, and commit them together.
+    pub fn finish(
+        self,
+        out: &OutDir,
+        crawl: &str,
+        outcomes: &Names,
+        registry: &Registry,
+    ) -> Result<CrawlAgents> {
+        let Agents {
+            mut classes,
+            tally,
+            profiles,
+            by_profile,
+            domains,
+            mut counts,
+        } = self;
+        let groups = Groups::of(registry);
+        let group_rows = groups.rows(
+            &profiles.runs,
+            &profiles.stars,
+            &classes,
+            &by_profile,
+            outcomes,
+        );
+        let not_honored: Vec<bool> = (registry.agents.iter())
+            .map(Agent::ignores_robots_txt)
+            .collect();
+        let rows = spread(&mut classes, outcomes, tally, &not_honored);
+        let mut builder = SummaryAgentsBuilder::default();
+        for ((agent, outcome, resolution, class, singled_out), hosts) in &rows {
+            let a = &registry.agents[*agent as usize];
+            let c = classes.get(*class);
+            builder.append(&SummaryAgentRow {
+                agent: Some(&a.name),
+                agent_index: Some(i32::from(*agent)),
+                agent_category: Some(&a.category),
+                operator: Some(&a.operator),
+                fetch_outcome: outcome.map(|o| outcomes.get(o)),
+                resolution: Some(resolution.as_str()),
+                verdict: classes.text(c.verdict),
+                verdict_rfc9309: classes.text(c.verdict_rfc9309),
+                verdict_documented: classes.text(c.verdict_documented),
+                verdict_source: classes.text(c.source),
+                verdict_documented_source: classes.text(c.documented_source),
+                named: c.named,
+                named_exact: c.named_exact,
+                root_allowed: c.root_allowed,
+                singled_out: *singled_out,
+                hosts: Some(*hosts),
+            });
         }
+        let pair_rows = pairs::pair_rows(registry, &profiles.runs, &classes, &by_profile, outcomes);
+        let domain_rows = domains.rows(registry, &profiles.runs, &classes);
+        let parts = [
+            summary_part(out, crawl, builder)?,
+            summary_part(out, crawl, group_rows)?,
+            summary_part(out, crawl, pair_rows)?,
+            summary_part(out, crawl, domain_rows)?,
+        ];
+        [
+            counts.rows,
+            counts.group_rows,
+            counts.pair_rows,
+            counts.domain_rows,
+        ] = parts.each_ref().map(|p| p.1);
+        out.commit(parts.into_iter().map(|p| p.0).collect())?;
+        Ok(counts)
     }
-    let groups = Groups::of(registry);
-    let group_rows = groups.rows(
-        &profiles.runs,
-        &profiles.stars,
-        &classes,
-        &by_profile,
-        outcomes,
-    );
-    let not_honored: Vec<bool> = (registry.agents.iter())
-        .map(Agent::ignores_robots_txt)
-        .collect();
-    let rows = spread(&mut classes, outcomes, tally, &not_honored);
-    let mut builder = SummaryAgentsBuilder::default();
-    for ((agent, outcome, resolution, class, singled_out), hosts) in &rows {
-        let a = &registry.agents[*agent as usize];
-        let c = classes.get(*class);
-        builder.append(&SummaryAgentRow {
-            agent: Some(&a.name),
-            agent_index: Some(i32::from(*agent)),
-            agent_category: Some(&a.category),
-            operator: Some(&a.operator),
-            fetch_outcome: outcome.map(|o| outcomes.get(o)),
-            resolution: Some(resolution.as_str()),
-            verdict: classes.text(c.verdict),
-            verdict_rfc9309: classes.text(c.verdict_rfc9309),
-            verdict_documented: classes.text(c.verdict_documented),
-            verdict_source: classes.text(c.source),
-            verdict_documented_source: classes.text(c.documented_source),
-            named: c.named,
-            named_exact: c.named_exact,
-            root_allowed: c.root_allowed,
-            singled_out: *singled_out,
-            hosts: Some(*hosts),
-        });
-    }
-    let pair_rows = pairs::pair_rows(registry, &profiles.runs, &classes, &by_profile, outcomes);
-    let domains = domain_profiles(governs, &slot_of_host, &governed, outcomes);
-    let domain_rows = pairs::domain_rows(registry, &profiles.runs, &classes, &domains);
-    let parts = [
-        summary_part(out, crawl, builder)?,
-        summary_part(out, crawl, group_rows)?,
-        summary_part(out, crawl, pair_rows)?,
-        summary_part(out, crawl, domain_rows)?,
-    ];
-    [
-        counts.rows,
-        counts.group_rows,
-        counts.pair_rows,
-        counts.domain_rows,
-    ] = parts.each_ref().map(|p| p.1);
-    out.commit(parts.into_iter().map(|p| p.0).collect())?;
-    Ok(Some(counts))
 }
 
 /// The (domain, profile) of each host whose governing capture is a 2xx (and has verdicts),

@@ -18,7 +18,7 @@ use arrow_array::{Array, ListArray};
 use rustc_hash::FxHashMap;
 
 /// The columns of `app_directives` read (as dictionaries, but the offset).
-const APP_COLUMNS: [&str; 8] = [
+pub(super) const APP_COLUMNS: [&str; 8] = [
     "warc_file",
     "warc_offset",
     "app_id",
@@ -30,7 +30,7 @@ const APP_COLUMNS: [&str; 8] = [
 ];
 
 /// The columns of `acap_fields` read.
-const ACAP_COLUMNS: [&str; 8] = [
+pub(super) const ACAP_COLUMNS: [&str; 8] = [
     "warc_file",
     "warc_offset",
     "field",

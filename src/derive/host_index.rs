@@ -38,19 +38,25 @@ pub struct CrawlHosts {
     pub page_verdicts: Option<u64>,
     /// Why `page_verdicts` was not derived, when its lines were not written.
     pub page_verdicts_skipped: Option<String>,
+    /// The partitions of its hosts the crawl was derived in, to stay within `--memory` (1:
+    /// whole).
+    pub partitions: u32,
 }
 
 /// The columns of `robots_files` each pass reads (the second reads [`REVISIT_COLUMNS`] too when
 /// the crawl has revisits).
-const TARGET_COLUMNS: [&str; 5] = [
+pub(super) const TARGET_COLUMNS: [&str; 5] = [
     "url",
     "fetch_outcome",
     "redirect_location",
     "payload_digest",
     "refers_to_url",
 ];
-const REVISIT_COLUMNS: [&str; 3] = ["payload_digest", "refers_to_url", "refers_to_date"];
-const CAPTURE_COLUMNS: [&str; 10] = [
+pub(super) const REVISIT_COLUMNS: [&str; 3] = ["payload_digest", "refers_to_url", "refers_to_date"];
+/// The column a partition's spilled `robots_files` rows have (`super::partitions`): true for a
+/// guest, a capture of another partition's host.
+pub(super) const GUEST_COLUMN: &str = "_guest";
+pub(super) const CAPTURE_COLUMNS: [&str; 10] = [
     "warc_file",
     "warc_offset",
     "url",
@@ -66,7 +72,24 @@ const CAPTURE_COLUMNS: [&str; 10] = [
 /// Read a crawl's parts: the URLs its redirects point to, then each host's latest capture and
 /// each such URL's latest capture.
 pub(super) fn read_crawl(out: &OutDir, parts: &[PartRef]) -> Result<CrawlIndex> {
-    let mut index = CrawlIndex::default();
+    read_partition(out, parts, Names::default(), Names::default())
+}
+
+/// The same for one partition of a crawl's hosts (`super::partitions`), whose parts also hold
+/// guests (rows of [`GUEST_COLUMN`]: captures of other partitions some host's chain of
+/// redirects or revisit may lead to); its file and outcome ids are those of `files` and
+/// `outcomes`, which every partition shares.
+pub(super) fn read_partition(
+    out: &OutDir,
+    parts: &[PartRef],
+    files: Names,
+    outcomes: Names,
+) -> Result<CrawlIndex> {
+    let mut index = CrawlIndex {
+        files,
+        outcomes,
+        ..CrawlIndex::default()
+    };
     read_beside(out, parts, &TARGET_COLUMNS, &[], |part, batch| {
         let cols = Columns::of(batch, part)?;
         for i in 0..batch.num_rows() {
@@ -94,6 +117,8 @@ pub(super) fn read_crawl(out: &OutDir, parts: &[PartRef]) -> Result<CrawlIndex> 
     if index.originals.any() {
         columns.extend(REVISIT_COLUMNS);
     }
+    // A part without it (every part of an unpartitioned crawl) has no guest.
+    columns.push(GUEST_COLUMN);
     index.mistakes_known = true;
     read_beside(out, parts, &columns, &[], |part, batch| {
         let cols = Columns::of(batch, part)?;
@@ -122,6 +147,7 @@ struct Columns<'b> {
     refers_to_date: Option<&'b arrow_array::TimestampMicrosecondArray>,
     wildcard_split: Option<&'b arrow_array::BooleanArray>,
     wildcard_with_ai: Option<&'b arrow_array::BooleanArray>,
+    guest: Option<&'b arrow_array::BooleanArray>,
 }
 
 impl<'b> Columns<'b> {
@@ -153,7 +179,14 @@ impl<'b> Columns<'b> {
             wildcard_with_ai: batch
                 .column_by_name("wildcard_with_ai")
                 .and_then(|a| a.as_boolean_opt()),
+            guest: batch
+                .column_by_name(GUEST_COLUMN)
+                .and_then(|a| a.as_boolean_opt()),
         })
+    }
+
+    fn is_guest(&self, i: usize) -> bool {
+        self.guest.is_some_and(|a| a.is_valid(i) && a.value(i))
     }
 
     /// Row `i`'s accidental-block flags ([`MISTAKE_SPLIT`], [`MISTAKE_AI`]).
@@ -254,6 +287,9 @@ pub(super) struct CrawlIndex {
     pub(super) outcomes: Names,
     /// Host names; a host's id indexes `latest`.
     pub(super) hosts: Names,
+    /// The host names of guests, which are not the partition's hosts: a [`Seen::host`] with
+    /// [`GUEST_HOST`] set is an id of these.
+    pub(super) guest_hosts: Names,
     /// Each host's latest capture, by host id.
     pub(super) latest: Vec<Latest>,
     /// The URLs (keys) redirects point to.
@@ -277,13 +313,20 @@ pub(super) struct CrawlIndex {
 /// The `fetch_outcome` of a revisit record.
 const REVISIT: &str = "revisit";
 
+/// Set in a [`Seen::host`] that is an id of [`CrawlIndex::guest_hosts`].
+const GUEST_HOST: u32 = 1 << 31;
+
 impl CrawlIndex {
     fn add(&mut self, cols: &Columns<'_>, i: usize) {
         let (Some(c), Some(host)) = (cols.capture(i), Columns::get(cols.host, i)) else {
             return;
         };
-        self.captures += 1;
-        let host_id = self.hosts.id(host);
+        let guest = cols.is_guest(i);
+        self.captures += u64::from(!guest);
+        let host_id = match guest {
+            true => self.guest_hosts.id(host) | GUEST_HOST,
+            false => self.hosts.id(host),
+        };
         let time = cols.time.filter(|a| a.is_valid(i)).map(|a| a.value(i));
         // A redirect's URL is kept whole: the resolver reads it (`Index::redirect`).
         let https = robots_url_of(c.url, host).filter(|_| !c.redirect);
@@ -329,6 +372,10 @@ impl CrawlIndex {
                     Entry::Occupied(mut o) => o.get_mut().keep(seen, &self.files),
                 }
             }
+        }
+        if guest {
+            // Only a redirect target or a revisit's original here: counted in its partition.
+            return;
         }
         if let Some(o) = seen.outcome {
             let o = o as usize;
@@ -424,6 +471,14 @@ impl CrawlIndex {
         })
     }
 
+    /// The name of host id `id` (a guest's too).
+    fn host_name(&self, id: u32) -> &str {
+        match id & GUEST_HOST {
+            0 => self.hosts.get(id),
+            _ => self.guest_hosts.get(id & !GUEST_HOST),
+        }
+    }
+
     fn domain<'s>(&'s self, host: &'s str, d: Domain) -> Option<&'s str> {
         match d {
             Domain::None => None,
@@ -446,6 +501,7 @@ impl CrawlIndex {
             crawl: crawl.to_string(),
             captures: self.captures,
             hosts: self.latest.len() as u64,
+            partitions: 1,
             ..CrawlHosts::default()
         };
         // Sorted by name. The first 16 bytes of each name, zero-padded and read as one number,
@@ -496,7 +552,7 @@ impl CrawlIndex {
             let effective_host = if eff.host == s.host {
                 host
             } else {
-                self.hosts.get(eff.host)
+                self.host_name(eff.host)
             };
             builder.append(&RobotsHostRow {
                 host: Some(host),

@@ -9,25 +9,22 @@
 //! earlier derivation wrote, whole, when it is complete.
 
 use super::agents::{self};
+use super::host_counts::HostCounts;
+use super::host_index::read_crawl;
 pub use super::host_index::CrawlHosts;
-use super::host_index::{read_crawl, CrawlIndex};
 use super::lines::{self, CrawlLines};
 use super::page_verdicts;
-use super::read::summary_part;
-pub use super::read::Governs;
+use super::partitioned;
+pub use super::partitions::Budget;
 use super::redirects::Resolution;
 use super::revisits::Revisit;
 use super::signals::{self, CrawlSignals};
 use crate::agents::Registry;
 use crate::parts::runs::Names;
 use crate::parts::{OutDir, PartRef};
-use crate::tables::{
-    SummaryRobotsHostRow, SummaryRobotsHostsBuilder, SummaryRobotsOutcomeRow,
-    SummaryRobotsOutcomesBuilder, Table,
-};
+use crate::tables::Table;
 use anyhow::Result;
 use arrow_array::RecordBatch;
-use rustc_hash::FxHashMap;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What deriving `robots_hosts` did.
@@ -106,6 +103,12 @@ impl HostsSummary {
             ));
             s.push_str(&redirect_words(&c.resolutions));
             s.push_str(&revisit_words(&c.revisits));
+            if c.partitions > 1 {
+                s.push_str(&format!(
+                    "; derived in {} partitions of its hosts (--memory)",
+                    c.partitions
+                ));
+            }
             s.push('\n');
             if let Some(a) = &c.agents {
                 s.push_str(&format!(
@@ -185,6 +188,7 @@ impl HostsSummary {
                     "hosts_without_verdicts": a.hosts_without_verdicts,
                 })),
                 "page_verdicts": c.page_verdicts,
+                "partitions": c.partitions.max(1),
                 "page_verdicts_skipped": c.page_verdicts_skipped,
                 "summary_robots": c.lines.as_ref().map(|l| lines::TABLES.iter().zip(l.rows)
                     .map(|(t, n)| (t.name().to_string(), n))
@@ -208,6 +212,7 @@ pub fn derive_in(
     only: Option<&BTreeSet<String>>,
     registry: &Registry,
     page_agents: Option<&[String]>,
+    budget: &Budget,
 ) -> Result<HostsSummary> {
     let page_agents = page_verdicts::choose_agents(registry, page_agents)?;
     // A crawl is named by its folder (`crawl=NAME`) or by the name it was scanned under.
@@ -218,7 +223,7 @@ pub fn derive_in(
     });
     OutDir::with_existing(out, |dir| {
         Table::write_schemas(dir, crate::tables::TableSelection::default())?;
-        derive(dir, only.as_ref(), registry, &page_agents)
+        derive(dir, only.as_ref(), registry, &page_agents, budget)
     })
 }
 
@@ -230,6 +235,7 @@ pub fn derive(
     only: Option<&BTreeSet<String>>,
     registry: &Registry,
     page_agents: &[usize],
+    budget: &Budget,
 ) -> Result<HostsSummary> {
     let mut by_crawl: BTreeMap<String, Vec<PartRef>> = BTreeMap::new();
     for (crawl, part) in out.table_parts(Table::RobotsFiles.name())? {
@@ -270,6 +276,33 @@ pub fn derive(
                 .push((crawl, crate::tables::missing_message(lost)));
             continue;
         }
+        let captures: u64 = parts.iter().filter_map(|p| out.part_rows(p)).sum();
+        let partitions = budget.partitions(captures);
+        if partitions > 1 {
+            let inputs = partitioned::Inputs {
+                robots_files: &parts,
+                runs: runs_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice),
+                lines: super::tally::LineParts {
+                    agents: agents_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice),
+                    rules: rules_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice),
+                    app_directives: apps_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice),
+                    acap_fields: acap_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice),
+                },
+                pages: pages_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice),
+                inputs: inputs_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice),
+            };
+            let derived =
+                partitioned::derive_crawl(out, &crawl, &inputs, registry, page_agents, partitions);
+            match derived {
+                Ok(d) => summary.crawls.push(in_partitions(
+                    d,
+                    &mut summary.summaries_failed,
+                    inputs.pages.is_empty(),
+                )),
+                Err(e) => summary.failed.push((crawl, format!("{e:#}"))),
+            }
+            continue;
+        }
         let mut hosts = match read_crawl(out, &parts) {
             Ok(h) => h,
             Err(e) => {
@@ -290,9 +323,9 @@ pub fn derive(
             part.finish()?
         };
         // The summaries of the hosts themselves are committed with them.
-        let by_outcome = outcomes_part(out, &crawl, &hosts)?;
-        let by_resolution =
-            hosts_part(out, &crawl, &governs, &hosts.outcomes, hosts.mistakes_known)?.0;
+        let mut host_counts = HostCounts::default();
+        host_counts.add(&hosts, &governs);
+        let [by_outcome, by_resolution] = host_counts.parts(out, &crawl, &hosts.outcomes)?;
         out.commit(vec![part, by_outcome, by_resolution])?;
         let (files, outcomes) = (&mut hosts.files, &hosts.outcomes);
         let runs = runs_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice);
@@ -358,6 +391,32 @@ pub fn derive(
     Ok(summary)
 }
 
+/// The counts of a crawl derived in partitions, its failed summaries said in `failed`.
+fn in_partitions(
+    d: partitioned::Derived,
+    failed: &mut Vec<(String, String)>,
+    no_pages: bool,
+) -> CrawlHosts {
+    let mut counts = d.hosts;
+    let crawl = counts.crawl.clone();
+    match d.agents {
+        Ok(a) => counts.agents = a,
+        Err(why) => failed.push((crawl.clone(), format!("summary_agents: {why}"))),
+    }
+    match d.lines {
+        Ok(l) => counts.lines = Some(l),
+        Err(why) => failed.push((crawl.clone(), format!("summary_robots_*: {why}"))),
+    }
+    match d.pages {
+        Ok(page_verdicts::Derived::Rows(rows)) => {
+            counts.page_verdicts = (!no_pages).then_some(rows)
+        }
+        Ok(page_verdicts::Derived::Skipped(why)) => counts.page_verdicts_skipped = Some(why),
+        Err(why) => failed.push((crawl, format!("page_verdicts: {why}"))),
+    }
+    counts
+}
+
 /// Derive the page summaries of every crawl with `page_signals` (in `only`), and remove those
 /// of crawls that have none left.
 fn derive_pages(
@@ -396,99 +455,6 @@ fn derive_pages(
         }
     }
     Ok(())
-}
-
-/// `summary_robots_hosts`: hosts and their captures by latest capture's outcome, resolution
-/// and governing capture's outcome.
-fn hosts_part(
-    out: &OutDir,
-    crawl: &str,
-    governs: &[Governs],
-    outcomes: &Names,
-    mistakes_known: bool,
-) -> Result<(crate::parts::PartOutcome, u64)> {
-    // (latest outcome, resolution, revisit, governing outcome, revisited outcome) ->
-    // (hosts, captures)
-    type Key = (
-        Option<u32>,
-        Resolution,
-        Option<Revisit>,
-        Option<u32>,
-        Option<u32>,
-    );
-    // (hosts, captures, hosts with wildcard_split, with wildcard_with_ai)
-    let mut counts: FxHashMap<Key, [i64; 4]> = FxHashMap::default();
-    for g in governs {
-        let c = counts
-            .entry((
-                g.latest_outcome,
-                g.resolution,
-                g.revisit,
-                g.outcome,
-                g.revisited_outcome,
-            ))
-            .or_default();
-        c[0] += 1;
-        c[1] += i64::from(g.captures);
-        c[2] += i64::from(g.wildcard_split);
-        c[3] += i64::from(g.wildcard_with_ai);
-    }
-    let text = |o: Option<u32>| o.map(|o| outcomes.get(o));
-    let mut rows: Vec<_> = counts.into_iter().collect();
-    rows.sort_unstable_by(|(a, _), (b, _)| {
-        let of = |k: &Key| (text(k.0), k.1, k.2, text(k.3), text(k.4));
-        of(a).cmp(&of(b))
-    });
-    let mut builder = SummaryRobotsHostsBuilder::default();
-    for ((latest, resolution, revisit, effective, revisited), [hosts, captures, split, ai]) in &rows
-    {
-        builder.append(&SummaryRobotsHostRow {
-            fetch_outcome: text(*latest),
-            resolution: Some(resolution.as_str()),
-            revisit: revisit.map(Revisit::as_str),
-            effective_fetch_outcome: text(*effective),
-            revisited_fetch_outcome: text(*revisited),
-            hosts: Some(*hosts),
-            captures: Some(*captures),
-            hosts_wildcard_split: mistakes_known.then_some(*split),
-            hosts_wildcard_with_ai: mistakes_known.then_some(*ai),
-        });
-    }
-    summary_part(out, crawl, builder)
-}
-
-/// `summary_robots_outcomes`: the crawl's captures and hosts per fetch outcome.
-fn outcomes_part(
-    out: &OutDir,
-    crawl: &str,
-    index: &CrawlIndex,
-) -> Result<crate::parts::PartOutcome> {
-    let mut hosts = vec![0i64; index.by_outcome.len()];
-    for l in &index.latest {
-        let mut bits = l.outcomes;
-        while bits != 0 {
-            let o = bits.trailing_zeros() as usize;
-            if let Some(h) = hosts.get_mut(o) {
-                *h += 1;
-            }
-            bits &= bits - 1;
-        }
-    }
-    let mut rows: Vec<usize> = (0..index.by_outcome.len()).collect();
-    rows.sort_unstable_by_key(|&o| index.outcomes.get(o as u32));
-    let mut b = SummaryRobotsOutcomesBuilder::default();
-    for &o in &rows {
-        let (captures, first, last) = index.by_outcome[o];
-        b.append(&SummaryRobotsOutcomeRow {
-            fetch_outcome: Some(index.outcomes.get(o as u32)),
-            captures: Some(captures),
-            // An outcome id past 32 has no bit: its hosts are not known (NULL).
-            hosts: (o < 32).then_some(hosts[o]),
-            first_capture: first,
-            last_capture: last,
-        });
-    }
-    Ok(summary_part(out, crawl, b)?.0)
 }
 
 /// The committed parts of `table`, by crawl.

@@ -14,7 +14,7 @@
 //! dictionary-encoded columns at a time, each string interned once per batch; a line costs
 //! one lookup in a table of the crawl's few hundred spellings.
 
-use super::read::{read_beside, summary_part, Governs};
+use super::read::{read_beside, summary_part, Governs, Slots};
 use super::tally::{host_files, missing, Cursor, Dict, LineParts, Use};
 use crate::parts::runs::Names;
 use crate::parts::{OutDir, PartRef};
@@ -63,85 +63,142 @@ pub fn derive_crawl(
     governs: &[Governs],
     files: &mut Names,
 ) -> Result<CrawlLines> {
-    let mut slots = host_files(governs);
-    let mut tally = Tally::default();
-    let mut cursor = Cursor::default();
-    let signal_keys = [
-        tally.names.id("content_signal"),
-        tally.names.id("content_usage"),
-    ];
-    read_beside(
-        out,
-        parts.agents,
-        &AGENT_COLUMNS,
-        &AGENT_COLUMNS,
-        |part, batch| {
-            let mut c = LineColumns::of(batch, part, "line_kind")?;
-            let mut agent = Dict::of(batch, "agent", part)?;
-            for i in 0..batch.num_rows() {
-                let (file, offset) = (c.file.id(i, files), c.offset.value(i));
-                let Some(file) = file.filter(|_| c.offset.is_valid(i)) else {
-                    continue;
-                };
-                let (serial, latest) = cursor.row(part, file, offset, &mut slots);
-                let kind = tally.line(&mut c, i, serial, latest);
-                if let (Some(kind), Some(a)) = (kind, agent.id(i, &mut tally.names)) {
-                    if !tally.names.get(a).is_empty() {
-                        tally
-                            .agents
-                            .entry((kind, a))
-                            .or_default()
-                            .line(serial, latest);
+    let mut lines = Lines::default();
+    lines.add(out, parts, None, governs, files)?;
+    lines.finish(out, crawl)
+}
+
+/// The summaries of lines of a crawl being counted: the hosts of each partition of the crawl
+/// are added in turn ([`Lines::add`]), and the tables written once ([`Lines::finish`]).
+pub struct Lines {
+    tally: Tally,
+    cursor: Cursor,
+    ext: super::extensions::Extensions,
+    /// The ids of `content_signal` and `content_usage`.
+    signal_keys: [u32; 2],
+}
+
+impl Default for Lines {
+    fn default() -> Self {
+        let mut tally = Tally::default();
+        let signal_keys = [
+            tally.names.id("content_signal"),
+            tally.names.id("content_usage"),
+        ];
+        Lines {
+            tally,
+            cursor: Cursor::default(),
+            ext: Default::default(),
+            signal_keys,
+        }
+    }
+}
+
+impl Lines {
+    /// Count the lines of `parts` (read from `out`) for the hosts of `governs`, and those of
+    /// `guests`, the parts of captures of other partitions that are some host's file here.
+    pub fn add(
+        &mut self,
+        out: &OutDir,
+        parts: &LineParts,
+        guests: Option<&LineParts>,
+        governs: &[Governs],
+        files: &mut Names,
+    ) -> Result<()> {
+        let mut slots = host_files(governs);
+        for (parts, guest) in std::iter::once((parts, false)).chain(guests.map(|g| (g, true))) {
+            self.cursor.guest = guest;
+            self.read(out, parts, files, &mut slots)?;
+        }
+        self.cursor.guest = false;
+        Ok(())
+    }
+
+    fn read(
+        &mut self,
+        out: &OutDir,
+        parts: &LineParts,
+        files: &mut Names,
+        slots: &mut Slots,
+    ) -> Result<()> {
+        let (tally, cursor, signal_keys) = (&mut self.tally, &mut self.cursor, self.signal_keys);
+        read_beside(
+            out,
+            parts.agents,
+            &AGENT_COLUMNS,
+            &AGENT_COLUMNS,
+            |part, batch| {
+                let mut c = LineColumns::of(batch, part, "line_kind")?;
+                let mut agent = Dict::of(batch, "agent", part)?;
+                for i in 0..batch.num_rows() {
+                    let (file, offset) = (c.file.id(i, files), c.offset.value(i));
+                    let Some(file) = file.filter(|_| c.offset.is_valid(i)) else {
+                        continue;
+                    };
+                    let (serial, latest) = cursor.row(part, file, offset, slots);
+                    let kind = tally.line(&mut c, i, serial, latest);
+                    if let (Some(kind), Some(a)) = (kind, agent.id(i, &mut tally.names)) {
+                        if !tally.names.get(a).is_empty() {
+                            tally
+                                .agents
+                                .entry((kind, a))
+                                .or_default()
+                                .line(serial, latest);
+                        }
                     }
                 }
-            }
-            Ok(())
-        },
-    )?;
-    read_beside(
-        out,
-        parts.rules,
-        &RULE_COLUMNS,
-        &RULE_COLUMNS[..6],
-        |part, batch| {
-            let mut c = LineColumns::of(batch, part, "key")?;
-            let value = batch
-                .column_by_name("value")
-                .and_then(|a| a.as_string_opt::<i32>())
-                .with_context(|| missing(part, "value"))?;
-            for i in 0..batch.num_rows() {
-                let Some(file) = c.file.id(i, files).filter(|_| c.offset.is_valid(i)) else {
-                    continue;
-                };
-                let (serial, latest) = cursor.row(part, file, c.offset.value(i), &mut slots);
-                let key = tally.line(&mut c, i, serial, latest);
-                if let Some(key) = key.filter(|k| signal_keys.contains(k)) {
-                    if value.is_valid(i) {
-                        tally.signals(key, value.value(i), serial, latest);
+                Ok(())
+            },
+        )?;
+        read_beside(
+            out,
+            parts.rules,
+            &RULE_COLUMNS,
+            &RULE_COLUMNS[..6],
+            |part, batch| {
+                let mut c = LineColumns::of(batch, part, "key")?;
+                let value = batch
+                    .column_by_name("value")
+                    .and_then(|a| a.as_string_opt::<i32>())
+                    .with_context(|| missing(part, "value"))?;
+                for i in 0..batch.num_rows() {
+                    let Some(file) = c.file.id(i, files).filter(|_| c.offset.is_valid(i)) else {
+                        continue;
+                    };
+                    let (serial, latest) = cursor.row(part, file, c.offset.value(i), slots);
+                    let key = tally.line(&mut c, i, serial, latest);
+                    if let Some(key) = key.filter(|k| signal_keys.contains(k)) {
+                        if value.is_valid(i) {
+                            tally.signals(key, value.value(i), serial, latest);
+                        }
                     }
                 }
-            }
-            Ok(())
-        },
-    )?;
-    let mut ext = super::extensions::Extensions::default();
-    ext.read(out, parts, files, &mut slots, &mut cursor)?;
-    let parts = [
-        tally.keys_part(out, crawl)?,
-        tally.forms_part(out, crawl)?,
-        tally.agents_part(out, crawl)?,
-        tally.signals_part(out, crawl)?,
-        ext.app_directives_part(out, crawl)?,
-        ext.acap_part(out, crawl)?,
-        ext.acap_problems_part(out, crawl)?,
-    ];
-    let rows = parts.each_ref().map(|p| p.1);
-    out.commit(parts.into_iter().map(|p| p.0).collect())?;
-    Ok(CrawlLines { rows })
+                Ok(())
+            },
+        )?;
+        self.ext.read(out, parts, files, slots, cursor)
+    }
+
+    /// Write the tables counted, and commit them together.
+    pub fn finish(self, out: &OutDir, crawl: &str) -> Result<CrawlLines> {
+        let (tally, ext) = (self.tally, self.ext);
+        let parts = [
+            tally.keys_part(out, crawl)?,
+            tally.forms_part(out, crawl)?,
+            tally.agents_part(out, crawl)?,
+            tally.signals_part(out, crawl)?,
+            ext.app_directives_part(out, crawl)?,
+            ext.acap_part(out, crawl)?,
+            ext.acap_problems_part(out, crawl)?,
+        ];
+        let rows = parts.each_ref().map(|p| p.1);
+        out.commit(parts.into_iter().map(|p| p.0).collect())?;
+        Ok(CrawlLines { rows })
+    }
 }
 
 /// The columns of `robots_agents` read (every one as a dictionary).
-const AGENT_COLUMNS: [&str; 7] = [
+pub(super) const AGENT_COLUMNS: [&str; 7] = [
     "warc_file",
     "warc_offset",
     "line_kind",
@@ -152,7 +209,7 @@ const AGENT_COLUMNS: [&str; 7] = [
 ];
 
 /// The columns of `robots_rules` read (all but `value` as dictionaries).
-const RULE_COLUMNS: [&str; 7] = [
+pub(super) const RULE_COLUMNS: [&str; 7] = [
     "warc_file",
     "warc_offset",
     "key",
@@ -211,7 +268,7 @@ impl Tally {
             }
         }?;
         let spelling = &mut self.spellings[s as usize].1;
-        spelling.lines += 1;
+        spelling.lines += i64::from(serial & super::tally::GUEST == 0);
         spelling.latest_lines += i64::from(latest);
         let (f, k) = (spelling.form as usize, spelling.key as usize);
         self.forms[f].1.line(serial, latest);

@@ -93,7 +93,18 @@ pub struct Parts<'a> {
     pub inputs: &'a [PartRef],
 }
 
-const PAGE_COLUMNS: [&str; 6] = [
+/// The columns of `robots_agents` and `robots_rules` a file is made again from.
+pub(super) const AGENT_LINE_COLUMNS: [&str; 5] = [
+    "warc_file",
+    "warc_offset",
+    "line_no",
+    "line_kind",
+    "agent_raw",
+];
+pub(super) const RULE_LINE_COLUMNS: [&str; 5] =
+    ["warc_file", "warc_offset", "line_no", "key", "value"];
+
+pub(super) const PAGE_COLUMNS: [&str; 6] = [
     "warc_file",
     "warc_offset",
     "url",
@@ -122,71 +133,130 @@ pub fn derive_crawl(
     registry: &Registry,
     agents: &[usize],
 ) -> Result<Derived> {
+    if let Some(done) = nothing_to_derive(out, crawl, parts, agents)? {
+        return Ok(done);
+    }
+    let mut rows = Rows::new(out, crawl)?;
+    rows.add(out, parts, hosts, registry, agents)?;
+    rows.finish(out)
+}
+
+/// When the crawl gets no `page_verdicts` rows (no pages, no chosen agent, or inputs without
+/// their lines): its part removed (committed empty), and why. `None` when it has rows to make.
+pub fn nothing_to_derive(
+    out: &OutDir,
+    crawl: &str,
+    parts: &Parts<'_>,
+    agents: &[usize],
+) -> Result<Option<Derived>> {
     let empty = || PartOutcome::Empty(out.part_path(Table::PageVerdicts.name(), crawl, crawl));
     if parts.pages.is_empty() || agents.is_empty() {
         out.commit(vec![empty()])?;
-        return Ok(Derived::Rows(0));
+        return Ok(Some(Derived::Rows(0)));
     }
     if let Some(input) = input_without_lines(out, parts)? {
         out.commit(vec![empty()])?;
-        return Ok(Derived::Skipped(format!(
+        return Ok(Some(Derived::Skipped(format!(
             "input {input} was scanned without robots_agents or robots_rules (scan --tables), \
              whose lines page verdicts are read from"
-        )));
+        ))));
     }
-    let mut d = Derivation::new(hosts, registry, agents);
-    read_beside(out, parts.pages, &PAGE_COLUMNS, &[], |part, batch| {
-        d.note_captures(&PageColumns::of(batch, part)?);
-        Ok(())
-    })?;
-    let passes = d.needed.len().div_ceil(captures_per_pass()).max(1);
-    let mut part = out.part_writer(&PageVerdictsBuilder::desc(), crawl, crawl)?;
-    let mut builder = PageVerdictsBuilder::default();
-    let mut rows = 0u64;
-    for pass in 0..passes {
-        let files = Files::read(out, parts, hosts.files, &d.needed, |c| {
-            pass_of(c, passes) == pass
-        })?;
-        let parsed: FxHashMap<(u32, i64), File<'_>> = (files.bodies.iter())
-            .map(|(c, (body, numbers))| {
-                let robots = RobotsTxt::parse_up_to(body, usize::MAX);
-                (*c, File { robots, numbers })
-            })
-            .collect();
-        let empty = File {
-            robots: RobotsTxt::parse(b""),
-            numbers: &[],
-        };
-        read_beside(out, parts.pages, &PAGE_COLUMNS, &[], |part_ref, batch| {
-            let cols = PageColumns::of(batch, part_ref)?;
-            for i in 0..batch.num_rows() {
-                let Some((g, page)) = d.page(&cols, i) else {
-                    continue;
-                };
-                let capture = (g.file, g.offset);
-                let outcome = d.outcome(g);
-                let robots = match outcome.has_rules() {
-                    true if pass_of(capture, passes) != pass => continue,
-                    true => Some(parsed.get(&capture).unwrap_or(&empty)),
-                    false if pass != 0 => continue,
-                    false => None,
-                };
-                d.emit(&mut builder, &page, g, outcome, robots);
-                if builder.len() >= BATCH_ROWS {
-                    rows += builder.len() as u64;
-                    part.write(&builder.finish(crawl))?;
-                }
-            }
+    Ok(None)
+}
+
+/// A crawl's `page_verdicts` part being written: the pages of each partition of the crawl's
+/// hosts are added in turn ([`Rows::add`]), and the part committed once ([`Rows::finish`]).
+pub struct Rows {
+    crawl: String,
+    part: crate::parts::PartWriter,
+    builder: PageVerdictsBuilder,
+    rows: u64,
+}
+
+impl Rows {
+    pub fn new(out: &OutDir, crawl: &str) -> Result<Self> {
+        Ok(Rows {
+            crawl: crawl.to_string(),
+            part: out.part_writer(&PageVerdictsBuilder::desc(), crawl, crawl)?,
+            builder: PageVerdictsBuilder::default(),
+            rows: 0,
+        })
+    }
+
+    /// Write the rows of the pages of `parts.pages` (read from `out`) on the hosts of `hosts`.
+    pub fn add(
+        &mut self,
+        out: &OutDir,
+        parts: &Parts<'_>,
+        hosts: &Hosts<'_>,
+        registry: &Registry,
+        agents: &[usize],
+    ) -> Result<()> {
+        let mut d = Derivation::new(hosts, registry, agents);
+        read_beside(out, parts.pages, &PAGE_COLUMNS, &[], |part, batch| {
+            d.note_captures(&PageColumns::of(batch, part)?);
             Ok(())
         })?;
+        let passes = d.needed.len().div_ceil(captures_per_pass()).max(1);
+        let crawl = &self.crawl;
+        let (part, builder, rows) = (&mut self.part, &mut self.builder, &mut self.rows);
+        for pass in 0..passes {
+            let files = Files::read(out, parts, hosts.files, &d.needed, |c| {
+                pass_of(c, passes) == pass
+            })?;
+            let parsed: FxHashMap<(u32, i64), File<'_>> = (files.bodies.iter())
+                .map(|(c, (body, numbers))| {
+                    let robots = RobotsTxt::parse_up_to(body, usize::MAX);
+                    (*c, File { robots, numbers })
+                })
+                .collect();
+            let empty = File {
+                robots: RobotsTxt::parse(b""),
+                numbers: &[],
+            };
+            read_beside(out, parts.pages, &PAGE_COLUMNS, &[], |part_ref, batch| {
+                let cols = PageColumns::of(batch, part_ref)?;
+                for i in 0..batch.num_rows() {
+                    let Some((g, page)) = d.page(&cols, i) else {
+                        continue;
+                    };
+                    let capture = (g.file, g.offset);
+                    let outcome = d.outcome(g);
+                    let robots = match outcome.has_rules() {
+                        true if pass_of(capture, passes) != pass => continue,
+                        true => Some(parsed.get(&capture).unwrap_or(&empty)),
+                        false if pass != 0 => continue,
+                        false => None,
+                    };
+                    d.emit(builder, &page, g, outcome, robots);
+                    if builder.len() >= BATCH_ROWS {
+                        *rows += builder.len() as u64;
+                        part.write(&builder.finish(crawl))?;
+                    }
+                }
+                Ok(())
+            })?;
+        }
+        Ok(())
     }
-    rows += builder.len() as u64;
-    if !builder.is_empty() {
-        part.write(&builder.finish(crawl))?;
+
+    /// Commit the part (none when no row was made, which removes an earlier one).
+    pub fn finish(mut self, out: &OutDir) -> Result<Derived> {
+        self.rows += self.builder.len() as u64;
+        if !self.builder.is_empty() {
+            self.part.write(&self.builder.finish(&self.crawl))?;
+        }
+        let part = match self.rows {
+            0 => PartOutcome::Empty(out.part_path(
+                Table::PageVerdicts.name(),
+                &self.crawl,
+                &self.crawl,
+            )),
+            _ => self.part.finish()?,
+        };
+        out.commit(vec![part])?;
+        Ok(Derived::Rows(self.rows))
     }
-    let part = if rows == 0 { empty() } else { part.finish()? };
-    out.commit(vec![part])?;
-    Ok(Derived::Rows(rows))
 }
 
 const BATCH_ROWS: usize = 1 << 16;
@@ -572,25 +642,17 @@ impl Files {
             }
             Ok(())
         };
-        let agent_columns = [
-            "warc_file",
-            "warc_offset",
-            "line_no",
-            "line_kind",
-            "agent_raw",
-        ];
         read_beside(
             out,
             parts.robots_agents,
-            &agent_columns,
+            &AGENT_LINE_COLUMNS,
             &[],
             |part, batch| add(part, batch, "line_kind", "agent_raw"),
         )?;
-        let rule_columns = ["warc_file", "warc_offset", "line_no", "key", "value"];
         read_beside(
             out,
             parts.robots_rules,
-            &rule_columns,
+            &RULE_LINE_COLUMNS,
             &[],
             |part, batch| add(part, batch, "key", "value"),
         )?;
@@ -736,6 +798,7 @@ mod tests {
                 "CCBot".into(),
                 "Googlebot-Image".into(),
             ]),
+            derive_budget: Default::default(),
             host_spill: None,
             remote_window: None,
             #[cfg(feature = "fault-hooks")]
@@ -759,7 +822,14 @@ mod tests {
         assert!(blocked("GPTBot", 3) && blocked("CCBot", 3));
         PER_PASS.set(1);
         let agents = opts.page_agents.clone();
-        crate::derive::hosts::derive_in(&out, None, &registry, agents.as_deref()).unwrap();
+        crate::derive::hosts::derive_in(
+            &out,
+            None,
+            &registry,
+            agents.as_deref(),
+            &Default::default(),
+        )
+        .unwrap();
         PER_PASS.set(CAPTURES_PER_PASS);
         assert_eq!(rows(&out), one);
     }

@@ -219,73 +219,97 @@ impl<T: Copy + Eq + std::hash::Hash> Numbered<T> {
     }
 }
 
-/// The rows of `summary_agent_domains` from each domain's profiles: `domains` holds the
-/// (domain, profile) pairs of hosts with a 2xx governing capture, sorted, without repeats.
-///
-/// Most domains have one profile: they are counted per profile and spread over its runs (an
-/// addition at each run's first agent and a subtraction after its last, summed along the
-/// agents at the end), so a profile costs its runs, not the registry's agents.
-pub fn domain_rows(
-    registry: &Registry,
-    profiles: &[Vec<Run>],
-    classes: &Classes,
-    domains: &[(u32, u32)],
-) -> SummaryAgentDomainsBuilder {
-    let n = registry.agents.len();
-    let blocks = |class: u32| classes.traits(class).strictness == 2;
-    // Per agent (and one past the last): changes in domains by 0: no host blocks, 1: some but
-    // not all, 2: all.
-    let mut steps: Vec<[i64; 3]> = vec![[0; 3]; n + 1];
-    let mut single: Vec<i64> = vec![0; profiles.len()];
-    let mut several: FxHashMap<Vec<u32>, i64> = FxHashMap::default();
-    for d in domains.chunk_by(|a, b| a.0 == b.0) {
-        match d {
-            [(_, p)] => single[*p as usize] += 1,
-            _ => *several.entry(d.iter().map(|e| e.1).collect()).or_default() += 1,
-        }
-    }
-    for (p, &count) in single.iter().enumerate().filter(|(_, &c)| c > 0) {
-        for &(first, len, class) in &profiles[p] {
-            let i = if blocks(class) { 2 } else { 0 };
-            steps[first as usize][i] += count;
-            steps[(first + len) as usize][i] -= count;
-        }
-    }
-    for (set, &count) in &several {
-        for agent in 0..n as u16 {
-            let mut blocking = set
-                .iter()
-                .map(|&p| blocks(class_of(&profiles[p as usize], agent)));
-            let first = blocking.next().unwrap_or(false);
-            let (mut all, mut some) = (first, first);
-            for b in blocking {
-                all &= b;
-                some |= b;
+/// Registered domains counted by their profiles, for `summary_agent_domains`: those with one
+/// profile per profile, the others per set of profiles. The counts of each partition of a
+/// crawl's hosts add up, as a domain's hosts are all in one.
+#[derive(Default)]
+pub struct DomainTally {
+    single: Vec<i64>,
+    several: FxHashMap<Vec<u32>, i64>,
+}
+
+impl DomainTally {
+    /// Count `domains`: the (domain, profile) pairs of hosts with a 2xx governing capture,
+    /// sorted, without repeats.
+    pub fn add(&mut self, domains: &[(u32, u32)]) {
+        for d in domains.chunk_by(|a, b| a.0 == b.0) {
+            match d {
+                [(_, p)] => {
+                    let p = *p as usize;
+                    if self.single.len() <= p {
+                        self.single.resize(p + 1, 0);
+                    }
+                    self.single[p] += 1;
+                }
+                _ => {
+                    *self
+                        .several
+                        .entry(d.iter().map(|e| e.1).collect())
+                        .or_default() += 1
+                }
             }
-            let i = if all { 2 } else { usize::from(some) };
-            steps[agent as usize][i] += count;
-            steps[agent as usize + 1][i] -= count;
         }
     }
-    let mut builder = SummaryAgentDomainsBuilder::default();
-    let mut running = [0i64; 3];
-    for (a, step) in registry.agents.iter().zip(&steps) {
-        for (i, (r, s)) in running.iter_mut().zip(step).enumerate() {
-            *r += s;
-            if *r == 0 {
-                continue;
+
+    /// The rows of `summary_agent_domains`.
+    ///
+    /// Most domains have one profile: they are counted per profile and spread over its runs (an
+    /// addition at each run's first agent and a subtraction after its last, summed along the
+    /// agents at the end), so a profile costs its runs, not the registry's agents.
+    pub fn rows(
+        &self,
+        registry: &Registry,
+        profiles: &[Vec<Run>],
+        classes: &Classes,
+    ) -> SummaryAgentDomainsBuilder {
+        let n = registry.agents.len();
+        let blocks = |class: u32| classes.traits(class).strictness == 2;
+        // Per agent (and one past the last): changes in domains by 0: no host blocks, 1: some
+        // but not all, 2: all.
+        let mut steps: Vec<[i64; 3]> = vec![[0; 3]; n + 1];
+        for (p, &count) in self.single.iter().enumerate().filter(|(_, &c)| c > 0) {
+            for &(first, len, class) in &profiles[p] {
+                let i = if blocks(class) { 2 } else { 0 };
+                steps[first as usize][i] += count;
+                steps[(first + len) as usize][i] -= count;
             }
-            builder.append(&SummaryAgentDomainRow {
-                agent: Some(&a.name),
-                agent_category: Some(&a.category),
-                operator: Some(&a.operator),
-                all_hosts_block: Some(i == 2),
-                some_host_blocks: Some(i > 0),
-                domains: Some(*r),
-            });
         }
+        for (set, &count) in &self.several {
+            for agent in 0..n as u16 {
+                let mut blocking = set
+                    .iter()
+                    .map(|&p| blocks(class_of(&profiles[p as usize], agent)));
+                let first = blocking.next().unwrap_or(false);
+                let (mut all, mut some) = (first, first);
+                for b in blocking {
+                    all &= b;
+                    some |= b;
+                }
+                let i = if all { 2 } else { usize::from(some) };
+                steps[agent as usize][i] += count;
+                steps[agent as usize + 1][i] -= count;
+            }
+        }
+        let mut builder = SummaryAgentDomainsBuilder::default();
+        let mut running = [0i64; 3];
+        for (a, step) in registry.agents.iter().zip(&steps) {
+            for (i, (r, s)) in running.iter_mut().zip(step).enumerate() {
+                *r += s;
+                if *r == 0 {
+                    continue;
+                }
+                builder.append(&SummaryAgentDomainRow {
+                    agent: Some(&a.name),
+                    agent_category: Some(&a.category),
+                    operator: Some(&a.operator),
+                    all_hosts_block: Some(i == 2),
+                    some_host_blocks: Some(i > 0),
+                    domains: Some(*r),
+                });
+            }
+        }
+        builder
     }
-    builder
 }
 
 #[cfg(test)]

@@ -92,6 +92,14 @@ fn target(c: &Capture<'_>) -> Option<(url::Url, url::Url)> {
     Some((base, to))
 }
 
+/// Where a redirect `c` points, parsed (`None` when `c` is not a redirect or has no usable
+/// location), and its key.
+pub fn target_url(c: &Capture<'_>) -> Option<(url::Url, String)> {
+    let (_, to) = c.redirect.then(|| target(c))??;
+    let k = key(&to);
+    Some((to, k))
+}
+
 /// The capture a redirect `c` points to, as its host (as `robots_files`' `host` column writes
 /// it) and its key; `None` when `c` is not a redirect or has no usable location.
 pub fn target_of(c: &Capture<'_>) -> Option<(String, String)> {

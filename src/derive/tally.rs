@@ -40,6 +40,12 @@ pub fn host_files(governs: &[Governs]) -> Slots {
     Slots::new(by_file)
 }
 
+/// Set in the serial of a capture read as a *guest* (a capture of another partition of the
+/// crawl's hosts, read there only because it is the file of some host of this one: see
+/// `super::partitions`): its lines count for those hosts, but neither as a capture nor as lines
+/// of every capture, which its own partition counts.
+pub const GUEST: u64 = 1 << 63;
+
 /// The capture a line belongs to: a serial number (from 1) that changes with the capture, and
 /// the hosts it is the file of (0 for none). A capture's lines are written together, in one
 /// part.
@@ -49,6 +55,8 @@ pub struct Cursor {
     part: usize,
     serial: u64,
     hosts: u32,
+    /// The parts read now hold guest captures ([`GUEST`]).
+    pub guest: bool,
 }
 
 impl Cursor {
@@ -60,7 +68,7 @@ impl Cursor {
             self.serial += 1;
             self.hosts = slots.find(file, offset).unwrap_or(0);
         }
-        (self.serial, self.hosts)
+        (self.serial | if self.guest { GUEST } else { 0 }, self.hosts)
     }
 }
 
@@ -80,7 +88,7 @@ impl Use {
     pub fn line(&mut self, serial: u64, hosts: u32) {
         if self.last != serial {
             self.last = serial;
-            self.captures += 1;
+            self.captures += i64::from(serial & GUEST == 0);
             self.hosts += i64::from(hosts);
         }
         self.lines += i64::from(hosts);

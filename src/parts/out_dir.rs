@@ -364,6 +364,7 @@ impl OutDir {
 }
 
 /// A committed part found in the output: a file, or an object's key.
+#[derive(Clone)]
 pub enum PartRef {
     Local(PathBuf),
     Remote(object_store::path::Path),

@@ -142,16 +142,7 @@ pub fn is_robots_url(u: &url::Url) -> bool {
     u.path() == "/robots.txt" && matches!(u.scheme(), "http" | "https")
 }
 
-/// The registered domain (public suffix plus one label, lower case) of a URL whose host is a
-/// domain name.
-pub(super) fn registered_domain(u: &url::Url) -> Option<String> {
-    match u.host()? {
-        url::Host::Domain(d) => {
-            psl::domain_str(d.trim_end_matches('.')).map(str::to_ascii_lowercase)
-        }
-        _ => None,
-    }
-}
+pub(super) use crate::tables::registered_domain;
 
 /// Whether a raw target URI may parse to a robots.txt URL ([`is_robots_url`]): the URL parser
 /// drops tabs and line breaks but decodes nothing in the path, so `robots` must stand in it.

@@ -212,8 +212,15 @@ pub fn scan(opts: &ScanOptions) -> Result<ScanSummary> {
     // The crawls of the inputs, and those that lost an input's parts to another crawl name.
     let mut crawls = summary.crawls.clone();
     crawls.extend(out.crawls_that_lost_parts());
-    let hosts = (opts.derive_hosts && derives)
-        .then(|| crate::derive::hosts::derive(&out, Some(&crawls), &opts.registry, &page_agents));
+    let hosts = (opts.derive_hosts && derives).then(|| {
+        crate::derive::hosts::derive(
+            &out,
+            Some(&crawls),
+            &opts.registry,
+            &page_agents,
+            &opts.derive_budget,
+        )
+    });
     out.close();
     summary.hosts = hosts.transpose()?;
     summary.seconds = started.elapsed().as_secs_f64();

@@ -50,6 +50,8 @@ pub struct ScanOptions {
     /// The agents `page_verdicts` gives verdicts for (`--page-agents`: names or categories;
     /// `None`: the `ai_training` agents).
     pub page_agents: Option<Vec<String>>,
+    /// What the derivation at the end may hold (`--memory`).
+    pub derive_budget: crate::derive::partitions::Budget,
     /// Testing only: the hosts an input keeps in memory before spilling `host_counts` to a run
     /// (`REPCENSUS_HOST_SPILL`, read by the binary), so small samples exercise the runs.
     #[doc(hidden)]

@@ -40,6 +40,17 @@ pub fn host_of(u: &url::Url) -> Option<std::borrow::Cow<'_, str>> {
         std::borrow::Cow::Borrowed(h)
     })
 }
+/// The `registered_domain` column's value for a URL: its registered domain (public suffix plus
+/// one label, lower case) when its host is a domain name. The scan writes it, and the
+/// derivation partitions a crawl's hosts by it (a redirect target's too).
+pub fn registered_domain(u: &url::Url) -> Option<String> {
+    match u.host()? {
+        url::Host::Domain(d) => {
+            psl::domain_str(d.trim_end_matches('.')).map(str::to_ascii_lowercase)
+        }
+        _ => None,
+    }
+}
 pub use kind::{Bool, Kind, Label, Str, StrList, Text, Ts, F64, I32, I64};
 pub use table::{Table, TableSelection};
 

@@ -1,0 +1,683 @@
+//! A crawl derived in partitions of its hosts, so that memory is bounded whatever the crawl's
+//! size: the derivation holds each host it counts (about 430 bytes at its peak: BENCHMARKS.md,
+//! "A whole crawl"), which for a crawl of 90 million captures would be gigabytes.
+//!
+//! Hosts are split by a hash of their registered domain (the host itself when it has none), so
+//! that a domain's hosts are in one partition (`summary_agent_domains` counts domains) and the
+//! redirects between them (`http://a.example` to `https://www.a.example`) stay inside one.
+//!
+//! 1. [`Wants`]: one pass over `robots_files` (a few columns) finds the captures a partition
+//!    needs from another: the targets of its redirects and the originals of its revisits that
+//!    are other partitions' captures, and on through those (a redirect target that redirects
+//!    again); such a capture is a *guest* of the partition.
+//! 2. [`route`]: one pass over the crawl's parts writes each row into its partition's spill
+//!    parts (Parquet, in the output's local staging folder), and a guest's rows into the
+//!    partitions it is a guest of too, in parts of their own. A row of a table keyed by capture
+//!    (`agent_verdict_runs` has no host) goes where its capture's `robots_files` row went: the
+//!    parts of an input have the same name in every table.
+//! 3. Each partition is derived from its spill by the same code as a whole crawl, the counts
+//!    of the summaries added up over the partitions ([`super::agents::Agents`],
+//!    [`super::lines::Lines`], [`super::hosts::HostCounts`]), the rows of `robots_hosts` and
+//!    `page_verdicts` written into the crawl's one part of each. A guest is neither a host of
+//!    the partition nor counted as a capture there ([`super::tally::GUEST`]).
+//!
+//! Reading and writing each row once more costs CPU (the route), which is why a crawl the
+//! memory budget holds whole is derived whole (one partition: no route).
+
+use super::redirects::{self, Capture};
+use crate::parts::OutDir;
+use crate::parts::PartRef;
+use anyhow::{Context, Result};
+use arrow_array::cast::AsArray;
+use arrow_array::types::Int64Type;
+use arrow_array::{Array, BooleanArray, RecordBatch, StringArray, UInt32Array};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::hash::BuildHasher;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Bytes the derivation holds per capture of a crawl at its peak: 1.73 GB for the 8.1 million
+/// captures (4.0 million hosts) of ten generated 1 GiB crawls (BENCHMARKS.md), rounded up.
+const BYTES_PER_CAPTURE: u64 = 240;
+
+/// Memory the process holds besides a partition's hosts: the binary, the readers' and writers'
+/// buffers, the summaries' tallies.
+const BASE_BYTES: u64 = 160 << 20;
+
+/// The default `--memory`.
+pub const DEFAULT_BUDGET: u64 = 1 << 30;
+
+/// How much memory a derivation may hold.
+#[derive(Debug, Clone, Copy)]
+pub struct Budget {
+    /// Bytes (`--memory`).
+    pub memory: u64,
+    /// Derive every crawl in this many partitions, whatever its size (the tests' way to make
+    /// small crawls take the partitioned path).
+    pub partitions: Option<u32>,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            memory: DEFAULT_BUDGET,
+            partitions: None,
+        }
+    }
+}
+
+impl Budget {
+    /// The partitions a crawl of `captures` captures is derived in.
+    pub fn partitions(&self, captures: u64) -> u32 {
+        self.partitions
+            .unwrap_or_else(|| partitions_for(captures, self.memory))
+            .max(1)
+    }
+}
+
+/// The partitions a crawl of `captures` robots.txt captures is derived in, to hold `budget`
+/// bytes: one when it fits whole.
+pub fn partitions_for(captures: u64, budget: u64) -> u32 {
+    // A budget below the base still gets partitions of a sixteenth of it.
+    let room = budget.saturating_sub(BASE_BYTES).max(budget / 16).max(1);
+    let need = captures.saturating_mul(BYTES_PER_CAPTURE);
+    need.div_ceil(room).clamp(1, 4096) as u32
+}
+
+/// The partition of a host whose registered domain is `domain` (else its name).
+pub fn partition_of(domain: &str, partitions: u32) -> u32 {
+    if partitions <= 1 {
+        return 0;
+    }
+    (rustc_hash::FxBuildHasher.hash_one(domain) % u64::from(partitions)) as u32
+}
+
+/// The partition of the captures of `url` (by its host, as the `host` and `registered_domain`
+/// columns of its captures hold them).
+fn partition_of_url(url: &url::Url, partitions: u32) -> Option<u32> {
+    let domain = crate::tables::registered_domain(url);
+    match domain {
+        Some(d) => Some(partition_of(&d, partitions)),
+        None => crate::tables::host_of(url).map(|h| partition_of(&h, partitions)),
+    }
+}
+
+/// The partitions a capture is wanted by besides its own, kept sorted.
+type Guests = Vec<u32>;
+
+fn add_guest(set: &mut Guests, p: u32) -> bool {
+    match set.binary_search(&p) {
+        Ok(_) => false,
+        Err(at) => {
+            set.insert(at, p);
+            true
+        }
+    }
+}
+
+/// The captures some partition needs from another: by URL key (redirect targets, revisits'
+/// `WARC-Refers-To-Target-URI` and own URLs) and by payload digest (a revisit may stand for a
+/// capture of any URL with its digest).
+#[derive(Default)]
+pub struct Wants {
+    by_key: FxHashMap<String, Guests>,
+    /// The hosts of `by_key`, as the `host` column writes them: only their captures' URLs are
+    /// parsed.
+    hosts: FxHashSet<String>,
+    by_digest: FxHashMap<String, Guests>,
+}
+
+/// The `robots_files` columns the wants are found from.
+const WANT_COLUMNS: [&str; 7] = [
+    "url",
+    "host",
+    "registered_domain",
+    "fetch_outcome",
+    "redirect_location",
+    "payload_digest",
+    "refers_to_url",
+];
+
+/// A `robots_files` batch's columns the route reads (`None` for those a part lacks).
+struct Rows<'b> {
+    url: Option<&'b StringArray>,
+    host: Option<&'b StringArray>,
+    domain: Option<&'b StringArray>,
+    outcome: Option<&'b StringArray>,
+    location: Option<&'b StringArray>,
+    digest: Option<&'b StringArray>,
+    refers_to: Option<&'b StringArray>,
+}
+
+impl<'b> Rows<'b> {
+    fn of(batch: &'b RecordBatch) -> Self {
+        let text = |c: &str| batch.column_by_name(c).and_then(|a| a.as_string_opt());
+        Rows {
+            url: text("url"),
+            host: text("host"),
+            domain: text("registered_domain"),
+            outcome: text("fetch_outcome"),
+            location: text("redirect_location"),
+            digest: text("payload_digest"),
+            refers_to: text("refers_to_url"),
+        }
+    }
+
+    fn get(a: Option<&'b StringArray>, i: usize) -> Option<&'b str> {
+        a.filter(|a| a.is_valid(i)).map(|a| a.value(i))
+    }
+
+    /// Row `i`'s partition: by its registered domain, else its host (`None` without either:
+    /// the derivation skips such a row).
+    fn partition(&self, i: usize, partitions: u32) -> Option<u32> {
+        let key = Self::get(self.domain, i).or_else(|| Self::get(self.host, i))?;
+        Some(partition_of(key, partitions))
+    }
+
+    fn outcome(&self, i: usize) -> Option<&'b str> {
+        Self::get(self.outcome, i)
+    }
+
+    /// Where row `i` redirects: the target's URL key and partition.
+    fn target(&self, i: usize, partitions: u32) -> Option<(String, u32)> {
+        let c = Capture {
+            url: Self::get(self.url, i)?,
+            redirect: self.outcome(i) == Some("redirect"),
+            location: Self::get(self.location, i),
+        };
+        let (to, key) = redirects::target_url(&c)?;
+        Some((key, partition_of_url(&to, partitions)?))
+    }
+
+    /// A URL column's value at row `i` as a key and partition.
+    fn url_of(
+        &self,
+        a: Option<&'b StringArray>,
+        i: usize,
+        partitions: u32,
+    ) -> Option<(String, u32)> {
+        let u = url::Url::parse(Self::get(a, i)?).ok()?;
+        let p = partition_of_url(&u, partitions)?;
+        Some((redirects::url_key(u.as_str())?, p))
+    }
+}
+
+impl Wants {
+    /// Find what each of `partitions` partitions needs from the others, reading the crawl's
+    /// `robots_files` parts once, then again (only the rows of wanted captures count) as long
+    /// as a guest leads on to another (a chain of redirects through other partitions).
+    pub fn find(out: &OutDir, parts: &[PartRef], partitions: u32) -> Result<Wants> {
+        let mut wants = Wants::default();
+        let mut first = true;
+        // Bounded like a chain of redirects: each round follows guests one hop on.
+        for _ in 0..=redirects::MAX_HOPS + 1 {
+            let mut grew = false;
+            super::read::read_beside(out, parts, &WANT_COLUMNS, &[], |_, batch| {
+                let rows = Rows::of(batch);
+                for i in 0..batch.num_rows() {
+                    grew |= wants.note(&rows, i, partitions, first);
+                }
+                Ok(())
+            })?;
+            first = false;
+            if !grew {
+                break;
+            }
+        }
+        Ok(wants)
+    }
+
+    /// Note what row `i` leads to: for its own partition on the first round, for the
+    /// partitions it is a guest of on every round. Whether a want was added on a later round.
+    fn note(&mut self, rows: &Rows<'_>, i: usize, partitions: u32, first: bool) -> bool {
+        let Some(own) = rows.partition(i, partitions) else {
+            return false;
+        };
+        let mut wanting: Guests = if first { vec![own] } else { Vec::new() };
+        let later = self.guests_of(rows, i, own);
+        for p in later {
+            add_guest(&mut wanting, p);
+        }
+        if wanting.is_empty() {
+            return false;
+        }
+        let mut grew = false;
+        let is_revisit = rows.outcome(i) == Some("revisit");
+        let mut want = |key: String, at: u32, host: Option<String>, wants: &mut Wants| {
+            for &p in wanting.iter().filter(|&&p| p != at) {
+                let set = wants.by_key.entry(key.clone()).or_default();
+                grew |= add_guest(set, p) && !first;
+            }
+            if let Some(h) = host {
+                wants.hosts.insert(h);
+            }
+        };
+        if let Some((key, at)) = rows.target(i, partitions) {
+            let host = url::Url::parse(&key)
+                .ok()
+                .and_then(|u| crate::tables::host_of(&u).map(|h| h.into_owned()));
+            want(key, at, host, self);
+        }
+        if is_revisit {
+            for column in [rows.refers_to, rows.url] {
+                if let Some((key, at)) = rows.url_of(column, i, partitions) {
+                    let host = url::Url::parse(&key)
+                        .ok()
+                        .and_then(|u| crate::tables::host_of(&u).map(|h| h.into_owned()));
+                    want(key, at, host, self);
+                }
+            }
+            if let Some(d) = Rows::get(rows.digest, i) {
+                let set = self.by_digest.entry(d.to_string()).or_default();
+                for &p in &wanting {
+                    // Every partition's captures of the digest are candidates, its own too.
+                    grew |= add_guest(set, p) && !first;
+                }
+            }
+        }
+        grew
+    }
+
+    /// The partitions row `i` (of partition `own`) is a guest of.
+    fn guests_of(&self, rows: &Rows<'_>, i: usize, own: u32) -> Guests {
+        let mut guests = Guests::new();
+        let by_key = Rows::get(rows.host, i)
+            .filter(|h| self.hosts.contains(*h))
+            .and_then(|_| Rows::get(rows.url, i))
+            .and_then(redirects::url_key)
+            .and_then(|k| self.by_key.get(&k));
+        let by_digest = Rows::get(rows.digest, i).and_then(|d| self.by_digest.get(d));
+        for set in [by_key, by_digest].into_iter().flatten() {
+            for &p in set.iter().filter(|&&p| p != own) {
+                add_guest(&mut guests, p);
+            }
+        }
+        guests
+    }
+
+    /// No partition needs another's captures.
+    pub fn is_empty(&self) -> bool {
+        self.by_key.is_empty() && self.by_digest.is_empty()
+    }
+}
+
+/// The tables routed, besides `robots_files` and `pages`: keyed by capture, routed where the
+/// capture's `robots_files` row went.
+pub const BY_CAPTURE: [crate::tables::Table; 5] = [
+    crate::tables::Table::AgentVerdictRuns,
+    crate::tables::Table::RobotsAgents,
+    crate::tables::Table::RobotsRules,
+    crate::tables::Table::AppDirectives,
+    crate::tables::Table::AcapFields,
+];
+
+/// The spill of a crawl's partitions: a folder per partition, laid out as an output folder
+/// (`p<K>/<table>/crawl=<crawl>/part-own.parquet`, guests' rows in `part-guest.parquet`).
+pub struct Spill {
+    pub root: PathBuf,
+    pub crawl: String,
+    pub partitions: u32,
+    /// Open writers by (partition, table, guest), each with the schema it was opened with.
+    writers: FxHashMap<(u32, &'static str, bool), Vec<SpillWriter>>,
+}
+
+struct SpillWriter {
+    schema: arrow_schema::SchemaRef,
+    writer: parquet::arrow::ArrowWriter<std::fs::File>,
+}
+
+/// Rows per row group of a spill part: small, so that the many open writers hold little.
+const SPILL_ROW_GROUP: usize = 8192;
+
+impl Spill {
+    pub fn new(root: PathBuf, crawl: &str, partitions: u32) -> Self {
+        Spill {
+            root,
+            crawl: crawl.to_string(),
+            partitions,
+            writers: FxHashMap::default(),
+        }
+    }
+
+    /// Partition `p`'s folder, an output folder of its own.
+    pub fn folder(&self, p: u32) -> PathBuf {
+        self.root.join(format!("p{p}"))
+    }
+
+    /// Append `batch` to partition `p`'s part of `table` (its guests' part when `guest`).
+    fn write(
+        &mut self,
+        p: u32,
+        table: &'static str,
+        guest: bool,
+        batch: &RecordBatch,
+    ) -> Result<()> {
+        if batch.num_rows() == 0 {
+            return Ok(());
+        }
+        let list = self.writers.entry((p, table, guest)).or_default();
+        let at = match list.iter().position(|w| w.schema == batch.schema()) {
+            Some(at) => at,
+            None => {
+                // A part of another schema version: a file of its own.
+                let name = match (guest, list.len()) {
+                    (false, 0) => "part-own.parquet".to_string(),
+                    (true, 0) => "part-guest.parquet".to_string(),
+                    (false, n) => format!("part-own-{n}.parquet"),
+                    (true, n) => format!("part-guest-{n}.parquet"),
+                };
+                let dir = self
+                    .root
+                    .join(format!("p{p}"))
+                    .join(table)
+                    .join(format!("crawl={}", self.crawl));
+                std::fs::create_dir_all(&dir)
+                    .with_context(|| format!("cannot create {}", dir.display()))?;
+                let path = dir.join(name);
+                let file = std::fs::File::create(&path)
+                    .with_context(|| format!("cannot create {}", path.display()))?;
+                let props = parquet::file::properties::WriterProperties::builder()
+                    .set_compression(parquet::basic::Compression::LZ4_RAW)
+                    .set_max_row_group_row_count(Some(SPILL_ROW_GROUP))
+                    .build();
+                let writer =
+                    parquet::arrow::ArrowWriter::try_new(file, batch.schema(), Some(props))?;
+                list.push(SpillWriter {
+                    schema: batch.schema(),
+                    writer,
+                });
+                list.len() - 1
+            }
+        };
+        list[at].writer.write(batch)?;
+        Ok(())
+    }
+
+    /// Close every part.
+    pub fn close(&mut self) -> Result<()> {
+        for (_, list) in self.writers.drain() {
+            for w in list {
+                w.writer.close()?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Spill {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.root);
+    }
+}
+
+/// The columns of `table` a partition's derivation reads (a part of an earlier schema lacks
+/// some, and is read with those it has), each once.
+fn columns_of(table: crate::tables::Table) -> Vec<&'static str> {
+    use crate::tables::Table;
+    let lists: Vec<&[&'static str]> = match table {
+        Table::RobotsFiles => vec![
+            &super::host_index::CAPTURE_COLUMNS,
+            &super::host_index::TARGET_COLUMNS,
+            &super::host_index::REVISIT_COLUMNS,
+            &WANT_COLUMNS,
+        ],
+        Table::AgentVerdictRuns => vec![&super::agents::RUN_COLUMNS],
+        Table::RobotsAgents => vec![
+            &super::lines::AGENT_COLUMNS,
+            &super::page_verdicts::AGENT_LINE_COLUMNS,
+        ],
+        Table::RobotsRules => vec![
+            &super::lines::RULE_COLUMNS,
+            &super::page_verdicts::RULE_LINE_COLUMNS,
+        ],
+        Table::AppDirectives => vec![&super::extensions::APP_COLUMNS],
+        Table::AcapFields => vec![&super::extensions::ACAP_COLUMNS],
+        Table::Pages => vec![&super::page_verdicts::PAGE_COLUMNS, &["registered_domain"]],
+        _ => vec![],
+    };
+    let mut columns: Vec<&'static str> = Vec::new();
+    for c in lists.into_iter().flatten() {
+        if !columns.contains(c) {
+            columns.push(c);
+        }
+    }
+    columns
+}
+
+/// The rows of `batch` at `rows`, in order.
+fn take(batch: &RecordBatch, rows: &[u32]) -> Result<RecordBatch> {
+    let indices = UInt32Array::from(rows.to_vec());
+    Ok(arrow_select::take::take_record_batch(batch, &indices)?)
+}
+
+/// Where each capture of one input's `robots_files` part went: its partition and the
+/// partitions it is a guest of (an index into the guest sets), by file and offset.
+#[derive(Default)]
+struct Placed {
+    at: FxHashMap<(Arc<str>, i64), (u32, u32)>,
+    guest_sets: Vec<Guests>,
+}
+
+/// The parts of the crawl a route reads, by table.
+pub struct CrawlParts<'p> {
+    pub robots_files: &'p [PartRef],
+    /// The tables of [`BY_CAPTURE`], in its order.
+    pub by_capture: [&'p [PartRef]; 5],
+    pub pages: &'p [PartRef],
+}
+
+/// Write the crawl's rows into the partitions of `spill`.
+pub fn route(out: &OutDir, parts: &CrawlParts<'_>, wants: &Wants, spill: &mut Spill) -> Result<()> {
+    let partitions = spill.partitions;
+    for part in parts.robots_files {
+        let placed = route_captures(out, part, wants, spill)?;
+        let name = part_name(part);
+        for (table, of) in BY_CAPTURE.iter().zip(parts.by_capture) {
+            // The same input's part of this table (none when it was not written).
+            for p in of.iter().filter(|p| part_name(p) == name) {
+                route_by_capture(out, p, *table, &placed, spill)?;
+            }
+        }
+    }
+    let page_columns = columns_of(crate::tables::Table::Pages);
+    for part in parts.pages {
+        out.each_batch(part, &page_columns, &[], |batch| {
+            let rows = Rows::of(&batch);
+            let mut by_partition: Vec<Vec<u32>> = vec![Vec::new(); partitions as usize];
+            for i in 0..batch.num_rows() {
+                if let Some(p) = rows.partition(i, partitions) {
+                    by_partition[p as usize].push(i as u32);
+                }
+            }
+            for (p, rows) in by_partition.iter().enumerate() {
+                if !rows.is_empty() {
+                    spill.write(p as u32, "pages", false, &take(&batch, rows)?)?;
+                }
+            }
+            Ok(())
+        })?;
+    }
+    spill.close()
+}
+
+fn part_name(p: &PartRef) -> String {
+    p.name().rsplit('/').next().unwrap_or_default().to_string()
+}
+
+/// Route one `robots_files` part: each row to its partition, and with `_guest` set to those it
+/// is a guest of.
+fn route_captures(
+    out: &OutDir,
+    part: &PartRef,
+    wants: &Wants,
+    spill: &mut Spill,
+) -> Result<Placed> {
+    let partitions = spill.partitions;
+    let mut placed = Placed::default();
+    let mut set_ids: FxHashMap<Guests, u32> = FxHashMap::default();
+    let columns = columns_of(crate::tables::Table::RobotsFiles);
+    out.each_batch(part, &columns, &[], |batch| {
+        let rows = Rows::of(&batch);
+        let files = batch
+            .column_by_name("warc_file")
+            .and_then(|a| a.as_string_opt::<i32>());
+        let offsets = batch
+            .column_by_name("warc_offset")
+            .and_then(|a| a.as_primitive_opt::<Int64Type>());
+        let n = partitions as usize;
+        let (mut own, mut guests): (Vec<Vec<u32>>, Vec<Vec<u32>>) =
+            (vec![Vec::new(); n], vec![Vec::new(); n]);
+        let mut last_file: Option<Arc<str>> = None;
+        for i in 0..batch.num_rows() {
+            let Some(p) = rows.partition(i, partitions) else {
+                continue;
+            };
+            own[p as usize].push(i as u32);
+            let guest_of = if wants.is_empty() {
+                Guests::new()
+            } else {
+                wants.guests_of(&rows, i, p)
+            };
+            for &q in &guest_of {
+                guests[q as usize].push(i as u32);
+            }
+            if let (Some(f), Some(o)) = (files, offsets) {
+                if f.is_valid(i) && o.is_valid(i) {
+                    let file = match &last_file {
+                        Some(l) if &**l == f.value(i) => l.clone(),
+                        _ => {
+                            let l: Arc<str> = f.value(i).into();
+                            last_file = Some(l.clone());
+                            l
+                        }
+                    };
+                    let next = set_ids.len() as u32;
+                    let set = *set_ids.entry(guest_of.clone()).or_insert(next);
+                    if set as usize == placed.guest_sets.len() {
+                        placed.guest_sets.push(guest_of);
+                    }
+                    placed.at.insert((file, o.value(i)), (p, set));
+                }
+            }
+        }
+        for p in 0..partitions {
+            for (rows, guest) in [(&own[p as usize], false), (&guests[p as usize], true)] {
+                if rows.is_empty() {
+                    continue;
+                }
+                let taken = take(&batch, rows)?;
+                let flag = Arc::new(BooleanArray::from(vec![guest; rows.len()]));
+                let mut columns = taken.columns().to_vec();
+                let mut fields: Vec<arrow_schema::FieldRef> =
+                    taken.schema().fields().iter().cloned().collect();
+                columns.push(flag);
+                fields.push(Arc::new(arrow_schema::Field::new(
+                    super::host_index::GUEST_COLUMN,
+                    arrow_schema::DataType::Boolean,
+                    false,
+                )));
+                let schema = Arc::new(arrow_schema::Schema::new(fields));
+                let with_flag = RecordBatch::try_new(schema, columns)?;
+                spill.write(p, "robots_files", guest, &with_flag)?;
+            }
+        }
+        Ok(())
+    })?;
+    Ok(placed)
+}
+
+/// Route one part of a table keyed by capture where its captures went.
+fn route_by_capture(
+    out: &OutDir,
+    part: &PartRef,
+    table: crate::tables::Table,
+    placed: &Placed,
+    spill: &mut Spill,
+) -> Result<()> {
+    let n = spill.partitions as usize;
+    let columns = columns_of(table);
+    let table = table.name();
+    out.each_batch(part, &columns, &[], |batch| {
+        let files = batch
+            .column_by_name("warc_file")
+            .and_then(|a| a.as_string_opt::<i32>())
+            .with_context(|| super::tally::missing(part, "warc_file"))?;
+        let offsets = batch
+            .column_by_name("warc_offset")
+            .and_then(|a| a.as_primitive_opt::<Int64Type>())
+            .with_context(|| super::tally::missing(part, "warc_offset"))?;
+        let (mut own, mut guests): (Vec<Vec<u32>>, Vec<Vec<u32>>) =
+            (vec![Vec::new(); n], vec![Vec::new(); n]);
+        let mut key: Option<(Arc<str>, i64)> = None;
+        let mut at: Option<(u32, u32)> = None;
+        for i in 0..batch.num_rows() {
+            if !(files.is_valid(i) && offsets.is_valid(i)) {
+                continue;
+            }
+            let (f, o) = (files.value(i), offsets.value(i));
+            // A capture's rows are together: look it up once.
+            if key.as_ref().is_none_or(|(kf, ko)| &**kf != f || *ko != o) {
+                let k: (Arc<str>, i64) = (f.into(), o);
+                at = placed.at.get(&k).copied();
+                key = Some(k);
+            }
+            // A row of a capture `robots_files` does not have counts for no host: left out.
+            let Some((p, set)) = at else {
+                continue;
+            };
+            own[p as usize].push(i as u32);
+            for &q in &placed.guest_sets[set as usize] {
+                guests[q as usize].push(i as u32);
+            }
+        }
+        for p in 0..n {
+            for (rows, guest) in [(&own[p], false), (&guests[p], true)] {
+                if !rows.is_empty() {
+                    spill.write(p as u32, table, guest, &take(&batch, rows)?)?;
+                }
+            }
+        }
+        Ok(())
+    })
+}
+
+/// A partition's parts, as the derivation reads them.
+pub struct PartitionParts {
+    pub robots_files: Vec<PartRef>,
+    /// By table of [`BY_CAPTURE`]: the own parts, then the guests'.
+    pub own: [Vec<PartRef>; 5],
+    pub guests: [Vec<PartRef>; 5],
+    pub pages: Vec<PartRef>,
+}
+
+impl PartitionParts {
+    /// The parts of partition folder `dir` (opened as `out`).
+    pub fn of(out: &OutDir) -> Result<Self> {
+        let list = |table: &str| -> Result<(Vec<PartRef>, Vec<PartRef>)> {
+            let parts: Vec<PartRef> = out.table_parts(table)?.into_iter().map(|p| p.1).collect();
+            Ok(parts
+                .into_iter()
+                .partition(|p| !part_name(p).starts_with("part-guest")))
+        };
+        let (own_files, guest_files) = list("robots_files")?;
+        let mut own: [Vec<PartRef>; 5] = Default::default();
+        let mut guests: [Vec<PartRef>; 5] = Default::default();
+        for (k, t) in BY_CAPTURE.iter().enumerate() {
+            (own[k], guests[k]) = list(t.name())?;
+        }
+        Ok(PartitionParts {
+            robots_files: own_files.into_iter().chain(guest_files).collect(),
+            own,
+            guests,
+            pages: list("pages")?.0,
+        })
+    }
+}
+
+/// Where partition folders go: the output's staging folder (local, an `s3://` output's too).
+pub fn spill_root(out: &OutDir, crawl: &str) -> PathBuf {
+    out.scratch_path(&format!(
+        "derive-{}",
+        crate::archive::input::crawl_folder(crawl)
+    ))
+}
