@@ -493,7 +493,7 @@ fn a_crawl_derived_in_partitions_has_the_rows_of_one_derived_whole() {
     };
     let runs: [(&str, Option<&str>, &[&str]); 3] = [
         ("three", Some("3"), &[]),
-        ("many", Some("97"), &[]),
+        ("many", Some("64"), &[]),
         ("memory", None, &["--memory", "2M"]),
     ];
     for (name, partitions, args) in runs {

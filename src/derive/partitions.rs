@@ -71,17 +71,22 @@ impl Budget {
     pub fn partitions(&self, captures: u64) -> u32 {
         self.partitions
             .unwrap_or_else(|| partitions_for(captures, self.memory))
-            .max(1)
+            .clamp(1, MAX_PARTITIONS)
     }
 }
 
+/// The most partitions a crawl is derived in: each holds up to a dozen spill files open while
+/// the rows are routed, and a process may open 1,024 files by default. A crawl of 90 million
+/// captures takes 24 with the default budget.
+pub const MAX_PARTITIONS: u32 = 64;
+
 /// The partitions a crawl of `captures` robots.txt captures is derived in, to hold `budget`
-/// bytes: one when it fits whole.
+/// bytes: one when it fits whole, at most [`MAX_PARTITIONS`].
 pub fn partitions_for(captures: u64, budget: u64) -> u32 {
     // A budget below the base still gets partitions of a sixteenth of it.
     let room = budget.saturating_sub(BASE_BYTES).max(budget / 16).max(1);
     let need = captures.saturating_mul(BYTES_PER_CAPTURE);
-    need.div_ceil(room).clamp(1, 4096) as u32
+    need.div_ceil(room).clamp(1, u64::from(MAX_PARTITIONS)) as u32
 }
 
 /// The partition of a host whose registered domain is `domain` (else its name).
@@ -680,4 +685,39 @@ pub fn spill_root(out: &OutDir, crawl: &str) -> PathBuf {
         "derive-{}",
         crate::archive::input::crawl_folder(crawl)
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_crawl_the_budget_holds_is_one_partition_and_a_larger_one_more_up_to_the_most() {
+        assert_eq!(partitions_for(1_000_000, DEFAULT_BUDGET), 1);
+        // Ten times the benchmark: 8.1 million captures.
+        assert_eq!(partitions_for(8_100_300, DEFAULT_BUDGET), 3);
+        assert_eq!(partitions_for(8_100_300, 512 << 20), 6);
+        assert_eq!(partitions_for(90_000_000, DEFAULT_BUDGET), 24);
+        assert_eq!(partitions_for(u64::MAX, 1), MAX_PARTITIONS);
+        assert_eq!(partitions_for(0, 0), 1);
+    }
+
+    #[test]
+    fn a_domains_hosts_share_a_partition_whatever_the_count() {
+        for n in [1, 2, 7, 64] {
+            let p = partition_of("example.co.uk", n);
+            assert!(p < n);
+            assert_eq!(p, partition_of("example.co.uk", n));
+        }
+        let u = url::Url::parse("https://WWW.Example.co.uk./robots.txt").unwrap();
+        assert_eq!(
+            partition_of_url(&u, 64),
+            Some(partition_of("example.co.uk", 64))
+        );
+        let ip = url::Url::parse("http://192.0.2.1:8080/robots.txt").unwrap();
+        assert_eq!(
+            partition_of_url(&ip, 64),
+            Some(partition_of("192.0.2.1", 64))
+        );
+    }
 }
