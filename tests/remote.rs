@@ -6,10 +6,8 @@ mod common;
 
 use common::{bin, read_summary, repo, table_rows, TABLES, TIMING};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
-
-const MOTO: &str = "moto[server]==5.2.5";
 
 use common::servers::Server;
 
@@ -100,17 +98,6 @@ fn scan_local(root: &Path, out: &Path) {
     assert_eq!(st.code(), Some(0));
 }
 
-fn wait_for_port(port: u16) {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            Instant::now() < deadline,
-            "server on port {port} did not start"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
-}
-
 /// The loopback HTTP server over `root`, and its base URL.
 fn http_server(root: &Path, args: &[&str]) -> (Server, String) {
     common::servers::http_server(&repo(), root, args)
@@ -154,7 +141,6 @@ fn archives_over_http_with_dropped_connections_equal_local_files() {
     assert_same(rows(&remote, &base, ""), rows(&local, &local_prefix, ""));
 }
 
-/// moto's S3 server, installed from PyPI into target/tools on first use.
 /// Run a Python script with one argument and the test tools on its path; it must succeed.
 fn python<'a>(
     script: &str,
@@ -173,37 +159,11 @@ fn python<'a>(
     assert!(st.success(), "{what} failed");
 }
 
-fn moto() -> PathBuf {
-    common::python_tool("moto", &[MOTO], "moto")
-}
-
 #[test]
 fn archives_in_s3_equal_local_files() {
-    let tools = moto();
     let dir = tempfile::tempdir().unwrap();
     let root = served_copy(dir.path());
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let child = Command::new("python3")
-        .args([
-            "-m",
-            "moto.server",
-            "-H",
-            "127.0.0.1",
-            "-p",
-            &port.to_string(),
-        ])
-        .env("PYTHONPATH", &tools)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("moto");
-    let _server = Server(child);
-    wait_for_port(port);
-    let endpoint = format!("http://127.0.0.1:{port}");
+    let (_server, endpoint, tools) = common::moto_server();
     let env = [
         ("AWS_ACCESS_KEY_ID", "testing"),
         ("AWS_SECRET_ACCESS_KEY", "testing"),

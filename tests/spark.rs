@@ -191,35 +191,9 @@ fn spark_targeted_census_equals_a_single_process_one() {
 #[test]
 fn spark_with_an_s3_output_puts_its_report_and_outcomes_under_out_spark() {
     let spark_tools = python_tool("pyspark", PYSPARK, "pyspark");
-    let moto_tools = python_tool("moto", &["moto[server]==5.2.5"], "moto");
     ensure_java();
+    let (_server, endpoint, moto_tools) = common::moto_server();
     let path = std::env::join_paths([&spark_tools, &moto_tools]).unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let child = Command::new("python3")
-        .args([
-            "-m",
-            "moto.server",
-            "-H",
-            "127.0.0.1",
-            "-p",
-            &port.to_string(),
-        ])
-        .env("PYTHONPATH", &moto_tools)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .expect("moto");
-    let _server = common::servers::Server(child);
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(std::time::Instant::now() < deadline, "moto did not start");
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    let endpoint = format!("http://127.0.0.1:{port}");
     let env = [
         ("AWS_ACCESS_KEY_ID", "testing"),
         ("AWS_SECRET_ACCESS_KEY", "testing"),

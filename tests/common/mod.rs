@@ -431,3 +431,39 @@ pub fn elf_sections(elf: &[u8]) -> Vec<String> {
         })
         .collect()
 }
+
+/// moto's S3 server from PyPI (`moto[server]` installed into target/tools on first use): the
+/// server, its endpoint URL and the tools folder (for PYTHONPATH: boto3
+/// comes with it).
+pub fn moto_server() -> (servers::Server, String, std::path::PathBuf) {
+    let tools = python_tool("moto", &[MOTO], "moto");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = std::process::Command::new("python3")
+        .args([
+            "-m",
+            "moto.server",
+            "-H",
+            "127.0.0.1",
+            "-p",
+            &port.to_string(),
+        ])
+        .env("PYTHONPATH", &tools)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("moto");
+    let server = servers::Server(child);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(std::time::Instant::now() < deadline, "moto did not start");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    (server, format!("http://127.0.0.1:{port}"), tools)
+}
+
+/// The moto release the S3 tests run against.
+pub const MOTO: &str = "moto[server]==5.2.5";
