@@ -6,9 +6,11 @@
 -- Each host counts once, by the robots.txt capture that governs it (robots_hosts: its latest
 -- capture in the crawl, through redirects and revisits), over the hosts whose governing capture
 -- is a 2xx robots.txt (hosts_2xx).
--- Reads robots_hosts, the flags of robots_files (group_split, wildcard_split, wildcard_with_ai;
--- docs/schema.md), and the agent_verdict_runs rows of the flagged hosts' captures that hold
--- Googlebot (its place in the registry from summary_agents).
+-- Reads summary_robots_hosts (hosts by the flags of their governing capture's robots_files row:
+-- group_split, wildcard_split, wildcard_with_ai; docs/schema.md) and, for Googlebot, the
+-- summary_agents column hosts_wildcard_flagged: never the detail tables, so it answers in the same
+-- time and memory whatever the crawl's size. A crawl whose robots_files parts predate the flags
+-- (schema 11 and before) has NULL counts: scan those inputs again.
 -- Run from the scan's output folder: duckdb -c ".read ../queries/robots_accidental_blocks.sql"
 -- Columns: in this order, the shares right after the keys: crawl, share_wildcard_with_ai, hosts_2xx,
 --     hosts_wildcard_with_ai, hosts_wildcard_split, hosts_blocking_googlebot, hosts_split_blank,
@@ -26,46 +28,40 @@
 --                               first split them (group_split; any group, `*` or not)
 WITH answer AS (
 WITH hosts AS (
-    SELECT h.crawl, h.host, h.effective_warc_file AS f, h.effective_warc_offset AS o,
-        r.group_split, coalesce(r.wildcard_split, false) AS wildcard_split,
-        coalesce(r.wildcard_with_ai, false) AS wildcard_with_ai
-    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
-    JOIN read_parquet('robots_files/*/*.parquet', hive_partitioning = true) r
-        ON r.crawl = h.crawl AND r.warc_file = h.effective_warc_file
-        AND r.warc_offset = h.effective_warc_offset
-    WHERE h.effective_fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
-), flagged AS (
-    SELECT * FROM hosts WHERE wildcard_split OR wildcard_with_ai
-), googlebot_at AS (
-    -- Googlebot's place in the registry the crawl's verdicts were made with
-    SELECT DISTINCT crawl, agent_index
-    FROM read_parquet('summary_agents/*/*.parquet', hive_partitioning = true)
-    WHERE agent = 'Googlebot'
+    SELECT crawl,
+        sum(hosts) AS hosts_2xx,
+        sum(hosts_wildcard_with_ai) AS hosts_wildcard_with_ai,
+        sum(hosts_wildcard_split) AS hosts_wildcard_split,
+        sum(hosts_split_blank) AS hosts_split_blank,
+        sum(hosts_split_comment) AS hosts_split_comment,
+        sum(hosts_split_sitemap) AS hosts_split_sitemap,
+        sum(hosts_split_crawl_delay) AS hosts_split_crawl_delay,
+        sum(hosts_split_other) AS hosts_split_other
+    FROM read_parquet('summary_robots_hosts/*/*.parquet', hive_partitioning = true)
+    WHERE effective_fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
+    GROUP BY crawl
 ), googlebot AS (
-    SELECT f.crawl, f.host
-    FROM flagged f
-    JOIN read_parquet('agent_verdict_runs/*/*.parquet', hive_partitioning = true) v
-        ON v.crawl = f.crawl AND v.warc_file = f.f AND v.warc_offset = f.o
-    JOIN googlebot_at g
-        ON g.crawl = v.crawl
-        AND g.agent_index >= v.agent_index AND g.agent_index < v.agent_index + v.agents
-    WHERE v.verdict = 'full_block'
+    -- of the hosts with either flag, those whose governing capture fully blocks Googlebot
+    SELECT crawl, sum(hosts_wildcard_flagged) AS hosts_blocking_googlebot
+    FROM read_parquet('summary_agents/*/*.parquet', hive_partitioning = true)
+    WHERE agent = 'Googlebot' AND verdict = 'full_block'
+        AND fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
+    GROUP BY crawl
 )
 SELECT
     h.crawl,
-    count(*) AS hosts_2xx,
-    count(*) FILTER (wildcard_with_ai) AS hosts_wildcard_with_ai,
-    round(count(*) FILTER (wildcard_with_ai) / count(*), 4) AS share_wildcard_with_ai,
-    count(*) FILTER (wildcard_split) AS hosts_wildcard_split,
-    count(g.host) AS hosts_blocking_googlebot,
-    count(*) FILTER (group_split = 'blank') AS hosts_split_blank,
-    count(*) FILTER (group_split = 'comment') AS hosts_split_comment,
-    count(*) FILTER (group_split = 'sitemap') AS hosts_split_sitemap,
-    count(*) FILTER (group_split = 'crawl_delay') AS hosts_split_crawl_delay,
-    count(*) FILTER (group_split = 'other') AS hosts_split_other
+    hosts_2xx::BIGINT AS hosts_2xx,
+    hosts_wildcard_with_ai::BIGINT AS hosts_wildcard_with_ai,
+    round(hosts_wildcard_with_ai / hosts_2xx, 4) AS share_wildcard_with_ai,
+    hosts_wildcard_split::BIGINT AS hosts_wildcard_split,
+    coalesce(g.hosts_blocking_googlebot, 0)::BIGINT AS hosts_blocking_googlebot,
+    hosts_split_blank::BIGINT AS hosts_split_blank,
+    hosts_split_comment::BIGINT AS hosts_split_comment,
+    hosts_split_sitemap::BIGINT AS hosts_split_sitemap,
+    hosts_split_crawl_delay::BIGINT AS hosts_split_crawl_delay,
+    hosts_split_other::BIGINT AS hosts_split_other
 FROM hosts h
-LEFT JOIN googlebot g ON g.crawl = h.crawl AND g.host = h.host
-GROUP BY h.crawl
+LEFT JOIN googlebot g USING (crawl)
 )
 -- The shares right after the keys, so that a narrow display keeps them in view.
 SELECT crawl, share_wildcard_with_ai,

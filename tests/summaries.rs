@@ -14,11 +14,15 @@ use std::path::Path;
 /// `agents_singled_out.sql`.
 const FROM_DETAIL: &str = "
 WITH latest AS (
-    SELECT h.crawl, h.host, h.resolution, v.* EXCLUDE (host, registered_domain, crawl)
+    SELECT h.crawl, h.host, h.resolution, v.* EXCLUDE (host, registered_domain, crawl),
+        coalesce(r.wildcard_split OR r.wildcard_with_ai, false) AS flagged
     FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
     JOIN read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true) v
         ON v.crawl = h.crawl AND v.warc_file = h.effective_warc_file
         AND v.warc_offset = h.effective_warc_offset
+    JOIN read_parquet('robots_files/*/*.parquet', hive_partitioning = true) r
+        ON r.crawl = h.crawl AND r.warc_file = h.effective_warc_file
+        AND r.warc_offset = h.effective_warc_offset
 ), ranked AS (
     SELECT *,
         CASE verdict WHEN 'full_block' THEN 2 WHEN 'partial_block' THEN 1 ELSE 0 END AS strictness,
@@ -33,7 +37,7 @@ SELECT r.crawl, agent, agent_category, operator, fetch_outcome, resolution, verd
     named_exact, root_allowed,
     CASE WHEN s.s IS NULL THEN NULL ELSE (verdict_source = 'specific' AND strictness > s.s) END
         AS singled_out,
-    count(*) AS hosts
+    count(*) AS hosts, count(*) FILTER (flagged) AS hosts_wildcard_flagged
 FROM ranked r LEFT JOIN star s USING (crawl, host) GROUP BY ALL";
 
 /// `summary_agent_groups` computed from the detail tables: each host once per group of agents.
@@ -122,7 +126,26 @@ fn domains_from_detail() -> String {
     )
 }
 
-/// `summary_agent_pairs` and `summary_agent_domains` under `out` equal what the detail gives.
+/// `summary_agent_content_usage` computed from the detail tables, as
+/// `agents_content_usage.sql` once was: each host whose governing capture is a 2xx, once per
+/// agent its runs give a `content_usage`.
+const CONTENT_USAGE_FROM_DETAIL: &str = "
+    SELECT h.crawl, a.agent, a.agent_index, a.agent_category, a.operator, r.content_usage,
+        count(*) AS hosts
+    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+    JOIN read_parquet('agent_verdict_runs/*/*.parquet', hive_partitioning = true) r
+        ON r.crawl = h.crawl AND r.warc_file = h.effective_warc_file
+        AND r.warc_offset = h.effective_warc_offset
+    JOIN (SELECT DISTINCT crawl, agent, agent_index, agent_category, operator
+          FROM read_parquet('summary_agents/*/*.parquet', hive_partitioning = true)) a
+        ON a.crawl = r.crawl
+        AND a.agent_index >= r.agent_index AND a.agent_index < r.agent_index + r.agents
+    WHERE r.content_usage IS NOT NULL
+        AND h.effective_fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
+    GROUP BY ALL";
+
+/// `summary_agent_pairs`, `summary_agent_domains` and `summary_agent_content_usage` under `out`
+/// equal what the detail gives.
 fn assert_pairs_and_domains_equal_detail(out: &Path) {
     let read = |t: &str, cols: &str| {
         format!(
@@ -147,6 +170,14 @@ fn assert_pairs_and_domains_equal_detail(out: &Path) {
                 "agent, agent_category, operator, all_hosts_block, some_host_blocks, domains",
             ),
         ),
+        (
+            "summary_agent_content_usage",
+            CONTENT_USAGE_FROM_DETAIL.to_string(),
+            read(
+                "summary_agent_content_usage",
+                "agent, agent_index, agent_category, operator, content_usage, hosts",
+            ),
+        ),
     ] {
         assert_same_rows(out, table, &detail, &summary);
     }
@@ -160,7 +191,7 @@ FROM read_parquet('summary_agent_groups/*/*.parquet', hive_partitioning = true)"
 const SUMMARY: &str = "
 SELECT crawl, agent, agent_category, operator, fetch_outcome, resolution, verdict,
     verdict_rfc9309, verdict_documented, verdict_source, verdict_documented_source, named,
-    named_exact, root_allowed, singled_out, hosts
+    named_exact, root_allowed, singled_out, hosts, hosts_wildcard_flagged
 FROM read_parquet('summary_agents/*/*.parquet', hive_partitioning = true)";
 
 /// Every line of `robots_agents` and `robots_rules`, marked when its capture is its host's
@@ -312,11 +343,12 @@ const PAGE_SUMMARIES: [&str; 4] = [
 ];
 
 /// The summaries derived from `agent_verdict_runs`.
-const AGENT_SUMMARIES: [&str; 4] = [
+const AGENT_SUMMARIES: [&str; 5] = [
     "summary_agents",
     "summary_agent_groups",
     "summary_agent_pairs",
     "summary_agent_domains",
+    "summary_agent_content_usage",
 ];
 
 /// The summaries of robots.txt lines.
@@ -341,14 +373,27 @@ fn lines_from_detail() -> Vec<(&'static str, String, String)> {
     vec![
         (
             "summary_robots_hosts",
-            "SELECT crawl, fetch_outcome, resolution, revisit, effective_fetch_outcome,
-                revisited_fetch_outcome, count(*) AS hosts, sum(captures)::BIGINT AS captures
-             FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) GROUP BY ALL"
+            "SELECT h.crawl, h.fetch_outcome, resolution, revisit, effective_fetch_outcome,
+                revisited_fetch_outcome, count(*) AS hosts, sum(captures)::BIGINT AS captures,
+                count(*) FILTER (r.wildcard_split) AS hosts_wildcard_split,
+                count(*) FILTER (r.wildcard_with_ai) AS hosts_wildcard_with_ai,
+                count(*) FILTER (r.group_split = 'blank') AS hosts_split_blank,
+                count(*) FILTER (r.group_split = 'comment') AS hosts_split_comment,
+                count(*) FILTER (r.group_split = 'sitemap') AS hosts_split_sitemap,
+                count(*) FILTER (r.group_split = 'crawl_delay') AS hosts_split_crawl_delay,
+                count(*) FILTER (r.group_split = 'other') AS hosts_split_other
+             FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+             LEFT JOIN read_parquet('robots_files/*/*.parquet', hive_partitioning = true) r
+                ON r.crawl = h.crawl AND r.warc_file = h.effective_warc_file
+                AND r.warc_offset = h.effective_warc_offset
+             GROUP BY ALL"
                 .to_string(),
             read(
                 "summary_robots_hosts",
                 "fetch_outcome, resolution, revisit, effective_fetch_outcome, \
-                 revisited_fetch_outcome, hosts, captures",
+                 revisited_fetch_outcome, hosts, captures, hosts_wildcard_split, \
+                 hosts_wildcard_with_ai, hosts_split_blank, hosts_split_comment, \
+                 hosts_split_sitemap, hosts_split_crawl_delay, hosts_split_other",
             ),
         ),
         (

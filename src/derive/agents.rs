@@ -11,6 +11,7 @@
 //! the crawl's captures (reading the runs) and hosts (one lookup each), not hosts × agents.
 
 use super::classes::{Class, Classes, Run, OUTCOMES_2XX};
+use super::content_usage::{ContentUsage, Usage};
 use super::groups::Groups;
 use super::pairs;
 use super::read::{read_beside, summary_part, Governs, Slots};
@@ -26,11 +27,12 @@ use arrow_array::{Array, RecordBatch};
 use rustc_hash::FxHashMap;
 
 /// The tables derived here, from `agent_verdict_runs`.
-pub const TABLES: [Table; 4] = [
+pub const TABLES: [Table; 5] = [
     Table::SummaryAgents,
     Table::SummaryAgentGroups,
     Table::SummaryAgentPairs,
     Table::SummaryAgentDomains,
+    Table::SummaryAgentContentUsage,
 ];
 
 /// What deriving `summary_agents` did for one crawl.
@@ -45,6 +47,8 @@ pub struct CrawlAgents {
     /// Rows of `summary_agent_pairs` and `summary_agent_domains` written.
     pub pair_rows: u64,
     pub domain_rows: u64,
+    /// Rows of `summary_agent_content_usage` written.
+    pub content_usage_rows: u64,
     /// Hosts whose governing capture has no `agent_verdict_runs` rows (its input was scanned
     /// without verdicts): they are in no row.
     pub hosts_without_verdicts: u64,
@@ -58,6 +62,8 @@ struct Governed {
     found: bool,
     /// The capture's profile (its runs), once found.
     profile: u32,
+    /// Its `robots_files.wildcard_split` or `wildcard_with_ai` is set.
+    flagged: bool,
 }
 
 /// The distinct sets of runs of the crawl's governing captures, each with its `*` reading.
@@ -83,11 +89,12 @@ impl Profiles {
     }
 }
 
-/// Hosts by run of agents, governing capture's fetch outcome, resolution and `singled_out`.
-type RunTally = FxHashMap<(Run, Option<u32>, Resolution, Option<bool>), i64>;
+/// Hosts by run of agents, governing capture's fetch outcome, resolution and `singled_out`:
+/// all of them, and those whose capture is flagged (`hosts_wildcard_flagged`).
+type RunTally = FxHashMap<(Run, Option<u32>, Resolution, Option<bool>), [i64; 2]>;
 
 /// The columns of `agent_verdict_runs` the derivation reads.
-pub(super) const RUN_COLUMNS: [&str; 13] = [
+pub(super) const RUN_COLUMNS: [&str; 14] = [
     "warc_file",
     "warc_offset",
     "agent_index",
@@ -101,6 +108,7 @@ pub(super) const RUN_COLUMNS: [&str; 13] = [
     "verdict_rfc9309",
     "verdict_documented",
     "verdict_documented_source",
+    "content_usage",
 ];
 
 /// Derive the crawl's `summary_agents` and `summary_agent_groups` parts from its hosts
@@ -115,12 +123,14 @@ pub fn derive_crawl(
     files: &mut Names,
     outcomes: &Names,
     registry: &Registry,
+    flags_known: bool,
 ) -> Result<Option<CrawlAgents>> {
     if parts.is_empty() {
         remove(out, crawl)?;
         return Ok(None);
     }
     let mut agents = Agents::default();
+    agents.flags_known(flags_known);
     agents.add(out, parts, governs, files, outcomes, registry)?;
     agents.finish(out, crawl, outcomes, registry).map(Some)
 }
@@ -142,10 +152,20 @@ pub struct Agents {
     profiles: Profiles,
     by_profile: FxHashMap<(u32, Option<u32>, Resolution), i64>,
     domains: pairs::DomainTally,
+    usage: ContentUsage,
+    /// Some `robots_files` part read had no accidental-block flags (schema 11 and before):
+    /// `hosts_wildcard_flagged` is NULL.
+    flags_unknown: bool,
     counts: CrawlAgents,
 }
 
 impl Agents {
+    /// Whether the `robots_files` parts of the hosts added had the accidental-block flags
+    /// (`host_index::CrawlIndex::mistakes_known`).
+    pub fn flags_known(&mut self, known: bool) {
+        self.flags_unknown |= !known;
+    }
+
     /// Count the hosts of `governs` by the runs of their governing captures in `parts` (read
     /// from `out`).
     pub fn add(
@@ -158,25 +178,35 @@ impl Agents {
         registry: &Registry,
     ) -> Result<()> {
         let (mut slots, mut governed, slot_of_host) = governing_captures(governs);
-        let (tally, profiles) = (&mut self.tally, &mut self.profiles);
+        let (tally, profiles, usage) = (&mut self.tally, &mut self.profiles, &mut self.usage);
+        let mut usage_missing = false;
         read_runs(
             out,
             parts,
             registry,
             files,
             &mut self.classes,
-            |classes, file, offset, runs| {
-                if let Some(s) = slots.find(file, offset) {
-                    let g = &mut governed[s as usize];
-                    if !g.found {
-                        g.found = true;
-                        g.profile = profiles.id(runs, classes);
-                        let star = profiles.stars[g.profile as usize];
-                        add_capture(tally, classes, outcomes, g, runs, star);
-                    }
+            |classes, capture| {
+                let Some(s) = slots.find(capture.file, capture.offset) else {
+                    return;
+                };
+                let g = &mut governed[s as usize];
+                if g.found {
+                    return;
+                }
+                g.found = true;
+                g.profile = profiles.id(&capture.runs, classes);
+                let star = profiles.stars[g.profile as usize];
+                add_capture(tally, classes, outcomes, g, &capture.runs, star);
+                if is_2xx(g.outcome, outcomes) {
+                    usage.add(&capture.usages, g.hosts.iter().map(|&n| i64::from(n)).sum());
                 }
             },
+            || usage_missing = true,
         )?;
+        if usage_missing {
+            self.usage.unknown();
+        }
         for g in &governed {
             let hosts: u64 = g.hosts.iter().map(|&n| u64::from(n)).sum();
             if !g.found {
@@ -213,6 +243,8 @@ impl Agents {
             profiles,
             by_profile,
             domains,
+            usage,
+            flags_unknown,
             mut counts,
         } = self;
         let groups = Groups::of(registry);
@@ -226,6 +258,7 @@ impl Agents {
         let not_honored: Vec<bool> = (registry.agents.iter())
             .map(Agent::ignores_robots_txt)
             .collect();
+        let usage_rows = usage.rows(registry, &classes);
         let rows = spread(&mut classes, outcomes, tally, &not_honored);
         let mut builder = SummaryAgentsBuilder::default();
         for ((agent, outcome, resolution, class, singled_out), hosts) in &rows {
@@ -247,7 +280,8 @@ impl Agents {
                 named_exact: c.named_exact,
                 root_allowed: c.root_allowed,
                 singled_out: *singled_out,
-                hosts: Some(*hosts),
+                hosts: Some(hosts[0]),
+                hosts_wildcard_flagged: (!flags_unknown).then_some(hosts[1]),
             });
         }
         let pair_rows = pairs::pair_rows(registry, &profiles.runs, &classes, &by_profile, outcomes);
@@ -257,12 +291,14 @@ impl Agents {
             summary_part(out, crawl, group_rows)?,
             summary_part(out, crawl, pair_rows)?,
             summary_part(out, crawl, domain_rows)?,
+            summary_part(out, crawl, usage_rows)?,
         ];
         [
             counts.rows,
             counts.group_rows,
             counts.pair_rows,
             counts.domain_rows,
+            counts.content_usage_rows,
         ] = parts.each_ref().map(|p| p.1);
         out.commit(parts.into_iter().map(|p| p.0).collect())?;
         Ok(counts)
@@ -318,6 +354,7 @@ fn governing_captures(governs: &[Governs]) -> (Slots, Vec<Governed>, Vec<u32>) {
                 hosts: [0; Resolution::ALL.len()],
                 found: false,
                 profile: 0,
+                flagged: g.wildcard_split || g.wildcard_with_ai,
             });
         }
         slot_of_host[h as usize] = (governed.len() - 1) as u32;
@@ -325,6 +362,11 @@ fn governing_captures(governs: &[Governs]) -> (Slots, Vec<Governed>, Vec<u32>) {
         last.hosts[g.resolution as usize] += 1;
     }
     (Slots::new(by_file), governed, slot_of_host)
+}
+
+/// Whether a fetch outcome (an id of `outcomes`) is a 2xx one ([`OUTCOMES_2XX`]).
+fn is_2xx(outcome: Option<u32>, outcomes: &Names) -> bool {
+    outcome.is_some_and(|o| OUTCOMES_2XX.contains(&outcomes.get(o)))
 }
 
 /// Add the hosts a capture governs, `g`, to `tally` by the capture's runs.
@@ -336,9 +378,7 @@ fn add_capture(
     runs: &[Run],
     star_class: Option<u32>,
 ) {
-    let is_2xx = g
-        .outcome
-        .is_some_and(|o| OUTCOMES_2XX.contains(&outcomes.get(o)));
+    let is_2xx = is_2xx(g.outcome, outcomes);
     // The `*` reading (the class of the profile's `star_class`), for a 2xx capture that
     // leaves some agent to it.
     let star = star_class
@@ -349,9 +389,11 @@ fn add_capture(
         let singled_out = star.map(|s| t.specific && t.strictness > s);
         for (&resolution, &hosts) in Resolution::ALL.iter().zip(&g.hosts) {
             if hosts > 0 {
-                *tally
+                let t = tally
                     .entry((run, g.outcome, resolution, singled_out))
-                    .or_default() += i64::from(hosts);
+                    .or_default();
+                t[0] += i64::from(hosts);
+                t[1] += i64::from(if g.flagged { hosts } else { 0 });
             }
         }
     }
@@ -369,21 +411,23 @@ fn spread(
     outcomes: &Names,
     tally: RunTally,
     not_honored: &[bool],
-) -> Vec<(RowKey, i64)> {
+) -> Vec<(RowKey, [i64; 2])> {
     let ignoring = classes.not_honored();
-    let mut rows: FxHashMap<RowKey, i64> = FxHashMap::default();
+    let mut rows: FxHashMap<RowKey, [i64; 2]> = FxHashMap::default();
     for (((first, n, class), outcome, resolution, singled_out), hosts) in tally {
         for agent in first..first + n {
             let class = match not_honored[usize::from(agent)] {
                 true => ignoring[class as usize],
                 false => class,
             };
-            *rows
+            let row = rows
                 .entry((agent, outcome, resolution, class, singled_out))
-                .or_default() += hosts;
+                .or_default();
+            row[0] += hosts[0];
+            row[1] += hosts[1];
         }
     }
-    let mut rows: Vec<(RowKey, i64)> = rows.into_iter().collect();
+    let mut rows: Vec<(RowKey, [i64; 2])> = rows.into_iter().collect();
     let text = |id: Option<u32>| classes.text(id);
     rows.sort_unstable_by(|(a, _), (b, _)| {
         let of = |k: &RowKey| {
@@ -405,39 +449,54 @@ fn spread(
     rows
 }
 
-/// Read the crawl's `agent_verdict_runs` parts and hand `use_runs` each capture's file (an id
-/// of `files`), offset and runs. A capture's rows are written together, so they are
-/// read one after another (across batches, never across parts). String columns are read as
-/// dictionaries and their few values translated once per batch.
+/// A capture of `agent_verdict_runs`: its file (an id of the crawl's `files`), offset, runs
+/// (joined where only columns the summaries do not read split them) and the runs of its
+/// agents with a `content_usage`.
+pub(super) struct CaptureRuns {
+    file: u32,
+    offset: i64,
+    runs: Vec<Run>,
+    usages: Vec<Usage>,
+}
+
+/// Read the crawl's `agent_verdict_runs` parts and hand `use_runs` each capture. A capture's
+/// rows are written together, so they are read one after another (across batches, never
+/// across parts). String columns are read as dictionaries and their few values translated once
+/// per batch. `no_usage` is called for each part without a `content_usage` column.
 fn read_runs(
     out: &OutDir,
     parts: &[PartRef],
     registry: &Registry,
     files: &mut Names,
     classes: &mut Classes,
-    mut use_runs: impl FnMut(&Classes, u32, i64, &[Run]),
+    mut use_runs: impl FnMut(&Classes, &CaptureRuns),
+    mut no_usage: impl FnMut(),
 ) -> Result<()> {
-    let mut capture: Option<(u32, i64)> = None;
-    let mut runs: Vec<Run> = Vec::new();
+    let mut capture = CaptureRuns {
+        file: 0,
+        offset: 0,
+        runs: Vec::new(),
+        usages: Vec::new(),
+    };
+    let mut started = false;
     // The part of the last batch: a capture's rows never span two parts.
     let mut last_part: *const PartRef = std::ptr::null();
-    let mut finish = |capture: &mut Option<(u32, i64)>,
-                      runs: &mut Vec<Run>,
-                      classes: &mut Classes|
-     -> Result<()> {
-        if let Some((file, offset)) = capture.take() {
-            let covered: usize = runs.iter().map(|r| usize::from(r.1)).sum();
+    let mut finish = |c: &mut CaptureRuns, started: &mut bool, classes: &Classes| -> Result<()> {
+        if std::mem::take(started) {
+            let covered: usize = c.runs.iter().map(|r| usize::from(r.1)).sum();
             if covered != registry.agents.len() {
                 bail!(
-                    "the agent_verdict_runs rows of a capture (offset {offset}) cover {covered} \
+                    "the agent_verdict_runs rows of a capture (offset {}) cover {covered} \
                      agents, the registry has {}: the crawl's verdicts were made with another \
                      agent registry (give `repcensus hosts` the scan's --agents FILE)",
+                    c.offset,
                     registry.agents.len()
                 );
             }
-            use_runs(classes, file, offset, runs);
+            use_runs(classes, c);
         }
-        runs.clear();
+        c.runs.clear();
+        c.usages.clear();
         Ok(())
     };
     let mut cols = RunColumns::default();
@@ -448,33 +507,40 @@ fn read_runs(
         &DICTIONARY_COLUMNS,
         |part, batch| {
             if !std::ptr::eq(part, last_part) {
-                finish(&mut capture, &mut runs, classes)?;
+                finish(&mut capture, &mut started, classes)?;
                 last_part = part;
             }
             cols.read(batch, part, files, classes)?;
+            if cols.usage.is_none() {
+                no_usage();
+            }
             for i in 0..batch.num_rows() {
                 let at = (cols.file[i], cols.offset[i]);
-                if capture != Some(at) {
-                    finish(&mut capture, &mut runs, classes)?;
-                    capture = Some(at);
+                if !started || (capture.file, capture.offset) != at {
+                    finish(&mut capture, &mut started, classes)?;
+                    (capture.file, capture.offset, started) = (at.0, at.1, true);
                 }
                 // Runs split by columns the summaries do not read (rules, crawl delay,
                 // application directives, content usage) join again: a profile is the same
                 // whatever those columns say.
                 let run = cols.run(i, registry, classes, part)?;
-                match runs.last_mut() {
+                if let Some(u) = cols.usage.as_ref().and_then(|u| u[i]) {
+                    capture.usages.push((run.0, run.1, u));
+                }
+                match capture.runs.last_mut() {
                     Some(last) if last.2 == run.2 && last.0 + last.1 == run.0 => last.1 += run.1,
-                    _ => runs.push(run),
+                    _ => capture.runs.push(run),
                 }
             }
             Ok(())
         },
     )?;
-    finish(&mut capture, &mut runs, classes)
+    finish(&mut capture, &mut started, classes)
 }
 
 /// The string columns of `agent_verdict_runs` read as dictionaries.
-const DICTIONARY_COLUMNS: [&str; 7] = [
+const DICTIONARY_COLUMNS: [&str; 8] = [
+    "content_usage",
     "warc_file",
     "agent",
     "verdict_source",
@@ -497,6 +563,9 @@ struct RunColumns {
     agent: Vec<usize>,
     flags: [Vec<Option<bool>>; 3],
     texts: [Vec<Option<u32>>; 5],
+    /// `content_usage` as ids of [`Classes::names`]; `None` for a part without the column
+    /// (schema 14 and before).
+    usage: Option<Vec<Option<u32>>>,
 }
 
 impl RunColumns {
@@ -571,6 +640,10 @@ impl RunColumns {
         {
             self.texts[k] = keyed(c, &mut |v| classes.names.id(v))?;
         }
+        self.usage = match batch.column_by_name("content_usage") {
+            None => None,
+            Some(_) => Some(keyed("content_usage", &mut |v| classes.names.id(v))?),
+        };
         for (k, c) in ["named", "named_exact", "root_allowed"]
             .into_iter()
             .enumerate()

@@ -8,6 +8,7 @@ use super::redirects::Resolution;
 use super::revisits::Revisit;
 use crate::parts::runs::Names;
 use crate::parts::OutDir;
+use crate::robots::parse::Split;
 use crate::tables::{
     SummaryRobotsHostRow, SummaryRobotsHostsBuilder, SummaryRobotsOutcomeRow,
     SummaryRobotsOutcomesBuilder,
@@ -30,8 +31,9 @@ type HostKey = (
 /// shares).
 #[derive(Default)]
 pub struct HostCounts {
-    /// Per row: hosts, captures, hosts with wildcard_split, with wildcard_with_ai.
-    by_key: FxHashMap<HostKey, [i64; 4]>,
+    /// Per row: hosts, captures, hosts with wildcard_split, with wildcard_with_ai, then hosts
+    /// by `group_split` (in the order of [`Split::ALL`]).
+    by_key: FxHashMap<HostKey, [i64; 4 + Split::ALL.len()]>,
     /// Per outcome id: captures, and the earliest and latest capture time.
     by_outcome: Vec<(i64, Option<i64>, Option<i64>)>,
     /// Per outcome id: hosts with a capture of it.
@@ -56,6 +58,9 @@ impl HostCounts {
             c[1] += i64::from(g.captures);
             c[2] += i64::from(g.wildcard_split);
             c[3] += i64::from(g.wildcard_with_ai);
+            if let Some(split) = g.group_split {
+                c[4 + split as usize] += 1;
+            }
         }
         let n = index.by_outcome.len();
         if self.by_outcome.len() < n {
@@ -110,9 +115,8 @@ impl HostCounts {
         });
         let known = self.mistakes_known.unwrap_or(true);
         let mut builder = SummaryRobotsHostsBuilder::default();
-        for ((latest, resolution, revisit, effective, revisited), [hosts, captures, split, ai]) in
-            rows
-        {
+        for ((latest, resolution, revisit, effective, revisited), counts) in rows {
+            let [hosts, captures, split, ai, blank, comment, sitemap, crawl_delay, other] = counts;
             builder.append(&SummaryRobotsHostRow {
                 fetch_outcome: text(*latest),
                 resolution: Some(resolution.as_str()),
@@ -123,6 +127,11 @@ impl HostCounts {
                 captures: Some(*captures),
                 hosts_wildcard_split: known.then_some(*split),
                 hosts_wildcard_with_ai: known.then_some(*ai),
+                hosts_split_blank: known.then_some(*blank),
+                hosts_split_comment: known.then_some(*comment),
+                hosts_split_sitemap: known.then_some(*sitemap),
+                hosts_split_crawl_delay: known.then_some(*crawl_delay),
+                hosts_split_other: known.then_some(*other),
             });
         }
         Ok(summary_part(out, crawl, builder)?.0)

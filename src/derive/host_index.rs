@@ -9,6 +9,7 @@ use super::redirects::{self, Capture, Effective, Index, Resolution};
 use super::revisits::{Originals, Reference, Revisit};
 use crate::parts::runs::Names;
 use crate::parts::{OutDir, PartRef};
+use crate::robots::parse::Split;
 use crate::tables::{RobotsHostRow, RobotsHostsBuilder, TableBuilder};
 use anyhow::{Context, Result};
 use arrow_array::cast::AsArray;
@@ -56,7 +57,7 @@ pub(super) const REVISIT_COLUMNS: [&str; 3] = ["payload_digest", "refers_to_url"
 /// The column a partition's spilled `robots_files` rows have (`super::partitions`): true for a
 /// guest, a capture of another partition's host.
 pub(super) const GUEST_COLUMN: &str = "_guest";
-pub(super) const CAPTURE_COLUMNS: [&str; 10] = [
+pub(super) const CAPTURE_COLUMNS: [&str; 11] = [
     "warc_file",
     "warc_offset",
     "url",
@@ -67,6 +68,7 @@ pub(super) const CAPTURE_COLUMNS: [&str; 10] = [
     "redirect_location",
     "wildcard_split",
     "wildcard_with_ai",
+    "group_split",
 ];
 
 /// Read a crawl's parts: the URLs its redirects point to, then each host's latest capture and
@@ -123,7 +125,9 @@ pub(super) fn read_partition(
     read_beside(out, parts, &columns, &[], |part, batch| {
         let cols = Columns::of(batch, part)?;
         // A part of an earlier schema has no accidental-block flags: their counts are unknown.
-        index.mistakes_known &= cols.wildcard_split.is_some() && cols.wildcard_with_ai.is_some();
+        index.mistakes_known &= cols.wildcard_split.is_some()
+            && cols.wildcard_with_ai.is_some()
+            && cols.group_split.is_some();
         for i in 0..batch.num_rows() {
             index.add(&cols, i);
         }
@@ -147,6 +151,7 @@ struct Columns<'b> {
     refers_to_date: Option<&'b arrow_array::TimestampMicrosecondArray>,
     wildcard_split: Option<&'b arrow_array::BooleanArray>,
     wildcard_with_ai: Option<&'b arrow_array::BooleanArray>,
+    group_split: Option<&'b StringArray>,
     guest: Option<&'b arrow_array::BooleanArray>,
 }
 
@@ -179,6 +184,7 @@ impl<'b> Columns<'b> {
             wildcard_with_ai: batch
                 .column_by_name("wildcard_with_ai")
                 .and_then(|a| a.as_boolean_opt()),
+            group_split: text("group_split"),
             guest: batch
                 .column_by_name(GUEST_COLUMN)
                 .and_then(|a| a.as_boolean_opt()),
@@ -189,12 +195,17 @@ impl<'b> Columns<'b> {
         self.guest.is_some_and(|a| a.is_valid(i) && a.value(i))
     }
 
-    /// Row `i`'s accidental-block flags ([`MISTAKE_SPLIT`], [`MISTAKE_AI`]).
+    /// Row `i`'s accidental-block flags ([`MISTAKE_SPLIT`], [`MISTAKE_AI`]) and its
+    /// `group_split` (its place in [`Split::ALL`] plus one, from bit [`SPLIT_SHIFT`]).
     fn mistakes(&self, i: usize) -> u8 {
         let set =
             |a: Option<&arrow_array::BooleanArray>| a.is_some_and(|a| a.is_valid(i) && a.value(i));
+        let split = Self::get(self.group_split, i)
+            .and_then(|s| Split::ALL.iter().position(|k| k.as_str() == s))
+            .map_or(0, |k| k as u8 + 1);
         u8::from(set(self.wildcard_split)) * MISTAKE_SPLIT
             + u8::from(set(self.wildcard_with_ai)) * MISTAKE_AI
+            + (split << SPLIT_SHIFT)
     }
 
     fn is_revisit(&self, i: usize) -> bool {
@@ -252,6 +263,14 @@ pub(super) struct Seen {
 /// [`Seen::mistakes`] bits.
 const MISTAKE_SPLIT: u8 = 1;
 const MISTAKE_AI: u8 = 2;
+/// The bits above these hold `group_split` ([`Columns::mistakes`]).
+const SPLIT_SHIFT: u8 = 2;
+
+/// The `group_split` of [`Seen::mistakes`].
+fn group_split(mistakes: u8) -> Option<Split> {
+    let k = mistakes >> SPLIT_SHIFT;
+    (k > 0).then(|| Split::ALL[usize::from(k) - 1])
+}
 
 /// Whether `url` is `http://{host}/robots.txt` (`Some(false)`) or `https://{host}/robots.txt`
 /// (`Some(true)`).
@@ -537,6 +556,7 @@ impl CrawlIndex {
                 host: host_id,
                 wildcard_split: eff.mistakes & MISTAKE_SPLIT != 0,
                 wildcard_with_ai: eff.mistakes & MISTAKE_AI != 0,
+                group_split: group_split(eff.mistakes),
                 file: eff.file,
                 offset: eff.offset,
                 outcome: eff.outcome,

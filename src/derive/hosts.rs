@@ -329,7 +329,10 @@ pub fn derive(
         out.commit(vec![part, by_outcome, by_resolution])?;
         let (files, outcomes) = (&mut hosts.files, &hosts.outcomes);
         let runs = runs_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice);
-        match agents::derive_crawl(out, &crawl, runs, &governs, files, outcomes, registry) {
+        let known = hosts.mistakes_known;
+        match agents::derive_crawl(
+            out, &crawl, runs, &governs, files, outcomes, registry, known,
+        ) {
             Ok(agents) => counts.agents = agents,
             Err(e) => {
                 for t in agents::TABLES {

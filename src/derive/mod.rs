@@ -11,7 +11,9 @@
 //!   that governs each (read from `agent_verdict_runs`), derived with `robots_hosts`, and
 //!   `summary_agent_groups` ([`groups`]): the hosts blocking or naming some agent of a group.
 //! * `summary_agent_pairs` and `summary_agent_domains` ([`pairs`]): hosts by the verdicts of
-//!   two agents, and registered domains blocking an agent on all or some of their hosts.
+//!   two agents, and registered domains blocking an agent on all or some of their hosts;
+//!   `summary_agent_content_usage` ([`content_usage`]): hosts whose file gives `/` a
+//!   `Content-Usage` rule for an agent, by its value.
 //! * `page_verdicts` ([`page_verdicts`]): whether each chosen agent may fetch each 2xx HTML
 //!   page of the crawl, by the robots.txt capture that governs the page's host, made again
 //!   from its lines in `robots_agents` and `robots_rules`.
@@ -25,6 +27,7 @@
 
 pub mod agents;
 pub mod classes;
+mod content_usage;
 pub mod extensions;
 pub mod groups;
 mod host_counts;

@@ -116,6 +116,7 @@ pub fn derive_crawl(
                     .collect()
             };
             if let Some(Ok(a)) = &mut stages.agents {
+                a.flags_known(index.mistakes_known);
                 let added = a.add(
                     sp,
                     &all(0),

@@ -17,6 +17,8 @@ pub struct Governs {
     /// The governing capture's `robots_files.wildcard_split` and `wildcard_with_ai`.
     pub wildcard_split: bool,
     pub wildcard_with_ai: bool,
+    /// ... and its `robots_files.group_split`.
+    pub group_split: Option<crate::robots::parse::Split>,
     /// The capture that governs the host (the end of its chain of redirects, read through a
     /// revisit): an id of the derivation's file names, and its offset and fetch outcome.
     pub file: u32,

@@ -109,6 +109,9 @@ table! {
         /// governing capture is not a 2xx or leaves no agent to `*`.
         singled_out: Bool,
         hosts: I64,
+        /// Of the hosts, those whose governing capture has `robots_files.wildcard_split` or
+        /// `wildcard_with_ai` (a `*` joined to other agents' lines: the accidental blocks).
+        hosts_wildcard_flagged: I64,
     }
 }
 
@@ -177,6 +180,23 @@ table! {
 }
 
 table! {
+    /// Hosts of a crawl per tracked agent whose governing capture (a 2xx) gives `/` a
+    /// `Content-Usage` rule for the agent, by the rule's value. Derived with `summary_agents`.
+    SummaryAgentContentUsageBuilder, SummaryAgentContentUsageRow, SummaryAgentContentUsage,
+    {
+        agent: Str,
+        /// Its place in the registry the verdicts were made with (as in `summary_agents`).
+        agent_index: I32,
+        agent_category: Str,
+        operator: Str,
+        /// `agent_verdict_runs.content_usage`: the rule's preferences (`train-ai=n`, ...),
+        /// empty when it states nothing the vocabulary knows.
+        content_usage: Str,
+        hosts: I64,
+    }
+}
+
+table! {
     /// Hosts and captures of a crawl by how their robots.txt fetch went: one row per
     /// combination of the host's latest capture's `fetch_outcome`, how its redirects ended and
     /// the governing capture's `fetch_outcome`. Derived with `robots_hosts`.
@@ -197,6 +217,13 @@ table! {
         /// Of the hosts, those whose governing capture has `wildcard_split` / `wildcard_with_ai`.
         hosts_wildcard_split: I64,
         hosts_wildcard_with_ai: I64,
+        /// ... and those whose governing capture's `group_split` is `blank`, `comment`,
+        /// `sitemap`, `crawl_delay`, `other`.
+        hosts_split_blank: I64,
+        hosts_split_comment: I64,
+        hosts_split_sitemap: I64,
+        hosts_split_crawl_delay: I64,
+        hosts_split_other: I64,
     }
 }
 

@@ -37,6 +37,9 @@ pub enum Table {
     SummaryAgentPairs,
     /// Registered domains per crawl and agent, blocking it on all or some hosts.
     SummaryAgentDomains,
+    /// Hosts per crawl and agent whose governing capture gives `/` a Content-Usage rule for it,
+    /// by the rule's value.
+    SummaryAgentContentUsage,
     /// Hosts per crawl by fetch outcome and redirects, derived with `robots_hosts`.
     SummaryRobotsHosts,
     /// Captures and hosts per crawl and fetch outcome of every capture.
@@ -92,12 +95,13 @@ impl Table {
 
     /// The tables derived from a crawl's tables once they are written: one part per crawl,
     /// not per input, and not in `--tables`.
-    pub const DERIVED: [Table; 19] = [
+    pub const DERIVED: [Table; 20] = [
         Table::RobotsHosts,
         Table::SummaryAgents,
         Table::SummaryAgentGroups,
         Table::SummaryAgentPairs,
         Table::SummaryAgentDomains,
+        Table::SummaryAgentContentUsage,
         Table::SummaryRobotsHosts,
         Table::SummaryRobotsOutcomes,
         Table::SummaryRobotsKeys,
@@ -164,6 +168,7 @@ impl Table {
             Table::SummaryAgentGroups => "summary_agent_groups",
             Table::SummaryAgentPairs => "summary_agent_pairs",
             Table::SummaryAgentDomains => "summary_agent_domains",
+            Table::SummaryAgentContentUsage => "summary_agent_content_usage",
             Table::SummaryRobotsHosts => "summary_robots_hosts",
             Table::SummaryRobotsOutcomes => "summary_robots_outcomes",
             Table::SummaryRobotsKeys => "summary_robots_keys",
@@ -206,6 +211,7 @@ impl Table {
             | Table::SummaryAgentGroups
             | Table::SummaryAgentPairs
             | Table::SummaryAgentDomains
+            | Table::SummaryAgentContentUsage
             | Table::SummaryRobotsHosts
             | Table::SummaryRobotsOutcomes
             | Table::SummaryRobotsKeys
@@ -243,6 +249,7 @@ impl Table {
             Table::SummaryAgentGroups => SummaryAgentGroupsBuilder::desc(),
             Table::SummaryAgentPairs => SummaryAgentPairsBuilder::desc(),
             Table::SummaryAgentDomains => SummaryAgentDomainsBuilder::desc(),
+            Table::SummaryAgentContentUsage => SummaryAgentContentUsageBuilder::desc(),
             Table::SummaryRobotsHosts => SummaryRobotsHostsBuilder::desc(),
             Table::SummaryRobotsOutcomes => SummaryRobotsOutcomesBuilder::desc(),
             Table::SummaryRobotsKeys => SummaryRobotsKeysBuilder::desc(),
