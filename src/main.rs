@@ -67,10 +67,10 @@ robots_rules, app_directives, acap_fields, agent_verdict_runs, errors, page_sign
 host_counts, pages, inputs, and on request (--tables) agent_verdicts (a view makes its rows from
 agent_verdict_runs: queries/views/agent_verdicts.sql); robots_hosts and the summaries summary_agents,
 summary_agent_groups, summary_agent_pairs, summary_agent_domains, summary_agent_content_usage,
-summary_robots_hosts, summary_robots_outcomes, summary_robots_keys, summary_robots_key_forms,
-summary_robots_agents, summary_content_signals, summary_app_directives, summary_acap_fields,
-summary_acap_problems, summary_page_directives, summary_page_headers, summary_page_header_types and
-summary_page_conflicts (one part per crawl, derived at the end of a scan that is not a shard,
+summary_block_sets, summary_agent_changes, summary_robots_hosts, summary_robots_outcomes,
+summary_robots_keys, summary_robots_key_forms, summary_robots_agents, summary_content_signals,
+summary_app_directives, summary_acap_fields, summary_acap_problems, summary_page_directives,
+summary_page_headers, summary_page_header_types and summary_page_conflicts (one part per crawl, derived at the end of a scan that is not a shard,
 or by `repcensus hosts`). Every table's crawl=_schema/_schema.parquet has its columns and no rows.
 docs/schema.md says what each column holds; queries/*.sql ask the questions.
 

@@ -248,6 +248,49 @@ fn two_crawls_give_blocking_changes_and_singled_out_agents() {
     );
 }
 
+/// Each crawl is compared with the one before it by date, whatever order the crawls were
+/// scanned in: a crawl dated between two others, scanned last, takes its place, and the later
+/// crawl's changes are derived again from it (`summary_agent_changes.from_crawl`).
+#[test]
+fn a_crawl_dated_between_two_others_takes_its_place_in_the_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let blocked = "User-agent: GPTBot\nDisallow: /\n";
+    let open = "User-agent: *\nDisallow:\n";
+    let crawls = [
+        ("CRAWL-A", "2025-01-01T00:00:00Z", open),
+        ("CRAWL-C", "2025-12-01T00:00:00Z", open),
+        ("CRAWL-B", "2025-06-01T00:00:00Z", blocked),
+    ];
+    let pairs = || {
+        let q = repo().join("queries/agents_blocking_change.sql");
+        duck(&out, &format!(".read {}", q.display()))
+            .lines()
+            .filter(|l| l.contains(",GPTBot,"))
+            .map(|l| l.split(',').take(9).collect::<Vec<_>>().join(","))
+            .collect::<Vec<_>>()
+    };
+    for (k, (crawl, date, body)) in crawls.into_iter().enumerate() {
+        let input = dir.path().join(format!("{crawl}.warc"));
+        robots_warc(&input, date, &[("h1.example", body), ("h2.example", open)]);
+        scan_as(&input, crawl, &out);
+        if k == 1 {
+            assert_eq!(
+                pairs(),
+                ["CRAWL-A,CRAWL-C,GPTBot,ai_training,2,0,0,0,0"],
+                "two crawls"
+            );
+        }
+    }
+    assert_eq!(
+        pairs(),
+        [
+            "CRAWL-A,CRAWL-B,GPTBot,ai_training,2,0,1,1,0",
+            "CRAWL-B,CRAWL-C,GPTBot,ai_training,2,1,0,0,1"
+        ]
+    );
+}
+
 /// `agents_wildcard_blocking.sql` counts each host once by its `*` reading: the verdict of
 /// every agent its file does not name. A host blocking GPTBot while `*` is open counts as
 /// blocking an AI agent with the rest open; one that names GPTBot only to let it in, under a

@@ -144,6 +144,38 @@ const CONTENT_USAGE_FROM_DETAIL: &str = "
         AND h.effective_fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
     GROUP BY ALL";
 
+/// Each host's `block_set` (through `summary_block_sets`) computed from the detail tables: the
+/// agents its governing capture fully blocks, in registry order; and the hosts of each set.
+const BLOCK_SETS_FROM_DETAIL: &str = "
+    WITH blocked AS (
+        SELECT h.crawl, h.host, h.effective_fetch_outcome AS outcome,
+            coalesce(list(v.agent ORDER BY s.agent_index) FILTER (v.verdict = 'full_block'), [])
+                AS agents
+        FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+        JOIN read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true) v
+            ON v.crawl = h.crawl AND v.warc_file = h.effective_warc_file
+            AND v.warc_offset = h.effective_warc_offset
+        JOIN (SELECT DISTINCT crawl, agent, agent_index
+              FROM read_parquet('summary_agents/*/*.parquet', hive_partitioning = true)) s
+            ON s.crawl = v.crawl AND s.agent = v.agent
+        GROUP BY ALL
+    )
+    SELECT crawl, agents, len(agents)::INT AS agent_count, count(*) AS hosts,
+        count(*) FILTER (outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary'))
+            AS hosts_2xx
+    FROM blocked GROUP BY ALL";
+
+/// The same sets read through `robots_hosts.block_set`: every host's set is a row of
+/// `summary_block_sets`, which counts the hosts naming it.
+const BLOCK_SETS_OF_HOSTS: &str = "
+    SELECT h.crawl, s.agents, s.agent_count, count(*) AS hosts,
+        count(*) FILTER (h.effective_fetch_outcome
+            IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')) AS hosts_2xx
+    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+    JOIN read_parquet('summary_block_sets/*/*.parquet', hive_partitioning = true) s
+        ON s.crawl = h.crawl AND s.block_set = h.block_set
+    GROUP BY ALL";
+
 /// `summary_agent_pairs`, `summary_agent_domains` and `summary_agent_content_usage` under `out`
 /// equal what the detail gives.
 fn assert_pairs_and_domains_equal_detail(out: &Path) {
@@ -176,6 +208,19 @@ fn assert_pairs_and_domains_equal_detail(out: &Path) {
             read(
                 "summary_agent_content_usage",
                 "agent, agent_index, agent_category, operator, content_usage, hosts",
+            ),
+        ),
+        (
+            "summary_block_sets (hosts)",
+            BLOCK_SETS_FROM_DETAIL.to_string(),
+            BLOCK_SETS_OF_HOSTS.to_string(),
+        ),
+        (
+            "summary_block_sets",
+            BLOCK_SETS_FROM_DETAIL.to_string(),
+            read(
+                "summary_block_sets",
+                "agents, agent_count, hosts, hosts_2xx",
             ),
         ),
     ] {
@@ -343,12 +388,13 @@ const PAGE_SUMMARIES: [&str; 4] = [
 ];
 
 /// The summaries derived from `agent_verdict_runs`.
-const AGENT_SUMMARIES: [&str; 5] = [
+const AGENT_SUMMARIES: [&str; 6] = [
     "summary_agents",
     "summary_agent_groups",
     "summary_agent_pairs",
     "summary_agent_domains",
     "summary_agent_content_usage",
+    "summary_block_sets",
 ];
 
 /// The summaries of robots.txt lines.

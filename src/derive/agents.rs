@@ -10,6 +10,7 @@
 //! (every file that names no tracked agent and disallows the same way), so the work grows with
 //! the crawl's captures (reading the runs) and hosts (one lookup each), not hosts × agents.
 
+use super::block_sets::BlockSets;
 use super::classes::{Class, Classes, Run, OUTCOMES_2XX};
 use super::content_usage::{ContentUsage, Usage};
 use super::groups::Groups;
@@ -27,12 +28,13 @@ use arrow_array::{Array, RecordBatch};
 use rustc_hash::FxHashMap;
 
 /// The tables derived here, from `agent_verdict_runs`.
-pub const TABLES: [Table; 5] = [
+pub const TABLES: [Table; 6] = [
     Table::SummaryAgents,
     Table::SummaryAgentGroups,
     Table::SummaryAgentPairs,
     Table::SummaryAgentDomains,
     Table::SummaryAgentContentUsage,
+    Table::SummaryBlockSets,
 ];
 
 /// What deriving `summary_agents` did for one crawl.
@@ -47,8 +49,9 @@ pub struct CrawlAgents {
     /// Rows of `summary_agent_pairs` and `summary_agent_domains` written.
     pub pair_rows: u64,
     pub domain_rows: u64,
-    /// Rows of `summary_agent_content_usage` written.
+    /// Rows of `summary_agent_content_usage` and `summary_block_sets` written.
     pub content_usage_rows: u64,
+    pub block_set_rows: u64,
     /// Hosts whose governing capture has no `agent_verdict_runs` rows (its input was scanned
     /// without verdicts): they are in no row.
     pub hosts_without_verdicts: u64,
@@ -111,30 +114,6 @@ pub(super) const RUN_COLUMNS: [&str; 14] = [
     "content_usage",
 ];
 
-/// Derive the crawl's `summary_agents` and `summary_agent_groups` parts from its hosts
-/// (`governs`, one per host, with file ids of `files` and outcome ids of `outcomes`) and its
-/// `agent_verdict_runs` parts (`parts`), and commit them (or remove the crawl's parts when it
-/// has no runs). `None` when there were no runs.
-pub fn derive_crawl(
-    out: &OutDir,
-    crawl: &str,
-    parts: &[PartRef],
-    governs: &[Governs],
-    files: &mut Names,
-    outcomes: &Names,
-    registry: &Registry,
-    flags_known: bool,
-) -> Result<Option<CrawlAgents>> {
-    if parts.is_empty() {
-        remove(out, crawl)?;
-        return Ok(None);
-    }
-    let mut agents = Agents::default();
-    agents.flags_known(flags_known);
-    agents.add(out, parts, governs, files, outcomes, registry)?;
-    agents.finish(out, crawl, outcomes, registry).map(Some)
-}
-
 /// Remove the crawl's parts of the tables derived here (it has no runs).
 pub fn remove(out: &OutDir, crawl: &str) -> Result<()> {
     for t in TABLES {
@@ -153,6 +132,9 @@ pub struct Agents {
     by_profile: FxHashMap<(u32, Option<u32>, Resolution), i64>,
     domains: pairs::DomainTally,
     usage: ContentUsage,
+    block_sets: BlockSets,
+    /// Per profile, the id of its set in `block_sets`, once asked for.
+    profile_sets: Vec<Option<i64>>,
     /// Some `robots_files` part read had no accidental-block flags (schema 11 and before):
     /// `hosts_wildcard_flagged` is NULL.
     flags_unknown: bool,
@@ -167,7 +149,8 @@ impl Agents {
     }
 
     /// Count the hosts of `governs` by the runs of their governing captures in `parts` (read
-    /// from `out`).
+    /// from `out`). Each host's `block_set` (in the order of `governs`; `None` for a capture
+    /// without runs).
     pub fn add(
         &mut self,
         out: &OutDir,
@@ -176,7 +159,7 @@ impl Agents {
         files: &mut Names,
         outcomes: &Names,
         registry: &Registry,
-    ) -> Result<()> {
+    ) -> Result<Vec<Option<i64>>> {
         let (mut slots, mut governed, slot_of_host) = governing_captures(governs);
         let (tally, profiles, usage) = (&mut self.tally, &mut self.profiles, &mut self.usage);
         let mut usage_missing = false;
@@ -207,13 +190,19 @@ impl Agents {
         if usage_missing {
             self.usage.unknown();
         }
+        let mut sets: Vec<Option<i64>> = Vec::with_capacity(governed.len());
         for g in &governed {
             let hosts: u64 = g.hosts.iter().map(|&n| u64::from(n)).sum();
             if !g.found {
                 self.counts.hosts_without_verdicts += hosts;
+                sets.push(None);
                 continue;
             }
             self.counts.hosts += hosts;
+            let set = self.block_set(g.profile, registry)?;
+            let is_2xx = is_2xx(g.outcome, outcomes);
+            self.block_sets.add_hosts(set, hosts as i64, is_2xx);
+            sets.push(Some(set));
             for (&resolution, &n) in Resolution::ALL.iter().zip(&g.hosts) {
                 if n > 0 {
                     *self
@@ -226,7 +215,26 @@ impl Agents {
         // A registered domain's hosts are all in one partition (`super::partitions`).
         let domains = domain_profiles(governs, &slot_of_host, &governed, outcomes);
         self.domains.add(&domains);
-        Ok(())
+        Ok(slot_of_host.iter().map(|&s| sets[s as usize]).collect())
+    }
+
+    /// The id of the set of agents profile `profile` fully blocks (`verdict` full_block).
+    fn block_set(&mut self, profile: u32, registry: &Registry) -> Result<i64> {
+        let p = profile as usize;
+        if self.profile_sets.len() <= p {
+            self.profile_sets.resize(p + 1, None);
+        }
+        if let Some(id) = self.profile_sets[p] {
+            return Ok(id);
+        }
+        let classes = &self.classes;
+        let blocked: Vec<u16> = (self.profiles.runs[p].iter())
+            .filter(|r| classes.text(classes.get(r.2).verdict) == Some("full_block"))
+            .flat_map(|&(first, n, _)| first..first + n)
+            .collect();
+        let id = self.block_sets.id(&blocked, registry)?;
+        self.profile_sets[p] = Some(id);
+        Ok(id)
     }
 
     /// Write the tables counted, and commit them together.
@@ -244,6 +252,8 @@ impl Agents {
             by_profile,
             domains,
             usage,
+            block_sets,
+            profile_sets: _,
             flags_unknown,
             mut counts,
         } = self;
@@ -292,6 +302,7 @@ impl Agents {
             summary_part(out, crawl, pair_rows)?,
             summary_part(out, crawl, domain_rows)?,
             summary_part(out, crawl, usage_rows)?,
+            summary_part(out, crawl, block_sets.rows(registry))?,
         ];
         [
             counts.rows,
@@ -299,6 +310,7 @@ impl Agents {
             counts.pair_rows,
             counts.domain_rows,
             counts.content_usage_rows,
+            counts.block_set_rows,
         ] = parts.each_ref().map(|p| p.1);
         out.commit(parts.into_iter().map(|p| p.0).collect())?;
         Ok(counts)

@@ -506,16 +506,33 @@ impl CrawlIndex {
         }
     }
 
-    /// The rows of `robots_hosts`, by host, handed to `write` a batch at a time, and what
-    /// they count.
-    pub(super) fn rows(
+    /// The crawl's hosts sorted by name: the order of `robots_hosts` and of the [`Governs`]
+    /// made from them.
+    pub(super) fn order(&self) -> Vec<u32> {
+        use rayon::slice::ParallelSliceMut;
+        // The first 16 bytes of each name, zero-padded and read as one number, order names as
+        // their bytes do wherever they differ there; only names that share them are compared
+        // whole. The sort then reads the array it moves, not 750,000 strings scattered in the
+        // names' buffer.
+        let mut hosts: Vec<(u128, &str, u32)> = (0..self.latest.len() as u32)
+            .map(|id| {
+                let host = self.hosts.get(id);
+                (prefix_key(host), host, id)
+            })
+            .collect();
+        hosts.par_sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
+        hosts.into_iter().map(|h| h.2).collect()
+    }
+
+    /// Each host of `order` as the summaries see it (`governs`, in that order), and what the
+    /// hosts count.
+    pub(super) fn governs(
         &self,
         crawl: &str,
+        order: &[u32],
         governs: &mut Vec<Governs>,
         domains: &mut Names,
-        mut write: impl FnMut(RecordBatch) -> Result<()>,
-    ) -> Result<CrawlHosts> {
-        use rayon::slice::ParallelSliceMut;
+    ) -> CrawlHosts {
         let mut counts = CrawlHosts {
             crawl: crawl.to_string(),
             captures: self.captures,
@@ -523,22 +540,10 @@ impl CrawlIndex {
             partitions: 1,
             ..CrawlHosts::default()
         };
-        // Sorted by name. The first 16 bytes of each name, zero-padded and read as one number,
-        // order names as their bytes do wherever they differ there; only names that share
-        // them are compared whole. The sort then reads the array it moves, not 750,000
-        // strings scattered in the names' buffer.
-        let mut hosts: Vec<(u128, &str, u32, &Latest)> = (self.latest.iter().enumerate())
-            .map(|(id, latest)| {
-                let host = self.hosts.get(id as u32);
-                (prefix_key(host), host, id as u32, latest)
-            })
-            .collect();
-        hosts.par_sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(b.1)));
-        governs.reserve(hosts.len());
-        domains.reserve(hosts.len(), 16);
-        let mut builder = RobotsHostsBuilder::default();
-        let (mut url, mut effective_url) = (String::new(), String::new());
-        for (_, host, host_id, latest) in hosts {
+        governs.reserve(order.len());
+        domains.reserve(order.len(), 16);
+        for &host_id in order {
+            let (host, latest) = (self.hosts.get(host_id), &self.latest[host_id as usize]);
             let start = &latest.seen;
             let (e, revisit) = self.govern(start);
             *counts.resolutions.entry(e.resolution).or_default() += 1;
@@ -569,6 +574,27 @@ impl CrawlIndex {
                 captures: latest.captures,
                 domain: domains.id(self.domain(host, s.domain).unwrap_or(host)),
             });
+        }
+        counts
+    }
+
+    /// The rows of `robots_hosts` of the hosts of `order`, handed to `write` a batch at a
+    /// time; `block_sets` holds each one's `block_set` (in that order), when known.
+    pub(super) fn rows(
+        &self,
+        crawl: &str,
+        order: &[u32],
+        block_sets: Option<&[Option<i64>]>,
+        mut write: impl FnMut(RecordBatch) -> Result<()>,
+    ) -> Result<()> {
+        let mut builder = RobotsHostsBuilder::default();
+        let (mut url, mut effective_url) = (String::new(), String::new());
+        for (k, &host_id) in order.iter().enumerate() {
+            let (host, latest) = (self.hosts.get(host_id), &self.latest[host_id as usize]);
+            let s = &latest.seen;
+            let (e, revisit) = self.govern(s);
+            let eff = e.capture.unwrap_or(s);
+            let revisited = self.stands_for(s).and_then(|r| r.1);
             let effective_host = if eff.host == s.host {
                 host
             } else {
@@ -595,6 +621,7 @@ impl CrawlIndex {
                 effective_url: Some(eff.url(effective_host, &mut effective_url)),
                 effective_host: Some(effective_host),
                 effective_fetch_outcome: text(&self.outcomes, eff.outcome),
+                block_set: block_sets.and_then(|b| b[k]),
             });
             if builder.len() == BATCH_ROWS {
                 write(builder.finish(crawl))?;
@@ -603,7 +630,7 @@ impl CrawlIndex {
         if !builder.is_empty() {
             write(builder.finish(crawl))?;
         }
-        Ok(counts)
+        Ok(())
     }
 }
 

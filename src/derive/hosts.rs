@@ -8,14 +8,15 @@
 //! latest capture. The crawl's part (`robots_hosts/crawl=C/part-C.parquet`) replaces the one an
 //! earlier derivation wrote, whole, when it is complete.
 
-use super::agents::{self};
+use super::agents::{self, Agents, CrawlAgents};
 use super::host_counts::HostCounts;
-use super::host_index::read_crawl;
 pub use super::host_index::CrawlHosts;
+use super::host_index::{read_crawl, CrawlIndex};
 use super::lines::{self, CrawlLines};
 use super::page_verdicts;
 use super::partitioned;
 pub use super::partitions::Budget;
+use super::read::Governs;
 use super::redirects::Resolution;
 use super::revisits::Revisit;
 use super::signals::{self, CrawlSignals};
@@ -41,6 +42,8 @@ pub struct HostsSummary {
     pub summaries_failed: Vec<(String, String)>,
     /// The crawls whose page summaries were derived, with their rows.
     pub pages: Vec<(String, CrawlSignals)>,
+    /// The crawls whose `summary_agent_changes` were derived.
+    pub changes: Vec<super::changes::CrawlChange>,
 }
 
 /// What a crawl's redirecting governing captures came to, in words: "; 26 of them redirect:
@@ -151,6 +154,12 @@ impl HostsSummary {
                 p.rows_of(Table::SummaryPageConflicts)
             ));
         }
+        for c in &self.changes {
+            s.push_str(&format!(
+                "summary_agent_changes  {}: from {}, {} hosts in both with a 2xx robots.txt\n",
+                c.crawl, c.from_crawl, c.hosts_both
+            ));
+        }
         for (crawl, why) in &self.failed {
             s.push_str(&format!("robots_hosts  {crawl}: not derived: {why}\n"));
         }
@@ -193,6 +202,12 @@ impl HostsSummary {
                 "summary_robots": c.lines.as_ref().map(|l| lines::TABLES.iter().zip(l.rows)
                     .map(|(t, n)| (t.name().to_string(), n))
                     .collect::<BTreeMap<_, _>>()),
+            })).collect::<Vec<_>>(),
+            "changes": self.changes.iter().map(|c| serde_json::json!({
+                "crawl": c.crawl,
+                "from_crawl": c.from_crawl,
+                "hosts_both": c.hosts_both,
+                "rounds": c.rounds,
             })).collect::<Vec<_>>(),
             "failed": self.failed.iter()
                 .map(|(c, why)| serde_json::json!({"crawl": c, "error": why}))
@@ -310,12 +325,18 @@ pub fn derive(
                 continue;
             }
         };
-        let mut part = out.part_writer(&table.desc(), &crawl, &crawl)?;
         let (mut governs, mut domains) = (Vec::new(), Names::default());
-        let mut counts = write_beside(&mut part, |write| {
-            hosts.rows(&crawl, &mut governs, &mut domains, write)
-        })?;
+        let order = hosts.order();
+        let mut counts = hosts.governs(&crawl, &order, &mut governs, &mut domains);
         drop(domains);
+        let runs = runs_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice);
+        // The agent summaries first: `robots_hosts` names each host's set of blocked agents.
+        let (agents, block_sets) = whole_agents(out, &crawl, runs, &governs, &mut hosts, registry);
+        let mut part = out.part_writer(&table.desc(), &crawl, &crawl)?;
+        write_beside(&mut part, |write| {
+            hosts.rows(&crawl, &order, block_sets.as_deref(), write)
+        })?;
+        drop(order);
         let part = if counts.hosts == 0 {
             // No host: no part (an earlier one is removed on commit).
             crate::parts::PartOutcome::Empty(out.part_path(table.name(), &crawl, &crawl))
@@ -327,12 +348,7 @@ pub fn derive(
         host_counts.add(&hosts, &governs);
         let [by_outcome, by_resolution] = host_counts.parts(out, &crawl, &hosts.outcomes)?;
         out.commit(vec![part, by_outcome, by_resolution])?;
-        let (files, outcomes) = (&mut hosts.files, &hosts.outcomes);
-        let runs = runs_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice);
-        let known = hosts.mistakes_known;
-        match agents::derive_crawl(
-            out, &crawl, runs, &governs, files, outcomes, registry, known,
-        ) {
+        match agents {
             Ok(agents) => counts.agents = agents,
             Err(e) => {
                 for t in agents::TABLES {
@@ -342,6 +358,7 @@ pub fn derive(
                 summary.summaries_failed.push((crawl.clone(), why));
             }
         }
+        let files = &mut hosts.files;
         let line_parts = super::tally::LineParts {
             agents: agents_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice),
             rules: rules_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice),
@@ -391,7 +408,44 @@ pub fn derive(
         summary.crawls.push(counts);
     }
     derive_pages(out, only, &missing, &mut summary)?;
+    let derived: BTreeSet<String> = summary.crawls.iter().map(|c| c.crawl.clone()).collect();
+    // The crawls' derivations are done: what they freed goes back before the changes are read.
+    partitioned::give_back_memory();
+    let failed = &mut summary.summaries_failed;
+    summary.changes = super::changes::derive(out, &derived, registry, budget, failed)?;
     Ok(summary)
+}
+
+/// The agent summaries of a crawl derived whole, committed (or its parts removed when it has no
+/// runs), and each host's `block_set` (in the order of `governs`) when they were.
+fn whole_agents(
+    out: &OutDir,
+    crawl: &str,
+    runs: &[PartRef],
+    governs: &[Governs],
+    hosts: &mut CrawlIndex,
+    registry: &Registry,
+) -> (Result<Option<CrawlAgents>>, Option<Vec<Option<i64>>>) {
+    if runs.is_empty() {
+        return (agents::remove(out, crawl).map(|()| None), None);
+    }
+    let mut a = Agents::default();
+    a.flags_known(hosts.mistakes_known);
+    let sets = match a.add(
+        out,
+        runs,
+        governs,
+        &mut hosts.files,
+        &hosts.outcomes,
+        registry,
+    ) {
+        Ok(sets) => sets,
+        Err(e) => return (Err(e), None),
+    };
+    match a.finish(out, crawl, &hosts.outcomes, registry) {
+        Ok(counts) => (Ok(Some(counts)), Some(sets)),
+        Err(e) => (Err(e), None),
+    }
 }
 
 /// The counts of a crawl derived in partitions, its failed summaries said in `failed`.

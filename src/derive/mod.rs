@@ -26,6 +26,8 @@
 //!   extensions say, from `robots_agents`, `robots_rules`, `app_directives` and `acap_fields`.
 
 pub mod agents;
+mod block_sets;
+pub mod changes;
 pub mod classes;
 mod content_usage;
 pub mod extensions;

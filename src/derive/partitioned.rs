@@ -105,7 +105,8 @@ pub fn derive_crawl(
                 std::mem::take(&mut outcomes),
             )?;
             let (mut governs, mut domains) = (Vec::new(), Names::default());
-            let made = index.rows(crawl, &mut governs, &mut domains, |b| hosts_part.write(&b))?;
+            let order = index.order();
+            let made = index.governs(crawl, &order, &mut governs, &mut domains);
             add_hosts(&mut total, made);
             counts.add(&index, &governs);
             let all = |k: usize| -> Vec<PartRef> {
@@ -115,6 +116,8 @@ pub fn derive_crawl(
                     .cloned()
                     .collect()
             };
+            // The agent summaries first: `robots_hosts` names each host's set of blocked agents.
+            let mut block_sets = None;
             if let Some(Ok(a)) = &mut stages.agents {
                 a.flags_known(index.mistakes_known);
                 let added = a.add(
@@ -125,10 +128,15 @@ pub fn derive_crawl(
                     &index.outcomes,
                     registry,
                 );
-                if let Err(e) = added {
-                    stages.agents = Some(Err(format!("{e:#}")));
+                match added {
+                    Ok(sets) => block_sets = Some(sets),
+                    Err(e) => stages.agents = Some(Err(format!("{e:#}"))),
                 }
             }
+            index.rows(crawl, &order, block_sets.as_deref(), |b| {
+                hosts_part.write(&b)
+            })?;
+            drop(order);
             if let Ok(lines) = &mut stages.lines {
                 let own = LineParts {
                     agents: &parts.own[1],
@@ -244,7 +252,7 @@ fn add_hosts(total: &mut CrawlHosts, part: CrawlHosts) {
 /// Hand the memory a phase freed back to the system: glibc's allocator keeps it otherwise, and
 /// the next partition's allocations land among the last one's leftovers (after the route, 390
 /// MB of 480 stayed with the process at ten times the benchmark; 60 with this).
-fn give_back_memory() {
+pub(super) fn give_back_memory() {
     #[cfg(target_env = "gnu")]
     // SAFETY: malloc_trim only returns free memory of the allocator to the system.
     unsafe {

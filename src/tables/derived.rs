@@ -76,6 +76,9 @@ table! {
         effective_url: Text,
         effective_host: Str,
         effective_fetch_outcome: Str,
+        /// The tracked agents the governing capture fully blocks (Google's reading): an id of
+        /// the crawl's `summary_block_sets`; NULL when the capture has no verdicts.
+        block_set: I64,
     }
 }
 
@@ -193,6 +196,51 @@ table! {
         /// empty when it states nothing the vocabulary knows.
         content_usage: Str,
         hosts: I64,
+    }
+}
+
+table! {
+    /// The distinct sets of tracked agents a crawl's governing captures fully block, with their
+    /// hosts (`robots_hosts.block_set` names each host's). Derived with `summary_agents`.
+    SummaryBlockSetsBuilder, SummaryBlockSetRow, SummaryBlockSets,
+    {
+        /// A hash of the agents' names (`derive::block_sets::set_id`).
+        block_set: I64,
+        /// The agents, in registry order.
+        agents: StrList,
+        agent_count: I32,
+        hosts: I64,
+        /// Of the hosts, those whose governing capture is a 2xx.
+        hosts_2xx: I64,
+    }
+}
+
+table! {
+    /// How the blocking of each tracked agent changed from the crawl before (`from_crawl`, by
+    /// earliest robots.txt capture) to this one, among the hosts captured in both whose
+    /// governing capture is a 2xx in both. Derived from both crawls' `robots_hosts`.
+    SummaryAgentChangesBuilder, SummaryAgentChangeRow, SummaryAgentChanges,
+    {
+        from_crawl: Str,
+        agent: Str,
+        agent_index: I32,
+        agent_category: Str,
+        operator: Str,
+        /// Hosts compared: captured in both crawls, a 2xx governing capture in both.
+        hosts_both: I64,
+        /// Of those, fully blocking the agent in `from_crawl`, in this crawl.
+        blocking_before: I64,
+        blocking_after: I64,
+        /// Not fully blocking before and fully blocking after; the reverse.
+        newly_blocking: I64,
+        unblocking: I64,
+        /// Of `hosts_both`, those read through redirects in either crawl.
+        hosts_resolved: I64,
+        /// Hosts captured in both crawls whose redirects lead nowhere in either (not compared).
+        hosts_unresolved: I64,
+        /// Hosts captured in both crawls whose governing capture is a 5xx in either (not
+        /// compared).
+        hosts_5xx: I64,
     }
 }
 

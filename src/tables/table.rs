@@ -40,6 +40,10 @@ pub enum Table {
     /// Hosts per crawl and agent whose governing capture gives `/` a Content-Usage rule for it,
     /// by the rule's value.
     SummaryAgentContentUsage,
+    /// The distinct sets of agents governing captures fully block, with their hosts.
+    SummaryBlockSets,
+    /// How the blocking of each agent changed from the crawl before, among hosts in both.
+    SummaryAgentChanges,
     /// Hosts per crawl by fetch outcome and redirects, derived with `robots_hosts`.
     SummaryRobotsHosts,
     /// Captures and hosts per crawl and fetch outcome of every capture.
@@ -95,13 +99,15 @@ impl Table {
 
     /// The tables derived from a crawl's tables once they are written: one part per crawl,
     /// not per input, and not in `--tables`.
-    pub const DERIVED: [Table; 20] = [
+    pub const DERIVED: [Table; 22] = [
         Table::RobotsHosts,
         Table::SummaryAgents,
         Table::SummaryAgentGroups,
         Table::SummaryAgentPairs,
         Table::SummaryAgentDomains,
         Table::SummaryAgentContentUsage,
+        Table::SummaryBlockSets,
+        Table::SummaryAgentChanges,
         Table::SummaryRobotsHosts,
         Table::SummaryRobotsOutcomes,
         Table::SummaryRobotsKeys,
@@ -169,6 +175,8 @@ impl Table {
             Table::SummaryAgentPairs => "summary_agent_pairs",
             Table::SummaryAgentDomains => "summary_agent_domains",
             Table::SummaryAgentContentUsage => "summary_agent_content_usage",
+            Table::SummaryBlockSets => "summary_block_sets",
+            Table::SummaryAgentChanges => "summary_agent_changes",
             Table::SummaryRobotsHosts => "summary_robots_hosts",
             Table::SummaryRobotsOutcomes => "summary_robots_outcomes",
             Table::SummaryRobotsKeys => "summary_robots_keys",
@@ -212,6 +220,8 @@ impl Table {
             | Table::SummaryAgentPairs
             | Table::SummaryAgentDomains
             | Table::SummaryAgentContentUsage
+            | Table::SummaryBlockSets
+            | Table::SummaryAgentChanges
             | Table::SummaryRobotsHosts
             | Table::SummaryRobotsOutcomes
             | Table::SummaryRobotsKeys
@@ -250,6 +260,8 @@ impl Table {
             Table::SummaryAgentPairs => SummaryAgentPairsBuilder::desc(),
             Table::SummaryAgentDomains => SummaryAgentDomainsBuilder::desc(),
             Table::SummaryAgentContentUsage => SummaryAgentContentUsageBuilder::desc(),
+            Table::SummaryBlockSets => SummaryBlockSetsBuilder::desc(),
+            Table::SummaryAgentChanges => SummaryAgentChangesBuilder::desc(),
             Table::SummaryRobotsHosts => SummaryRobotsHostsBuilder::desc(),
             Table::SummaryRobotsOutcomes => SummaryRobotsOutcomesBuilder::desc(),
             Table::SummaryRobotsKeys => SummaryRobotsKeysBuilder::desc(),
