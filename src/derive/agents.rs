@@ -13,7 +13,7 @@
 use super::block_sets::BlockSets;
 use super::classes::{Class, Classes, Run, OUTCOMES_2XX};
 use super::content_usage::{ContentUsage, Usage};
-use super::groups::Groups;
+use super::groups::{GroupFold, Groups};
 use super::pairs;
 use super::read::{read_beside, summary_part, Governs, Slots};
 use super::redirects::Resolution;
@@ -128,8 +128,13 @@ pub fn remove(out: &OutDir, crawl: &str) -> Result<()> {
 pub struct Agents {
     classes: Classes,
     tally: RunTally,
+    /// The profiles of the partition being added and its hosts by profile: folded into
+    /// `groups`, `pairs` and `domains` at the end of [`Agents::add`], so that one partition's
+    /// are held at a time.
     profiles: Profiles,
     by_profile: FxHashMap<(u32, Option<u32>, Resolution), i64>,
+    groups: GroupFold,
+    pairs: pairs::PairFold,
     domains: pairs::DomainTally,
     usage: ContentUsage,
     block_sets: BlockSets,
@@ -214,7 +219,23 @@ impl Agents {
         }
         // A registered domain's hosts are all in one partition (`super::partitions`).
         let domains = domain_profiles(governs, &slot_of_host, &governed, outcomes);
-        self.domains.add(&domains);
+        let (runs, classes) = (&self.profiles.runs, &self.classes);
+        self.domains
+            .add(&domains, registry.agents.len(), runs, classes);
+        let stars = &self.profiles.stars;
+        Groups::of(registry).fold(
+            &mut self.groups,
+            runs,
+            stars,
+            classes,
+            &self.by_profile,
+            outcomes,
+        );
+        self.pairs.add(registry, runs, classes, &self.by_profile);
+        // The partition's profiles are folded: the next partition's are its own.
+        self.profiles = Profiles::default();
+        self.by_profile.clear();
+        self.profile_sets.clear();
         Ok(slot_of_host.iter().map(|&s| sets[s as usize]).collect())
     }
 
@@ -248,8 +269,10 @@ impl Agents {
         let Agents {
             mut classes,
             tally,
-            profiles,
-            by_profile,
+            profiles: _,
+            by_profile: _,
+            groups: group_fold,
+            pairs: pair_fold,
             domains,
             usage,
             block_sets,
@@ -258,13 +281,7 @@ impl Agents {
             mut counts,
         } = self;
         let groups = Groups::of(registry);
-        let group_rows = groups.rows(
-            &profiles.runs,
-            &profiles.stars,
-            &classes,
-            &by_profile,
-            outcomes,
-        );
+        let group_rows = groups.rows(&group_fold, &classes, outcomes);
         let not_honored: Vec<bool> = (registry.agents.iter())
             .map(Agent::ignores_robots_txt)
             .collect();
@@ -294,8 +311,8 @@ impl Agents {
                 hosts_wildcard_flagged: (!flags_unknown).then_some(hosts[1]),
             });
         }
-        let pair_rows = pairs::pair_rows(registry, &profiles.runs, &classes, &by_profile, outcomes);
-        let domain_rows = domains.rows(registry, &profiles.runs, &classes);
+        let pair_rows = pairs::pair_rows(&pair_fold, registry, &classes, outcomes);
+        let domain_rows = domains.rows(registry);
         let parts = [
             summary_part(out, crawl, builder)?,
             summary_part(out, crawl, group_rows)?,

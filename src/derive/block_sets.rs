@@ -1,8 +1,8 @@
 //! `summary_block_sets`: the distinct sets of tracked agents a crawl's governing captures fully
 //! block (Google's reading, `verdict` full_block), each host's set named by
-//! `robots_hosts.block_set`. A crawl has a few hundred to a few thousand sets whatever its size
-//! (every file that blocks the same agents shares one), so comparing two crawls host by host
-//! (`super::changes`) reads a number per host, not its verdicts.
+//! `robots_hosts.block_set`. A crawl has far fewer sets than hosts (every file that blocks the
+//! same agents shares one), so comparing two crawls host by host (`super::changes`) reads a
+//! number per host, not its verdicts.
 
 use crate::agents::Registry;
 use crate::tables::{SummaryBlockSetRow, SummaryBlockSetsBuilder};

@@ -36,6 +36,17 @@ str_enum! {
 /// names; none for a host whose governing capture is not a 2xx or that names every agent).
 type Combo = (Option<u32>, Resolution, Option<u32>);
 
+/// Hosts counted for `summary_agent_groups` by what the groups see of their profiles (each
+/// run reduced to whether it blocks and names its agents): these add up over the partitions of
+/// a crawl's hosts, whose profiles are each partition's own.
+#[derive(Default)]
+pub struct GroupFold {
+    reduction_ids: FxHashMap<Vec<(u16, Touch)>, u32>,
+    reductions: Vec<Vec<(u16, Touch)>>,
+    by_reduction: FxHashMap<(u32, Combo), i64>,
+    totals: FxHashMap<Combo, i64>,
+}
+
 struct Group<'r> {
     kind: GroupKind,
     category: Option<&'r str>,
@@ -221,46 +232,58 @@ impl<'r> Groups<'r> {
         bits
     }
 
-    /// The rows of `summary_agent_groups` for hosts tallied by (profile, fetch outcome,
-    /// resolution), `profiles` holding each profile's runs and `stars` the class of its `*`
-    /// reading.
-    pub fn rows(
+    /// Add hosts tallied by (profile, fetch outcome, resolution) to `fold`, `profiles` holding
+    /// each profile's runs and `stars` the class of its `*` reading. What is added no longer
+    /// refers to the profiles: the next partition of the crawl's hosts brings its own.
+    pub fn fold(
         &self,
+        fold: &mut GroupFold,
         profiles: &[Vec<Run>],
         stars: &[Option<u32>],
         classes: &Classes,
         tally: &FxHashMap<(u32, Option<u32>, Resolution), i64>,
         outcomes: &Names,
-    ) -> SummaryAgentGroupsBuilder {
+    ) {
         let is_2xx: Vec<bool> = (0..outcomes.len() as u32)
             .map(|o| OUTCOMES_2XX.contains(&outcomes.get(o)))
             .collect();
         // Profiles reduced to what the groups see, and hosts tallied by reduction first.
         let mut reduction_of: Vec<Option<u32>> = vec![None; profiles.len()];
-        let mut reduction_ids: FxHashMap<Vec<(u16, Touch)>, u32> = FxHashMap::default();
-        let mut reductions: Vec<Vec<(u16, Touch)>> = Vec::new();
-        let mut by_reduction: FxHashMap<(u32, Combo), i64> = FxHashMap::default();
         let mut reduced = Vec::new();
-        let mut totals: FxHashMap<Combo, i64> = FxHashMap::default();
         for (&(p, outcome, resolution), &hosts) in tally {
             // The `*` reading's verdict (its id in `classes.names`), for 2xx hosts.
             let star = (stars[p as usize])
                 .filter(|_| outcome.is_some_and(|o| is_2xx[o as usize]))
                 .and_then(|c| classes.get(c).verdict);
             let combo = (outcome, resolution, star);
-            *totals.entry(combo).or_default() += hosts;
+            *fold.totals.entry(combo).or_default() += hosts;
             let r = *reduction_of[p as usize].get_or_insert_with(|| {
                 reduce(&profiles[p as usize], classes, &mut reduced);
-                if let Some(&r) = reduction_ids.get(&reduced) {
+                if let Some(&r) = fold.reduction_ids.get(&reduced) {
                     return r;
                 }
-                reductions.push(reduced.clone());
-                let r = (reductions.len() - 1) as u32;
-                reduction_ids.insert(reduced.clone(), r);
+                fold.reductions.push(reduced.clone());
+                let r = (fold.reductions.len() - 1) as u32;
+                fold.reduction_ids.insert(reduced.clone(), r);
                 r
             });
-            *by_reduction.entry((r, combo)).or_default() += hosts;
+            *fold.by_reduction.entry((r, combo)).or_default() += hosts;
         }
+    }
+
+    /// The rows of `summary_agent_groups` of the hosts folded.
+    pub fn rows(
+        &self,
+        fold: &GroupFold,
+        classes: &Classes,
+        outcomes: &Names,
+    ) -> SummaryAgentGroupsBuilder {
+        let GroupFold {
+            reductions,
+            by_reduction,
+            totals,
+            ..
+        } = fold;
         let mut of_reduction: Vec<Option<Vec<(u16, Bits)>>> = vec![None; reductions.len()];
         let mut touched = vec![(0, 0, 0); self.groups.len()];
         // Hosts by (outcome, resolution and `*` reading, group, bits), a dense table: a
@@ -270,7 +293,7 @@ impl<'r> Groups<'r> {
             combos.iter().enumerate().map(|(k, &c)| (c, k)).collect();
         let width = self.groups.len() * Bits::CODES;
         let mut dense = vec![0i64; combos.len() * width];
-        for (&(r, combo), &hosts) in &by_reduction {
+        for (&(r, combo), &hosts) in by_reduction {
             let bits = of_reduction[r as usize]
                 .get_or_insert_with(|| self.of_reduced(&reductions[r as usize], &mut touched));
             let base = combo_of[&combo] * width;
@@ -289,7 +312,7 @@ impl<'r> Groups<'r> {
             *touched.entry((g, combo)).or_default() += n;
         }
         for g in 0..self.groups.len() as u16 {
-            for (&combo, &total) in &totals {
+            for (&combo, &total) in totals {
                 let seen = touched.get(&(g, combo)).copied().unwrap_or(0);
                 if total > seen {
                     *rows.entry((g, combo, Bits::default())).or_default() += total - seen;

@@ -332,6 +332,8 @@ pub fn derive(
         let runs = runs_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice);
         // The agent summaries first: `robots_hosts` names each host's set of blocked agents.
         let (agents, block_sets) = whole_agents(out, &crawl, runs, &governs, &mut hosts, registry);
+        // What the agents' tally freed goes back before the rows are made.
+        partitioned::give_back_memory();
         let mut part = out.part_writer(&table.desc(), &crawl, &crawl)?;
         write_beside(&mut part, |write| {
             hosts.rows(&crawl, &order, block_sets.as_deref(), write)

@@ -53,90 +53,148 @@ fn class_of(runs: &[Run], agent: u16) -> u32 {
 /// Hosts tallied by (profile, governing capture's fetch outcome, resolution).
 pub type ProfileTally = FxHashMap<(u32, Option<u32>, Resolution), i64>;
 
-/// The rows of `summary_agent_pairs`.
+/// The agents of some pair of a registry, in registry order, with each pair's places among
+/// them and each registry position's first place at or after it.
+struct Involved {
+    pairs: Vec<(u16, u16)>,
+    involved: Vec<u16>,
+    places: Vec<(usize, usize)>,
+    first_place: Vec<usize>,
+}
+
+impl Involved {
+    fn of(registry: &Registry) -> Involved {
+        let pairs = pairs_of(registry);
+        let mut involved: Vec<u16> = pairs.iter().flat_map(|&(a, b)| [a, b]).collect();
+        involved.sort_unstable();
+        involved.dedup();
+        let place = |agent: u16| involved.binary_search(&agent).unwrap_or_default();
+        let places = pairs.iter().map(|&(a, b)| (place(a), place(b))).collect();
+        let first_place = (0..=registry.agents.len())
+            .map(|agent| involved.partition_point(|&a| usize::from(a) < agent))
+            .collect();
+        Involved {
+            pairs,
+            involved,
+            places,
+            first_place,
+        }
+    }
+}
+
+/// Hosts counted for `summary_agent_pairs` by what the pairs see of their profiles: these add
+/// up over the partitions of a crawl's hosts, whose profiles are each partition's own.
+#[derive(Default)]
+pub struct PairFold {
+    /// The values written, numbered: verdicts, (verdict, root_allowed); and each class's codes.
+    firsts: Numbered<Option<u32>>,
+    others: Numbered<(Option<u32>, Option<bool>)>,
+    first_code: Vec<u16>,
+    other_code: Vec<u16>,
+    reduction_ids: FxHashMap<Vec<(u16, u16, u16)>, u32>,
+    reduction_runs: Vec<Vec<(u16, u16, u16)>>,
+    by_reduction: FxHashMap<(u32, (Option<u32>, Resolution)), i64>,
+}
+
+impl PairFold {
+    /// Add hosts tallied by (profile, fetch outcome, resolution), `profiles` holding each
+    /// profile's runs.
+    ///
+    /// Many profiles differ only in agents of no pair: each is reduced to the codes of its
+    /// involved agents, as runs (first involved place, codes), and the hosts of equal
+    /// reductions are added up before the pairs are walked.
+    pub fn add(
+        &mut self,
+        registry: &Registry,
+        profiles: &[Vec<Run>],
+        classes: &Classes,
+        tally: &ProfileTally,
+    ) {
+        let inv = Involved::of(registry);
+        for class in self.first_code.len() as u32..classes.len() as u32 {
+            let c = classes.get(class);
+            self.first_code.push(self.firsts.id(c.verdict) as u16);
+            self.other_code
+                .push(self.others.id((c.verdict, c.root_allowed)) as u16);
+        }
+        let mut reduction_of: Vec<Option<u32>> = vec![None; profiles.len()];
+        let mut reduced = Vec::new();
+        for (&(p, outcome, resolution), &hosts) in tally {
+            let r = *reduction_of[p as usize].get_or_insert_with(|| {
+                reduced.clear();
+                for &(first, _, class) in &profiles[p as usize] {
+                    let place = inv.first_place[usize::from(first)];
+                    let codes = (
+                        self.first_code[class as usize],
+                        self.other_code[class as usize],
+                    );
+                    if place == inv.involved.len() {
+                        break;
+                    }
+                    // A run before that covers no involved agent is left out, and a run with
+                    // the codes of the one before continues it.
+                    if reduced
+                        .last()
+                        .is_some_and(|l: &(u16, u16, u16)| usize::from(l.0) == place)
+                    {
+                        reduced.pop();
+                    }
+                    if reduced.last().is_some_and(|l| (l.1, l.2) == codes) {
+                        continue;
+                    }
+                    reduced.push((place as u16, codes.0, codes.1));
+                }
+                if let Some(&r) = self.reduction_ids.get(&reduced) {
+                    return r;
+                }
+                let r = self.reduction_runs.len() as u32;
+                self.reduction_runs.push(reduced.clone());
+                self.reduction_ids.insert(reduced.clone(), r);
+                r
+            });
+            *self
+                .by_reduction
+                .entry((r, (outcome, resolution)))
+                .or_default() += hosts;
+        }
+    }
+}
+
+/// The rows of `summary_agent_pairs` of the hosts folded.
 ///
-/// A profile's tally is added for every pair, so the work is (tallied profiles × pairs): each
+/// A reduction's hosts are added for every pair, so the work is (reductions × pairs): each
 /// addition is an index into a dense table by (pair, outcome and resolution, the first agent's
-/// verdict, the other's verdict and `root_allowed`), whose few values are numbered first.
+/// verdict, the other's verdict and `root_allowed`), whose few values are numbered.
 pub fn pair_rows(
+    fold: &PairFold,
     registry: &Registry,
-    profiles: &[Vec<Run>],
     classes: &Classes,
-    tally: &ProfileTally,
     outcomes: &Names,
 ) -> SummaryAgentPairsBuilder {
-    let pairs = pairs_of(registry);
-    // The agents of some pair, in registry order, and each pair's places among them.
-    let mut involved: Vec<u16> = pairs.iter().flat_map(|&(a, b)| [a, b]).collect();
-    involved.sort_unstable();
-    involved.dedup();
-    let place = |agent: u16| involved.binary_search(&agent).unwrap_or_default();
-    let places: Vec<(usize, usize)> = pairs.iter().map(|&(a, b)| (place(a), place(b))).collect();
-    // The values written, numbered: verdicts, (verdict, root_allowed), (outcome, resolution).
-    let mut firsts = Numbered::default();
-    let mut others = Numbered::default();
-    let (mut first_code, mut other_code) = (Vec::new(), Vec::new());
-    for class in 0..classes.len() as u32 {
-        let c = classes.get(class);
-        first_code.push(firsts.id(c.verdict));
-        other_code.push(others.id((c.verdict, c.root_allowed)));
-    }
+    let Involved {
+        pairs,
+        involved,
+        places,
+        ..
+    } = Involved::of(registry);
+    let PairFold {
+        firsts,
+        others,
+        reduction_runs,
+        by_reduction,
+        ..
+    } = fold;
     let mut combo_of: FxHashMap<(Option<u32>, Resolution), usize> = FxHashMap::default();
-    for &(_, outcome, resolution) in tally.keys() {
+    for &(_, combo) in by_reduction.keys() {
         let n = combo_of.len();
-        combo_of.entry((outcome, resolution)).or_insert(n);
+        combo_of.entry(combo).or_insert(n);
     }
     let (nf, no) = (firsts.len(), others.len());
     let stride = pairs.len() * nf * no;
     let mut counts = vec![0i64; combo_of.len() * stride];
-    // Many profiles differ only in agents of no pair: each is reduced to the codes of its
-    // involved agents, as runs (first involved place, codes), and the hosts of equal
-    // reductions are added up before the pairs are walked.
-    let first_place: Vec<usize> = (0..=registry.agents.len())
-        .map(|agent| involved.partition_point(|&a| usize::from(a) < agent))
-        .collect();
-    let mut reduction_ids: FxHashMap<Vec<(u16, u16, u16)>, u32> = FxHashMap::default();
-    let mut reduction_runs: Vec<Vec<(u16, u16, u16)>> = Vec::new();
-    let mut reduction_of: Vec<Option<u32>> = vec![None; profiles.len()];
-    let mut by_reduction: FxHashMap<(u32, usize), i64> = FxHashMap::default();
-    let mut reduced = Vec::new();
-    for (&(p, outcome, resolution), &hosts) in tally {
-        let r = *reduction_of[p as usize].get_or_insert_with(|| {
-            reduced.clear();
-            for &(first, _, class) in &profiles[p as usize] {
-                let place = first_place[usize::from(first)];
-                let codes = (first_code[class as usize], other_code[class as usize]);
-                let codes = (codes.0 as u16, codes.1 as u16);
-                if place == involved.len() {
-                    break;
-                }
-                // A run before that covers no involved agent is left out, and a run with the
-                // codes of the one before continues it.
-                if reduced
-                    .last()
-                    .is_some_and(|l: &(u16, u16, u16)| usize::from(l.0) == place)
-                {
-                    reduced.pop();
-                }
-                if reduced.last().is_some_and(|l| (l.1, l.2) == codes) {
-                    continue;
-                }
-                reduced.push((place as u16, codes.0, codes.1));
-            }
-            if let Some(&r) = reduction_ids.get(&reduced) {
-                return r;
-            }
-            let r = reduction_runs.len() as u32;
-            reduction_runs.push(reduced.clone());
-            reduction_ids.insert(reduced.clone(), r);
-            r
-        });
-        *by_reduction
-            .entry((r, combo_of[&(outcome, resolution)]))
-            .or_default() += hosts;
-    }
     let mut codes = vec![(0u16, 0u16); involved.len()];
-    for (&(r, combo), &hosts) in &by_reduction {
+    for (&(r, combo), &hosts) in by_reduction {
+        let combo = combo_of[&combo];
         // Each involved agent's codes, from the reduction's runs.
         let runs = &reduction_runs[r as usize];
         for (k, &(place, f, o)) in runs.iter().enumerate() {
@@ -219,63 +277,53 @@ impl<T: Copy + Eq + std::hash::Hash> Numbered<T> {
     }
 }
 
-/// Registered domains counted by their profiles, for `summary_agent_domains`: those with one
-/// profile per profile, the others per set of profiles. The counts of each partition of a
-/// crawl's hosts add up, as a domain's hosts are all in one.
+/// Registered domains counted for `summary_agent_domains`, per agent, as steps along the
+/// registry. The counts of each partition of a crawl's hosts add up, as a domain's hosts are
+/// all in one; a partition's profiles are spread into them before the next partition's are
+/// made, so the profiles of one partition at a time are held.
 #[derive(Default)]
 pub struct DomainTally {
-    single: Vec<i64>,
-    several: FxHashMap<Vec<u32>, i64>,
+    /// Per agent (and one past the last): changes in domains by 0: no host blocks, 1: some but
+    /// not all, 2: all.
+    steps: Vec<[i64; 3]>,
 }
 
 impl DomainTally {
     /// Count `domains`: the (domain, profile) pairs of hosts with a 2xx governing capture,
-    /// sorted, without repeats.
-    pub fn add(&mut self, domains: &[(u32, u32)]) {
-        for d in domains.chunk_by(|a, b| a.0 == b.0) {
-            match d {
-                [(_, p)] => {
-                    let p = *p as usize;
-                    if self.single.len() <= p {
-                        self.single.resize(p + 1, 0);
-                    }
-                    self.single[p] += 1;
-                }
-                _ => {
-                    *self
-                        .several
-                        .entry(d.iter().map(|e| e.1).collect())
-                        .or_default() += 1
-                }
-            }
-        }
-    }
-
-    /// The rows of `summary_agent_domains`.
+    /// sorted, without repeats, the profiles those of `profiles`.
     ///
     /// Most domains have one profile: they are counted per profile and spread over its runs (an
     /// addition at each run's first agent and a subtraction after its last, summed along the
     /// agents at the end), so a profile costs its runs, not the registry's agents.
-    pub fn rows(
-        &self,
-        registry: &Registry,
+    pub fn add(
+        &mut self,
+        domains: &[(u32, u32)],
+        agents: usize,
         profiles: &[Vec<Run>],
         classes: &Classes,
-    ) -> SummaryAgentDomainsBuilder {
-        let n = registry.agents.len();
+    ) {
+        let mut single: FxHashMap<u32, i64> = FxHashMap::default();
+        let mut several: FxHashMap<Vec<u32>, i64> = FxHashMap::default();
+        for d in domains.chunk_by(|a, b| a.0 == b.0) {
+            match d {
+                [(_, p)] => *single.entry(*p).or_default() += 1,
+                _ => *several.entry(d.iter().map(|e| e.1).collect()).or_default() += 1,
+            }
+        }
+        if self.steps.len() < agents + 1 {
+            self.steps.resize(agents + 1, [0; 3]);
+        }
+        let steps = &mut self.steps;
         let blocks = |class: u32| classes.traits(class).strictness == 2;
-        // Per agent (and one past the last): changes in domains by 0: no host blocks, 1: some
-        // but not all, 2: all.
-        let mut steps: Vec<[i64; 3]> = vec![[0; 3]; n + 1];
-        for (p, &count) in self.single.iter().enumerate().filter(|(_, &c)| c > 0) {
-            for &(first, len, class) in &profiles[p] {
+        for (&p, &count) in &single {
+            for &(first, len, class) in &profiles[p as usize] {
                 let i = if blocks(class) { 2 } else { 0 };
                 steps[first as usize][i] += count;
                 steps[(first + len) as usize][i] -= count;
             }
         }
-        for (set, &count) in &self.several {
-            for agent in 0..n as u16 {
+        for (set, &count) in &several {
+            for agent in 0..agents as u16 {
                 let mut blocking = set
                     .iter()
                     .map(|&p| blocks(class_of(&profiles[p as usize], agent)));
@@ -290,9 +338,13 @@ impl DomainTally {
                 steps[agent as usize + 1][i] -= count;
             }
         }
+    }
+
+    /// The rows of `summary_agent_domains`.
+    pub fn rows(&self, registry: &Registry) -> SummaryAgentDomainsBuilder {
         let mut builder = SummaryAgentDomainsBuilder::default();
         let mut running = [0i64; 3];
-        for (a, step) in registry.agents.iter().zip(&steps) {
+        for (a, step) in registry.agents.iter().zip(&self.steps) {
             for (i, (r, s)) in running.iter_mut().zip(step).enumerate() {
                 *r += s;
                 if *r == 0 {
