@@ -41,9 +41,9 @@ type Combo = (Option<u32>, Resolution, Option<u32>);
 /// a crawl's hosts, whose profiles are each partition's own.
 #[derive(Default)]
 pub struct GroupFold {
-    reduction_ids: FxHashMap<Vec<(u16, Touch)>, u32>,
-    reductions: Vec<Vec<(u16, Touch)>>,
-    by_reduction: FxHashMap<(u32, Combo), i64>,
+    /// Hosts by (group, combination, bits), for the groups some of their agents touch.
+    rows: FxHashMap<(u16, Combo, Bits), i64>,
+    /// Every host by combination: each group's rest is what its rows leave of these.
     totals: FxHashMap<Combo, i64>,
 }
 
@@ -249,6 +249,10 @@ impl<'r> Groups<'r> {
             .collect();
         // Profiles reduced to what the groups see, and hosts tallied by reduction first.
         let mut reduction_of: Vec<Option<u32>> = vec![None; profiles.len()];
+        let mut reduction_ids: FxHashMap<Vec<(u16, Touch)>, u32> = FxHashMap::default();
+        let mut reductions: Vec<Vec<(u16, Touch)>> = Vec::new();
+        let mut by_reduction: FxHashMap<(u32, Combo), i64> = FxHashMap::default();
+        let mut totals: FxHashMap<Combo, i64> = FxHashMap::default();
         let mut reduced = Vec::new();
         for (&(p, outcome, resolution), &hosts) in tally {
             // The `*` reading's verdict (its id in `classes.names`), for 2xx hosts.
@@ -256,18 +260,45 @@ impl<'r> Groups<'r> {
                 .filter(|_| outcome.is_some_and(|o| is_2xx[o as usize]))
                 .and_then(|c| classes.get(c).verdict);
             let combo = (outcome, resolution, star);
-            *fold.totals.entry(combo).or_default() += hosts;
+            *totals.entry(combo).or_default() += hosts;
             let r = *reduction_of[p as usize].get_or_insert_with(|| {
                 reduce(&profiles[p as usize], classes, &mut reduced);
-                if let Some(&r) = fold.reduction_ids.get(&reduced) {
+                if let Some(&r) = reduction_ids.get(&reduced) {
                     return r;
                 }
-                fold.reductions.push(reduced.clone());
-                let r = (fold.reductions.len() - 1) as u32;
-                fold.reduction_ids.insert(reduced.clone(), r);
+                reductions.push(reduced.clone());
+                let r = (reductions.len() - 1) as u32;
+                reduction_ids.insert(reduced.clone(), r);
                 r
             });
-            *fold.by_reduction.entry((r, combo)).or_default() += hosts;
+            *by_reduction.entry((r, combo)).or_default() += hosts;
+        }
+        let mut of_reduction: Vec<Option<Vec<(u16, Bits)>>> = vec![None; reductions.len()];
+        let mut touched = vec![(0, 0, 0); self.groups.len()];
+        // Hosts by (outcome, resolution and `*` reading, group, bits), a dense table: a
+        // reduction that blocks every agent touches every group.
+        let combos: Vec<Combo> = totals.keys().copied().collect();
+        let combo_of: FxHashMap<Combo, usize> =
+            combos.iter().enumerate().map(|(k, &c)| (c, k)).collect();
+        let width = self.groups.len() * Bits::CODES;
+        let mut dense = vec![0i64; combos.len() * width];
+        for (&(r, combo), &hosts) in &by_reduction {
+            let bits = of_reduction[r as usize]
+                .get_or_insert_with(|| self.of_reduced(&reductions[r as usize], &mut touched));
+            let base = combo_of[&combo] * width;
+            for &(g, b) in bits.iter() {
+                dense[base + usize::from(g) * Bits::CODES + b.code()] += hosts;
+            }
+        }
+        for (k, &hosts) in dense.iter().enumerate().filter(|(_, &h)| h != 0) {
+            let (g, b) = ((k % width) / Bits::CODES, Bits::of_code(k % Bits::CODES));
+            *fold
+                .rows
+                .entry((g as u16, combos[k / width], b))
+                .or_default() += hosts;
+        }
+        for (combo, hosts) in totals {
+            *fold.totals.entry(combo).or_default() += hosts;
         }
     }
 
@@ -278,34 +309,7 @@ impl<'r> Groups<'r> {
         classes: &Classes,
         outcomes: &Names,
     ) -> SummaryAgentGroupsBuilder {
-        let GroupFold {
-            reductions,
-            by_reduction,
-            totals,
-            ..
-        } = fold;
-        let mut of_reduction: Vec<Option<Vec<(u16, Bits)>>> = vec![None; reductions.len()];
-        let mut touched = vec![(0, 0, 0); self.groups.len()];
-        // Hosts by (outcome, resolution and `*` reading, group, bits), a dense table: a
-        // reduction that blocks every agent touches every group.
-        let combos: Vec<Combo> = totals.keys().copied().collect();
-        let combo_of: FxHashMap<Combo, usize> =
-            combos.iter().enumerate().map(|(k, &c)| (c, k)).collect();
-        let width = self.groups.len() * Bits::CODES;
-        let mut dense = vec![0i64; combos.len() * width];
-        for (&(r, combo), &hosts) in by_reduction {
-            let bits = of_reduction[r as usize]
-                .get_or_insert_with(|| self.of_reduced(&reductions[r as usize], &mut touched));
-            let base = combo_of[&combo] * width;
-            for &(g, b) in bits.iter() {
-                dense[base + usize::from(g) * Bits::CODES + b.code()] += hosts;
-            }
-        }
-        let mut rows: FxHashMap<(u16, Combo, Bits), i64> = FxHashMap::default();
-        for (k, &hosts) in dense.iter().enumerate().filter(|(_, &h)| h != 0) {
-            let (g, b) = ((k % width) / Bits::CODES, Bits::of_code(k % Bits::CODES));
-            rows.insert((g as u16, combos[k / width], b), hosts);
-        }
+        let (mut rows, totals) = (fold.rows.clone(), &fold.totals);
         // Each group's hosts that neither block nor name any of its agents: the rest.
         let mut touched: FxHashMap<(u16, Combo), i64> = FxHashMap::default();
         for (&(g, combo, _), &n) in &rows {

@@ -91,9 +91,8 @@ pub struct PairFold {
     others: Numbered<(Option<u32>, Option<bool>)>,
     first_code: Vec<u16>,
     other_code: Vec<u16>,
-    reduction_ids: FxHashMap<Vec<(u16, u16, u16)>, u32>,
-    reduction_runs: Vec<Vec<(u16, u16, u16)>>,
-    by_reduction: FxHashMap<(u32, (Option<u32>, Resolution)), i64>,
+    /// Hosts by (pair, outcome and resolution, first agent's value, other's value).
+    counts: FxHashMap<(usize, (Option<u32>, Resolution), usize, usize), i64>,
 }
 
 impl PairFold {
@@ -118,6 +117,10 @@ impl PairFold {
                 .push(self.others.id((c.verdict, c.root_allowed)) as u16);
         }
         let mut reduction_of: Vec<Option<u32>> = vec![None; profiles.len()];
+        let mut reduction_ids: FxHashMap<Vec<(u16, u16, u16)>, u32> = FxHashMap::default();
+        let mut reduction_runs: Vec<Vec<(u16, u16, u16)>> = Vec::new();
+        let mut by_reduction: FxHashMap<(u32, (Option<u32>, Resolution)), i64> =
+            FxHashMap::default();
         let mut reduced = Vec::new();
         for (&(p, outcome, resolution), &hosts) in tally {
             let r = *reduction_of[p as usize].get_or_insert_with(|| {
@@ -144,92 +147,88 @@ impl PairFold {
                     }
                     reduced.push((place as u16, codes.0, codes.1));
                 }
-                if let Some(&r) = self.reduction_ids.get(&reduced) {
+                if let Some(&r) = reduction_ids.get(&reduced) {
                     return r;
                 }
-                let r = self.reduction_runs.len() as u32;
-                self.reduction_runs.push(reduced.clone());
-                self.reduction_ids.insert(reduced.clone(), r);
+                let r = reduction_runs.len() as u32;
+                reduction_runs.push(reduced.clone());
+                reduction_ids.insert(reduced.clone(), r);
                 r
             });
-            *self
-                .by_reduction
-                .entry((r, (outcome, resolution)))
-                .or_default() += hosts;
+            *by_reduction.entry((r, (outcome, resolution))).or_default() += hosts;
+        }
+        self.count(&inv, &reduction_runs, &by_reduction);
+    }
+
+    /// Add the hosts of each reduction to every pair's counts.
+    ///
+    /// A reduction's hosts are added for every pair, so the work is (reductions × pairs): each
+    /// addition is an index into a dense table by (pair, outcome and resolution, the first
+    /// agent's value, the other's), whose nonzero cells are then added to `counts`.
+    fn count(
+        &mut self,
+        inv: &Involved,
+        reduction_runs: &[Vec<(u16, u16, u16)>],
+        by_reduction: &FxHashMap<(u32, (Option<u32>, Resolution)), i64>,
+    ) {
+        let mut combos: Vec<(Option<u32>, Resolution)> = Vec::new();
+        let mut combo_of: FxHashMap<(Option<u32>, Resolution), usize> = FxHashMap::default();
+        for &(_, combo) in by_reduction.keys() {
+            combo_of.entry(combo).or_insert_with(|| {
+                combos.push(combo);
+                combos.len() - 1
+            });
+        }
+        let (nf, no) = (self.firsts.len(), self.others.len());
+        let stride = inv.pairs.len() * nf * no;
+        let mut counts = vec![0i64; combos.len() * stride];
+        let mut codes = vec![(0u16, 0u16); inv.involved.len()];
+        for (&(r, combo), &hosts) in by_reduction {
+            let combo = combo_of[&combo];
+            // Each involved agent's codes, from the reduction's runs.
+            let runs = &reduction_runs[r as usize];
+            for (k, &(place, f, o)) in runs.iter().enumerate() {
+                let end = runs
+                    .get(k + 1)
+                    .map_or(inv.involved.len(), |n| usize::from(n.0));
+                codes[usize::from(place)..end].fill((f, o));
+            }
+            // One combination's counts lie together, pair after pair, so that the additions of
+            // a reduction touch a few KiB.
+            let base = combo * stride;
+            for (pair, &(a, b)) in inv.places.iter().enumerate() {
+                let (f, o) = (usize::from(codes[a].0), usize::from(codes[b].1));
+                counts[base + (pair * nf + f) * no + o] += hosts;
+            }
+        }
+        for (k, &hosts) in counts.iter().enumerate().filter(|(_, &h)| h != 0) {
+            let (combo, rest) = (combos[k / stride], k % stride);
+            let (pair, f, o) = (rest / (nf * no), (rest / no) % nf, rest % no);
+            *self.counts.entry((pair, combo, f, o)).or_default() += hosts;
         }
     }
 }
 
 /// The rows of `summary_agent_pairs` of the hosts folded.
-///
-/// A reduction's hosts are added for every pair, so the work is (reductions × pairs): each
-/// addition is an index into a dense table by (pair, outcome and resolution, the first agent's
-/// verdict, the other's verdict and `root_allowed`), whose few values are numbered.
 pub fn pair_rows(
     fold: &PairFold,
     registry: &Registry,
     classes: &Classes,
     outcomes: &Names,
 ) -> SummaryAgentPairsBuilder {
-    let Involved {
-        pairs,
-        involved,
-        places,
-        ..
-    } = Involved::of(registry);
-    let PairFold {
-        firsts,
-        others,
-        reduction_runs,
-        by_reduction,
-        ..
-    } = fold;
-    let mut combo_of: FxHashMap<(Option<u32>, Resolution), usize> = FxHashMap::default();
-    for &(_, combo) in by_reduction.keys() {
-        let n = combo_of.len();
-        combo_of.entry(combo).or_insert(n);
-    }
-    let (nf, no) = (firsts.len(), others.len());
-    let stride = pairs.len() * nf * no;
-    let mut counts = vec![0i64; combo_of.len() * stride];
-    let mut codes = vec![(0u16, 0u16); involved.len()];
-    for (&(r, combo), &hosts) in by_reduction {
-        let combo = combo_of[&combo];
-        // Each involved agent's codes, from the reduction's runs.
-        let runs = &reduction_runs[r as usize];
-        for (k, &(place, f, o)) in runs.iter().enumerate() {
-            let end = runs.get(k + 1).map_or(involved.len(), |n| usize::from(n.0));
-            codes[usize::from(place)..end].fill((f, o));
-        }
-        // One combination's counts lie together, pair after pair, so that the additions of a
-        // reduction touch a few KiB.
-        let base = combo * stride;
-        for (pair, &(a, b)) in places.iter().enumerate() {
-            let (f, o) = (usize::from(codes[a].0), usize::from(codes[b].1));
-            counts[base + (pair * nf + f) * no + o] += hosts;
-        }
-    }
+    let pairs = pairs_of(registry);
+    let text = |id: Option<u32>| classes.text(id);
     let mut rows = Vec::new();
-    for (&(outcome, resolution), &combo) in &combo_of {
-        for (pair, &(a, b)) in pairs.iter().enumerate() {
-            for f in 0..nf {
-                for o in 0..no {
-                    let hosts = counts[combo * stride + (pair * nf + f) * no + o];
-                    if hosts == 0 {
-                        continue;
-                    }
-                    let text = |id: Option<u32>| classes.text(id);
-                    let verdict = firsts.values[f];
-                    let (other_verdict, root) = others.values[o];
-                    rows.push((
-                        (pair, a, b),
-                        (outcome.map(|o| outcomes.get(o)), resolution),
-                        (text(verdict), text(other_verdict), root),
-                        hosts,
-                    ));
-                }
-            }
-        }
+    for (&(pair, (outcome, resolution), f, o), &hosts) in &fold.counts {
+        let (a, b) = pairs[pair];
+        let verdict = fold.firsts.values[f];
+        let (other_verdict, root) = fold.others.values[o];
+        rows.push((
+            (pair, a, b),
+            (outcome.map(|o| outcomes.get(o)), resolution),
+            (text(verdict), text(other_verdict), root),
+            hosts,
+        ));
     }
     rows.sort_unstable();
     let mut builder = SummaryAgentPairsBuilder::default();
