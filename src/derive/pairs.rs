@@ -82,6 +82,10 @@ impl Involved {
     }
 }
 
+/// A row of `summary_agent_pairs` as numbers: (pair, outcome and resolution, first agent's
+/// value, other's value).
+type PairCell = (usize, (Option<u32>, Resolution), usize, usize);
+
 /// Hosts counted for `summary_agent_pairs` by what the pairs see of their profiles: these add
 /// up over the partitions of a crawl's hosts, whose profiles are each partition's own.
 #[derive(Default)]
@@ -92,7 +96,7 @@ pub struct PairFold {
     first_code: Vec<u16>,
     other_code: Vec<u16>,
     /// Hosts by (pair, outcome and resolution, first agent's value, other's value).
-    counts: FxHashMap<(usize, (Option<u32>, Resolution), usize, usize), i64>,
+    counts: FxHashMap<PairCell, i64>,
 }
 
 impl PairFold {
