@@ -11,9 +11,10 @@
 -- (urls_uncovered, bytes_uncovered) and never as allowed: the shares are over covered pages.
 -- Verdicts: `verdict`, Google's library's reading (docs/agents.md); a host's verdict is for its
 -- whole site (full_block: every path disallowed), not for each page's URL.
--- Reads pages (one row per page response), robots_hosts, the full_block runs of
--- agent_verdict_runs, and summary_agents for the agents' names; memory grows with the crawl's
--- distinct page URLs (DuckDB spills them), never pages x agents.
+-- Reads pages (one row per page response), the robots_hosts rows of the pages' hosts (their
+-- block_set: the agents the governing capture fully blocks, in summary_block_sets) and
+-- summary_agents for the agents' names; memory grows with the crawl's distinct page URLs (DuckDB
+-- spills them), never with its robots.txt hosts, nor pages x agents.
 -- Run from the scan's output folder: duckdb -c ".read ../queries/pages_on_blocking_hosts.sql"
 -- Columns: in this order, the shares right after the keys: crawl, agent, agent_category, share_urls,
 --     share_bytes, urls_covered, bytes_covered, urls_blocking, bytes_blocking, hosts_covered,
@@ -37,12 +38,15 @@ WITH pages AS (
 ), per_host AS (
     SELECT crawl, host, count(*) AS urls, coalesce(sum(bytes), 0) AS bytes
     FROM pages GROUP BY ALL
+), covered_hosts AS (
+    -- only the robots.txt hosts that have pages go into the join, not every host of the crawl
+    SELECT crawl, host, block_set
+    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true)
+    WHERE (crawl, host) IN (SELECT (crawl, host) FROM per_host)
 ), governed AS (
-    SELECT p.crawl, p.host, p.urls, p.bytes, h.host IS NOT NULL AS covered,
-        h.effective_warc_file AS f, h.effective_warc_offset AS o
+    SELECT p.crawl, p.host, p.urls, p.bytes, h.host IS NOT NULL AS covered, h.block_set
     FROM per_host p
-    LEFT JOIN read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
-        ON h.crawl = p.crawl AND h.host = p.host
+    LEFT JOIN covered_hosts h ON h.crawl = p.crawl AND h.host = p.host
 ), totals AS (
     SELECT
         crawl,
@@ -53,31 +57,26 @@ WITH pages AS (
         coalesce(sum(bytes) FILTER (NOT covered), 0) AS bytes_uncovered,
         count(*) FILTER (NOT covered) AS hosts_uncovered
     FROM governed GROUP BY crawl
-), blocked AS (
-    -- the agents a capture fully blocks, as ranges of registry places [s, e)
-    SELECT crawl, warc_file AS f, warc_offset AS o, agent_index AS s, agent_index + agents AS e
-    FROM read_parquet('agent_verdict_runs/*/*.parquet', hive_partitioning = true)
-    WHERE verdict = 'full_block'
-), steps AS (
-    -- a host's pages and bytes are added where a range starts and taken away where it ends; an
-    -- agent's figure is the sum of the steps at or before its place
-    SELECT g.crawl, t.pos, sum(t.d * g.urls) AS urls, sum(t.d * g.bytes) AS bytes,
-        sum(t.d) AS hosts
-    FROM governed g
-    JOIN blocked b ON b.crawl = g.crawl AND b.f = g.f AND b.o = g.o
-    CROSS JOIN LATERAL (VALUES (b.s, 1), (b.e, -1)) AS t(pos, d)
-    GROUP BY ALL
+), by_set AS (
+    -- pages, bytes and hosts per set of fully blocked agents
+    SELECT crawl, block_set, sum(urls) AS urls, sum(bytes) AS bytes, count(*) AS hosts
+    FROM governed WHERE block_set IS NOT NULL GROUP BY ALL
+), blocking AS (
+    SELECT b.crawl, unnest(s.agents) AS agent, b.urls, b.bytes, b.hosts
+    FROM by_set b
+    JOIN read_parquet('summary_block_sets/*/*.parquet', hive_partitioning = true) s
+        ON s.crawl = b.crawl AND s.block_set = b.block_set
 ), agents AS (
     SELECT DISTINCT crawl, agent, agent_index, agent_category
     FROM read_parquet('summary_agents/*/*.parquet', hive_partitioning = true)
 ), counted AS (
     SELECT
         a.crawl, a.agent, a.agent_category,
-        coalesce(sum(s.urls), 0) AS urls_blocking,
-        coalesce(sum(s.bytes), 0) AS bytes_blocking,
-        coalesce(sum(s.hosts), 0) AS hosts_blocking
+        coalesce(sum(b.urls), 0) AS urls_blocking,
+        coalesce(sum(b.bytes), 0) AS bytes_blocking,
+        coalesce(sum(b.hosts), 0) AS hosts_blocking
     FROM agents a
-    LEFT JOIN steps s ON s.crawl = a.crawl AND s.pos <= a.agent_index
+    LEFT JOIN blocking b ON b.crawl = a.crawl AND b.agent = a.agent
     GROUP BY ALL
 )
 SELECT
