@@ -252,9 +252,10 @@ pub fn derive(
     page_agents: &[usize],
     budget: &Budget,
 ) -> Result<HostsSummary> {
-    // At the end of a scan, what the scan freed goes back first: the budget is the
-    // derivation's.
+    // At the end of a scan, what the scan freed goes back first, and what it still holds is
+    // taken off the budget: `--memory` is the process's.
     partitioned::give_back_memory();
+    let budget = &budget.less(partitioned::resident_bytes());
     let mut by_crawl: BTreeMap<String, Vec<PartRef>> = BTreeMap::new();
     for (crawl, part) in out.table_parts(Table::RobotsFiles.name())? {
         by_crawl.entry(crawl).or_default().push(part);

@@ -259,3 +259,15 @@ pub(super) fn give_back_memory() {
         libc::malloc_trim(0);
     }
 }
+
+/// The process's resident memory now, in bytes (Linux's `/proc/self/statm`; 0 where there is
+/// none).
+pub(super) fn resident_bytes() -> u64 {
+    let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
+    let pages: u64 = (statm.split_whitespace().nth(1))
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(0);
+    // SAFETY: sysconf only reads a system constant.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    pages * u64::try_from(page).unwrap_or(4096)
+}

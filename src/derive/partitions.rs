@@ -67,6 +67,15 @@ impl Default for Budget {
 }
 
 impl Budget {
+    /// The budget left when `held` bytes are held already (what a scan still holds when its
+    /// derivation starts), never below half of it.
+    pub fn less(&self, held: u64) -> Budget {
+        Budget {
+            memory: self.memory.saturating_sub(held).max(self.memory / 2),
+            ..*self
+        }
+    }
+
     /// The partitions a crawl of `captures` captures is derived in.
     pub fn partitions(&self, captures: u64) -> u32 {
         self.partitions
@@ -700,6 +709,17 @@ mod tests {
         assert_eq!(partitions_for(90_000_000, DEFAULT_BUDGET), 24);
         assert_eq!(partitions_for(u64::MAX, 1), MAX_PARTITIONS);
         assert_eq!(partitions_for(0, 0), 1);
+    }
+
+    #[test]
+    fn what_is_held_is_taken_off_the_budget_down_to_half() {
+        let b = Budget {
+            memory: 512 << 20,
+            partitions: None,
+        };
+        assert_eq!(b.less(100 << 20).memory, 412 << 20);
+        assert_eq!(b.less(400 << 20).memory, 256 << 20);
+        assert_eq!(b.less(0).memory, 512 << 20);
     }
 
     #[test]
