@@ -154,7 +154,9 @@ impl HostsSummary {
                 p.rows_of(Table::SummaryPageConflicts)
             ));
         }
-        for c in &self.changes {
+        // A crawl sharing no host with the crawl before is in `--summary`, not said here: a
+        // folder of unrelated crawls would list every one.
+        for c in self.changes.iter().filter(|c| c.hosts_both > 0) {
             s.push_str(&format!(
                 "summary_agent_changes  {}: from {}, {} hosts in both with a 2xx robots.txt\n",
                 c.crawl, c.from_crawl, c.hosts_both
@@ -561,6 +563,25 @@ fn write_beside<T>(
 #[cfg(test)]
 mod words_tests {
     use super::*;
+
+    #[test]
+    fn only_crawls_sharing_hosts_with_the_crawl_before_are_said_but_all_are_in_json() {
+        let change = |crawl: &str, hosts_both| super::super::changes::CrawlChange {
+            crawl: crawl.into(),
+            from_crawl: "A".into(),
+            hosts_both,
+            rounds: 1,
+        };
+        let summary = HostsSummary {
+            changes: vec![change("B", 0), change("C", 7)],
+            ..HostsSummary::default()
+        };
+        assert_eq!(
+            summary.render(),
+            "summary_agent_changes  C: from A, 7 hosts in both with a 2xx robots.txt\n"
+        );
+        assert_eq!(summary.to_json()["changes"].as_array().unwrap().len(), 2);
+    }
 
     #[test]
     fn redirects_and_revisits_are_said_in_words_not_column_values() {
