@@ -1001,17 +1001,18 @@ fn print_man(out_dir: Option<&std::path::Path>) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A number from the environment (the test hooks of [`ScanOptions`]); only in builds with the
-/// test-only `fault-hooks` feature, so a release binary ignores them.
 /// The derivation's budget: `--memory`, and (in the tests' build) the partitions
-/// `REPCENSUS_PARTITIONS` asks for.
+/// `REPCENSUS_PARTITIONS` and the spill parts' rows `REPCENSUS_SPILL_ROWS` ask for.
 fn budget(memory: u64) -> repcensus::Budget {
     repcensus::Budget {
         memory,
         partitions: env_number("REPCENSUS_PARTITIONS").map(|n| n as u32),
+        spill_rows: env_number("REPCENSUS_SPILL_ROWS"),
     }
 }
 
+/// A number from the environment (the test hooks of [`ScanOptions`]); only in builds with the
+/// test-only `fault-hooks` feature, so a release binary ignores them.
 fn env_number(name: &str) -> Option<usize> {
     let read = std::env::var(name).ok().and_then(|v| v.parse().ok());
     read.filter(|_| cfg!(feature = "fault-hooks"))

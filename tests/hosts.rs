@@ -478,7 +478,8 @@ fn hosts_and_report_name_a_part_the_inputs_rows_count_and_exit_1() {
 /// A crawl derived in partitions of its hosts (as `--memory` makes a large one be) has every row
 /// of one derived whole, in every derived table: with few partitions, with so many that nearly
 /// every redirect and revisit leads into another (whose captures it reads as guests), and
-/// chosen by `--memory` itself, at the end of a scan and by `repcensus hosts`.
+/// chosen by `--memory` itself, with spill parts of a few rows each, at the end of a scan and
+/// by `repcensus hosts`.
 #[test]
 fn a_crawl_derived_in_partitions_has_the_rows_of_one_derived_whole() {
     let dir = tempfile::tempdir().unwrap();
@@ -491,18 +492,25 @@ fn a_crawl_derived_in_partitions_has_the_rows_of_one_derived_whole() {
         r.sort();
         r
     };
-    let runs: [(&str, Option<&str>, &[&str]); 3] = [
-        ("three", Some("3"), &[]),
-        ("many", Some("64"), &[]),
-        ("memory", None, &["--memory", "2M"]),
+    // (name, partitions, rows per spill part, arguments)
+    type Run<'a> = (&'a str, Option<&'a str>, Option<&'a str>, &'a [&'a str]);
+    let runs: [Run; 4] = [
+        ("three", Some("3"), None, &[]),
+        ("many", Some("64"), None, &[]),
+        ("memory", None, None, &["--memory", "2M"]),
+        // Spill parts of a few rows: a capture's rows are never split between two.
+        ("small parts", Some("3"), Some("5"), &[]),
     ];
-    for (name, partitions, args) in runs {
+    for (name, partitions, spill_rows, args) in runs {
         let out = dir.path().join(name);
         let mut scan = bin();
         scan.args(["scan", samples, "--out", out.to_str().unwrap()])
             .args(args);
         if let Some(n) = partitions {
             scan.env("REPCENSUS_PARTITIONS", n);
+        }
+        if let Some(n) = spill_rows {
+            scan.env("REPCENSUS_SPILL_ROWS", n);
         }
         let o = scan.output().unwrap();
         assert_ok(&o);

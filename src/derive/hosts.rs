@@ -312,8 +312,9 @@ pub fn derive(
                 pages: pages_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice),
                 inputs: inputs_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice),
             };
+            let spilled = (partitions, budget.spill_rows);
             let derived =
-                partitioned::derive_crawl(out, &crawl, &inputs, registry, page_agents, partitions);
+                partitioned::derive_crawl(out, &crawl, &inputs, registry, page_agents, spilled);
             match derived {
                 Ok(d) => summary.crawls.push(in_partitions(
                     d,

@@ -44,4 +44,5 @@ pub mod read;
 pub mod redirects;
 pub mod revisits;
 pub mod signals;
+mod spill;
 pub mod tally;

@@ -40,7 +40,8 @@ struct Stages {
     pages: Option<Result<page_verdicts::Rows, String>>,
 }
 
-/// Derive `crawl` in `partitions` partitions. An error is the crawl's (its parts could not be
+/// Derive `crawl` in `partitions` partitions, spilled in parts of `spill_rows` rows
+/// ([`super::partitions::Budget::spill_rows`]). An error is the crawl's (its parts could not be
 /// read, or the output not written): nothing of it is committed.
 pub fn derive_crawl(
     out: &OutDir,
@@ -48,10 +49,11 @@ pub fn derive_crawl(
     inputs: &Inputs<'_>,
     registry: &Registry,
     page_agents: &[usize],
-    partitions: u32,
+    (partitions, spill_rows): (u32, Option<usize>),
 ) -> Result<Derived> {
     let wants = Wants::find(out, inputs.robots_files, partitions)?;
-    let mut spill = Spill::new(partitions::spill_root(out, crawl), crawl, partitions);
+    let root = partitions::spill_root(out, crawl);
+    let mut spill = Spill::new(root, crawl, partitions, spill_rows);
     let l = &inputs.lines;
     let by_capture = [
         inputs.runs,

@@ -25,6 +25,7 @@
 //! memory budget holds whole is derived whole (one partition: no route).
 
 use super::redirects::{self, Capture};
+pub use super::spill::Spill;
 use crate::parts::OutDir;
 use crate::parts::PartRef;
 use anyhow::{Context, Result};
@@ -37,8 +38,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 /// Bytes the derivation holds per capture of a crawl at its peak: 1.73 GB for the 8.1 million
-/// captures (4.0 million hosts) of ten generated 1 GiB crawls (BENCHMARKS.md), rounded up.
-const BYTES_PER_CAPTURE: u64 = 240;
+/// captures (4.0 million hosts) of ten generated 1 GiB crawls derived whole (BENCHMARKS.md),
+/// 213 a capture. Planned with 240, `hosts --memory 512M` there peaked at 507 MiB in 6
+/// partitions; 270 leaves room for what the readers hold beside the hosts (7 partitions).
+const BYTES_PER_CAPTURE: u64 = 270;
 
 /// Memory the process holds besides a partition's hosts: the binary, the readers' and writers'
 /// buffers, the summaries' tallies.
@@ -55,6 +58,9 @@ pub struct Budget {
     /// Derive every crawl in this many partitions, whatever its size (the tests' way to make
     /// small crawls take the partitioned path).
     pub partitions: Option<u32>,
+    /// Close each spill part after this many rows (at a capture's end) rather than after 64 row
+    /// groups of 8,192: the tests' way to make a small crawl's spill take many parts.
+    pub spill_rows: Option<usize>,
 }
 
 impl Default for Budget {
@@ -62,6 +68,7 @@ impl Default for Budget {
         Budget {
             memory: DEFAULT_BUDGET,
             partitions: None,
+            spill_rows: None,
         }
     }
 }
@@ -86,7 +93,7 @@ impl Budget {
 
 /// The most partitions a crawl is derived in: each holds up to a dozen spill files open while
 /// the rows are routed, and a process may open 1,024 files by default. A crawl of 90 million
-/// captures takes 24 with the default budget.
+/// captures takes 27 with the default budget.
 pub const MAX_PARTITIONS: u32 = 64;
 
 /// The partitions a crawl of `captures` robots.txt captures is derived in, to hold `budget`
@@ -116,29 +123,59 @@ fn partition_of_url(url: &url::Url, partitions: u32) -> Option<u32> {
     }
 }
 
-/// The partitions a capture is wanted by besides its own, kept sorted.
-type Guests = Vec<u32>;
+/// A set of partitions (the partitions a capture is wanted by), one bit each: there are at
+/// most [`MAX_PARTITIONS`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+struct Guests(u64);
 
-fn add_guest(set: &mut Guests, p: u32) -> bool {
-    match set.binary_search(&p) {
-        Ok(_) => false,
-        Err(at) => {
-            set.insert(at, p);
-            true
-        }
+const _: () = assert!(MAX_PARTITIONS <= u64::BITS);
+
+impl Guests {
+    fn of(p: u32) -> Self {
+        Guests(1 << p)
     }
+
+    /// Add `p`; whether it was new.
+    fn add(&mut self, p: u32) -> bool {
+        let before = self.0;
+        self.0 |= 1 << p;
+        self.0 != before
+    }
+
+    fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    fn without(self, p: u32) -> Self {
+        Guests(self.0 & !(1 << p))
+    }
+
+    /// The partitions, in order.
+    fn iter(self) -> impl Iterator<Item = u32> {
+        (0..u64::BITS).filter(move |p| self.0 & (1 << p) != 0)
+    }
+}
+
+/// A URL key, digest or host as [`Wants`] holds it: a 64-bit hash, 8 bytes where the text
+/// takes 50 to 100. Two texts of one hash only make a capture a guest of a partition that
+/// does not need it, which the derivation never matches (it matches the texts).
+fn hashed(text: &str) -> u64 {
+    rustc_hash::FxBuildHasher.hash_one(text)
 }
 
 /// The captures some partition needs from another: by URL key (redirect targets, revisits'
 /// `WARC-Refers-To-Target-URI` and own URLs) and by payload digest (a revisit may stand for a
 /// capture of any URL with its digest).
+///
+/// It holds about 30 bytes per capture wanted by another partition, the one part of the
+/// derivation that grows with the crawl (BENCHMARKS.md, "A whole crawl").
 #[derive(Default)]
 pub struct Wants {
-    by_key: FxHashMap<String, Guests>,
+    by_key: FxHashMap<u64, Guests>,
     /// The hosts of `by_key`, as the `host` column writes them: only their captures' URLs are
     /// parsed.
-    hosts: FxHashSet<String>,
-    by_digest: FxHashMap<String, Guests>,
+    hosts: FxHashSet<u64>,
+    by_digest: FxHashMap<u64, Guests>,
 }
 
 /// The `robots_files` columns the wants are found from.
@@ -247,45 +284,45 @@ impl Wants {
         let Some(own) = rows.partition(i, partitions) else {
             return false;
         };
-        let mut wanting: Guests = if first { vec![own] } else { Vec::new() };
-        let later = self.guests_of(rows, i, own);
-        for p in later {
-            add_guest(&mut wanting, p);
-        }
+        let mut wanting = if first {
+            Guests::of(own)
+        } else {
+            Guests::default()
+        };
+        wanting.0 |= self.guests_of(rows, i, own).0;
         if wanting.is_empty() {
             return false;
         }
         let mut grew = false;
         let is_revisit = rows.outcome(i) == Some("revisit");
-        let mut want = |key: String, at: u32, host: Option<String>, wants: &mut Wants| {
-            for &p in wanting.iter().filter(|&&p| p != at) {
-                let set = wants.by_key.entry(key.clone()).or_default();
-                grew |= add_guest(set, p) && !first;
+        let mut want = |key: String, at: u32, wants: &mut Wants| {
+            let others = wanting.without(at);
+            if others.is_empty() {
+                return;
             }
-            if let Some(h) = host {
-                wants.hosts.insert(h);
+            let set = wants.by_key.entry(hashed(&key)).or_default();
+            for p in others.iter() {
+                grew |= set.add(p) && !first;
+            }
+            let url = url::Url::parse(&key).ok();
+            if let Some(h) = url.as_ref().and_then(crate::tables::host_of) {
+                wants.hosts.insert(hashed(&h));
             }
         };
         if let Some((key, at)) = rows.target(i, partitions) {
-            let host = url::Url::parse(&key)
-                .ok()
-                .and_then(|u| crate::tables::host_of(&u).map(|h| h.into_owned()));
-            want(key, at, host, self);
+            want(key, at, self);
         }
         if is_revisit {
             for column in [rows.refers_to, rows.url] {
                 if let Some((key, at)) = rows.url_of(column, i, partitions) {
-                    let host = url::Url::parse(&key)
-                        .ok()
-                        .and_then(|u| crate::tables::host_of(&u).map(|h| h.into_owned()));
-                    want(key, at, host, self);
+                    want(key, at, self);
                 }
             }
             if let Some(d) = Rows::get(rows.digest, i) {
-                let set = self.by_digest.entry(d.to_string()).or_default();
-                for &p in &wanting {
+                let set = self.by_digest.entry(hashed(d)).or_default();
+                for p in wanting.iter() {
                     // Every partition's captures of the digest are candidates, its own too.
-                    grew |= add_guest(set, p) && !first;
+                    grew |= set.add(p) && !first;
                 }
             }
         }
@@ -294,19 +331,14 @@ impl Wants {
 
     /// The partitions row `i` (of partition `own`) is a guest of.
     fn guests_of(&self, rows: &Rows<'_>, i: usize, own: u32) -> Guests {
-        let mut guests = Guests::new();
         let by_key = Rows::get(rows.host, i)
-            .filter(|h| self.hosts.contains(*h))
+            .filter(|h| self.hosts.contains(&hashed(h)))
             .and_then(|_| Rows::get(rows.url, i))
             .and_then(redirects::url_key)
-            .and_then(|k| self.by_key.get(&k));
-        let by_digest = Rows::get(rows.digest, i).and_then(|d| self.by_digest.get(d));
-        for set in [by_key, by_digest].into_iter().flatten() {
-            for &p in set.iter().filter(|&&p| p != own) {
-                add_guest(&mut guests, p);
-            }
-        }
-        guests
+            .and_then(|k| self.by_key.get(&hashed(&k)));
+        let by_digest = (Rows::get(rows.digest, i)).and_then(|d| self.by_digest.get(&hashed(d)));
+        let all = [by_key, by_digest].into_iter().flatten();
+        Guests(all.fold(0, |set, g| set | g.0)).without(own)
     }
 
     /// No partition needs another's captures.
@@ -324,105 +356,6 @@ pub const BY_CAPTURE: [crate::tables::Table; 5] = [
     crate::tables::Table::AppDirectives,
     crate::tables::Table::AcapFields,
 ];
-
-/// The spill of a crawl's partitions: a folder per partition, laid out as an output folder
-/// (`p<K>/<table>/crawl=<crawl>/part-own.parquet`, guests' rows in `part-guest.parquet`).
-pub struct Spill {
-    pub root: PathBuf,
-    pub crawl: String,
-    pub partitions: u32,
-    /// Open writers by (partition, table, guest), each with the schema it was opened with.
-    writers: FxHashMap<(u32, &'static str, bool), Vec<SpillWriter>>,
-}
-
-struct SpillWriter {
-    schema: arrow_schema::SchemaRef,
-    writer: parquet::arrow::ArrowWriter<std::fs::File>,
-}
-
-/// Rows per row group of a spill part: small, so that the many open writers hold little.
-const SPILL_ROW_GROUP: usize = 8192;
-
-impl Spill {
-    pub fn new(root: PathBuf, crawl: &str, partitions: u32) -> Self {
-        Spill {
-            root,
-            crawl: crawl.to_string(),
-            partitions,
-            writers: FxHashMap::default(),
-        }
-    }
-
-    /// Partition `p`'s folder, an output folder of its own.
-    pub fn folder(&self, p: u32) -> PathBuf {
-        self.root.join(format!("p{p}"))
-    }
-
-    /// Append `batch` to partition `p`'s part of `table` (its guests' part when `guest`).
-    fn write(
-        &mut self,
-        p: u32,
-        table: &'static str,
-        guest: bool,
-        batch: &RecordBatch,
-    ) -> Result<()> {
-        if batch.num_rows() == 0 {
-            return Ok(());
-        }
-        let list = self.writers.entry((p, table, guest)).or_default();
-        let at = match list.iter().position(|w| w.schema == batch.schema()) {
-            Some(at) => at,
-            None => {
-                // A part of another schema version: a file of its own.
-                let name = match (guest, list.len()) {
-                    (false, 0) => "part-own.parquet".to_string(),
-                    (true, 0) => "part-guest.parquet".to_string(),
-                    (false, n) => format!("part-own-{n}.parquet"),
-                    (true, n) => format!("part-guest-{n}.parquet"),
-                };
-                let dir = self
-                    .root
-                    .join(format!("p{p}"))
-                    .join(table)
-                    .join(format!("crawl={}", self.crawl));
-                std::fs::create_dir_all(&dir)
-                    .with_context(|| format!("cannot create {}", dir.display()))?;
-                let path = dir.join(name);
-                let file = std::fs::File::create(&path)
-                    .with_context(|| format!("cannot create {}", path.display()))?;
-                let props = parquet::file::properties::WriterProperties::builder()
-                    .set_compression(parquet::basic::Compression::LZ4_RAW)
-                    .set_max_row_group_row_count(Some(SPILL_ROW_GROUP))
-                    .build();
-                let writer =
-                    parquet::arrow::ArrowWriter::try_new(file, batch.schema(), Some(props))?;
-                list.push(SpillWriter {
-                    schema: batch.schema(),
-                    writer,
-                });
-                list.len() - 1
-            }
-        };
-        list[at].writer.write(batch)?;
-        Ok(())
-    }
-
-    /// Close every part.
-    pub fn close(&mut self) -> Result<()> {
-        for (_, list) in self.writers.drain() {
-            for w in list {
-                w.writer.close()?;
-            }
-        }
-        Ok(())
-    }
-}
-
-impl Drop for Spill {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.root);
-    }
-}
 
 /// The columns of `table` a partition's derivation reads (a part of an earlier schema lacks
 /// some, and is read with those it has), each once.
@@ -465,11 +398,32 @@ fn take(batch: &RecordBatch, rows: &[u32]) -> Result<RecordBatch> {
 }
 
 /// Where each capture of one input's `robots_files` part went: its partition and the
-/// partitions it is a guest of (an index into the guest sets), by file and offset.
+/// partitions it is a guest of, by file and offset (24 bytes a capture, sorted to be searched).
 #[derive(Default)]
 struct Placed {
-    at: FxHashMap<(Arc<str>, i64), (u32, u32)>,
-    guest_sets: Vec<Guests>,
+    /// The part's `warc_file` names (an input's part names one or a few).
+    files: Vec<Arc<str>>,
+    /// (index into `files`, offset, partition, guests).
+    at: Vec<(u32, i64, u32, Guests)>,
+}
+
+impl Placed {
+    fn file_id(&mut self, file: &str) -> u32 {
+        match self.files.iter().rposition(|f| &**f == file) {
+            Some(i) => i as u32,
+            None => {
+                self.files.push(file.into());
+                (self.files.len() - 1) as u32
+            }
+        }
+    }
+
+    /// Where the capture at `file` and `offset` went.
+    fn get(&self, file: &str, offset: i64) -> Option<(u32, Guests)> {
+        let id = self.files.iter().position(|f| &**f == file)? as u32;
+        let at = self.at.binary_search_by(|e| (e.0, e.1).cmp(&(id, offset)));
+        at.ok().map(|i| (self.at[i].2, self.at[i].3))
+    }
 }
 
 /// The parts of the crawl a route reads, by table.
@@ -528,7 +482,6 @@ fn route_captures(
 ) -> Result<Placed> {
     let partitions = spill.partitions;
     let mut placed = Placed::default();
-    let mut set_ids: FxHashMap<Guests, u32> = FxHashMap::default();
     let columns = columns_of(crate::tables::Table::RobotsFiles);
     out.each_batch(part, &columns, &[], |batch| {
         let rows = Rows::of(&batch);
@@ -541,36 +494,23 @@ fn route_captures(
         let n = partitions as usize;
         let (mut own, mut guests): (Vec<Vec<u32>>, Vec<Vec<u32>>) =
             (vec![Vec::new(); n], vec![Vec::new(); n]);
-        let mut last_file: Option<Arc<str>> = None;
         for i in 0..batch.num_rows() {
             let Some(p) = rows.partition(i, partitions) else {
                 continue;
             };
             own[p as usize].push(i as u32);
             let guest_of = if wants.is_empty() {
-                Guests::new()
+                Guests::default()
             } else {
                 wants.guests_of(&rows, i, p)
             };
-            for &q in &guest_of {
+            for q in guest_of.iter() {
                 guests[q as usize].push(i as u32);
             }
             if let (Some(f), Some(o)) = (files, offsets) {
                 if f.is_valid(i) && o.is_valid(i) {
-                    let file = match &last_file {
-                        Some(l) if &**l == f.value(i) => l.clone(),
-                        _ => {
-                            let l: Arc<str> = f.value(i).into();
-                            last_file = Some(l.clone());
-                            l
-                        }
-                    };
-                    let next = set_ids.len() as u32;
-                    let set = *set_ids.entry(guest_of.clone()).or_insert(next);
-                    if set as usize == placed.guest_sets.len() {
-                        placed.guest_sets.push(guest_of);
-                    }
-                    placed.at.insert((file, o.value(i)), (p, set));
+                    let file = placed.file_id(f.value(i));
+                    placed.at.push((file, o.value(i), p, guest_of));
                 }
             }
         }
@@ -597,6 +537,10 @@ fn route_captures(
         }
         Ok(())
     })?;
+    // Written in record order, mostly sorted already; a capture twice keeps its first place.
+    placed.at.sort_by_key(|e| (e.0, e.1));
+    placed.at.dedup_by_key(|e| (e.0, e.1));
+    placed.at.shrink_to_fit();
     Ok(placed)
 }
 
@@ -622,25 +566,24 @@ fn route_by_capture(
             .with_context(|| super::tally::missing(part, "warc_offset"))?;
         let (mut own, mut guests): (Vec<Vec<u32>>, Vec<Vec<u32>>) =
             (vec![Vec::new(); n], vec![Vec::new(); n]);
-        let mut key: Option<(Arc<str>, i64)> = None;
-        let mut at: Option<(u32, u32)> = None;
+        let mut key: Option<(&str, i64)> = None;
+        let mut at: Option<(u32, Guests)> = None;
         for i in 0..batch.num_rows() {
             if !(files.is_valid(i) && offsets.is_valid(i)) {
                 continue;
             }
             let (f, o) = (files.value(i), offsets.value(i));
             // A capture's rows are together: look it up once.
-            if key.as_ref().is_none_or(|(kf, ko)| &**kf != f || *ko != o) {
-                let k: (Arc<str>, i64) = (f.into(), o);
-                at = placed.at.get(&k).copied();
-                key = Some(k);
+            if key != Some((f, o)) {
+                at = placed.get(f, o);
+                key = Some((f, o));
             }
             // A row of a capture `robots_files` does not have counts for no host: left out.
             let Some((p, set)) = at else {
                 continue;
             };
             own[p as usize].push(i as u32);
-            for &q in &placed.guest_sets[set as usize] {
+            for q in set.iter() {
                 guests[q as usize].push(i as u32);
             }
         }
@@ -706,16 +649,45 @@ mod tests {
         // Ten times the benchmark: 8.1 million captures.
         assert_eq!(partitions_for(8_100_300, DEFAULT_BUDGET), 3);
         assert_eq!(partitions_for(8_100_300, 512 << 20), 6);
-        assert_eq!(partitions_for(90_000_000, DEFAULT_BUDGET), 24);
+        assert_eq!(partitions_for(90_000_000, DEFAULT_BUDGET), 27);
         assert_eq!(partitions_for(u64::MAX, 1), MAX_PARTITIONS);
         assert_eq!(partitions_for(0, 0), 1);
+    }
+
+    #[test]
+    fn guests_are_a_set_of_partitions_in_order() {
+        let mut g = Guests::default();
+        assert!(g.is_empty());
+        assert!(g.add(63));
+        assert!(g.add(0));
+        assert!(!g.add(63));
+        assert!(g.add(5));
+        assert_eq!(g.iter().collect::<Vec<_>>(), [0, 5, 63]);
+        assert_eq!(g.without(5).iter().collect::<Vec<_>>(), [0, 63]);
+        assert_eq!(Guests::of(7).iter().collect::<Vec<_>>(), [7]);
+    }
+
+    #[test]
+    fn a_placed_capture_is_found_by_file_and_offset_and_no_other() {
+        let mut placed = Placed::default();
+        for (file, offset, p) in [("b.warc", 9, 1), ("a.warc", 5, 2), ("b.warc", 3, 0)] {
+            let id = placed.file_id(file);
+            placed.at.push((id, offset, p, Guests::of(p + 1)));
+        }
+        placed.at.sort_by_key(|e| (e.0, e.1));
+        assert_eq!(placed.files.len(), 2);
+        assert_eq!(placed.get("b.warc", 9), Some((1, Guests::of(2))));
+        assert_eq!(placed.get("a.warc", 5), Some((2, Guests::of(3))));
+        assert_eq!(placed.get("b.warc", 3), Some((0, Guests::of(1))));
+        assert_eq!(placed.get("a.warc", 9), None);
+        assert_eq!(placed.get("c.warc", 9), None);
     }
 
     #[test]
     fn what_is_held_is_taken_off_the_budget_down_to_half() {
         let b = Budget {
             memory: 512 << 20,
-            partitions: None,
+            ..Budget::default()
         };
         assert_eq!(b.less(100 << 20).memory, 412 << 20);
         assert_eq!(b.less(400 << 20).memory, 256 << 20);
