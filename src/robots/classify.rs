@@ -76,9 +76,6 @@ pub struct Classification {
 pub struct Classifier {
     allows: Vec<usize>,
     disallows: Vec<usize>,
-    /// The `Content-Usage` lines of the groups last classified (read by the caller: their
-    /// vocabulary is `signals/`' business).
-    pub usage_lines: Vec<usize>,
     path: Vec<u8>,
     /// Rule evaluations left for the verdict being classified, and the cost of one probe.
     budget: u64,
@@ -156,10 +153,8 @@ impl Classifier {
         self.allows.clear();
         self.disallows.clear();
         let mut crawl_delay = None;
-        self.usage_lines.clear();
         for i in matcher.selected_lines(robots, sel) {
             match robots.lines[i].key {
-                Key::ContentUsage => self.usage_lines.push(i),
                 Key::Allow if !robots.norm_value(i).is_empty() => self.allows.push(i),
                 Key::Disallow if !robots.norm_value(i).is_empty() => self.disallows.push(i),
                 Key::CrawlDelay if crawl_delay.is_none() => {

@@ -5,6 +5,7 @@
 //!       -> matcher (allowed or not, path by path, by agent / purpose)
 //!       -> classify (what the file lets an agent crawl as a whole: full, partial, allowed)
 //!       -> ext (App-Directives, key=value lines)
+//!       -> usage (the Content-Usage lines of an agent's groups, by attach-05's grouping)
 //! ```
 //!
 //! Behaviour follows Google's open-source robotstxt library (robots.cc) case by case; the
@@ -17,6 +18,7 @@ pub mod key;
 pub mod lex;
 pub mod matcher;
 pub mod parse;
+pub mod usage;
 
 pub use key::Key;
 pub use lex::Line;

@@ -104,6 +104,8 @@ pub struct Verdicts {
     seen: SeenBodies,
     /// The classifications made for the file [`Verdicts::runs`] is emitting.
     classified: Classified,
+    /// The `Content-Usage` lines of the agent being classified ([`crate::robots::usage`]).
+    usage_lines: Vec<usize>,
     /// The joined runs of the capture being emitted (`agent_verdict_runs`), kept for the next.
     run_buf: Vec<(AgentVerdict, u32, u32)>,
     /// The registry positions of the agents that do not honour robots.txt, for the registry
@@ -221,6 +223,12 @@ impl Verdicts {
             .matcher
             .select(robots, &[&agent.token], agent.purpose.as_deref());
         let mut v = self.classify(robots, sel);
+        // The preferences of the agent's groups as attach-05 draws them, where crawling `/`
+        // is allowed: not by the groups Google's reading chose (see `robots::usage`).
+        if v.root_allowed == Some(true) && robots.summary.has_content_usage {
+            crate::robots::usage::usage_lines(robots, &agent.token, &mut self.usage_lines);
+            v.content_usage = content_usage_at_root(robots, &self.usage_lines, &mut self.matcher);
+        }
         let (documented, source) = self.documented(robots, agent, sel.source, v.verdict);
         (v.verdict_documented, v.documented_source) = (documented, Some(source.into()));
         v.named = Some(named);
@@ -318,7 +326,6 @@ impl Verdicts {
 
     fn classify_now(&mut self, robots: &RobotsTxt<'_>, sel: Selection) -> AgentVerdict {
         let c = self.classifier.classify(&mut self.matcher, robots, sel);
-        let usage = &self.classifier.usage_lines;
         AgentVerdict {
             named: None,
             named_exact: None,
@@ -331,9 +338,8 @@ impl Verdicts {
             n_rules: Some(c.n_rules as i32),
             crawl_delay: c.crawl_delay,
             app_directives: None,
-            content_usage: (c.root_allowed)
-                .then(|| content_usage_at_root(robots, usage, &mut self.matcher))
-                .flatten(),
+            // Per agent, not per selection: [`Verdicts::parsed`].
+            content_usage: None,
         }
     }
 
@@ -697,6 +703,16 @@ mod tests {
                        Content-Usage: train-ai=y\n";
         assert_eq!(usage(example, "ExampleBot"), s("train-ai=y"));
         assert_eq!(usage(example, "OtherBot"), s("train-ai=n"));
+        // A `Content-Usage` line ends its group's agent lines (attach-05 makes it a rule), so
+        // a preference reaches neither an agent named after it in Google's merged group nor
+        // the next agent's group.
+        let star_first = "User-agent: *\nContent-Usage: train-ai=n\nUser-agent: GPTBot\nAllow: /\n";
+        assert_eq!(usage(star_first, "GPTBot"), None);
+        assert_eq!(usage(star_first, "OtherBot"), s("train-ai=n"));
+        let named_first =
+            "User-agent: GPTBot\nContent-Usage: train-ai=n\nUser-agent: CCBot\nAllow: /\n";
+        assert_eq!(usage(named_first, "GPTBot"), s("train-ai=n"));
+        assert_eq!(usage(named_first, "CCBot"), None);
         // Identical paths combine most restrictively; a longer matching path wins.
         let same =
             "User-agent: *\nContent-Usage: train-ai=y, search=y\nContent-Usage: train-ai=n\n";
