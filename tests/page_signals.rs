@@ -466,6 +466,46 @@ d.example,meta,content-signal,ai-train,no,content_signal,NULL
     }
 }
 
+/// A `Content-Usage` field written on several lines is one Structured Field: its lines are
+/// combined before parsing (RFC 9651 §4.2), so their members add up, and one line that does not
+/// parse makes the whole field invalid.
+#[test]
+fn content_usage_lines_of_one_response_are_parsed_as_one_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out) = (dir.path().join("p.warc"), dir.path().join("out"));
+    let html = "<html><head><title>t</title></head><body>x</body></html>".to_string();
+    html_warc(
+        &input,
+        &[
+            (
+                "http://a.example/",
+                "Content-Usage: train-ai=n\r\nX-Robots-Tag: noindex\r\ncontent-usage: search=y\r\n",
+                html.clone(),
+            ),
+            (
+                "http://b.example/",
+                "Content-Usage: train-ai=n\r\nContent-Usage: Train-AI=y\r\n",
+                html.clone(),
+            ),
+        ],
+    );
+    let (code, err) = common::scan(&[input.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let rows = common::duck(
+        &out,
+        "select host, signal_index, source, directive, directive_value, syntax, raw_value \
+         from 'page_signals/*/*.parquet' where source = 'content_usage' \
+         order by host, signal_index, directive_raw",
+    );
+    let want = "\
+host,signal_index,source,directive,directive_value,syntax,raw_value
+a.example,0,content_usage,search,y,sfv,NULL
+a.example,0,content_usage,train-ai,n,sfv,\"train-ai=n, search=y\"
+b.example,0,content_usage,NULL,NULL,invalid,\"train-ai=n, Train-AI=y\"
+";
+    assert_eq!(rows, want);
+}
+
 /// `signals_effective_rules.sql`: draft-illyes-repext-03 adds `*`'s rules to every crawler's own
 /// and reads meta tags only inside `<head>`; -02 let a crawler's own rules replace `*`'s.
 #[test]

@@ -385,14 +385,27 @@ pub fn headers(out: &mut SignalRows<'_>, ctx: &PageCtx<'_>, head: &HttpHead<'_>)
         };
         let name_s = String::from_utf8_lossy(name);
         let raw = raw_text(trim(value));
-        if matches!(source, "content_usage" | "content_signal") {
+        if source == "content_usage" {
+            // A Structured Field's lines are one field (RFC 9651 §4.2): parsed once, combined,
+            // at the first line; the later lines add no rows of their own.
+            if let Some(field) = combined_field(head, bare, index) {
+                let sig = Signal {
+                    source,
+                    name: &name_s,
+                    index,
+                    in_head: None,
+                };
+                emit_ai_prefs(out, ctx, &sig, &field, true);
+                c.ai_prefs = true;
+            }
+        } else if source == "content_signal" {
             let sig = Signal {
                 source,
                 name: &name_s,
                 index,
                 in_head: None,
             };
-            emit_ai_prefs(out, ctx, &sig, trim(value), source == "content_usage");
+            emit_ai_prefs(out, ctx, &sig, trim(value), false);
             c.ai_prefs = true;
         } else if source == "tdm_header" {
             let d = tdm_name(bare).unwrap_or("tdm-reservation");
@@ -420,6 +433,32 @@ pub fn headers(out: &mut SignalRows<'_>, ctx: &PageCtx<'_>, head: &HttpHead<'_>)
     }
     c.signals = index;
     c
+}
+
+/// The value of the field whose line is the `at`-th signal header of `head` and whose name,
+/// without Common Crawl's `X-Crawler-` prefix, is `bare`: its lines' values joined by `, `, as
+/// RFC 9651 §4.2 combines a Structured Field's lines before parsing. `None` at a line after the
+/// field's first.
+fn combined_field(head: &HttpHead<'_>, bare: &[u8], at: i32) -> Option<Vec<u8>> {
+    let mut index = 0;
+    let mut field: Option<Vec<u8>> = None;
+    for (name, value) in head.fields() {
+        let Some((_, b)) = signal_header(name) else {
+            continue;
+        };
+        if b.eq_ignore_ascii_case(bare) {
+            match &mut field {
+                None if index < at => return None,
+                None => field = Some(trim(value).to_vec()),
+                Some(f) => {
+                    f.extend_from_slice(b", ");
+                    f.extend_from_slice(trim(value));
+                }
+            }
+        }
+        index += 1;
+    }
+    field
 }
 
 /// Scan an HTML body's head; true when some meta tag may be a signal (then call [`meta_tags`]).
