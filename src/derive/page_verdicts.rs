@@ -20,7 +20,7 @@ use crate::agents::{Agent, Registry, CATEGORIES};
 use crate::parts::runs::Names;
 use crate::parts::{OutDir, PartOutcome, PartRef};
 use crate::robots::classify::Verdict;
-use crate::robots::{path_params_query, Matcher, RobotsTxt, Source};
+use crate::robots::{encoding, path_params_query, Matcher, RobotsTxt, Source};
 use crate::rows::fetch::FetchOutcome;
 use crate::rows::verdicts::{unparsed, DocumentedSource};
 use crate::tables::{PageVerdictRow, PageVerdictsBuilder, Table, TableBuilder};
@@ -487,8 +487,8 @@ impl<'a> Derivation<'a> {
 }
 
 /// An agent's readings of `robots` (a file made again from its lines, `numbers` the original
-/// number of each of its lines) for `path`: Google's, RFC 9309's (the same, for a file that
-/// was parsed) and the documented one. `repcensus explain` gives the same for one host.
+/// number of each of its lines) for `path`: Google's, RFC 9309's (Google's but for the
+/// encoding of paths, for a file that was parsed) and the documented one. `repcensus explain` gives the same for one host.
 pub fn reading(
     matcher: &mut Matcher,
     robots: &RobotsTxt<'_>,
@@ -500,6 +500,12 @@ pub fn reading(
     let sel = matcher.select(robots, &[&agent.token], purpose);
     let v = matcher.decide(robots, sel, path);
     let verdict = allowed(v.allowed);
+    // RFC 9309 compares the path and the patterns %-encoded alike; Google's library only
+    // encodes the patterns (`robots::encoding`).
+    let rfc9309 = match encoding::changes(path) || encoding::patterns_change(robots) {
+        true => allowed(matcher.decide_rfc9309(robots, sel, path).allowed),
+        false => verdict,
+    };
     let rules = agent.group_rules();
     let (documented, documented_source, documented_line) = if agent.ignores_robots_txt() {
         (PageVerdict::NotHonored, DocumentedSource::NotHonored, None)
@@ -519,7 +525,7 @@ pub fn reading(
     let original = |index: Option<usize>| index.and_then(|i| numbers.get(i).copied());
     Reading {
         verdict,
-        rfc9309: verdict,
+        rfc9309,
         source: Some(v.source),
         line: original((v.priority > 0).then_some(v.line_index).flatten()),
         documented,
@@ -694,6 +700,41 @@ mod tests {
     use super::*;
     use crate::scan::{scan, ScanOptions};
     use crate::tables::TableSelection;
+
+    #[test]
+    fn rfc_9309_encodes_the_pages_path_before_matching_and_google_does_not() {
+        let agent = Agent::for_test("a");
+        let read = |body: &str, url: &str| {
+            let robots = RobotsTxt::parse(body.as_bytes());
+            let path = path_params_query(url);
+            let r = reading(&mut Matcher::new(), &robots, &[], &agent, path.as_bytes());
+            (r.verdict.as_str(), r.rfc9309.as_str())
+        };
+        let both = |v| (v, v);
+        // A URL archived unencoded, a rule written either way.
+        let cafe = "User-agent: *\nDisallow: /café\n";
+        assert_eq!(
+            read(cafe, "https://a.example/café/1"),
+            ("allowed", "disallowed")
+        );
+        assert_eq!(
+            read(cafe, "https://a.example/caf%C3%A9/1"),
+            both("disallowed")
+        );
+        let space = "User-agent: *\nDisallow: /a%20b\n";
+        assert_eq!(
+            read(space, "https://a.example/a b"),
+            ("allowed", "disallowed")
+        );
+        assert_eq!(read(space, "https://a.example/a%20b"), both("disallowed"));
+        // An encoded unreserved character is the character itself; an encoded `/` is not.
+        let b = "User-agent: *\nDisallow: /%62\n";
+        assert_eq!(read(b, "https://a.example/b"), ("allowed", "disallowed"));
+        let slash = "User-agent: *\nDisallow: /x/y\n";
+        assert_eq!(read(slash, "https://a.example/x%2Fy"), both("allowed"));
+        // Nothing to encode: the readings agree.
+        assert_eq!(read(slash, "https://a.example/x/y?z"), both("disallowed"));
+    }
 
     /// A WARC of robots.txt files, each of its host, and two pages on each host.
     fn archive(path: &std::path::Path) {

@@ -348,6 +348,34 @@ impl Matcher {
 
     /// The verdict for a path under the groups chosen by the last [`Matcher::select`].
     pub fn decide(&mut self, robots: &RobotsTxt<'_>, sel: Selection, path: &[u8]) -> Decision {
+        self.decide_by(robots, sel, path, false)
+    }
+
+    /// [`Matcher::decide`] as RFC 9309 compares paths: the path and each pattern encoded alike
+    /// first ([`super::encoding`]), a rule's length that of its encoded pattern.
+    pub fn decide_rfc9309(
+        &mut self,
+        robots: &RobotsTxt<'_>,
+        sel: Selection,
+        path: &[u8],
+    ) -> Decision {
+        self.decide_by(robots, sel, path, true)
+    }
+
+    fn decide_by(
+        &mut self,
+        robots: &RobotsTxt<'_>,
+        sel: Selection,
+        path: &[u8],
+        rfc9309: bool,
+    ) -> Decision {
+        let (mut encoded_path, mut encoded) = (Vec::new(), Vec::new());
+        let path = if rfc9309 && super::encoding::changes(path) {
+            super::encoding::rfc9309_path(path, &mut encoded_path);
+            &encoded_path[..]
+        } else {
+            path
+        };
         let flags = std::mem::take(&mut self.flags);
         let mut allow = Best::NONE;
         let mut disallow = Best::NONE;
@@ -362,7 +390,11 @@ impl Matcher {
                     continue;
                 }
                 n_rules += 1;
-                let pattern = robots.norm_value(i);
+                let mut pattern = robots.norm_value(i);
+                if rfc9309 && super::encoding::changes(pattern) {
+                    super::encoding::rfc9309_path(pattern, &mut encoded);
+                    pattern = &encoded;
+                }
                 if key == Key::Allow {
                     let p = self.allow_priority(path, pattern);
                     allow.offer(p, i);
