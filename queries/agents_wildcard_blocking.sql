@@ -15,8 +15,10 @@
 --     ai_blocked_star_open; one by one:
 --   crawl
 --   hosts_2xx               the denominator
---   hosts_with_star         of hosts_2xx, those leaving some agent to `*` (all but hosts naming
---                           every tracked agent)
+--   hosts_with_star         of hosts_2xx, those with a `*` reading: leaving some tracked agent to
+--                           `*`, or to no group where the file has no `*` group (all but hosts
+--                           naming every tracked agent). A host counts here with or without a
+--                           `*` group of its own; its `*` reading is then `allowed`
 --   star_full_block         hosts whose `*` reading is full_block: nothing may be fetched by any
 --                           crawler they do not name
 --   share_full_block        star_full_block / hosts_2xx (4 decimals)

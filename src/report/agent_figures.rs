@@ -70,9 +70,10 @@ fn singled_out_figure(crawl: &str, a: &Agents, body: &mut String) {
         chart: Some(chart::bars(&bars)),
         legend: &legend,
         unit: &format!(
-            "Share of the {} hosts whose robots.txt answered 2xx (and leaves some agent to `*`) \
-             whose group for the agent is stricter than their `*` reading: AI-specific \
-             restriction, not a generic `Disallow: /admin`. The AI agents most often singled out.",
+            "Share of the {} hosts whose robots.txt answered 2xx and leaves some agent to its \
+             `*` reading (the `*` group, or no group where it has none: everything allowed) \
+             whose group for the agent is stricter than that reading: AI-specific restriction, \
+             not a generic `Disallow: /admin`. The AI agents most often singled out.",
             thousands(a.hosts_with_star)
         ),
         totals: None,

@@ -228,7 +228,9 @@ impl<'a> RobotsTxt<'a> {
                     wildcard = false;
                 } else if let Some(split) = since_agent {
                     s.group_split.get_or_insert(split);
-                    s.wildcard_split |= wildcard;
+                    // Another `*` line after the split gives `*` only `*`'s own rules.
+                    let star_again = k == Key::UserAgent && is_wildcard_agent(line.value(body));
+                    s.wildcard_split |= wildcard && !star_again;
                 }
                 since_agent = None;
                 wildcard |= k == Key::UserAgent && is_wildcard_agent(line.value(body));
@@ -525,6 +527,11 @@ mod tests {
         // A rule ends the group: blank lines between groups split nothing.
         let fine = "User-agent: *\nDisallow: /x\n\nUser-agent: GPTBot\n\nDisallow: /\n";
         assert_eq!(split(fine), (None, false));
+        // `*` split from another `*` line takes only rules written for `*`: harmless.
+        let stars = "User-agent: *\n\nUser-agent: *\nDisallow: /private\n";
+        assert_eq!(split(stars), (Some("blank"), false));
+        let stars_then = "User-agent: *\n\nUser-agent: *\n\nUser-agent: GPTBot\nDisallow: /\n";
+        assert_eq!(split(stars_then), (Some("blank"), true));
         let together = "User-agent: *\nUser-agent: GPTBot\nDisallow: /\n";
         assert_eq!(split(together), (None, false));
         // Lines before the first group split nothing.
