@@ -491,13 +491,24 @@ fn lines_from_detail() -> Vec<(&'static str, String, String)> {
         (
             "summary_content_signals",
             format!(
-                "WITH p AS (
+                "WITH r AS (
                     SELECT crawl, warc_file, warc_offset, key, latest, file_host,
-                        trim(lower(unnest(string_split(value, ',')))) AS pair
+                        unnest(string_split(value, ',')) AS raw_pair
                     FROM ({SIGNAL_LINES})
+                 ), p AS (
+                    -- Content-Usage members as written (a Structured Field), Content-Signal
+                    -- pairs lowercased.
+                    SELECT *, CASE key WHEN 'content_usage' THEN trim(raw_pair)
+                        ELSE trim(lower(raw_pair)) END AS pair
+                    FROM r
                  )
-                 SELECT crawl, key, trim(split_part(pair, '=', 1)) AS signal,
-                    CASE WHEN contains(pair, '=') THEN trim(split_part(pair, '=', 2)) END AS value,
+                 SELECT crawl, key,
+                    CASE key WHEN 'content_usage' THEN trim(regexp_extract(pair, '^[^=;]*'))
+                        ELSE trim(split_part(pair, '=', 1)) END AS signal,
+                    CASE WHEN key = 'content_usage' AND regexp_matches(pair, '^[^=;]*=')
+                            THEN trim(substr(pair, strpos(pair, '=') + 1))
+                        WHEN key <> 'content_usage' AND contains(pair, '=')
+                            THEN trim(split_part(pair, '=', 2)) END AS value,
                     {USE}
                  FROM p WHERE pair <> '' GROUP BY ALL"
             ),
@@ -844,6 +855,44 @@ fn a_crawl_of_two_registries_is_said_and_left_without_a_summary() {
 fn the_summaries_of_a_given_scan_equal_its_detail() {
     let out = std::env::var_os("REPCENSUS_CHECK_OUT").expect("REPCENSUS_CHECK_OUT");
     assert_summary_equals_detail(Path::new(&out));
+}
+
+/// `Content-Usage` members are counted as written: vocab-07 reads `Train-AI=n` (an uppercase
+/// key fails the parse) and `train-ai="n"` (a String, not the Token `n`) as unknown, so neither
+/// may be counted as `train-ai=n`; `Content-Signal` pairs are lowercased (any case is valid).
+#[test]
+fn content_usage_members_are_counted_as_written_and_content_signals_lowercased() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out) = (dir.path().join("cu.warc"), dir.path().join("out"));
+    let files = [
+        ("a.example", "User-agent: *\nContent-Usage: train-ai=n\n"),
+        ("b.example", "User-agent: *\nContent-Usage: Train-AI=n\n"),
+        (
+            "c.example",
+            "User-agent: *\nContent-Usage: /p train-ai=\"n\", search;x=1\n",
+        ),
+        ("d.example", "User-agent: *\nContent-Signal: AI-Train=No\n"),
+    ];
+    common::robots_warc(&input, "2025-01-01T00:00:00Z", &files);
+    scan_into(&out, &[input.to_str().unwrap()], &[]);
+    let values = common::duck(
+        &out,
+        "SELECT key, value FROM 'robots_rules/*/*.parquet' \
+         WHERE key IN ('content_usage', 'content_signal') ORDER BY host",
+    );
+    let want = "key,value\ncontent_usage,train-ai=n\ncontent_usage,Train-AI=n\n\
+                content_usage,\"train-ai=\"\"n\"\",search;x=1\"\ncontent_signal,ai-train=No\n";
+    assert_eq!(values, want);
+    let counted = common::duck(
+        &out,
+        "SELECT key, signal, value, hosts FROM 'summary_content_signals/*/*.parquet' \
+         ORDER BY key, signal, value",
+    );
+    let want = "key,signal,value,hosts\ncontent_signal,ai-train,no,1\ncontent_usage,Train-AI,n,1\n\
+                content_usage,search,NULL,1\ncontent_usage,train-ai,\"\"\"n\"\"\",1\n\
+                content_usage,train-ai,n,1\n";
+    assert_eq!(counted, want);
+    assert_lines_equal_detail(&out);
 }
 
 /// A crawl scanned for page signals alone (no robots.txt table) has its page summaries, equal

@@ -296,6 +296,9 @@ impl Tally {
     /// `robots_content_signal_values.sql` once split them: at commas, lowercased, spaces
     /// trimmed, empty pairs left out; the value is what follows the first `=` (up to another).
     fn signals(&mut self, key: u32, value: &str, serial: u64, latest: u32) {
+        if self.names.get(key) == "content_usage" {
+            return self.usage_members(key, value, serial, latest);
+        }
         for pair in value.split(',') {
             let pair = pair.to_lowercase();
             let pair = pair.trim_matches(' ');
@@ -310,6 +313,25 @@ impl Tally {
                 self.names
                     .id(sides.next().unwrap_or_default().trim_matches(' '))
             });
+            self.signals
+                .entry((key, signal, value))
+                .or_default()
+                .line(serial, latest);
+        }
+    }
+
+    /// Count the members of a `Content-Usage` line's value as written (`robots_rules.value`
+    /// keeps them so: a Structured Field's case and quotes are meaning): the key up to its `=`
+    /// or first parameter, the value after the `=`.
+    fn usage_members(&mut self, key: u32, value: &str, serial: u64, latest: u32) {
+        for member in crate::signals::ai_prefs::member_texts(value) {
+            if member.is_empty() {
+                continue;
+            }
+            let k = crate::signals::ai_prefs::member_key(member);
+            let signal = self.names.id(k);
+            let rest = member[member.find(k).unwrap_or(0) + k.len()..].trim_start();
+            let value = (rest.strip_prefix('=')).map(|v| self.names.id(v.trim()));
             self.signals
                 .entry((key, signal, value))
                 .or_default()

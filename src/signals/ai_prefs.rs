@@ -11,8 +11,6 @@
 //!   (`search`, `ai-input`, `ai-train`, and since 2026 `use` with `immediate`, `reference`,
 //!   `full`), as the robots.txt `Content-Signal` line writes them.
 
-use crate::robots::ext::bare_item;
-
 /// The vocabulary the `Content-Usage` preferences are read with (`page_signals.vocabulary`).
 pub const VOCABULARY: &str = "aipref-vocab-07";
 
@@ -53,25 +51,23 @@ pub fn parse_content_usage(value: &[u8]) -> Preferences {
             members: Vec::new(),
         };
     };
+    let written = member_texts(text.trim());
     let members = (dict.iter())
         .map(|(k, entry)| {
             let key = LABELS.into_iter().find(|l| *l == k.as_str());
-            let (value, raw) = match entry {
-                sfv::ListEntry::Item(item) => {
-                    let v = match &item.bare_item {
-                        sfv::BareItem::Token(t) if matches!(t.as_str(), "y" | "n") => {
-                            Some(t.as_str().to_string())
-                        }
-                        _ => None,
-                    };
-                    let written = match &item.bare_item {
-                        sfv::BareItem::Boolean(true) => k.as_str().to_string(),
-                        other => format!("{}={}", k.as_str(), bare_item(other).0),
-                    };
-                    (v, written)
-                }
-                sfv::ListEntry::InnerList(_) => (None, format!("{}=(...)", k.as_str())),
+            let value = match entry {
+                sfv::ListEntry::Item(item) => match &item.bare_item {
+                    sfv::BareItem::Token(t) if matches!(t.as_str(), "y" | "n") => {
+                        Some(t.as_str().to_string())
+                    }
+                    _ => None,
+                },
+                sfv::ListEntry::InnerList(_) => None,
             };
+            // The member as written: a repeated key's last.
+            let raw = (written.iter().rev())
+                .find(|m| member_key(m) == k.as_str())
+                .map_or_else(|| k.as_str().to_string(), |m| m.to_string());
             Member {
                 key: key.unwrap_or("unknown"),
                 value: value.filter(|_| key.is_some()),
@@ -83,6 +79,36 @@ pub fn parse_content_usage(value: &[u8]) -> Preferences {
         valid: true,
         members,
     }
+}
+
+/// The members of a Structured Fields Dictionary `text` that parsed, as written: split at the
+/// commas outside strings and inner lists, trimmed (the `sfv` crate gives values, not where
+/// they were written: `search="n"` would read back as `search=n`, `?0` as `false`).
+pub fn member_texts(text: &str) -> Vec<&str> {
+    let (mut members, mut start, mut depth) = (Vec::new(), 0, 0u32);
+    let (mut in_string, mut escaped) = (false, false);
+    for (i, c) in text.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if in_string => escaped = true,
+            '"' => in_string = !in_string,
+            '(' if !in_string => depth += 1,
+            ')' if !in_string => depth = depth.saturating_sub(1),
+            ',' if !in_string && depth == 0 => {
+                members.push(text[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    members.push(text[start..].trim());
+    members
+}
+
+/// The key of a dictionary member as written: up to its `=` or first parameter.
+pub fn member_key(member: &str) -> &str {
+    let end = member.find(['=', ';']).unwrap_or(member.len());
+    member[..end].trim()
 }
 
 /// A Content Signals value (`search=yes, ai-train=no, use=reference`): one member per pair,
@@ -152,6 +178,29 @@ mod tests {
         assert_eq!(usage("train-ai=no").1, vec![("train-ai", None)]);
         // -07 removed the `ai` and `genai` categories: they are unknown keys now.
         assert_eq!(usage("ai=n").1, vec![("unknown", None)]);
+    }
+
+    #[test]
+    fn a_member_is_kept_as_written_not_as_read_back() {
+        let raw = |v: &str| {
+            (parse_content_usage(v.as_bytes()).members.into_iter())
+                .map(|m| m.raw)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            raw("search=\"n\", train-ai=?0"),
+            ["search=\"n\"", "train-ai=?0"]
+        );
+        assert_eq!(
+            raw("train-ai;p=\"a,b\" ,search=(y n)"),
+            ["train-ai;p=\"a,b\"", "search=(y n)"]
+        );
+        // A repeated key: the member read is its last.
+        assert_eq!(
+            raw("search=y, train-ai, search=\"n\""),
+            ["search=\"n\"", "train-ai"]
+        );
+        assert_eq!(raw("train-ai=n"), ["train-ai=n"]);
     }
 
     #[test]

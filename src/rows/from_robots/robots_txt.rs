@@ -355,7 +355,20 @@ where
             row.has_wildcard = Some(v.contains(&b'*'));
             row.has_end_anchor = Some(v.last() == Some(&b'$'));
         }
-        Key::ContentUsage | Key::ContentSignal => {
+        Key::ContentUsage => {
+            // A Structured Field: case and quotes are meaning (vocab-07 reads `Train-AI=n` and
+            // `train-ai="n"` as unknown), so the members stay as written.
+            let (pp, rest) = split_path(l.value(r.body));
+            let text = String::from_utf8_lossy(rest);
+            let members = crate::signals::ai_prefs::member_texts(text.trim());
+            pairs = (members.into_iter().filter(|m| !m.is_empty()))
+                .collect::<Vec<_>>()
+                .join(",");
+            path = pp.map(|p| r.text_of(p));
+            row.value = Some(&pairs);
+            row.path_pattern = path.as_deref();
+        }
+        Key::ContentSignal => {
             let (pp, kv) = parse_pairs(l.value(r.body));
             pairs = kv;
             path = pp.map(|p| r.text_of(p));
