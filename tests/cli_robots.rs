@@ -57,6 +57,48 @@ fn check_prints_googles_line_and_exit_code() {
     assert_eq!(out.status.code(), Some(2));
 }
 
+/// `check --json` gives each agent's `Content-Usage` preferences for each URL (attach-05: the
+/// rules of its groups whose path matches the URL longest), none where it may not fetch it.
+#[test]
+fn check_json_gives_the_content_usage_of_each_agent_and_url() {
+    let f = robots_file(
+        "User-agent: *\nContent-Usage: train-ai=n\nContent-Usage: /open/ train-ai=y, search=n\n\
+         Disallow: /never\n\nUser-agent: GPTBot\nAllow: /\n",
+    );
+    let out = common::bin()
+        .args(["check", f.path().to_str().unwrap(), "--json"])
+        .args(["--agent", "OtherBot", "--agent", "GPTBot"])
+        .args(["--url", "http://e.com/a", "--url", "http://e.com/open/b"])
+        .args(["--url", "http://e.com/never/c"])
+        .output()
+        .unwrap();
+    let got: Vec<(String, String, serde_json::Value)> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .map(|v| {
+            let text = |k: &str| v[k].as_str().unwrap().to_string();
+            (text("agent"), text("path"), v["content_usage"].clone())
+        })
+        .collect();
+    let s = |v: &str| serde_json::Value::String(v.into());
+    let none = serde_json::Value::Null;
+    assert_eq!(
+        got,
+        [
+            ("OtherBot".into(), "/a".into(), s("train-ai=n")),
+            (
+                "OtherBot".into(),
+                "/open/b".into(),
+                s("train-ai=y,search=n")
+            ),
+            ("OtherBot".into(), "/never/c".into(), none.clone()),
+            ("GPTBot".into(), "/a".into(), none.clone()),
+            ("GPTBot".into(), "/open/b".into(), none.clone()),
+            ("GPTBot".into(), "/never/c".into(), none),
+        ]
+    );
+}
+
 #[test]
 fn check_json_has_one_line_per_agent_and_url() {
     let f = robots_file(ROBOTS);

@@ -12,7 +12,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("robots", &[]),
     ("signals", &["robots"]),
     ("agents", &["robots"]),
-    ("check", &["archive", "robots", "agents"]),
+    ("check", &["archive", "robots", "signals", "agents"]),
     ("gen", &["archive"]),
     ("parts", &["archive"]),
     ("tables", &["parts", "agents"]),

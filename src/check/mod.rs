@@ -7,6 +7,7 @@ use crate::archive::local::read_start;
 use crate::robots::ext::app_directives_at;
 use crate::robots::matcher::{path_params_query, Decision, Matcher, Source};
 use crate::robots::parse::{is_valid_product_token, RobotsTxt, PARSE_LIMIT};
+use crate::signals::ai_prefs::robots_preferences;
 use anyhow::Result;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -115,12 +116,19 @@ pub fn check(a: &CheckOptions, out: &mut dyn Write, notes: &mut dyn Write) -> Re
             let v = m.decide(&parsed, sel, path.as_bytes());
             let apps = app_directives_at(&parsed, agent, path.as_bytes());
             all_allowed &= v.allowed;
+            // attach-05: the agent's groups' preferences for the URL, where it may be crawled.
+            let mut lines = Vec::new();
+            crate::robots::usage::usage_lines(&parsed, agent, &mut lines);
+            let content_usage = (v.allowed)
+                .then(|| robots_preferences(&parsed, &lines, &mut m, path.as_bytes()))
+                .flatten();
             let d = Answer {
                 agent,
                 url: u,
                 path: &path,
                 verdict: &v,
                 apps: &apps,
+                content_usage: content_usage.as_deref(),
             };
             if a.json {
                 writeln!(out, "{}", d.json(&parsed, a))?;
@@ -159,6 +167,8 @@ struct Answer<'a> {
     path: &'a str,
     verdict: &'a Decision,
     apps: &'a [(String, String, String, &'a str)],
+    /// The agent's `Content-Usage` preferences for the URL (`train-ai=n,search=y`).
+    content_usage: Option<&'a str>,
 }
 
 impl Answer<'_> {
@@ -184,6 +194,7 @@ impl Answer<'_> {
             "app_directives": self.apps.iter().map(|(app, k, v, t)| serde_json::json!({
                 "app": app, "directive": k, "value": v, "value_type": t,
             })).collect::<Vec<_>>(),
+            "content_usage": self.content_usage,
         })
     }
 

@@ -470,6 +470,7 @@ impl<'a> Derivation<'a> {
                 rule_line: r.line,
                 verdict_documented: Some(r.documented.as_str()),
                 verdict_documented_source: r.documented_source.map(DocumentedSource::as_str),
+                content_usage: r.content_usage.as_deref(),
             });
         }
     }
@@ -521,6 +522,14 @@ pub fn reading(
         let line = (d.priority > 0).then_some(d.line_index).flatten();
         (allowed(d.allowed), sel.source.into(), line)
     };
+    // attach-05: the agent's groups' preferences for the path, where it may be crawled.
+    let content_usage = (verdict == PageVerdict::Allowed && robots.summary.has_content_usage)
+        .then(|| {
+            let mut lines = Vec::new();
+            crate::robots::usage::usage_lines(robots, &agent.token, &mut lines);
+            crate::signals::ai_prefs::robots_preferences(robots, &lines, matcher, path)
+        })
+        .flatten();
     // The line in the original file.
     let original = |index: Option<usize>| index.and_then(|i| numbers.get(i).copied());
     Reading {
@@ -532,6 +541,7 @@ pub fn reading(
         documented_source: Some(documented_source),
         documented_line: original(documented_line),
         decision: Some(v),
+        content_usage,
     }
 }
 
@@ -556,6 +566,8 @@ pub struct Reading {
     pub documented_line: Option<i32>,
     /// Google's reading as the matcher made it, for a file that was parsed.
     pub decision: Option<crate::robots::matcher::Decision>,
+    /// The agent's `Content-Usage` preferences for the path, where Google's reading allows it.
+    pub content_usage: Option<String>,
 }
 
 impl Reading {
@@ -583,6 +595,7 @@ impl Reading {
             documented_source,
             documented_line: None,
             decision: None,
+            content_usage: None,
         }
     }
 }
@@ -700,6 +713,24 @@ mod tests {
     use super::*;
     use crate::scan::{scan, ScanOptions};
     use crate::tables::TableSelection;
+
+    #[test]
+    fn a_pages_content_usage_is_its_own_paths_where_it_may_be_fetched() {
+        let body = "User-agent: *\nContent-Usage: train-ai=n\nContent-Usage: /open/ train-ai=y\n\
+                    Disallow: /never\n\nUser-agent: GPTBot\nAllow: /\n";
+        let robots = RobotsTxt::parse(body.as_bytes());
+        let usage = |name: &str, url: &str| {
+            let path = path_params_query(url);
+            let agent = Agent::for_test(name);
+            reading(&mut Matcher::new(), &robots, &[], &agent, path.as_bytes()).content_usage
+        };
+        let s = |v: &str| Some(v.to_string());
+        assert_eq!(usage("a", "https://x.example/page"), s("train-ai=n"));
+        assert_eq!(usage("a", "https://x.example/open/1"), s("train-ai=y"));
+        // What may not be fetched has no preference; GPTBot's own group states none.
+        assert_eq!(usage("a", "https://x.example/never/1"), None);
+        assert_eq!(usage("GPTBot", "https://x.example/page"), None);
+    }
 
     #[test]
     fn rfc_9309_encodes_the_pages_path_before_matching_and_google_does_not() {

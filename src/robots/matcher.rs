@@ -352,7 +352,7 @@ impl Matcher {
     }
 
     /// [`Matcher::decide`] as RFC 9309 compares paths: the path and each pattern encoded alike
-    /// first ([`super::encoding`]), a rule's length that of its encoded pattern.
+    /// first (`robots::encoding`), a rule's length that of its encoded pattern.
     pub fn decide_rfc9309(
         &mut self,
         robots: &RobotsTxt<'_>,

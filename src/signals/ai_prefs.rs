@@ -11,6 +11,8 @@
 //!   (`search`, `ai-input`, `ai-train`, and since 2026 `use` with `immediate`, `reference`,
 //!   `full`), as the robots.txt `Content-Signal` line writes them.
 
+use crate::robots::{Matcher, RobotsTxt};
+
 /// The vocabulary the `Content-Usage` preferences are read with (`page_signals.vocabulary`).
 pub const VOCABULARY: &str = "aipref-vocab-07";
 
@@ -79,6 +81,62 @@ pub fn parse_content_usage(value: &[u8]) -> Preferences {
         valid: true,
         members,
     }
+}
+
+/// The AI usage preferences that the robots.txt `Content-Usage` rules `lines` (of an agent's
+/// groups: [`crate::robots::usage::usage_lines`]) give the path `at`, as draft-ietf-aipref-attach-05
+/// reads them: a rule's value is an optional path (up to the first space or tab), then a
+/// preference of [`VOCABULARY`]; the rules whose path matches `at` longest decide (no path:
+/// every path, at length 0), and those of one length combine most restrictively (`n` over
+/// `y`). `train-ai=n,search=y`, the labels with no known preference left out; `None` when no
+/// rule matches. (Preferences apply only to what may be crawled: the caller asks only when
+/// `at` is allowed.)
+pub fn robots_preferences(
+    robots: &RobotsTxt<'_>,
+    lines: &[usize],
+    matcher: &mut Matcher,
+    at: &[u8],
+) -> Option<String> {
+    let mut best: Option<(usize, Vec<&[u8]>)> = None;
+    for &i in lines {
+        let v = robots.lines[i].value(robots.body);
+        let (path, pref): (&[u8], &[u8]) = match v.first() {
+            Some(b'/') => {
+                let end = v
+                    .iter()
+                    .position(|&b| b == b' ' || b == b'\t')
+                    .unwrap_or(v.len());
+                (&v[..end], &v[end..])
+            }
+            _ => (b"", v),
+        };
+        if !path.is_empty() && !matcher.matches(at, path) {
+            continue;
+        }
+        match &mut best {
+            Some((len, prefs)) if *len == path.len() => prefs.push(pref),
+            Some((len, _)) if *len > path.len() => {}
+            _ => best = Some((path.len(), vec![pref])),
+        }
+    }
+    let (_, prefs) = best?;
+    let mut out: Vec<String> = Vec::new();
+    for label in LABELS {
+        let values: Vec<Option<String>> = (prefs.iter())
+            .flat_map(|p| parse_content_usage(p).members)
+            .filter(|m| m.key == label)
+            .map(|m| m.value)
+            .collect();
+        let value = if values.iter().any(|v| v.as_deref() == Some("n")) {
+            "n"
+        } else if values.iter().any(|v| v.as_deref() == Some("y")) {
+            "y"
+        } else {
+            continue;
+        };
+        out.push(format!("{label}={value}"));
+    }
+    Some(out.join(","))
 }
 
 /// The members of a Structured Fields Dictionary `text` that parsed, as written: split at the

@@ -39,6 +39,9 @@ table! {
         /// robots.txt).
         verdict_documented: Label,
         verdict_documented_source: Label,
+        /// The agent's robots.txt `Content-Usage` preferences for the page's path, where
+        /// Google's reading allows it (`signals::ai_prefs::robots_preferences`).
+        content_usage: Str,
     }
 }
 

@@ -20,60 +20,6 @@ use crate::robots::parse::{one_word_name, product_token, writes_name, written_na
 use crate::robots::{Key, Matcher, RobotsTxt, Source};
 use crate::tables::{AgentVerdictRow, RobotsFileRow};
 
-/// The AI usage preferences that the `Content-Usage` rules `lines` (of the deciding groups)
-/// give the path `/`, as draft-ietf-aipref-attach-05 reads them: a rule's value is an optional
-/// path (up to the first space or tab), then a preference of draft-ietf-aipref-vocab-07; the
-/// rules whose path matches `/` longest decide (no path: every path, at length 0), and those of
-/// one length combine most restrictively (`n` over `y`). `train-ai=n,search=y`, the labels
-/// with no known preference left out; NULL when no rule matches. (Preferences apply only to
-/// what may be crawled: the caller asks only when `/` is allowed.)
-fn content_usage_at_root(
-    robots: &RobotsTxt<'_>,
-    lines: &[usize],
-    matcher: &mut Matcher,
-) -> Option<String> {
-    let mut best: Option<(usize, Vec<&[u8]>)> = None;
-    for &i in lines {
-        let v = robots.lines[i].value(robots.body);
-        let (path, pref): (&[u8], &[u8]) = match v.first() {
-            Some(b'/') => {
-                let end = v
-                    .iter()
-                    .position(|&b| b == b' ' || b == b'\t')
-                    .unwrap_or(v.len());
-                (&v[..end], &v[end..])
-            }
-            _ => (b"", v),
-        };
-        if !path.is_empty() && !matcher.matches(b"/", path) {
-            continue;
-        }
-        match &mut best {
-            Some((len, prefs)) if *len == path.len() => prefs.push(pref),
-            Some((len, _)) if *len > path.len() => {}
-            _ => best = Some((path.len(), vec![pref])),
-        }
-    }
-    let (_, prefs) = best?;
-    let mut out: Vec<String> = Vec::new();
-    for label in crate::signals::ai_prefs::LABELS {
-        let values: Vec<Option<String>> = (prefs.iter())
-            .flat_map(|p| crate::signals::ai_prefs::parse_content_usage(p).members)
-            .filter(|m| m.key == label)
-            .map(|m| m.value)
-            .collect();
-        let value = if values.iter().any(|v| v.as_deref() == Some("n")) {
-            "n"
-        } else if values.iter().any(|v| v.as_deref() == Some("y")) {
-            "y"
-        } else {
-            continue;
-        };
-        out.push(format!("{label}={value}"));
-    }
-    Some(out.join(","))
-}
-
 /// Reusable state for computing verdicts.
 #[derive(Default)]
 pub struct Verdicts {
@@ -227,7 +173,12 @@ impl Verdicts {
         // is allowed: not by the groups Google's reading chose (see `robots::usage`).
         if v.root_allowed == Some(true) && robots.summary.has_content_usage {
             crate::robots::usage::usage_lines(robots, &agent.token, &mut self.usage_lines);
-            v.content_usage = content_usage_at_root(robots, &self.usage_lines, &mut self.matcher);
+            v.content_usage = crate::signals::ai_prefs::robots_preferences(
+                robots,
+                &self.usage_lines,
+                &mut self.matcher,
+                b"/",
+            );
         }
         let (documented, source) = self.documented(robots, agent, sel.source, v.verdict);
         (v.verdict_documented, v.documented_source) = (documented, Some(source.into()));
