@@ -111,16 +111,17 @@ pub fn check(a: &CheckOptions, out: &mut dyn Write, notes: &mut dyn Write) -> Re
         let fallback = sel
             .fallback
             .map_or("", |k| &rules.fallback_tokens[usize::from(k)]);
+        // Its `Content-Usage` lines (attach-05's groups), for every URL.
+        let mut usage = Vec::new();
+        crate::robots::usage::usage_lines(&parsed, agent, &mut usage);
         for u in &a.urls {
             let path = path_params_query(u);
             let v = m.decide(&parsed, sel, path.as_bytes());
             let apps = app_directives_at(&parsed, agent, path.as_bytes());
             all_allowed &= v.allowed;
             // attach-05: the agent's groups' preferences for the URL, where it may be crawled.
-            let mut lines = Vec::new();
-            crate::robots::usage::usage_lines(&parsed, agent, &mut lines);
             let content_usage = (v.allowed)
-                .then(|| robots_preferences(&parsed, &lines, &mut m, path.as_bytes()))
+                .then(|| robots_preferences(&parsed, &usage, &mut m, path.as_bytes()))
                 .flatten();
             let d = Answer {
                 agent,

@@ -207,13 +207,10 @@ impl Rows {
             let parsed: FxHashMap<(u32, i64), File<'_>> = (files.bodies.iter())
                 .map(|(c, (body, numbers))| {
                     let robots = RobotsTxt::parse_up_to(body, usize::MAX);
-                    (*c, File { robots, numbers })
+                    (*c, File::new(robots, numbers))
                 })
                 .collect();
-            let empty = File {
-                robots: RobotsTxt::parse(b""),
-                numbers: &[],
-            };
+            let empty = File::new(RobotsTxt::parse(b""), &[]);
             read_beside(out, parts.pages, &PAGE_COLUMNS, &[], |part_ref, batch| {
                 let cols = PageColumns::of(batch, part_ref)?;
                 for i in 0..batch.num_rows() {
@@ -477,33 +474,22 @@ impl<'a> Derivation<'a> {
 
     /// An agent's readings of a parsed file for the page's path.
     fn read(&mut self, file: &File<'_>, agent: &Agent) -> Reading {
-        reading(
-            &mut self.matcher,
-            &file.robots,
-            file.numbers,
-            agent,
-            self.path.as_bytes(),
-        )
+        reading(&mut self.matcher, file, agent, self.path.as_bytes())
     }
 }
 
-/// An agent's readings of `robots` (a file made again from its lines, `numbers` the original
-/// number of each of its lines) for `path`: Google's, RFC 9309's (Google's but for the
-/// encoding of paths, for a file that was parsed) and the documented one. `repcensus explain` gives the same for one host.
-pub fn reading(
-    matcher: &mut Matcher,
-    robots: &RobotsTxt<'_>,
-    numbers: &[i32],
-    agent: &Agent,
-    path: &[u8],
-) -> Reading {
+/// An agent's readings of `file` for `path`: Google's, RFC 9309's (Google's but for the
+/// encoding of paths, for a file that was parsed) and the documented one. `repcensus explain`
+/// gives the same for one host.
+pub fn reading(matcher: &mut Matcher, file: &File<'_>, agent: &Agent, path: &[u8]) -> Reading {
+    let (robots, numbers) = (&file.robots, file.numbers);
     let purpose = agent.purpose.as_deref();
     let sel = matcher.select(robots, &[&agent.token], purpose);
     let v = matcher.decide(robots, sel, path);
     let verdict = allowed(v.allowed);
     // RFC 9309 compares the path and the patterns %-encoded alike; Google's library only
     // encodes the patterns (`robots::encoding`).
-    let rfc9309 = match encoding::changes(path) || encoding::patterns_change(robots) {
+    let rfc9309 = match encoding::changes(path) || file.encoded_patterns {
         true => allowed(matcher.decide_rfc9309(robots, sel, path).allowed),
         false => verdict,
     };
@@ -601,9 +587,23 @@ impl Reading {
 }
 
 /// A file made again from its lines, parsed, with the original number of each of its lines.
-struct File<'b> {
-    robots: RobotsTxt<'b>,
-    numbers: &'b [i32],
+pub struct File<'b> {
+    pub robots: RobotsTxt<'b>,
+    pub numbers: &'b [i32],
+    /// Some pattern reads otherwise once %-encoded as RFC 9309 says (`robots::encoding`):
+    /// found once per file, not for each page and agent.
+    encoded_patterns: bool,
+}
+
+impl<'b> File<'b> {
+    pub fn new(robots: RobotsTxt<'b>, numbers: &'b [i32]) -> Self {
+        let encoded_patterns = encoding::patterns_change(&robots);
+        File {
+            robots,
+            numbers,
+            encoded_patterns,
+        }
+    }
 }
 
 /// The files of some captures, made again from their lines, with each line's number in the
@@ -718,11 +718,11 @@ mod tests {
     fn a_pages_content_usage_is_its_own_paths_where_it_may_be_fetched() {
         let body = "User-agent: *\nContent-Usage: train-ai=n\nContent-Usage: /open/ train-ai=y\n\
                     Disallow: /never\n\nUser-agent: GPTBot\nAllow: /\n";
-        let robots = RobotsTxt::parse(body.as_bytes());
+        let file = File::new(RobotsTxt::parse(body.as_bytes()), &[]);
         let usage = |name: &str, url: &str| {
             let path = path_params_query(url);
             let agent = Agent::for_test(name);
-            reading(&mut Matcher::new(), &robots, &[], &agent, path.as_bytes()).content_usage
+            reading(&mut Matcher::new(), &file, &agent, path.as_bytes()).content_usage
         };
         let s = |v: &str| Some(v.to_string());
         assert_eq!(usage("a", "https://x.example/page"), s("train-ai=n"));
@@ -736,9 +736,9 @@ mod tests {
     fn rfc_9309_encodes_the_pages_path_before_matching_and_google_does_not() {
         let agent = Agent::for_test("a");
         let read = |body: &str, url: &str| {
-            let robots = RobotsTxt::parse(body.as_bytes());
+            let file = File::new(RobotsTxt::parse(body.as_bytes()), &[]);
             let path = path_params_query(url);
-            let r = reading(&mut Matcher::new(), &robots, &[], &agent, path.as_bytes());
+            let r = reading(&mut Matcher::new(), &file, &agent, path.as_bytes());
             (r.verdict.as_str(), r.rfc9309.as_str())
         };
         let both = |v| (v, v);

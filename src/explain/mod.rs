@@ -10,7 +10,7 @@ use crate::agents::{Agent, Registry};
 use crate::archive::input::crawl_folder;
 use crate::check::groups_words;
 use crate::derive::page_verdicts::{
-    file_again, line_again, line_key, reading, PageVerdict, Reading,
+    file_again, line_again, line_key, reading, File, PageVerdict, Reading,
 };
 use crate::derive::read::read_beside;
 use crate::parts::{OutDir, PartRef, SCHEMA_CRAWL};
@@ -99,11 +99,11 @@ pub fn explain(out: &Path, registry: &Registry, opts: &ExplainOptions) -> Result
                 .find(|o| o.as_str() == governing.fetch_outcome)
                 .copied()
                 .unwrap_or(FetchOutcome::NoHttpResponse);
-            let robots = RobotsTxt::parse_up_to(&body, usize::MAX);
+            let file = File::new(RobotsTxt::parse_up_to(&body, usize::MAX), &numbers);
             let mut matcher = Matcher::new();
             for (agent, registered) in &agents {
                 let reading = match outcome.has_rules() {
-                    true => reading(&mut matcher, &robots, &numbers, agent, path.as_bytes()),
+                    true => reading(&mut matcher, &file, agent, path.as_bytes()),
                     false => Reading::unparsed(outcome, agent),
                 };
                 found.push(Explanation {
