@@ -4,8 +4,9 @@
 -- Run from the scan's output folder: duckdb -c ".read ../queries/robots_fetch_outcomes.sql"
 -- Columns: in this order, the shares right after the keys: crawl, fetch_outcome, share, captures, hosts; one by one:
 --   crawl          crawl name (warcinfo isPartOf, or --crawl)
---   fetch_outcome  ok, ok_empty, not_found, forbidden, unauthorized, too_many_requests,
---                  client_error, server_error, redirect, not_modified, not_robots_html,
+--   fetch_outcome  ok, ok_empty, not_found, forbidden, unauthorized, payment_required (402),
+--                  too_many_requests, client_error, server_error, challenge (a bot-protection
+--                  challenge page with 403 or 503), redirect, not_modified, not_robots_html,
 --                  not_robots_binary, revisit, no_http_response, bad_status_line, other_status,
 --                  head_too_long
 --   captures       robots.txt captures with that outcome

@@ -821,6 +821,41 @@ fn only_crawls_of_one_collection_are_joined_and_compared() {
     assert!(check_numbers(&out, &compared) > 10);
 }
 
+/// The change chart marks 2026-09-15 (Cloudflare's edge blocking without robots.txt lines) and
+/// says what it means when the compared crawls straddle it, and only then.
+#[test]
+fn the_change_chart_marks_cloudflares_edge_blocking_when_crawls_straddle_it() {
+    let crawls = |second: &'static str| -> Vec<RobotsCrawl<'static>> {
+        vec![
+            (
+                "CC-MAIN-2026-33",
+                "2026-08-10T00:00:00Z",
+                &[("a.example", "User-agent: GPTBot\nDisallow: /\n")],
+            ),
+            (
+                "CC-MAIN-2026-38",
+                second,
+                &[("a.example", "User-agent: *\nDisallow:\n")],
+            ),
+        ]
+    };
+    let said = "The grey line marks 2026-09-15";
+    let (dir, out) = scan_robots_crawls(&crawls("2026-10-05T00:00:00Z"));
+    let page = page_of(dir.path(), &out);
+    let change = &page[page.find(r#"<section id="change">"#).unwrap()..];
+    let change = &change[..change.find("</section>").unwrap()];
+    assert!(change.contains(said), "{change}");
+    let chart = &change[..change.find("</svg>").unwrap()];
+    let mark = chart.find(r##"fill="#888888">"##).expect("a grey label");
+    assert!(chart[mark..]
+        .trim_start_matches(r##"fill="#888888">"##)
+        .trim_start()
+        .starts_with("2026-09-15"));
+    let (dir, out) = scan_robots_crawls(&crawls("2026-09-10T00:00:00Z"));
+    let page = page_of(dir.path(), &out);
+    assert!(!page.contains(said) && !page.contains("2026-09-15"));
+}
+
 /// The overview names every crawl with what was read into it, those without a section too,
 /// and every kind of problem with its count; the conflicts' count is in its own column.
 #[test]

@@ -154,6 +154,7 @@ fn golden_parse_of_real_files() {
         ("admin.nawlasnekonto.pl", "crawl_delay_keeps_group_open"),
         ("www.analog.com", "cr_line_endings"),
         ("activdog.pl", "wildcards"),
+        ("Research_Square.txt", "cloudflare_managed"),
     ];
     let files = real_robots();
     let bless = std::env::var_os("REPCENSUS_BLESS").is_some();

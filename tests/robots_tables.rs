@@ -76,3 +76,55 @@ fn every_parsed_capture_has_its_line_rows() {
     );
     assert_eq!(check.trim(), "0", "{check}");
 }
+
+/// A robots.txt answered with 402 is `payment_required` (read as the 4xx it is); a
+/// bot-protection challenge page with 403 or 503 is `challenge` (its verdicts `unknown`), while
+/// a site's own 403 page stays `forbidden`; Cloudflare's managed block is found, and contradicted
+/// only where the site's own lines give an agent it names another verdict for `/`.
+#[test]
+fn payment_required_challenge_and_cloudflare_managed_block_are_told_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out) = (dir.path().join("r.warc"), dir.path().join("out"));
+    let challenge = "<!DOCTYPE html><html><head><title>Just a moment...</title></head><body>\
+        <script>window._cf_chl_opt={cType: 'managed'};</script></body></html>";
+    let own_403 = "<html><head><title>403 Forbidden</title></head><body>nginx</body></html>";
+    let managed = "# BEGIN Cloudflare Managed content\nUser-agent: *\nAllow: /\n\n\
+        User-agent: GPTBot\nDisallow: /\n# END Cloudflare Managed Content\n";
+    let allowing = format!("{managed}\nUser-agent: GPTBot\nAllow: /\n");
+    let agreeing = format!("{managed}\nUser-agent: *\nDisallow: /cgi-bin/\n");
+    common::robots_warc_with_status(
+        &input,
+        "2026-10-01T00:00:00Z",
+        &[
+            ("pay.example", "402 Payment Required", "pay to crawl"),
+            ("chl403.example", "403 Forbidden", challenge),
+            ("chl503.example", "503 Service Unavailable", challenge),
+            ("own403.example", "403 Forbidden", own_403),
+            ("cf-allow.example", "200 OK", &allowing),
+            ("cf-agree.example", "200 OK", &agreeing),
+        ],
+    );
+    let (code, stderr) = scan(&[input.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    let got = common::duck(
+        &out,
+        &common::with_verdicts_view(
+            "SELECT f.host, f.http_status, f.fetch_outcome, f.cloudflare_managed, \
+               f.cloudflare_contradicted, v.verdict, v.verdict_rfc9309 \
+             FROM read_parquet('robots_files/*/*.parquet') f \
+             JOIN agent_verdicts v USING (warc_file, warc_offset) \
+             WHERE v.agent = 'GPTBot' ORDER BY f.host;",
+        ),
+    );
+    assert_eq!(
+        got.trim_end(),
+        "host,http_status,fetch_outcome,cloudflare_managed,cloudflare_contradicted,verdict,\
+         verdict_rfc9309\n\
+         cf-agree.example,200,ok,true,false,full_block,full_block\n\
+         cf-allow.example,200,ok,true,true,allowed,allowed\n\
+         chl403.example,403,challenge,NULL,NULL,unknown,unknown\n\
+         chl503.example,503,challenge,NULL,NULL,unknown,unknown\n\
+         own403.example,403,forbidden,NULL,NULL,no_robots,no_robots\n\
+         pay.example,402,payment_required,NULL,NULL,no_robots,no_robots"
+    );
+}

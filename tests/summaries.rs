@@ -427,7 +427,9 @@ fn lines_from_detail() -> Vec<(&'static str, String, String)> {
                 count(*) FILTER (r.group_split = 'comment') AS hosts_split_comment,
                 count(*) FILTER (r.group_split = 'sitemap') AS hosts_split_sitemap,
                 count(*) FILTER (r.group_split = 'crawl_delay') AS hosts_split_crawl_delay,
-                count(*) FILTER (r.group_split = 'other') AS hosts_split_other
+                count(*) FILTER (r.group_split = 'other') AS hosts_split_other,
+                count(*) FILTER (r.cloudflare_managed) AS hosts_cloudflare_managed,
+                count(*) FILTER (r.cloudflare_contradicted) AS hosts_cloudflare_contradicted
              FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
              LEFT JOIN read_parquet('robots_files/*/*.parquet', hive_partitioning = true) r
                 ON r.crawl = h.crawl AND r.warc_file = h.effective_warc_file
@@ -439,7 +441,8 @@ fn lines_from_detail() -> Vec<(&'static str, String, String)> {
                 "fetch_outcome, resolution, revisit, effective_fetch_outcome, \
                  revisited_fetch_outcome, hosts, captures, hosts_wildcard_split, \
                  hosts_wildcard_with_ai, hosts_split_blank, hosts_split_comment, \
-                 hosts_split_sitemap, hosts_split_crawl_delay, hosts_split_other",
+                 hosts_split_sitemap, hosts_split_crawl_delay, hosts_split_other, \
+                 hosts_cloudflare_managed, hosts_cloudflare_contradicted",
             ),
         ),
         (

@@ -32,14 +32,17 @@ type HostKey = (
 #[derive(Default)]
 pub struct HostCounts {
     /// Per row: hosts, captures, hosts with wildcard_split, with wildcard_with_ai, then hosts
-    /// by `group_split` (in the order of [`Split::ALL`]).
-    by_key: FxHashMap<HostKey, [i64; 4 + Split::ALL.len()]>,
+    /// by `group_split` (in the order of [`Split::ALL`]), then hosts with a Cloudflare managed
+    /// block and with one their own lines contradict.
+    by_key: FxHashMap<HostKey, [i64; 6 + Split::ALL.len()]>,
     /// Per outcome id: captures, and the earliest and latest capture time.
     by_outcome: Vec<(i64, Option<i64>, Option<i64>)>,
     /// Per outcome id: hosts with a capture of it.
     hosts_by_outcome: Vec<i64>,
     /// Every part read had the accidental-block flags.
     mistakes_known: Option<bool>,
+    /// Every part read had the Cloudflare columns.
+    cloudflare_known: Option<bool>,
 }
 
 impl HostCounts {
@@ -61,6 +64,8 @@ impl HostCounts {
             if let Some(split) = g.group_split {
                 c[4 + split as usize] += 1;
             }
+            c[4 + Split::ALL.len()] += i64::from(g.cloudflare_managed);
+            c[5 + Split::ALL.len()] += i64::from(g.cloudflare_contradicted);
         }
         let n = index.by_outcome.len();
         if self.by_outcome.len() < n {
@@ -84,6 +89,8 @@ impl HostCounts {
         }
         let known = self.mistakes_known.unwrap_or(true) && index.mistakes_known;
         self.mistakes_known = Some(known);
+        let cloudflare = self.cloudflare_known.unwrap_or(true) && index.cloudflare_known;
+        self.cloudflare_known = Some(cloudflare);
     }
 
     /// The parts of `summary_robots_outcomes` and `summary_robots_hosts`.
@@ -114,9 +121,11 @@ impl HostCounts {
             of(a).cmp(&of(b))
         });
         let known = self.mistakes_known.unwrap_or(true);
+        let cloudflare = self.cloudflare_known.unwrap_or(true);
         let mut builder = SummaryRobotsHostsBuilder::default();
         for ((latest, resolution, revisit, effective, revisited), counts) in rows {
-            let [hosts, captures, split, ai, blank, comment, sitemap, crawl_delay, other] = counts;
+            let [hosts, captures, split, ai, blank, comment, sitemap, crawl_delay, other, cf, cf_contradicted] =
+                counts;
             builder.append(&SummaryRobotsHostRow {
                 fetch_outcome: text(*latest),
                 resolution: Some(resolution.as_str()),
@@ -132,6 +141,8 @@ impl HostCounts {
                 hosts_split_sitemap: known.then_some(*sitemap),
                 hosts_split_crawl_delay: known.then_some(*crawl_delay),
                 hosts_split_other: known.then_some(*other),
+                hosts_cloudflare_managed: cloudflare.then_some(*cf),
+                hosts_cloudflare_contradicted: cloudflare.then_some(*cf_contradicted),
             });
         }
         Ok(summary_part(out, crawl, builder)?.0)

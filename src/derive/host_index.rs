@@ -57,7 +57,7 @@ pub(super) const REVISIT_COLUMNS: [&str; 3] = ["payload_digest", "refers_to_url"
 /// The column a partition's spilled `robots_files` rows have (`super::partitions`): true for a
 /// guest, a capture of another partition's host.
 pub(super) const GUEST_COLUMN: &str = "_guest";
-pub(super) const CAPTURE_COLUMNS: [&str; 11] = [
+pub(super) const CAPTURE_COLUMNS: [&str; 13] = [
     "warc_file",
     "warc_offset",
     "url",
@@ -69,6 +69,8 @@ pub(super) const CAPTURE_COLUMNS: [&str; 11] = [
     "wildcard_split",
     "wildcard_with_ai",
     "group_split",
+    "cloudflare_managed",
+    "cloudflare_contradicted",
 ];
 
 /// Read a crawl's parts: the URLs its redirects point to, then each host's latest capture and
@@ -122,12 +124,15 @@ pub(super) fn read_partition(
     // A part without it (every part of an unpartitioned crawl) has no guest.
     columns.push(GUEST_COLUMN);
     index.mistakes_known = true;
+    index.cloudflare_known = true;
     read_beside(out, parts, &columns, &[], |part, batch| {
         let cols = Columns::of(batch, part)?;
         // A part of an earlier schema has no accidental-block flags: their counts are unknown.
         index.mistakes_known &= cols.wildcard_split.is_some()
             && cols.wildcard_with_ai.is_some()
             && cols.group_split.is_some();
+        // ... nor, before schema 18, the Cloudflare managed block's.
+        index.cloudflare_known &= cols.cloudflare_managed.is_some();
         for i in 0..batch.num_rows() {
             index.add(&cols, i);
         }
@@ -152,6 +157,8 @@ struct Columns<'b> {
     wildcard_split: Option<&'b arrow_array::BooleanArray>,
     wildcard_with_ai: Option<&'b arrow_array::BooleanArray>,
     group_split: Option<&'b StringArray>,
+    cloudflare_managed: Option<&'b arrow_array::BooleanArray>,
+    cloudflare_contradicted: Option<&'b arrow_array::BooleanArray>,
     guest: Option<&'b arrow_array::BooleanArray>,
 }
 
@@ -185,6 +192,12 @@ impl<'b> Columns<'b> {
                 .column_by_name("wildcard_with_ai")
                 .and_then(|a| a.as_boolean_opt()),
             group_split: text("group_split"),
+            cloudflare_managed: batch
+                .column_by_name("cloudflare_managed")
+                .and_then(|a| a.as_boolean_opt()),
+            cloudflare_contradicted: batch
+                .column_by_name("cloudflare_contradicted")
+                .and_then(|a| a.as_boolean_opt()),
             guest: batch
                 .column_by_name(GUEST_COLUMN)
                 .and_then(|a| a.as_boolean_opt()),
@@ -195,8 +208,9 @@ impl<'b> Columns<'b> {
         self.guest.is_some_and(|a| a.is_valid(i) && a.value(i))
     }
 
-    /// Row `i`'s accidental-block flags ([`MISTAKE_SPLIT`], [`MISTAKE_AI`]) and its
-    /// `group_split` (its place in [`Split::ALL`] plus one, from bit [`SPLIT_SHIFT`]).
+    /// Row `i`'s accidental-block flags ([`MISTAKE_SPLIT`], [`MISTAKE_AI`]), its
+    /// `group_split` (its place in [`Split::ALL`] plus one, from bit [`SPLIT_SHIFT`]) and its
+    /// Cloudflare flags ([`CLOUDFLARE_MANAGED`], [`CLOUDFLARE_CONTRADICTED`]).
     fn mistakes(&self, i: usize) -> u8 {
         let set =
             |a: Option<&arrow_array::BooleanArray>| a.is_some_and(|a| a.is_valid(i) && a.value(i));
@@ -206,6 +220,8 @@ impl<'b> Columns<'b> {
         u8::from(set(self.wildcard_split)) * MISTAKE_SPLIT
             + u8::from(set(self.wildcard_with_ai)) * MISTAKE_AI
             + (split << SPLIT_SHIFT)
+            + u8::from(set(self.cloudflare_managed)) * CLOUDFLARE_MANAGED
+            + u8::from(set(self.cloudflare_contradicted)) * CLOUDFLARE_CONTRADICTED
     }
 
     fn is_revisit(&self, i: usize) -> bool {
@@ -263,12 +279,15 @@ pub(super) struct Seen {
 /// [`Seen::mistakes`] bits.
 const MISTAKE_SPLIT: u8 = 1;
 const MISTAKE_AI: u8 = 2;
-/// The bits above these hold `group_split` ([`Columns::mistakes`]).
+/// The three bits above these hold `group_split` ([`Columns::mistakes`]).
 const SPLIT_SHIFT: u8 = 2;
+/// `robots_files.cloudflare_managed` and `cloudflare_contradicted`, above `group_split`.
+const CLOUDFLARE_MANAGED: u8 = 1 << 5;
+const CLOUDFLARE_CONTRADICTED: u8 = 1 << 6;
 
 /// The `group_split` of [`Seen::mistakes`].
 fn group_split(mistakes: u8) -> Option<Split> {
-    let k = mistakes >> SPLIT_SHIFT;
+    let k = (mistakes >> SPLIT_SHIFT) & 7;
     (k > 0).then(|| Split::ALL[usize::from(k) - 1])
 }
 
@@ -321,6 +340,8 @@ pub(super) struct CrawlIndex {
     pub(super) captures: u64,
     /// Every part read has the accidental-block flags (`robots_files.wildcard_split`, ...).
     pub(super) mistakes_known: bool,
+    /// Every part read had the Cloudflare managed block's columns (schema 18).
+    pub(super) cloudflare_known: bool,
     /// Per outcome id: captures, and the earliest and latest capture time.
     pub(super) by_outcome: Vec<(i64, Option<i64>, Option<i64>)>,
     /// The captures revisits may stand for, and what each revisit refers to, by file and
@@ -562,6 +583,8 @@ impl CrawlIndex {
                 wildcard_split: eff.mistakes & MISTAKE_SPLIT != 0,
                 wildcard_with_ai: eff.mistakes & MISTAKE_AI != 0,
                 group_split: group_split(eff.mistakes),
+                cloudflare_managed: eff.mistakes & CLOUDFLARE_MANAGED != 0,
+                cloudflare_contradicted: eff.mistakes & CLOUDFLARE_CONTRADICTED != 0,
                 file: eff.file,
                 offset: eff.offset,
                 outcome: eff.outcome,

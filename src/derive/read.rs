@@ -19,6 +19,9 @@ pub struct Governs {
     pub wildcard_with_ai: bool,
     /// ... and its `robots_files.group_split`.
     pub group_split: Option<crate::robots::parse::Split>,
+    /// ... and its `robots_files.cloudflare_managed` and `cloudflare_contradicted`.
+    pub cloudflare_managed: bool,
+    pub cloudflare_contradicted: bool,
     /// The capture that governs the host (the end of its chain of redirects, read through a
     /// revisit): an id of the derivation's file names, and its offset and fetch outcome.
     pub file: u32,

@@ -232,6 +232,21 @@ pub(super) fn cc_html_page(rng: &mut Rng, host: &str) -> String {
     s
 }
 
+/// Cloudflare's managed robots.txt block, as Cloudflare writes it (Research Square's, in
+/// ../shared/data/robots, cut to four agents).
+pub(super) const CLOUDFLARE_MANAGED: &[u8] = b"# BEGIN Cloudflare Managed content\n\n\
+User-agent: *\nContent-Signal: search=yes,ai-train=no\nAllow: /\n\n\
+User-agent: Amazonbot\nDisallow: /\n\nUser-agent: CCBot\nDisallow: /\n\n\
+User-agent: ClaudeBot\nDisallow: /\n\nUser-agent: GPTBot\nDisallow: /\n\n\
+# END Cloudflare Managed Content\n\n";
+
+/// The start of Cloudflare's "Just a moment..." challenge page and its script, cut short.
+pub(super) const CHALLENGE: &[u8] = b"<!DOCTYPE html><html lang=\"en-US\"><head>\
+<title>Just a moment...</title><meta name=\"robots\" content=\"noindex,nofollow\"></head>\
+<body class=\"no-js\"><script>(function(){window._cf_chl_opt={cvId: '3',cType: 'managed'};\
+var cpo = document.createElement('script');\
+cpo.src = '/cdn-cgi/challenge-platform/h/b/orchestrate/chl_page/v1';}());</script></body></html>";
+
 pub(super) fn robots_body(rng: &mut Rng) -> Vec<u8> {
     let mut s = String::new();
     if rng.below(20) == 0 {

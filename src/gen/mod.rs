@@ -266,21 +266,37 @@ fn robots_capture(rng: &mut Rng, host: &str, real: Option<&[Vec<u8>]>) -> (Strin
                 Some(bodies) => own_host(&bodies[rng.below(bodies.len() as u64) as usize], host),
                 None => robots_body(rng),
             };
+            // About 2% of files carry Cloudflare's managed block before the site's own lines.
+            let body = match rng.below(50) {
+                0 => [bodies::CLOUDFLARE_MANAGED, &body].concat(),
+                _ => body,
+            };
             ("200 OK", "text/plain", body)
         }
         55..=59 => ("200 OK", "text/plain", Vec::new()),
+        60 if rng.below(10) == 0 => ("402 Payment Required", "text/plain", Vec::new()),
         60..=79 => (
             "404 Not Found",
             "text/html",
             b"<!DOCTYPE html><html><body>Not found</body></html>".to_vec(),
         ),
         80..=86 => ("301 Moved Permanently", "text/html", Vec::new()),
-        87..=89 => (
+        // A third of the 503s and a quarter of the 403s are challenge pages.
+        87 | 90 => (
+            if roll == 87 {
+                "503 Service Unavailable"
+            } else {
+                "403 Forbidden"
+            },
+            "text/html",
+            bodies::CHALLENGE.to_vec(),
+        ),
+        88..=89 => (
             "503 Service Unavailable",
             "text/html",
             b"<html>busy</html>".to_vec(),
         ),
-        90..=93 => (
+        91..=93 => (
             "403 Forbidden",
             "text/html",
             b"<html>forbidden</html>".to_vec(),
@@ -432,7 +448,10 @@ mod tests {
         let mut got = RobotsBodies::default();
         read_plain(&out, 0, out.len(), &mut got);
         // Up to the hosts their sitemaps name.
-        let anon = |b: &[u8]| own_host(b, "h.example");
+        let anon = |b: &[u8]| {
+            let b = b.strip_prefix(bodies::CLOUDFLARE_MANAGED).unwrap_or(b);
+            own_host(b, "h.example")
+        };
         let known: std::collections::HashSet<Vec<u8>> = corpus.iter().map(|b| anon(b)).collect();
         assert!(got.problems.is_empty(), "{:?}", got.problems);
         let (real, html): (Vec<_>, Vec<_>) =

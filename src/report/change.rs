@@ -13,6 +13,16 @@ const CHANGE_LINES: usize = 7;
 /// The colour of the `*` reading's line (grey).
 const STAR_COLOUR: usize = 7;
 
+/// Days that change what a share of written blocks means (days since 1970, what happened):
+/// marked on the charts, and said, when the compared crawls straddle them.
+const EVENTS: [(f64, &str, &str); 1] = [(
+    20_711.0,
+    "2026-09-15",
+    "Cloudflare began blocking AI training and agent crawlers at its edge for new and free \
+     zones without writing it in robots.txt: a share of written blocks that falls across that \
+     day reads fewer written disallows, not fewer blocks",
+)];
+
 fn agents(d: &CrawlFigures) -> &Agents {
     d.agents.as_ref().expect("crawl figures with agents")
 }
@@ -61,6 +71,8 @@ struct Axis {
     days: Vec<f64>,
     labels: Vec<String>,
     collections: Vec<Option<usize>>,
+    /// The [`EVENTS`] between the first and the last crawl.
+    marks: Vec<chart::Mark<'static>>,
     /// The table's first rows: when each crawl was captured and what it is compared with.
     head_rows: Vec<String>,
     said: String,
@@ -91,6 +103,24 @@ impl Axis {
             );
         }
         let joined = collections.iter().flatten().count();
+        let (first, last) = (
+            days.iter().copied().fold(f64::INFINITY, f64::min),
+            days.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        );
+        let events: Vec<&(f64, &str, &str)> = EVENTS
+            .iter()
+            .filter(|e| first < e.0 && e.0 < last)
+            .collect();
+        let marks = events
+            .iter()
+            .map(|e| chart::Mark {
+                day: e.0,
+                label: e.1,
+            })
+            .collect();
+        let events_said: String = (events.iter())
+            .map(|e| format!(" The grey line marks {}: {}.", e.1, e.2))
+            .collect();
         let said = format!(
             "Each crawl is placed at the middle of its robots.txt captures. A line joins only \
              crawls of one collection (names that differ only in their digits, like \
@@ -102,18 +132,25 @@ impl Axis {
             } else {
                 format!("{joined} of the {} crawls are joined.", dated.len())
             }
-        );
+        ) + &events_said;
         Axis {
             days,
             labels,
             collections,
+            marks,
             head_rows: vec![captured, compared],
             said,
         }
     }
 
     fn chart(&self, lines: &[chart::Line]) -> String {
-        chart::timeline(&self.days, &self.labels, &self.collections, lines)
+        chart::timeline(
+            &self.days,
+            &self.labels,
+            &self.collections,
+            lines,
+            &self.marks,
+        )
     }
 }
 

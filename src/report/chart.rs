@@ -202,21 +202,29 @@ fn compact(svg: &str) -> String {
     rounded
 }
 
+/// A day marked on a timeline: a grey vertical line with its label at the top.
+pub(super) struct Mark<'a> {
+    /// Days since 1970.
+    pub day: f64,
+    pub label: &'a str,
+}
+
 /// Lines of shares over time: crawl `i` at `xs[i]` (days since 1970, ascending), its value in
 /// each line marked by a dot; a line joins only consecutive crawls of one collection
 /// (`collections[i]`, none: a crawl compared with no other), never crawls of different kinds.
 /// The x axis is labelled at the crawls (`labels`), leaving out a label too close to the one
-/// before it.
+/// before it; `marks` are drawn where they fall between the first and the last crawl.
 pub(super) fn timeline(
     xs: &[f64],
     labels: &[String],
     collections: &[Option<usize>],
     lines: &[Line],
+    marks: &[Mark<'_>],
 ) -> String {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (720, 320)).into_drawing_area();
-        let _ = draw_timeline(&root, xs, labels, collections, lines);
+        let _ = draw_timeline(&root, xs, labels, collections, lines, marks);
         let _ = root.present();
     }
     compact(&svg)
@@ -228,6 +236,7 @@ fn draw_timeline(
     labels: &[String],
     collections: &[Option<usize>],
     lines: &[Line],
+    marks: &[Mark<'_>],
 ) -> Result<(), DrawingAreaErrorKind<std::io::Error>> {
     root.fill(&WHITE)?;
     let max = (lines.iter())
@@ -283,6 +292,22 @@ fn draw_timeline(
         let label = super::html::visible(label);
         root.draw(&Text::new(label, (px, py + 6), style.clone()))?;
         root.draw(&PathElement::new(vec![(px, py), (px, py + 4)], BLACK))?;
+    }
+    let grey = RGBColor(0x88, 0x88, 0x88);
+    let mark_style =
+        TextStyle::from(("sans-serif", 12).into_font()).pos(Pos::new(HPos::Left, VPos::Top));
+    for mark in marks.iter().filter(|m| first < m.day && m.day < last) {
+        chart.draw_series(std::iter::once(PathElement::new(
+            vec![(mark.day, 0.0), (mark.day, top)],
+            grey.stroke_width(1),
+        )))?;
+        let (px, py) = chart.backend_coord(&(mark.day, top));
+        let label = super::html::visible(mark.label);
+        root.draw(&Text::new(
+            label,
+            (px + 4, py + 2),
+            mark_style.clone().color(&grey),
+        ))?;
     }
     for line in lines {
         let colour = line_rgb(line.colour);

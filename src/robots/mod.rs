@@ -13,6 +13,7 @@
 
 pub mod acap;
 pub mod classify;
+pub mod cloudflare;
 pub mod encoding;
 pub mod ext;
 pub mod key;

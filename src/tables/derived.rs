@@ -275,6 +275,10 @@ table! {
         hosts_split_sitemap: I64,
         hosts_split_crawl_delay: I64,
         hosts_split_other: I64,
+        /// Of the hosts, those whose governing capture has `robots_files.cloudflare_managed`
+        /// / `cloudflare_contradicted`.
+        hosts_cloudflare_managed: I64,
+        hosts_cloudflare_contradicted: I64,
     }
 }
 

@@ -55,7 +55,7 @@ pub use kind::{Bool, Kind, Label, Str, StrList, Text, Ts, F64, I32, I64};
 pub use table::{Table, TableSelection};
 
 /// Version of the table schemas, stored in every Parquet file's metadata as `repcensus.schema_version`.
-pub const SCHEMA_VERSION: &str = "17";
+pub const SCHEMA_VERSION: &str = "18";
 table! {
     /// One row per capture of a `/robots.txt` URL, whatever its status.
     RobotsFilesBuilder, RobotsFileRow, RobotsFiles, arrow: RobotsFilesArrow,
@@ -117,6 +117,10 @@ table! {
         wildcard_split: Bool,
         /// A group names both `*` and an AI agent of the registry.
         wildcard_with_ai: Bool,
+        /// The file holds Cloudflare's managed block (`robots::cloudflare`).
+        cloudflare_managed: Bool,
+        /// The site's own lines give an agent the managed block names another verdict for `/`.
+        cloudflare_contradicted: Bool,
     }
 }
 

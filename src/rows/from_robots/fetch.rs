@@ -17,6 +17,8 @@ str_enum! {
         Redirect = "redirect",
         NotModified = "not_modified",
         Unauthorized = "unauthorized",
+        /// 402: a pay-per-crawl scheme's answer.
+        PaymentRequired = "payment_required",
         Forbidden = "forbidden",
         /// 404 or 410.
         NotFound = "not_found",
@@ -24,6 +26,9 @@ str_enum! {
         /// Another 4xx.
         ClientError = "client_error",
         ServerError = "server_error",
+        /// 403 or 503 whose body is a bot-protection service's challenge page
+        /// ([`super::challenge`]): neither the site's robots.txt nor its answer about one.
+        Challenge = "challenge",
         /// A status outside 200-599.
         OtherStatus = "other_status",
         /// A `revisit` record (the body is elsewhere).
@@ -47,6 +52,7 @@ impl FetchOutcome {
             Some(304) => FetchOutcome::NotModified,
             Some(300..=399) => FetchOutcome::Redirect,
             Some(401) => FetchOutcome::Unauthorized,
+            Some(402) => FetchOutcome::PaymentRequired,
             Some(403) => FetchOutcome::Forbidden,
             Some(404 | 410) => FetchOutcome::NotFound,
             Some(429) => FetchOutcome::TooManyRequests,
@@ -91,6 +97,10 @@ mod tests {
             FetchOutcome::NotModified
         );
         assert_eq!(FetchOutcome::of_status(Some(99)), FetchOutcome::OtherStatus);
+        assert_eq!(
+            FetchOutcome::of_status(Some(402)).as_str(),
+            "payment_required"
+        );
         assert_eq!(FetchOutcome::of_status(None).as_str(), "bad_status_line");
     }
 }

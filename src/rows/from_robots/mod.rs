@@ -3,6 +3,7 @@
 //! (`verdicts`, the caches; `verdict_rows`, the rows).
 
 mod body_facts;
+pub mod challenge;
 pub mod fetch;
 pub mod robots_capture;
 pub mod robots_txt;

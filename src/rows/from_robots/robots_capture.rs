@@ -310,6 +310,8 @@ impl<'b> Fetch<'b> {
         let facts = BodyFacts::of(body, declared, rec.block_truncated || info.capped);
         if f.outcome == FetchOutcome::Ok {
             f.outcome = facts.outcome_2xx();
+        } else if super::challenge::is_challenge(h, body) {
+            f.outcome = FetchOutcome::Challenge;
         }
         f.with_body(facts)
     }

@@ -199,6 +199,9 @@ fn fill_summary(row: &mut RobotsFileRow<'_>, r: &RobotsTxt<'_>) {
     row.has_content_signal = Some(s.has_content_signal);
     row.group_split = s.group_split.map(|g| g.as_str());
     row.wildcard_split = Some(s.wildcard_split);
+    let managed = crate::robots::cloudflare::managed_block(r, &mut crate::robots::Matcher::new());
+    row.cloudflare_managed = Some(managed.is_some());
+    row.cloudflare_contradicted = managed.map(|m| m.contradicted);
 }
 
 fn separator(l: &Line) -> &'static str {

@@ -93,6 +93,7 @@ pub fn unparsed(fetch_outcome: FetchOutcome) -> AgentVerdict {
         FetchOutcome::OkEmpty
         | FetchOutcome::NotFound
         | FetchOutcome::Unauthorized
+        | FetchOutcome::PaymentRequired
         | FetchOutcome::Forbidden
         | FetchOutcome::ClientError => no_robots,
         FetchOutcome::ServerError => AgentVerdict {
@@ -113,6 +114,9 @@ pub fn unparsed(fetch_outcome: FetchOutcome) -> AgentVerdict {
             verdict_documented: Verdict::Redirect,
             ..none
         },
+        // A challenge page says nothing about the site's robots.txt, and its status is the
+        // protection service's, not the site's answer to a robots.txt fetch.
+        FetchOutcome::Challenge => none,
         _ => none,
     }
 }
