@@ -4,7 +4,7 @@ a `revisit` record, which `robots_hosts` reads as the capture it revisits (docs/
 robots_hosts): by `WARC-Refers-To-Target-URI` and `-Date` (WARC 1.1), by the same payload digest
 on the same URL (Heritrix's WARC 1.0 identical-payload-digest revisits) or on another URL, a
 revisit of a redirect, a redirect to a revisit, a revisit of a 404, and revisits that match
-nothing (or only a later capture).
+nothing (or only a later capture), or only a capture of another host with another status.
 
 Records are WARC/1.1 (one gzip member each) for hosts under `revisit-case.invalid` (reserved
 .invalid TLD). The bodies are written for this file. Deterministic: same bytes on every run.
@@ -67,7 +67,7 @@ CASES = [
     got(f"http://origin.{D}/robots.txt", T1, "200 OK", BLOCK_ALL + "# shared\n"),
     again(f"http://elsewhere.{D}/robots.txt", T2, "200 OK", BLOCK_ALL + "# shared\n"),
     # No capture has the digest: unresolved, the revisit governs (verdict unknown).
-    again(f"http://unmatched.{D}/robots.txt", T2, "200 OK", "", digest=ELSEWHERE),
+    again(f"http://unmatched.{D}/robots.txt", T2, "200 OK", BLOCK_GPTBOT, digest=ELSEWHERE),
     # The only capture with the digest is later than the revisit: unresolved too.
     again(f"http://too-early.{D}/robots.txt", T1, "200 OK", BLOCK_ALL + "# later\n"),
     got(f"http://later.{D}/robots.txt", T3, "200 OK", BLOCK_ALL + "# later\n"),
@@ -85,6 +85,15 @@ CASES = [
     # A revisit of a 404: no robots.txt, everything allowed.
     got(f"http://gone.{D}/robots.txt", T1, "404 Not Found", "not here\n"),
     again(f"http://gone.{D}/robots.txt", T2, "404 Not Found", "not here\n"),
+    # A 404 revisit whose digest only another host's 200 `Disallow: /` has: its own status
+    # decides (a 4xx restricts nothing), never the other host's file.
+    got(f"http://blocker.{D}/robots.txt", T1, "200 OK", BLOCK_ALL + "# blocker\n"),
+    again(f"http://lost.{D}/robots.txt", T2, "404 Not Found", BLOCK_ALL + "# blocker\n"),
+    # A 200 revisit of an empty file, whose digest only another host's empty 301 has: it does
+    # not follow that redirect (an empty body's digest is every empty response's).
+    got(f"http://empty-moved.{D}/robots.txt", T1, "301 Moved Permanently", "",
+        [("Location", f"https://origin.{D}/robots.txt")]),
+    again(f"http://empty.{D}/robots.txt", T2, "200 OK", ""),
 ]
 
 

@@ -100,9 +100,12 @@ www.scheme-relative,1,resolved,1,true,scheme-relative,full_block
 }
 
 /// The hand-written revisits of samples/revisit-cases.warc.gz (scripts/make_revisit_cases.py):
-/// each host whose latest capture is a revisit is governed by the capture it revisits, found
-/// by Refers-To (URL and date), by its digest on its own URL or on another; a revisit of a
-/// redirect follows the redirect; the two that match nothing earlier stay `unknown`.
+/// each host whose latest capture is a 2xx revisit is governed by the capture it revisits, found
+/// by Refers-To (URL and date), by its digest on its own URL or on another; the two that match
+/// nothing earlier stay `unknown`. A revisit of another status is read by its own: a 404
+/// restricts nothing even where only another host's `Disallow: /` has its digest (`lost`), a
+/// 301 is followed by its own Location (`moved`), and a 200 of an empty body is an empty file,
+/// never another host's empty 301 (`empty`).
 #[test]
 fn each_revisit_is_read_as_the_capture_it_revisits() {
     let (_dir, out) = scan_sample("revisit-cases.warc.gz");
@@ -122,11 +125,15 @@ fn each_revisit_is_read_as_the_capture_it_revisits() {
     );
     let want = "\
 host,captures,fetch_outcome,resolution,hops,revisit,governed_by,governing_date,revisited_fetch_outcome,verdict
+blocker,1,ok,direct,0,NULL,http://blocker/robots.txt,2026-03-01,NULL,full_block
 dated,3,revisit,direct,0,refers_to,http://dated/robots.txt,2026-03-01,ok,full_block
 elsewhere,1,revisit,direct,0,same_digest,http://origin/robots.txt,2026-03-01,ok,full_block
-gone,2,revisit,direct,0,same_url,http://gone/robots.txt,2026-03-01,not_found,no_robots
+empty-moved,1,redirect,missing_target,1,NULL,http://empty-moved/robots.txt,2026-03-01,NULL,redirect
+empty,1,ok_empty,direct,0,NULL,http://empty/robots.txt,2026-03-02,NULL,no_robots
+gone,2,not_found,direct,0,NULL,http://gone/robots.txt,2026-03-02,NULL,no_robots
 later,1,ok,direct,0,NULL,http://later/robots.txt,2026-03-03,NULL,full_block
-moved,3,revisit,resolved,1,same_url,https://moved/robots.txt,2026-03-01,redirect,full_block
+lost,1,not_found,direct,0,NULL,http://lost/robots.txt,2026-03-02,NULL,no_robots
+moved,3,redirect,resolved,1,NULL,https://moved/robots.txt,2026-03-01,NULL,full_block
 origin,1,ok,direct,0,NULL,http://origin/robots.txt,2026-03-01,NULL,full_block
 refers-to,2,revisit,direct,0,refers_to,http://refers-to/robots.txt,2026-03-01,ok,full_block
 same-url,2,revisit,direct,0,same_url,http://same-url/robots.txt,2026-03-01,ok,full_block
@@ -136,7 +143,8 @@ unmatched,1,revisit,direct,0,unresolved,http://unmatched/robots.txt,2026-03-02,N
 ";
     assert_eq!(got, want);
     // The summary counts the two unresolved revisits, and the bundled query has every other
-    // host in its 2xx denominator: 8 hosts governed by a 2xx file (gone's 404 is not one).
+    // host in its 2xx denominator: 10 hosts governed by a 2xx file (empty's too; the 404s of
+    // gone and lost and empty-moved's redirect to nowhere are not), of 15.
     let unresolved = duck(
         &out,
         "SELECT sum(hosts) FROM read_parquet('summary_robots_hosts/*/*.parquet')
@@ -150,12 +158,13 @@ unmatched,1,revisit,direct,0,unresolved,http://unmatched/robots.txt,2026-03-02,N
         .find(|l| l.contains(",GPTBot,"))
         .expect("GPTBot row");
     let cols: Vec<&str> = gptbot.split(',').collect();
-    assert_eq!((cols[6], cols[7]), ("8", "11"), "{table}");
+    assert_eq!((cols[6], cols[7]), ("10", "15"), "{table}");
 }
 
 /// The British Library pair of real archives: the second crawl, 11 minutes later, has only
-/// revisits of the first's three robots.txt captures (WARC 1.0, no Refers-To). Each host is
-/// governed by the first crawl's capture with its digest: two files and a 404, none `unknown`.
+/// revisits of the first's three robots.txt captures (WARC 1.0, no Refers-To). The two 200
+/// revisits are governed by the first crawl's capture with their digest; the 404 revisit by its
+/// own status (a 404 needs no body). None is `unknown`.
 #[test]
 fn the_british_library_revisits_are_read_through_to_the_first_crawl() {
     let dir = tempfile::tempdir().unwrap();
@@ -176,20 +185,22 @@ fn the_british_library_revisits_are_read_through_to_the_first_crawl() {
     let got = duck(
         &out,
         &with_verdicts_view(
-            "SELECT h.host, h.fetch_outcome, h.revisit, h.effective_fetch_outcome, v.verdict
+            "SELECT h.host, h.fetch_outcome, h.revisit, h.effective_fetch_outcome, v.verdict,
+                h.effective_warc_file LIKE '%BL-20140325121225068%' AS first_crawl
          FROM read_parquet('robots_hosts/*/*.parquet') h
          JOIN agent_verdicts v
            ON v.warc_file = h.effective_warc_file AND v.warc_offset = h.effective_warc_offset
-         WHERE v.agent = 'GPTBot' AND h.effective_warc_file LIKE '%BL-20140325121225068%'
+         WHERE v.agent = 'GPTBot' AND h.host IN
+             ('ajax.googleapis.com', 'data.gov.uk', 'html5shiv.googlecode.com')
          ORDER BY h.host",
         ),
     );
     assert_eq!(
         got,
-        "host,fetch_outcome,revisit,effective_fetch_outcome,verdict
-ajax.googleapis.com,revisit,same_url,ok,partial_block
-data.gov.uk,revisit,same_url,ok,partial_block
-html5shiv.googlecode.com,revisit,same_url,not_found,no_robots
+        "host,fetch_outcome,revisit,effective_fetch_outcome,verdict,first_crawl
+ajax.googleapis.com,revisit,same_url,ok,partial_block,true
+data.gov.uk,revisit,same_url,ok,partial_block,true
+html5shiv.googlecode.com,not_found,NULL,not_found,no_robots,false
 "
     );
 }

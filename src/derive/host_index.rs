@@ -53,7 +53,12 @@ pub(super) const TARGET_COLUMNS: [&str; 5] = [
     "payload_digest",
     "refers_to_url",
 ];
-pub(super) const REVISIT_COLUMNS: [&str; 3] = ["payload_digest", "refers_to_url", "refers_to_date"];
+pub(super) const REVISIT_COLUMNS: [&str; 4] = [
+    "payload_digest",
+    "refers_to_url",
+    "refers_to_date",
+    "http_status",
+];
 /// The column a partition's spilled `robots_files` rows have (`super::partitions`): true for a
 /// guest, a capture of another partition's host.
 pub(super) const GUEST_COLUMN: &str = "_guest";
@@ -154,6 +159,7 @@ struct Columns<'b> {
     digest: Option<&'b StringArray>,
     refers_to: Option<&'b StringArray>,
     refers_to_date: Option<&'b arrow_array::TimestampMicrosecondArray>,
+    status: Option<&'b arrow_array::Int32Array>,
     wildcard_split: Option<&'b arrow_array::BooleanArray>,
     wildcard_with_ai: Option<&'b arrow_array::BooleanArray>,
     group_split: Option<&'b StringArray>,
@@ -185,6 +191,9 @@ impl<'b> Columns<'b> {
             refers_to_date: batch
                 .column_by_name("refers_to_date")
                 .and_then(|a| a.as_primitive_opt::<TimestampMicrosecondType>()),
+            status: batch
+                .column_by_name("http_status")
+                .and_then(|a| a.as_primitive_opt::<arrow_array::types::Int32Type>()),
             wildcard_split: batch
                 .column_by_name("wildcard_split")
                 .and_then(|a| a.as_boolean_opt()),
@@ -202,6 +211,12 @@ impl<'b> Columns<'b> {
                 .column_by_name(GUEST_COLUMN)
                 .and_then(|a| a.as_boolean_opt()),
         })
+    }
+
+    /// Row `i`'s HTTP status (read only with [`REVISIT_COLUMNS`]).
+    fn status(&self, i: usize) -> Option<u16> {
+        let a = self.status.filter(|a| a.is_valid(i))?;
+        u16::try_from(a.value(i)).ok()
     }
 
     fn is_guest(&self, i: usize) -> bool {
@@ -457,6 +472,7 @@ impl CrawlIndex {
                     .map(|a| a.value(i)),
                 digest: digest.map(Into::into),
                 time: seen.time(),
+                status: cols.status(i),
             };
             self.revisits.insert((seen.file, seen.offset), reference);
         } else {
@@ -465,8 +481,9 @@ impl CrawlIndex {
                 .wants_host(host)
                 .then(|| redirects::url_key(url))
                 .flatten();
+            let status = cols.status(i);
             self.originals
-                .offer(key.as_deref(), digest, seen.time(), || seen.copy());
+                .offer(key.as_deref(), digest, seen.time(), status, || seen.copy());
         }
     }
 

@@ -16,6 +16,13 @@
 //!
 //! "Not after" compares `capture_time` when both captures have one. A revisit is never read
 //! through another revisit; one that none of these finds is [`Revisit::Unresolved`].
+//!
+//! Only a revisit of a 2xx response comes here (the scan gives a revisit of another status that
+//! status's outcome: its response decides without a body, RFC 9309 section 2.3.1), and the
+//! capture it stands for must have answered with the same status: a digest is the body's, and
+//! an empty body's digest is shared by every empty 200, 301 and 404 of the crawl. Where the
+//! revisit names a URL (1 and 2) a capture of unknown status still matches; by digest alone
+//! (3) both statuses must be known and equal.
 
 use rustc_hash::FxHashMap;
 
@@ -42,6 +49,8 @@ pub struct Reference {
     pub refers_to_date: Option<i64>,
     pub digest: Option<Box<str>>,
     pub time: Option<i64>,
+    /// The revisit's own HTTP status.
+    pub status: Option<u16>,
 }
 
 /// A capture that some revisit may stand for: its payload digest and time (its URL is
@@ -49,6 +58,7 @@ pub struct Reference {
 struct Candidate<T> {
     digest: Option<u32>,
     time: Option<i64>,
+    status: Option<u16>,
     capture: T,
 }
 
@@ -117,6 +127,7 @@ impl<T> Originals<T> {
         url: Option<&str>,
         digest: Option<&str>,
         time: Option<i64>,
+        status: Option<u16>,
         make: impl FnOnce() -> T,
     ) {
         let url = url.and_then(|u| self.urls.get(u).copied());
@@ -128,6 +139,7 @@ impl<T> Originals<T> {
         self.candidates.push(Candidate {
             digest,
             time,
+            status,
             capture: make(),
         });
         if let Some(u) = url {
@@ -153,6 +165,12 @@ impl<T> Originals<T> {
             (Some(c), Some(t)) => c <= t,
             _ => true,
         };
+        // Where the revisit names the URL, a capture of unknown status may still be it.
+        let may_agree = |c: &Candidate<T>| match (c.status, r.status) {
+            (Some(c), Some(s)) => c == s,
+            _ => true,
+        };
+        let agrees = |c: &Candidate<T>| r.status.is_some() && c.status == r.status;
         let latest = |ids: Option<&Vec<u32>>, fits: &dyn Fn(&Candidate<T>) -> bool| {
             let mut best: Option<&Candidate<T>> = None;
             for c in ids
@@ -168,9 +186,11 @@ impl<T> Originals<T> {
         };
         if let Some(to) = id(&self.urls, &r.refers_to) {
             let found = match r.refers_to_date {
-                Some(date) => latest(self.by_url.get(&to), &|c| c.time == Some(date)),
+                Some(date) => latest(self.by_url.get(&to), &|c| {
+                    c.time == Some(date) && may_agree(c)
+                }),
                 None => latest(self.by_url.get(&to), &|c| {
-                    not_after(c) && (r.digest.is_none() || c.digest == digest)
+                    not_after(c) && (r.digest.is_none() || c.digest == digest) && may_agree(c)
                 }),
             };
             if found.is_some() {
@@ -182,13 +202,13 @@ impl<T> Originals<T> {
         };
         if let Some(own) = id(&self.urls, &r.url) {
             let found = latest(self.by_url.get(&own), &|c| {
-                not_after(c) && c.digest == Some(digest)
+                not_after(c) && c.digest == Some(digest) && may_agree(c)
             });
             if found.is_some() {
                 return (Revisit::SameUrl, found);
             }
         }
-        match latest(self.by_digest.get(&digest), &not_after) {
+        match latest(self.by_digest.get(&digest), &|c| not_after(c) && agrees(c)) {
             Some(found) => (Revisit::SameDigest, Some(found)),
             None => (Revisit::Unresolved, None),
         }
@@ -203,9 +223,9 @@ mod tests {
         Some(s.into())
     }
 
-    /// Captures as (name, URL, digest, time); revisits refer to some of them.
+    /// Captures as (name, URL, digest, time, HTTP status); revisits refer to some of them.
     fn originals(
-        captures: &[(&'static str, &str, &str, i64)],
+        captures: &[(&'static str, &str, &str, i64, u16)],
         revisits: &[&Reference],
     ) -> Originals<(&'static str, i64)> {
         let mut o = Originals::default();
@@ -217,8 +237,10 @@ mod tests {
                 .map(|u| ("h".to_string(), u.to_string()));
             o.refer(url, to, r.digest.as_deref());
         }
-        for &(name, url, digest, time) in captures {
-            o.offer(Some(url), Some(digest), Some(time), || (name, time));
+        for &(name, url, digest, time, status) in captures {
+            o.offer(Some(url), Some(digest), Some(time), Some(status), || {
+                (name, time)
+            });
         }
         o
     }
@@ -241,10 +263,10 @@ mod tests {
         };
         let o = originals(
             &[
-                ("old", "u", "d1", 10),
-                ("other body", "u", "d2", 20),
-                ("same", "u", "d1", 25),
-                ("later", "u", "d1", 40),
+                ("old", "u", "d1", 10, 200),
+                ("other body", "u", "d2", 20, 200),
+                ("same", "u", "d1", 25, 200),
+                ("later", "u", "d1", 40, 200),
             ],
             &[&r],
         );
@@ -259,12 +281,13 @@ mod tests {
             refers_to_date: Some(10),
             digest: key("d"),
             time: Some(30),
+            status: Some(200),
         };
         let o = originals(
             &[
-                ("v at 10", "v", "d", 10),
-                ("v at 20", "v", "d", 20),
-                ("u", "u", "d", 25),
+                ("v at 10", "v", "d", 10, 200),
+                ("v at 20", "v", "d", 20, 200),
+                ("u", "u", "d", 25, 200),
             ],
             &[&r],
         );
@@ -285,8 +308,12 @@ mod tests {
             refers_to_date: Some(5),
             digest: key("d"),
             time: Some(30),
+            status: Some(200),
         };
-        let o = originals(&[("v at 10", "v", "d", 10), ("u", "u", "d", 25)], &[&r]);
+        let o = originals(
+            &[("v at 10", "v", "d", 10, 200), ("u", "u", "d", 25, 200)],
+            &[&r],
+        );
         assert_eq!(resolve(&o, &r), (Revisit::SameUrl, Some("u")));
     }
 
@@ -296,15 +323,22 @@ mod tests {
             url: key("u"),
             digest: key("d"),
             time: Some(30),
+            status: Some(200),
             ..Reference::default()
         };
         let o = originals(
-            &[("elsewhere", "w", "d", 20), ("u later", "u", "d", 31)],
+            &[
+                ("elsewhere", "w", "d", 20, 200),
+                ("u later", "u", "d", 31, 200),
+            ],
             &[&r],
         );
         assert_eq!(resolve(&o, &r), (Revisit::SameDigest, Some("elsewhere")));
         let o = originals(
-            &[("u later", "u", "d", 31), ("w later", "w", "d", 40)],
+            &[
+                ("u later", "u", "d", 31, 200),
+                ("w later", "w", "d", 40, 200),
+            ],
             &[&r],
         );
         assert_eq!(resolve(&o, &r), (Revisit::Unresolved, None));
@@ -314,5 +348,53 @@ mod tests {
             ..Reference::default()
         };
         assert_eq!(resolve(&o, &none), (Revisit::Unresolved, None));
+    }
+
+    /// An empty body's digest is every empty response's: a 200 revisit must not take another
+    /// host's empty 301 (and follow its redirect) nor its empty 404, only a 200 of that digest.
+    #[test]
+    fn a_digest_match_across_urls_needs_the_revisits_own_status() {
+        let r = Reference {
+            url: key("u"),
+            digest: key("empty"),
+            time: Some(30),
+            status: Some(200),
+            ..Reference::default()
+        };
+        let o = originals(
+            &[
+                ("moved", "w", "empty", 25, 301),
+                ("gone", "x", "empty", 26, 404),
+                ("empty file", "y", "empty", 10, 200),
+            ],
+            &[&r],
+        );
+        assert_eq!(resolve(&o, &r), (Revisit::SameDigest, Some("empty file")));
+        let o = originals(&[("moved", "w", "empty", 25, 301)], &[&r]);
+        assert_eq!(resolve(&o, &r), (Revisit::Unresolved, None));
+        // A revisit without a status matches no other URL by digest alone.
+        let unknown = Reference { status: None, ..r };
+        let o = originals(&[("empty file", "y", "empty", 10, 200)], &[&unknown]);
+        assert_eq!(resolve(&o, &unknown), (Revisit::Unresolved, None));
+    }
+
+    /// Where the revisit names the URL, the capture must still have answered with its status.
+    #[test]
+    fn its_own_url_with_another_status_is_not_the_capture_it_revisits() {
+        let r = Reference {
+            url: key("u"),
+            digest: key("empty"),
+            time: Some(30),
+            status: Some(200),
+            ..Reference::default()
+        };
+        let o = originals(
+            &[
+                ("redirect", "u", "empty", 20, 301),
+                ("empty", "u", "empty", 10, 200),
+            ],
+            &[&r],
+        );
+        assert_eq!(resolve(&o, &r), (Revisit::SameUrl, Some("empty")));
     }
 }

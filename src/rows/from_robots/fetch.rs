@@ -31,7 +31,8 @@ str_enum! {
         Challenge = "challenge",
         /// A status outside 200-599.
         OtherStatus = "other_status",
-        /// A `revisit` record (the body is elsewhere).
+        /// A `revisit` record of a 2xx response (or of a head without a status): its body is
+        /// elsewhere. A revisit of another status has that status's outcome.
         Revisit = "revisit",
         /// A `response` record without an HTTP status line.
         NoHttpResponse = "no_http_response",

@@ -290,7 +290,17 @@ impl<'b> Fetch<'b> {
                 .map(|v| String::from_utf8_lossy(&unfold(v)).into_owned());
         }
         if ty == RecordType::Revisit {
-            f.outcome = FetchOutcome::Revisit;
+            // A revisit leaves out only the body: a status that makes the body irrelevant (a
+            // 4xx, 5xx or 3xx, whose Location is in the head) is its outcome, as for any
+            // capture. Only a 2xx (or a head without a status) needs the capture it revisits.
+            // A 2xx whose head or digest says its body is empty is an empty file, as RFC 9309
+            // reads one: nothing to look up.
+            f.outcome = match f.outcome {
+                FetchOutcome::Ok if revisits_empty_body(h, rec) => FetchOutcome::OkEmpty,
+                FetchOutcome::Ok | FetchOutcome::BadStatusLine => FetchOutcome::Revisit,
+                _ if super::challenge::is_challenge(h, &[]) => FetchOutcome::Challenge,
+                other => other,
+            };
             return f;
         }
         if let Some(why) = head_too_long(h, rec) {
@@ -349,6 +359,23 @@ fn media_type(v: &[u8]) -> Option<String> {
 /// When the HTTP head does not end within the part of the record that is read (its block was
 /// cut at [`crate::archive::sink::KEEP_BLOCK`]), the detail of its `http_head_too_long` errors
 /// row.
+/// The payload digests of an empty body, as archives write them (SHA-1 in base32, SHA-256 in
+/// base32 or hex).
+const EMPTY_DIGESTS: [&[u8]; 3] = [
+    b"sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ",
+    b"sha256:4OYMIQUY7QOBJGX36TEJS35ZEQT24QPEMSNZGTFESWMRW6CSXBKQ",
+    b"sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+];
+
+/// Whether a revisit records a response with an empty body: `Content-Length: 0` without a
+/// transfer coding, or the payload digest of an empty body.
+fn revisits_empty_body(h: &HttpHead<'_>, rec: &Record<'_>) -> bool {
+    let zero_length = h.header("content-length").is_some_and(|v| trim(v) == b"0")
+        && h.header("transfer-encoding").is_none();
+    let digest = rec.head.field("WARC-Payload-Digest").map(trim);
+    zero_length || digest.is_some_and(|d| EMPTY_DIGESTS.iter().any(|e| d.eq_ignore_ascii_case(e)))
+}
+
 pub(crate) fn head_too_long(h: &HttpHead<'_>, rec: &Record<'_>) -> Option<String> {
     (h.incomplete && rec.block_truncated).then(|| {
         format!(
