@@ -63,6 +63,7 @@ mod derive;
 mod explain;
 mod gen;
 mod parts;
+mod ranks;
 mod report;
 mod robots;
 mod rows;
@@ -99,6 +100,8 @@ pub use derive::redirects::Resolution;
 pub use explain::{explain, Capture, ExplainOptions, Explanation, HeldLine};
 /// Synthetic archives for benchmarks and tests (`repcensus generate`).
 pub use gen::{generate, parse_size, real_bodies, GenKind, GenOptions, Layout, GEN_REVISION};
+/// A ranked list of sites into the `ranks` table (`repcensus ranks`).
+pub use ranks::{ranks, ListForm, RanksOptions, RanksSummary};
 /// The census as one HTML page, from the tables (`repcensus report`).
 pub use report::{report, ReportOptions, ReportSummary};
 pub use robots::matcher::Decision as MatchVerdict;
@@ -118,6 +121,8 @@ pub use scan::{scan, ArchiveFormat, InputStatus, ScanOptions, ScanSummary, DEFAU
 pub use signals::{parse_header_value, parse_meta_content, ParsedValue, Syntax};
 /// The tables: their catalogue, a selection of them, the schema version in every part.
 pub use tables::{Table, TableSelection, SCHEMA_VERSION};
+/// The tiers of `ranks.tier`, in order.
+pub const RANK_TIERS: &[tables::ranks::Tier] = tables::ranks::Tier::ALL;
 
 /// Inputs: expanding command-line arguments into files, sharding them, and opening them.
 pub mod inputs {

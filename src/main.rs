@@ -194,6 +194,24 @@ enum Command {
         #[arg(long, short)]
         quiet: bool,
     },
+    /// Read a ranked list of sites (Tranco's `rank,domain` CSV, CrUX's `origin,rank` CSV, or
+    /// one domain per line) into the `ranks` table of an output folder, so that the
+    /// `study_*` queries count each study's definition per tier of the list (top1k, top10k,
+    /// top100k, top1m, rest). A registered domain matches every host of that domain; a host
+    /// (a CrUX origin's) matches that host only. Writing a list again replaces it.
+    Ranks {
+        /// The list (plain or gzip).
+        file: PathBuf,
+        /// The output folder (or s3:// prefix): a scan's, before or after the scan.
+        #[arg(long)]
+        out: PathBuf,
+        /// The list's name (`ranks.list`; default: the file name without extensions).
+        #[arg(long)]
+        name: Option<String>,
+        /// Print nothing.
+        #[arg(long, short)]
+        quiet: bool,
+    },
     /// Write the census as one HTML page (charts and tables, no network access needed to view
     /// it) from the tables of a scan's output folder. Every number is the one the bundled query
     /// named beside it gives on the same folder. Exit 0: written; 1: written, but some crawl's
@@ -582,6 +600,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             crawl,
             quiet,
         } => run_report(tables, &out, crawl, quiet),
+        Command::Ranks {
+            file,
+            out,
+            name,
+            quiet,
+        } => Ok(run_ranks(
+            repcensus::RanksOptions { file, out, name },
+            quiet,
+        )),
         Command::Query {
             query,
             out,
@@ -713,6 +740,38 @@ fn run_query(
             eprintln!("repcensus: {e}");
             let failed = matches!(e, QueryError::Failed);
             Ok(ExitCode::from(if failed { 1 } else { 2 }))
+        }
+    }
+}
+
+/// `repcensus ranks`: exit 0 when the list was written, 2 otherwise.
+fn run_ranks(opts: repcensus::RanksOptions, quiet: bool) -> ExitCode {
+    match repcensus::ranks(&opts) {
+        Ok(s) => {
+            if !quiet {
+                let tiers: Vec<String> = (repcensus::RANK_TIERS.iter().zip(s.by_tier))
+                    .map(|(t, n)| format!("{t} {n}"))
+                    .collect();
+                println!(
+                    "ranks  {}: {} names ({} list; {}) -> {}",
+                    s.list,
+                    s.names,
+                    s.form,
+                    tiers.join(", "),
+                    opts.out.display()
+                );
+                if s.skipped > 0 {
+                    println!("skipped {} lines that name no site:", s.skipped);
+                    for (line, why) in &s.skipped_lines {
+                        println!("  line {line}: {why}");
+                    }
+                }
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("repcensus ranks: {e:#}");
+            ExitCode::from(2)
         }
     }
 }

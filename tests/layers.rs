@@ -28,6 +28,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     ("report", &["archive", "signals", "parts", "tables"]),
     ("ask", &["archive", "parts", "tables"]),
+    ("ranks", &["archive", "parts", "tables"]),
     (
         "explain",
         &[

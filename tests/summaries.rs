@@ -218,14 +218,68 @@ fn assert_pairs_and_domains_equal_detail(out: &Path) {
         (
             "summary_block_sets",
             BLOCK_SETS_FROM_DETAIL.to_string(),
+            // A set only the other readings name has no host of its own.
             read(
                 "summary_block_sets",
                 "agents, agent_count, hosts, hosts_2xx",
-            ),
+            ) + " WHERE hosts > 0",
         ),
     ] {
         assert_same_rows(out, table, &detail, &summary);
     }
+    for (column, holds) in SET_READINGS {
+        assert_same_rows(
+            out,
+            column,
+            &host_sets_from_detail(holds),
+            &host_sets_of_hosts(column),
+        );
+    }
+}
+
+/// Each set column of `robots_hosts` but `block_set`, with the condition on an
+/// `agent_verdicts` row that puts its agent in the set (`derive::block_sets::SetKind`).
+const SET_READINGS: [(&str, &str); 4] = [
+    (
+        "full_block_by_name_set",
+        "v.verdict = 'full_block' AND v.verdict_source = 'specific'",
+    ),
+    (
+        "own_group_root_set",
+        "v.verdict_source = 'specific' AND NOT v.root_allowed",
+    ),
+    ("named_set", "v.named"),
+    (
+        "rfc9309_root_set",
+        "v.verdict_rfc9309 = 'full_block' \
+         OR (v.verdict_rfc9309 = 'partial_block' AND NOT v.root_allowed)",
+    ),
+];
+
+/// Each host's agents for which `holds`, from the detail, in registry order.
+fn host_sets_from_detail(holds: &str) -> String {
+    format!(
+        "SELECT h.crawl, h.host,
+            coalesce(list(v.agent ORDER BY s.agent_index) FILTER ({holds}), []) AS agents
+         FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+         JOIN read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true) v
+             ON v.crawl = h.crawl AND v.warc_file = h.effective_warc_file
+             AND v.warc_offset = h.effective_warc_offset
+         JOIN (SELECT DISTINCT crawl, agent, agent_index
+               FROM read_parquet('summary_agents/*/*.parquet', hive_partitioning = true)) s
+             ON s.crawl = v.crawl AND s.agent = v.agent
+         GROUP BY ALL"
+    )
+}
+
+/// Each host's agents read through its `column` and `summary_block_sets`.
+fn host_sets_of_hosts(column: &str) -> String {
+    format!(
+        "SELECT h.crawl, h.host, s.agents
+         FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+         JOIN read_parquet('summary_block_sets/*/*.parquet', hive_partitioning = true) s
+             ON s.crawl = h.crawl AND s.block_set = h.{column}"
+    )
 }
 
 const GROUPS: &str = "

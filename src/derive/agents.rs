@@ -10,7 +10,7 @@
 //! (every file that names no tracked agent and disallows the same way), so the work grows with
 //! the crawl's captures (reading the runs) and hosts (one lookup each), not hosts × agents.
 
-use super::block_sets::BlockSets;
+use super::block_sets::{BlockSets, HostSets, SetKind};
 use super::classes::{Class, Classes, Run, OUTCOMES_2XX};
 use super::content_usage::{ContentUsage, Usage};
 use super::groups::{GroupFold, Groups};
@@ -138,8 +138,11 @@ pub struct Agents {
     domains: pairs::DomainTally,
     usage: ContentUsage,
     block_sets: BlockSets,
-    /// Per profile, the id of its set in `block_sets`, once asked for.
-    profile_sets: Vec<Option<i64>>,
+    /// Per profile, its sets' place in `host_sets`, once asked for.
+    profile_sets: Vec<Option<u32>>,
+    /// The distinct [`HostSets`] of the crawl, and each one's place.
+    host_sets: Vec<HostSets>,
+    host_set_ids: FxHashMap<HostSets, u32>,
     /// Some `robots_files` part read had no accidental-block flags (schema 11 and before):
     /// `hosts_wildcard_flagged` is NULL.
     flags_unknown: bool,
@@ -154,8 +157,8 @@ impl Agents {
     }
 
     /// Count the hosts of `governs` by the runs of their governing captures in `parts` (read
-    /// from `out`). Each host's `block_set` (in the order of `governs`; `None` for a capture
-    /// without runs).
+    /// from `out`). Each host's sets, as a place in [`Agents::host_sets`] (in the order of
+    /// `governs`; `None` for a capture without runs).
     pub fn add(
         &mut self,
         out: &OutDir,
@@ -164,7 +167,7 @@ impl Agents {
         files: &mut Names,
         outcomes: &Names,
         registry: &Registry,
-    ) -> Result<Vec<Option<i64>>> {
+    ) -> Result<Vec<Option<u32>>> {
         let (mut slots, mut governed, slot_of_host) = governing_captures(governs);
         let (tally, profiles, usage) = (&mut self.tally, &mut self.profiles, &mut self.usage);
         let mut usage_missing = false;
@@ -195,7 +198,7 @@ impl Agents {
         if usage_missing {
             self.usage.unknown();
         }
-        let mut sets: Vec<Option<i64>> = Vec::with_capacity(governed.len());
+        let mut sets: Vec<Option<u32>> = Vec::with_capacity(governed.len());
         for g in &governed {
             let hosts: u64 = g.hosts.iter().map(|&n| u64::from(n)).sum();
             if !g.found {
@@ -204,9 +207,10 @@ impl Agents {
                 continue;
             }
             self.counts.hosts += hosts;
-            let set = self.block_set(g.profile, registry)?;
+            let set = self.sets_of(g.profile, registry)?;
             let is_2xx = is_2xx(g.outcome, outcomes);
-            self.block_sets.add_hosts(set, hosts as i64, is_2xx);
+            let block_set = self.host_sets[set as usize][0];
+            self.block_sets.add_hosts(block_set, hosts as i64, is_2xx);
             sets.push(Some(set));
             for (&resolution, &n) in Resolution::ALL.iter().zip(&g.hosts) {
                 if n > 0 {
@@ -239,23 +243,37 @@ impl Agents {
         Ok(slot_of_host.iter().map(|&s| sets[s as usize]).collect())
     }
 
-    /// The id of the set of agents profile `profile` fully blocks (`verdict` full_block).
-    fn block_set(&mut self, profile: u32, registry: &Registry) -> Result<i64> {
+    /// The distinct sets of the hosts added so far, by the places [`Agents::add`] gives.
+    pub fn host_sets(&self) -> &[HostSets] {
+        &self.host_sets
+    }
+
+    /// The place in `host_sets` of the sets of profile `profile`: the agents it fully blocks
+    /// (`block_set`), and those of each other [`SetKind`].
+    fn sets_of(&mut self, profile: u32, registry: &Registry) -> Result<u32> {
         let p = profile as usize;
         if self.profile_sets.len() <= p {
             self.profile_sets.resize(p + 1, None);
         }
-        if let Some(id) = self.profile_sets[p] {
-            return Ok(id);
+        if let Some(k) = self.profile_sets[p] {
+            return Ok(k);
         }
-        let classes = &self.classes;
-        let blocked: Vec<u16> = (self.profiles.runs[p].iter())
-            .filter(|r| classes.text(classes.get(r.2).verdict) == Some("full_block"))
-            .flat_map(|&(first, n, _)| first..first + n)
-            .collect();
-        let id = self.block_sets.id(&blocked, registry)?;
-        self.profile_sets[p] = Some(id);
-        Ok(id)
+        let mut sets: HostSets = [0; 5];
+        for (slot, &kind) in sets.iter_mut().zip(SetKind::ALL) {
+            let classes = &self.classes;
+            let agents: Vec<u16> = (self.profiles.runs[p].iter())
+                .filter(|r| in_set(classes, classes.get(r.2), kind))
+                .flat_map(|&(first, n, _)| first..first + n)
+                .collect();
+            *slot = self.block_sets.id(&agents, registry)?;
+        }
+        let next = self.host_sets.len() as u32;
+        let k = *self.host_set_ids.entry(sets).or_insert(next);
+        if k == next {
+            self.host_sets.push(sets);
+        }
+        self.profile_sets[p] = Some(k);
+        Ok(k)
     }
 
     /// Write the tables counted, and commit them together.
@@ -277,6 +295,8 @@ impl Agents {
             usage,
             block_sets,
             profile_sets: _,
+            host_sets: _,
+            host_set_ids: _,
             flags_unknown,
             mut counts,
         } = self;
@@ -715,5 +735,21 @@ impl RunColumns {
             documented_source: self.texts[4][i],
         };
         Ok((first as u16, n as u16, classes.id(class)))
+    }
+}
+
+/// Whether an agent of class `c` is in a host's set of kind `kind`.
+fn in_set(classes: &Classes, c: &Class, kind: SetKind) -> bool {
+    let is = |id: Option<u32>, text: &str| classes.text(id) == Some(text);
+    let by_name = is(c.source, "specific");
+    match kind {
+        SetKind::FullBlock => is(c.verdict, "full_block"),
+        SetKind::FullBlockByName => is(c.verdict, "full_block") && by_name,
+        SetKind::OwnGroupRoot => by_name && c.root_allowed == Some(false),
+        SetKind::Named => c.named == Some(true),
+        SetKind::Rfc9309Root => {
+            is(c.verdict_rfc9309, "full_block")
+                || (is(c.verdict_rfc9309, "partial_block") && c.root_allowed == Some(false))
+        }
     }
 }

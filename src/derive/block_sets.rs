@@ -9,6 +9,29 @@ use crate::tables::{SummaryBlockSetRow, SummaryBlockSetsBuilder};
 use anyhow::{bail, Result};
 use rustc_hash::FxHashMap;
 
+str_enum! {
+    /// What puts an agent in one of a host's sets ([`HostSets`]), each the reading of one
+    /// study's definition (../shared/specs/studies.md), from the governing capture's verdicts.
+    pub enum SetKind {
+        /// `verdict` full_block (Google's reading): `robots_hosts.block_set`.
+        FullBlock = "full_block",
+        /// ... decided by a group naming the agent (`verdict_source` specific).
+        FullBlockByName = "full_block_by_name",
+        /// A group naming the agent disallows `/` (`verdict_source` specific, `root_allowed`
+        /// false: the `*` group does not count).
+        OwnGroupRoot = "own_group_root",
+        /// The agent's product token is on a user-agent line (`named`), whatever its rules.
+        Named = "named",
+        /// RFC 9309's reading disallows `/`: `verdict_rfc9309` full_block (a 5xx or an
+        /// unreachable file too), or partial_block with `/` disallowed.
+        Rfc9309Root = "rfc9309_root",
+    }
+}
+
+/// The sets of tracked agents a host's governing capture puts each agent in, one per
+/// [`SetKind`] (in its order), as ids of `summary_block_sets`.
+pub type HostSets = [i64; 5];
+
 /// The sets of a crawl with their hosts, added up over the partitions of the crawl's hosts.
 /// A set's id is a hash of its agents' names ([`set_id`]), so that it is the same however the
 /// crawl's hosts are partitioned and whichever order the sets are met in.

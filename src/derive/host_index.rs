@@ -619,12 +619,13 @@ impl CrawlIndex {
     }
 
     /// The rows of `robots_hosts` of the hosts of `order`, handed to `write` a batch at a
-    /// time; `block_sets` holds each one's `block_set` (in that order), when known.
+    /// time; `sets` holds each one's place in the crawl's distinct agent sets (in that order),
+    /// and those sets, when known.
     pub(super) fn rows(
         &self,
         crawl: &str,
         order: &[u32],
-        block_sets: Option<&[Option<i64>]>,
+        sets: Option<(&[Option<u32>], &[super::block_sets::HostSets])>,
         mut write: impl FnMut(RecordBatch) -> Result<()>,
     ) -> Result<()> {
         let mut builder = RobotsHostsBuilder::default();
@@ -635,6 +636,8 @@ impl CrawlIndex {
             let (e, revisit) = self.govern(s);
             let eff = e.capture.unwrap_or(s);
             let revisited = self.stands_for(s).and_then(|r| r.1);
+            let host_sets = sets.and_then(|(at, sets)| at[k].map(|i| &sets[i as usize]));
+            let set = |kind: usize| host_sets.map(|s| s[kind]);
             let effective_host = if eff.host == s.host {
                 host
             } else {
@@ -661,7 +664,11 @@ impl CrawlIndex {
                 effective_url: Some(eff.url(effective_host, &mut effective_url)),
                 effective_host: Some(effective_host),
                 effective_fetch_outcome: text(&self.outcomes, eff.outcome),
-                block_set: block_sets.and_then(|b| b[k]),
+                block_set: set(0),
+                full_block_by_name_set: set(1),
+                own_group_root_set: set(2),
+                named_set: set(3),
+                rfc9309_root_set: set(4),
             });
             if builder.len() == BATCH_ROWS {
                 write(builder.finish(crawl))?;

@@ -343,7 +343,8 @@ pub fn derive(
         partitioned::give_back_memory();
         let mut part = out.part_writer(&table.desc(), &crawl, &crawl)?;
         write_beside(&mut part, |write| {
-            hosts.rows(&crawl, &order, block_sets.as_deref(), write)
+            let sets = block_sets.as_ref().map(|(at, sets)| (&at[..], &sets[..]));
+            hosts.rows(&crawl, &order, sets, write)
         })?;
         drop(order);
         let part = if counts.hosts == 0 {
@@ -425,8 +426,12 @@ pub fn derive(
     Ok(summary)
 }
 
+/// Each host's place in the crawl's distinct sets (`None`: no verdicts), and those sets.
+type HostSetsOf = (Vec<Option<u32>>, Vec<super::block_sets::HostSets>);
+
 /// The agent summaries of a crawl derived whole, committed (or its parts removed when it has no
-/// runs), and each host's `block_set` (in the order of `governs`) when they were.
+/// runs), and each host's sets (a place in the crawl's distinct sets, in the order of
+/// `governs`, and those sets) when they were.
 fn whole_agents(
     out: &OutDir,
     crawl: &str,
@@ -434,7 +439,7 @@ fn whole_agents(
     governs: &[Governs],
     hosts: &mut CrawlIndex,
     registry: &Registry,
-) -> (Result<Option<CrawlAgents>>, Option<Vec<Option<i64>>>) {
+) -> (Result<Option<CrawlAgents>>, Option<HostSetsOf>) {
     if runs.is_empty() {
         return (agents::remove(out, crawl).map(|()| None), None);
     }
@@ -451,8 +456,9 @@ fn whole_agents(
         Ok(sets) => sets,
         Err(e) => return (Err(e), None),
     };
+    let distinct = a.host_sets().to_vec();
     match a.finish(out, crawl, &hosts.outcomes, registry) {
-        Ok(counts) => (Ok(Some(counts)), Some(sets)),
+        Ok(counts) => (Ok(Some(counts)), Some((sets, distinct))),
         Err(e) => (Err(e), None),
     }
 }

@@ -131,13 +131,13 @@ pub fn derive_crawl(
                     registry,
                 );
                 match added {
-                    Ok(sets) => block_sets = Some(sets),
+                    // The crawl's distinct sets: a few thousand, copied once per partition.
+                    Ok(at) => block_sets = Some((at, a.host_sets().to_vec())),
                     Err(e) => stages.agents = Some(Err(format!("{e:#}"))),
                 }
             }
-            index.rows(crawl, &order, block_sets.as_deref(), |b| {
-                hosts_part.write(&b)
-            })?;
+            let sets = block_sets.as_ref().map(|(at, sets)| (&at[..], &sets[..]));
+            index.rows(crawl, &order, sets, |b| hosts_part.write(&b))?;
             drop(order);
             if let Ok(lines) = &mut stages.lines {
                 let own = LineParts {

@@ -155,6 +155,41 @@ impl OutDir {
         PartWriter::create(table, staged, final_path)
     }
 
+    /// Start writing a part of a table partitioned by another key than the crawl (`ranks`, by
+    /// `list`): `table/{key}={value}/part-{value}.parquet`. Committed as any part.
+    pub fn keyed_part_writer(
+        &self,
+        table: &TableDesc,
+        key: &str,
+        value: &str,
+    ) -> Result<PartWriter> {
+        let final_path = self
+            .root
+            .join(table.name)
+            .join(format!("{key}={value}"))
+            .join(format!("part-{value}.parquet"));
+        let staged = self
+            .staging
+            .join(format!("{}--{key}-{value}.parquet", table.name));
+        PartWriter::create(table, staged, final_path)
+    }
+
+    /// [`OutDir::write_schemas`] for a table partitioned by `key`: its file with no rows in
+    /// `table/{key}=_schema/`.
+    pub fn write_keyed_schema(&self, table: &TableDesc, key: &str) -> Result<()> {
+        let staged = self
+            .staging
+            .join(format!("_schema--{}.parquet", table.name));
+        let final_path = self
+            .root
+            .join(table.name)
+            .join(format!("{key}={SCHEMA_CRAWL}"))
+            .join("_schema.parquet");
+        self.commit(vec![
+            PartWriter::create(table, staged, final_path)?.finish()?
+        ])
+    }
+
     /// Write `batches` of `table` as a staged part in one go; `Empty` when there are no rows
     /// (and any part left by an earlier run for the same input is then removed on commit).
     pub fn write(

@@ -82,6 +82,14 @@ table! {
         /// The tracked agents the governing capture fully blocks (Google's reading): an id of
         /// the crawl's `summary_block_sets`; NULL when the capture has no verdicts.
         block_set: I64,
+        /// As `block_set`, the sets of the other readings the study queries count
+        /// (`derive::block_sets::SetKind`): fully blocked by a group naming the agent, `/`
+        /// disallowed by a group naming it, named on a user-agent line, `/` disallowed in
+        /// RFC 9309's reading.
+        full_block_by_name_set: I64,
+        own_group_root_set: I64,
+        named_set: I64,
+        rfc9309_root_set: I64,
     }
 }
 

@@ -12,6 +12,7 @@ mod complete;
 mod declare;
 mod derived;
 mod kind;
+pub mod ranks;
 mod table;
 
 use arrow_array::{ArrayRef, RecordBatch, StringArray};

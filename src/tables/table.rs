@@ -139,7 +139,9 @@ impl Table {
                 tables.push(t.desc());
             }
         }
-        out.write_schemas(&tables)
+        out.write_schemas(&tables)?;
+        // The study queries read `ranks` whether a list was given or not.
+        out.write_keyed_schema(&super::ranks::ranks_desc(), super::ranks::RANKS_KEY)
     }
 
     /// The tables an input writes parts of besides `inputs`, in the order its parts are written:
