@@ -50,7 +50,7 @@ pub struct RanksSummary {
     pub form: ListForm,
     /// Distinct names written.
     pub names: u64,
-    /// Names per tier, in the order of [`Tier::ALL`] (not cumulative).
+    /// Names per tier, in the order of `RANK_TIERS` (top1k to rest; not cumulative).
     pub by_tier: [u64; 5],
     /// Lines skipped, and the first few with why.
     pub skipped: u64,
