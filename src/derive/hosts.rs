@@ -456,7 +456,7 @@ fn whole_agents(
         Ok(sets) => sets,
         Err(e) => return (Err(e), None),
     };
-    let distinct = a.host_sets().to_vec();
+    let distinct = a.take_host_sets();
     match a.finish(out, crawl, &hosts.outcomes, registry) {
         Ok(counts) => (Ok(Some(counts)), Some((sets, distinct))),
         Err(e) => (Err(e), None),

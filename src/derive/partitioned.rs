@@ -131,8 +131,7 @@ pub fn derive_crawl(
                     registry,
                 );
                 match added {
-                    // The crawl's distinct sets: a few thousand, copied once per partition.
-                    Ok(at) => block_sets = Some((at, a.host_sets().to_vec())),
+                    Ok(at) => block_sets = Some((at, a.take_host_sets())),
                     Err(e) => stages.agents = Some(Err(format!("{e:#}"))),
                 }
             }
