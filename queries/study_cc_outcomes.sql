@@ -24,7 +24,7 @@
 --   hosts               ranked names (or hosts) with that label
 --   denominator         every ranked name of the tier (or host of the crawl)
 --   share               hosts / denominator (4 decimals)
-WITH hosts AS (
+WITH hosts AS NOT MATERIALIZED (
     SELECT crawl, host, registered_domain, effective_fetch_outcome AS outcome,
         resolution, effective_warc_file, effective_warc_offset
     FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true)
@@ -37,7 +37,7 @@ WITH hosts AS (
     -- Cumulative as the studies use them; `rest` is beyond 1,000,000.
     SELECT * FROM (VALUES ('top1k', 1, 1000), ('top10k', 1, 10000), ('top100k', 1, 100000),
         ('top1m', 1, 1000000), ('rest', 1000001, NULL)) t(tier, first_rank, last_rank)
-), matched AS (
+), matched AS NOT MATERIALIZED (
     -- A ranked host matches that host; a ranked domain its own host, else www., else the
     -- first of its hosts by name: one host per ranked name and crawl.
     SELECT r.list, r.name, r.rank, h.*,
@@ -47,7 +47,7 @@ WITH hosts AS (
     UNION ALL BY NAME
     SELECT r.list, r.name, r.rank, h.*, 1 AS pick
     FROM ranks r JOIN hosts h ON r.kind = 'host' AND h.host = r.name
-), units AS (
+), units AS NOT MATERIALIZED (
     -- Every host of the crawl (list and tier NULL), then each ranked name's host per tier.
     SELECT crawl, NULL::VARCHAR AS list, NULL::VARCHAR AS tier, * EXCLUDE (crawl) FROM hosts
     UNION ALL BY NAME
