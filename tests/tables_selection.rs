@@ -80,15 +80,22 @@ fn selected_tables_match_a_full_run_and_the_rest_are_not_written() {
             table_rows(&full, table, &[])
         );
     }
-    // robots_hosts too, but for block_set: the agents a capture blocks come from the verdicts,
-    // which this run did not write.
+    // robots_hosts too, but for the agent sets: the agents a capture blocks or names come
+    // from the verdicts, which this run did not write.
+    const SETS: [&str; 5] = [
+        "block_set",
+        "full_block_by_name_set",
+        "own_group_root_set",
+        "named_set",
+        "rfc9309_root_set",
+    ];
     assert_eq!(
-        table_rows(&robots, "robots_hosts", &["block_set"]),
-        table_rows(&full, "robots_hosts", &["block_set"])
+        table_rows(&robots, "robots_hosts", &SETS),
+        table_rows(&full, "robots_hosts", &SETS)
     );
     assert!(table_rows(&robots, "robots_hosts", &[])
         .iter()
-        .all(|r| r.ends_with("|block_set=NULL")));
+        .all(|r| SETS.iter().all(|c| r.contains(&format!("|{c}=NULL")))));
     assert!(!table_rows(&robots, "robots_files", &[]).is_empty());
     // Errors come from the work done: every one is also a full run's (a head scan that ran past
     // its limit is not seen when no head is scanned).

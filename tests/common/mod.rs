@@ -271,7 +271,9 @@ pub fn walk(dir: &Path) -> Vec<PathBuf> {
             let p = e.path();
             if p.is_dir() {
                 out.extend(walk(&p));
-            } else if !p.ends_with("crawl=_schema/_schema.parquet") {
+            } else if !(p.ends_with("crawl=_schema/_schema.parquet")
+                || p.ends_with("list=_schema/_schema.parquet"))
+            {
                 out.push(p);
             }
         }
