@@ -253,3 +253,56 @@ fn cc_outcomes_labels_every_ranked_name_captured_or_not() {
     );
     assert_ne!(missing, "0", "the names no crawl has are no_capture");
 }
+
+/// `repcensus query study_X OUT --param list=NAME` answers for that list only (and the rows of
+/// every host), and a user's own SQL reads the list as the view `ranks`.
+#[test]
+fn the_list_is_a_parameter_and_a_view() {
+    let (dir, out) = tables_with_list();
+    let other = dir.path().join("other.txt");
+    std::fs::write(&other, "archive.org\n").unwrap();
+    let done = common::bin()
+        .args(["ranks", "--quiet", "--name", "other", "--out"])
+        .arg(&out)
+        .arg(&other)
+        .status()
+        .unwrap();
+    assert_eq!(done.code(), Some(0));
+    let lists = |extra: &[&str]| -> std::collections::BTreeSet<String> {
+        let mut args = vec!["query", "study_own_group_root", out.to_str().unwrap()];
+        args.extend_from_slice(&["--format", "csv"]);
+        args.extend_from_slice(extra);
+        let run = common::bin().args(&args).output().unwrap();
+        common::assert_ok(&run);
+        let text = String::from_utf8(run.stdout).unwrap();
+        (text.lines().skip(1))
+            .map(|l| l.split(',').nth(1).unwrap_or("").to_string())
+            .collect()
+    };
+    assert_eq!(
+        lists(&[]),
+        ["", "other", "test-list"].map(String::from).into()
+    );
+    assert_eq!(
+        lists(&["--param", "list=other"]),
+        ["", "other"].map(String::from).into()
+    );
+    let own = dir.path().join("own.sql");
+    std::fs::write(
+        &own,
+        "SELECT count(*) AS n FROM ranks WHERE list = 'other';",
+    )
+    .unwrap();
+    let run = common::bin()
+        .args([
+            "query",
+            own.to_str().unwrap(),
+            out.to_str().unwrap(),
+            "--format",
+            "csv",
+        ])
+        .output()
+        .unwrap();
+    common::assert_ok(&run);
+    assert_eq!(String::from_utf8(run.stdout).unwrap(), "n\n1\n");
+}

@@ -12,6 +12,7 @@ mod sql;
 
 use crate::archive::input::crawl_folder;
 use crate::parts::SCHEMA_CRAWL;
+use crate::tables::ranks::RANKS;
 use crate::tables::Table;
 use engine::Last;
 use std::path::{Path, PathBuf};
@@ -330,6 +331,11 @@ impl Folder {
                 None if Table::ALL.iter().any(|t| t.name() == name) => {
                     "the scan was told to write other tables (--tables)".to_string()
                 }
+                None if name == RANKS => format!(
+                    "`repcensus ranks LIST --out {}` writes it (a scan since schema 18 writes it \
+                     with no rows)",
+                    self.out
+                ),
                 None => "no table of repcensus has that name".to_string(),
             };
             return usage(format!("{} has no table {name}: {hint}", self.out));
@@ -348,6 +354,13 @@ impl Folder {
                     "CREATE OR REPLACE VIEW {} AS FROM read_parquet({}, hive_partitioning = true);\n",
                     sql::ident(t.name()),
                     sql::literal(&format!("{}/*/*.parquet", t.name()))
+                ));
+            }
+            // Partitioned by list, not by crawl: the `list` column is in the files.
+            if self.local.as_ref().is_none_or(|p| p.join(RANKS).is_dir()) {
+                out.push_str(&format!(
+                    "CREATE OR REPLACE VIEW {RANKS} AS FROM read_parquet({}, hive_partitioning = false);\n",
+                    sql::literal(&format!("{RANKS}/*/*.parquet"))
                 ));
             }
         }
