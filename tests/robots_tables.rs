@@ -128,3 +128,47 @@ fn payment_required_challenge_and_cloudflare_managed_block_are_told_apart() {
          pay.example,402,payment_required,NULL,NULL,no_robots,no_robots"
     );
 }
+
+/// `robots_files` keeps each capture's scheme and port (the scheme's default when the URL
+/// names none): with the host, the site a robots.txt governs.
+#[test]
+fn each_capture_keeps_its_scheme_and_port() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out) = (dir.path().join("r.warc"), dir.path().join("out"));
+    let body = "User-agent: *\nDisallow: /\n";
+    common::responses_warc(
+        &input,
+        "2026-10-01T00:00:00Z",
+        &[
+            ("http://a.example/robots.txt", "200 OK", "text/plain", body),
+            ("https://a.example/robots.txt", "200 OK", "text/plain", body),
+            (
+                "http://a.example:8080/robots.txt",
+                "200 OK",
+                "text/plain",
+                body,
+            ),
+            (
+                "https://a.example:443/robots.txt",
+                "200 OK",
+                "text/plain",
+                body,
+            ),
+        ],
+    );
+    let (code, stderr) = scan(&[input.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    let got = common::duck(
+        &out,
+        "SELECT url, host, scheme, port FROM read_parquet('robots_files/*/*.parquet') \
+         ORDER BY warc_offset",
+    );
+    assert_eq!(
+        got.trim_end(),
+        "url,host,scheme,port\n\
+         http://a.example/robots.txt,a.example,http,80\n\
+         https://a.example/robots.txt,a.example,https,443\n\
+         http://a.example:8080/robots.txt,a.example,http,8080\n\
+         https://a.example:443/robots.txt,a.example,https,443"
+    );
+}

@@ -68,6 +68,10 @@ table! {
         warc_type: Label,
         url: Text,
         host: Str,
+        /// `http` or `https`, and the port (the scheme's default when the URL names none):
+        /// with `host`, the site a robots.txt governs (RFC 9309 section 2.3).
+        scheme: Label,
+        port: I32,
         registered_domain: Str,
         capture_time: Ts,
         http_status: I32,

@@ -157,6 +157,8 @@ impl RobotsCaptures {
 struct Capture {
     record_id: Option<String>,
     host: Option<String>,
+    scheme: &'static str,
+    port: Option<i32>,
     registered_domain: Option<String>,
     warc_truncated: Option<String>,
     payload_digest: Option<String>,
@@ -179,6 +181,13 @@ impl Capture {
         Capture {
             record_id: (!record_id.is_empty()).then_some(record_id),
             host: host_of(url).map(std::borrow::Cow::into_owned),
+            // A robots.txt URL is http or https (`is_robots_url`).
+            scheme: if url.scheme() == "https" {
+                "https"
+            } else {
+                "http"
+            },
+            port: url.port_or_known_default().map(i32::from),
             registered_domain: registered_domain(url),
             warc_truncated: (!warc_truncated.is_empty()).then_some(warc_truncated),
             payload_digest: field("WARC-Payload-Digest"),
@@ -205,6 +214,8 @@ impl Capture {
             warc_type: Some(ty.as_str()),
             url: Some(uri),
             host: self.host.as_deref(),
+            scheme: Some(self.scheme),
+            port: self.port,
             registered_domain: self.registered_domain.as_deref(),
             capture_time: record::parse_date_micros(&unfold(rec.head.date)),
             warc_truncated: self.warc_truncated.as_deref(),
