@@ -287,6 +287,11 @@ fn the_list_is_a_parameter_and_a_view() {
         lists(&["--param", "list=other"]),
         ["", "other"].map(String::from).into()
     );
+    // `--crawl` reads one crawl's partitions, and the lists whole.
+    assert_eq!(
+        lists(&["--crawl", "unknown", "--param", "list=other"]),
+        ["", "other"].map(String::from).into()
+    );
     let own = dir.path().join("own.sql");
     std::fs::write(
         &own,

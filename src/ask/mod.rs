@@ -450,6 +450,11 @@ impl Subset {
                 }
             }
         }
+        // The ranked lists are matched to every crawl: the subset reads them whole.
+        if out.join(RANKS).is_dir() {
+            let to = subset.dir.join(RANKS);
+            link(&out.join(RANKS), &to).map_err(|e| io_usage(&to, e))?;
+        }
         if let Some(k) = found.iter().position(|f| !f) {
             return usage(format!(
                 "{} has no crawl {:?} (`repcensus query read_summary {}` lists its crawls)",
