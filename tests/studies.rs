@@ -311,3 +311,40 @@ fn the_list_is_a_parameter_and_a_view() {
     common::assert_ok(&run);
     assert_eq!(String::from_utf8(run.stdout).unwrap(), "n\n1\n");
 }
+
+/// The study queries each run alone in a bare DuckDB, so each carries the same block that
+/// picks the units (every host; each ranked name's one host per tier) and, for the agent
+/// studies, the same AI agents and sets: one definition of a unit for all five, held equal here
+/// so that a change to one is made to all.
+#[test]
+fn every_study_picks_its_units_and_agents_alike() {
+    let block = |sql: &str, from: &str, to: &str| -> String {
+        let start = sql.find(from).unwrap_or_else(|| panic!("no {from:?}"));
+        let end = start + sql[start..].find(to).unwrap_or_else(|| panic!("no {to:?}"));
+        sql[start..end].to_string()
+    };
+    let read = |q: &str| std::fs::read_to_string(repo().join(format!("queries/{q}.sql"))).unwrap();
+    let agent_studies = [
+        "study_own_group_root",
+        "study_somesite_full_block",
+        "study_almanac_named",
+        "study_rfc9309_any_ai",
+    ];
+    let units = |q: &str| block(&read(q), "), ranks AS (", "WHERE m.pick = 1");
+    let first = units("study_cc_outcomes");
+    for q in agent_studies {
+        assert_eq!(
+            units(q),
+            first,
+            "{q}'s units differ from study_cc_outcomes'"
+        );
+    }
+    let agents = |q: &str| block(&read(q), "), ai AS (", "\n, counted AS (");
+    for q in &agent_studies[1..] {
+        assert_eq!(
+            agents(q),
+            agents(agent_studies[0]),
+            "{q}'s AI agents differ"
+        );
+    }
+}
