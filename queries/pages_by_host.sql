@@ -42,7 +42,7 @@ SELECT h.crawl, h.host, h.registered_domain,
     r.effective_fetch_outcome AS robots_fetch_outcome
 FROM hosts h
 LEFT JOIN read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) r
-    ON r.crawl = h.crawl AND r.host = h.host
+    ON r.crawl = h.crawl AND r.host = h.host AND r.counts_for_host
 )
 -- The shares right after the keys, so that a narrow display keeps them in view.
 SELECT crawl, host, registered_domain, share_html_urls,

@@ -3,11 +3,12 @@
 -- Pages: distinct URLs of 2xx HTML responses in the `pages` table, each read at its latest
 -- capture (its bytes: the HTTP payload as captured); a URL captured twice counts once.
 -- Verdicts: `page_verdicts` (docs/schema.md): the robots.txt capture that governs the page's
--- host (robots_hosts: through redirects and revisits, in the same crawl) matched against the
+-- site, its scheme, host and port (robots_hosts: through redirects and revisits, in the same
+-- crawl) matched against the
 -- page's URL, for the agents the scan's --page-agents chose (default: the ai_training agents).
 -- A crawl must hold the hosts' robots.txt captures and their pages: scan the robots.txt
 -- archives and the page archives into one output folder, under one crawl name.
--- Coverage: pages on hosts with no robots.txt capture in the crawl are counted apart
+-- Coverage: pages on sites with no robots.txt capture in the crawl are counted apart
 -- (urls_uncovered, bytes_uncovered) and never as allowed; pages whose host's robots.txt
 -- redirects nowhere or is an unresolved revisit are counted apart too (urls_unresolved).
 -- Denominator of the shares: urls_resolved (covered pages less the unresolved ones), and
@@ -47,12 +48,21 @@ WITH latest AS (
     FROM read_parquet('pages/*/*.parquet', hive_partitioning = true)
     WHERE html AND http_status BETWEEN 200 AND 299 AND host IS NOT NULL
     GROUP BY crawl, url
+), sited AS (
+    -- the page's site: its scheme and port (the scheme's default when the URL names none)
+    SELECT *, coalesce(try_cast(nullif(regexp_extract(url,
+            '^[A-Za-z][A-Za-z0-9+.-]*://(?:[^/?#\\]*@)?(?:\[[^\]/]*\]|[^/?#\\:]*):([0-9]+)', 1),
+            '') AS INTEGER), CASE scheme WHEN 'https' THEN 443 ELSE 80 END) AS port
+    FROM (SELECT *, lower(regexp_extract(url, '^([A-Za-z][A-Za-z0-9+.-]*)://', 1)) AS scheme
+        FROM latest)
 ), covered AS (
+    -- a page is covered by its own site's robots.txt: scheme, host and port (RFC 9309 2.3)
     SELECT l.*, h.host IS NOT NULL AS covered
-    FROM latest l
+    FROM sited l
     LEFT JOIN (
-        SELECT crawl, host FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true)
-    ) h USING (crawl, host)
+        SELECT crawl, host, scheme, port
+        FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true)
+    ) h USING (crawl, host, scheme, port)
 ), uncovered AS (
     SELECT crawl, count(*) FILTER (NOT covered) AS urls_uncovered,
         coalesce(sum(bytes) FILTER (NOT covered), 0) AS bytes_uncovered

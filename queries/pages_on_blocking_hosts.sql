@@ -4,7 +4,8 @@
 -- Pages: distinct URLs of 2xx HTML responses in the `pages` table (a URL captured twice counts
 -- once, with the bytes of its latest capture); bytes: the HTTP payload as captured.
 -- Each page's host counts by the robots.txt capture that governs it (robots_hosts: its latest
--- capture in the same crawl, through redirects and revisits), so a crawl must hold the hosts'
+-- capture in the same crawl, through redirects and revisits; for a host captured under two
+-- schemes or ports, that of its latest capture: `counts_for_host`), so a crawl must hold the hosts'
 -- robots.txt captures and their pages (scan the robots.txt archives and the page archives into
 -- one output folder, under one crawl name).
 -- Coverage: pages on hosts with no robots.txt capture in the crawl are counted apart
@@ -42,7 +43,7 @@ WITH pages AS (
     -- only the robots.txt hosts that have pages go into the join, not every host of the crawl
     SELECT crawl, host, block_set
     FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true)
-    WHERE (crawl, host) IN (SELECT (crawl, host) FROM per_host)
+    WHERE counts_for_host AND (crawl, host) IN (SELECT (crawl, host) FROM per_host)
 ), governed AS (
     SELECT p.crawl, p.host, p.urls, p.bytes, h.host IS NOT NULL AS covered, h.block_set
     FROM per_host p

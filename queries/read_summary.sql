@@ -27,7 +27,7 @@ WITH i AS (
     FROM read_parquet('robots_files/*/*.parquet', hive_partitioning = true)
     GROUP BY crawl
 ), h AS (
-    SELECT crawl, count(*) AS robots_hosts
+    SELECT crawl, count(*) FILTER (counts_for_host) AS robots_hosts
     FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true)
     GROUP BY crawl
 )

@@ -28,6 +28,7 @@ WITH hosts AS NOT MATERIALIZED (
     SELECT crawl, host, registered_domain, effective_fetch_outcome AS outcome,
         resolution, effective_warc_file, effective_warc_offset
     FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true)
+    WHERE counts_for_host  -- a host's figures, not each of its sites'
 ), ranks AS (
     -- `repcensus query ... --param list=NAME` reads one list; a bare DuckDB reads them all.
     SELECT list, name, kind, rank

@@ -5,7 +5,7 @@
 -- Denominator: hosts whose governing robots.txt answered 2xx or 404/410 (a 404 allows everything)
 -- Memory: the CTEs over the hosts are not materialized (read again instead): at ten times the
 -- benchmark (4 million hosts), 0.8 GB and 8 CPU s instead of 1.7 GB and 4 CPU s.
--- Unit: the host name (robots_hosts: one row per host, read at its governing capture, through
+-- Unit: the host name (robots_hosts: its row that counts for the host, read at its governing capture, through
 -- redirects and revisits). With a ranked list (`repcensus ranks FILE --out OUT --name NAME`),
 -- each ranked name counts once, by one host (the host it names; for a registered domain, the
 -- domain's own host, else www., else its first host by name), per tier: top1k, top10k,
@@ -14,7 +14,7 @@
 -- no robots.txt capture in the crawl is outside this denominator (cc_outcomes counts it).
 -- Agents: those of the registry's ai_training and ai_search categories, one row each, and an
 -- `agent IS NULL` row for "any AI agent" (at least one of them).
--- Reads robots_hosts (one row per host), ranks, summary_agents and summary_block_sets: never
+-- Reads robots_hosts (a row per host: counts_for_host), ranks, summary_agents and summary_block_sets: never
 -- the verdicts, so it answers in one pass over the hosts whatever the crawl's size.
 -- Run from the scan's output folder: duckdb -c ".read ../queries/study_somesite_full_block.sql", or
 -- `repcensus query study_somesite_full_block OUT [--param list=NAME]`.
@@ -30,6 +30,7 @@ WITH hosts AS NOT MATERIALIZED (
     SELECT crawl, host, registered_domain, effective_fetch_outcome AS outcome,
         block_set, full_block_by_name_set
     FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true)
+    WHERE counts_for_host  -- a host's figures, not each of its sites'
 ), ranks AS (
     -- `repcensus query ... --param list=NAME` reads one list; a bare DuckDB reads them all.
     SELECT list, name, kind, rank

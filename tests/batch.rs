@@ -82,14 +82,22 @@ fn summary_json_agrees_with_the_tables_and_fail_on_error_exits_one() {
     let s: serde_json::Value = read_summary(&summary);
     assert_eq!(s["inputs"], 26);
     assert_eq!(s["schema_version"], repcensus::SCHEMA_VERSION);
-    // robots_hosts, derived at the end: one row per host of each crawl.
-    let hosts: u64 = s["robots_hosts"]["crawls"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["hosts"].as_u64().unwrap())
-        .sum();
-    assert_eq!(hosts as usize, table_rows(&out, "robots_hosts", &[]).len());
+    // robots_hosts, derived at the end: one row per site of each crawl, one of each host's
+    // counting for the host.
+    let count = |what: &str| -> u64 {
+        (s["robots_hosts"]["crawls"].as_array().unwrap().iter())
+            .map(|c| c[what].as_u64().unwrap())
+            .sum()
+    };
+    assert_eq!(
+        count("sites") as usize,
+        table_rows(&out, "robots_hosts", &[]).len()
+    );
+    let host_rows = common::duck_value(
+        &out,
+        "SELECT count(*) FROM read_parquet('robots_hosts/*/*.parquet') WHERE counts_for_host",
+    );
+    assert_eq!(host_rows, count("hosts").to_string());
     let crawls: std::collections::BTreeSet<String> = table_rows(&out, "inputs", &[])
         .iter()
         .map(|r| r.split('|').next().unwrap().to_string())

@@ -222,3 +222,70 @@ fn explain_agrees_with_check_on_every_real_file_for_twenty_agents() {
         .contains("no robots.txt capture of nowhere.invalid"));
     let _ = assert_ok;
 }
+
+/// A URL that names a scheme or port is explained by that site's own robots.txt (RFC 9309
+/// section 2.3); a path alone by the site the host's figures count (that of its latest
+/// capture); a site with no capture by nothing.
+#[test]
+fn a_url_is_explained_by_its_own_sites_robots_txt() {
+    let dir = tempfile::tempdir().unwrap();
+    let (early, late) = (dir.path().join("early.warc"), dir.path().join("late.warc"));
+    let out = dir.path().join("out");
+    let robots = |url, body: &'static str| Response {
+        url,
+        status: "200 OK",
+        headers: "Content-Type: text/plain\r\n".into(),
+        body: body.as_bytes(),
+    };
+    common::http_warc(
+        &early,
+        "2026-03-01T00:00:00Z",
+        &[robots(
+            "http://two.example/robots.txt",
+            "User-agent: *\nDisallow: /\n",
+        )],
+    );
+    common::http_warc(
+        &late,
+        "2026-04-01T00:00:00Z",
+        &[robots(
+            "https://two.example/robots.txt",
+            "User-agent: *\nAllow: /\n",
+        )],
+    );
+    let (code, err) = scan(&[
+        early.to_str().unwrap(),
+        late.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let explain = |url: &str| {
+        let run = bin()
+            .args(["explain", out.to_str().unwrap(), "two.example", "GPTBot"])
+            .args(["--url", url, "--json"])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&run.stdout).into_owned();
+        let answers: Vec<serde_json::Value> = (text.lines())
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        (run.status.code(), answers)
+    };
+    // As `check`: 1 when the agent may not fetch the URL.
+    let (code, http) = explain("http://two.example/x");
+    assert_eq!(code, Some(1));
+    assert_eq!(http.len(), 1);
+    assert_eq!(http[0]["site"], "http://two.example:80");
+    assert_eq!(http[0]["verdict"], "DISALLOWED");
+    let (_, https) = explain("https://two.example/x");
+    assert_eq!(https[0]["site"], "https://two.example:443");
+    assert_eq!(https[0]["verdict"], "ALLOWED");
+    let (_, path) = explain("/x");
+    assert_eq!(
+        path[0]["site"], "https://two.example:443",
+        "the latest capture's site"
+    );
+    let (code, none) = explain("http://two.example:8080/x");
+    assert_eq!((code, none.len()), (Some(2), 0));
+}

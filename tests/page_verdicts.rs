@@ -315,3 +315,101 @@ fn page_verdicts_are_not_derived_without_the_lines_of_the_robots_txt_files_and_t
         "one row per ai_training agent"
     );
 }
+
+/// RFC 9309 section 2.3: a robots.txt governs its own scheme, host and port. An `http://` file
+/// that disallows everything and a later `https://` file that allows it govern their own pages;
+/// a page on a port no file was captured on is not covered; the host counts once, by the site
+/// of its latest capture, in `robots_hosts`' host rows and the summaries.
+#[test]
+fn each_scheme_and_port_of_a_host_is_governed_by_its_own_robots_txt() {
+    let dir = tempfile::tempdir().unwrap();
+    let (early, late) = (dir.path().join("early.warc"), dir.path().join("late.warc"));
+    let out = dir.path().join("out");
+    let html = || b"<html></html>".to_vec();
+    let robots = |url: &str, body: &str| {
+        let body = body.as_bytes().to_vec();
+        (url.to_string(), "200 OK", "text/plain", body)
+    };
+    let page = |url: &str| (url.to_string(), "200 OK", "text/html", html());
+    write_warc(
+        &early,
+        &[
+            robots(
+                "http://two.example/robots.txt",
+                "User-agent: *\nDisallow: /\n",
+            ),
+            page("http://two.example/x"),
+            page("http://two.example:8080/x"),
+        ],
+    );
+    let late_responses = [
+        robots(
+            "https://two.example/robots.txt",
+            "User-agent: *\nAllow: /\n",
+        ),
+        page("https://two.example/x"),
+        page("HTTPS://two.example:443/y"),
+    ];
+    let late_responses: Vec<Response<'_>> = (late_responses.iter())
+        .map(|(url, status, media_type, body)| Response {
+            url,
+            status,
+            headers: format!("Content-Type: {media_type}\r\n"),
+            body,
+        })
+        .collect();
+    common::http_warc(&late, "2026-04-01T00:00:00Z", &late_responses);
+    let (code, err) = scan(&[
+        early.to_str().unwrap(),
+        late.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--page-agents",
+        "GPTBot",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let verdicts = duck(
+        &out,
+        "select url, verdict, robots_warc_file like '%early%' as by_early \
+         from 'page_verdicts/*/*.parquet' order by all",
+    );
+    assert_eq!(
+        verdicts,
+        "url,verdict,by_early\n\
+         HTTPS://two.example:443/y,allowed,false\n\
+         http://two.example/x,disallowed,true\n\
+         https://two.example/x,allowed,false\n"
+    );
+    let sites = duck(
+        &out,
+        "select scheme, port, counts_for_host, captures, fetch_outcome \
+         from 'robots_hosts/*/*.parquet' order by all",
+    );
+    assert_eq!(
+        sites,
+        "scheme,port,counts_for_host,captures,fetch_outcome\n\
+         http,80,false,1,ok\n\
+         https,443,true,1,ok\n"
+    );
+    // The host's figures: one host, by its latest capture (the https file allows GPTBot).
+    let gptbot = duck(
+        &out,
+        "select coalesce(sum(hosts) filter (verdict = 'full_block'), 0) as blocking, \
+         sum(hosts) as hosts \
+         from 'summary_agents/*/*.parquet' where agent = 'GPTBot'",
+    );
+    assert_eq!(gptbot, "blocking,hosts\n0,1\n");
+    // The bundled query counts the port-8080 page as uncovered, and the others by their site.
+    let sql = std::fs::read_to_string(common::repo().join("queries/pages_disallowed.sql")).unwrap();
+    let counted = duck(
+        &out,
+        &format!(
+            "select urls_resolved, urls_disallowed, urls_uncovered from ({}) where agent = 'GPTBot'",
+            sql.trim().trim_end_matches(';')
+        ),
+    );
+    assert_eq!(
+        counted,
+        "urls_resolved,urls_disallowed,urls_uncovered\n3,1,1\n"
+    );
+}

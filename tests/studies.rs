@@ -24,7 +24,7 @@ fn tables_with_list() -> (tempfile::TempDir, std::path::PathBuf) {
     let domains = duck(
         &out,
         "SELECT DISTINCT registered_domain AS d FROM read_parquet('robots_hosts/*/*.parquet')
-         WHERE registered_domain IS NOT NULL ORDER BY d",
+         WHERE registered_domain IS NOT NULL AND counts_for_host ORDER BY d",
     );
     let mut list = String::new();
     for (k, d) in domains.lines().skip(1).enumerate() {
@@ -54,7 +54,8 @@ const UNITS: &str = "
         SELECT h.crawl, r.list, r.name, r.rank, h.host,
             CASE WHEN h.host = r.name THEN 0 WHEN h.host = 'www.' || r.name THEN 1 ELSE 2 END
                 AS preference
-        FROM r JOIN read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+        FROM r JOIN (SELECT * FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true)
+                WHERE counts_for_host) h
             ON (r.kind = 'domain' AND h.registered_domain = r.name)
             OR (r.kind = 'host' AND h.host = r.name)
     ),
@@ -63,7 +64,8 @@ const UNITS: &str = "
         FROM candidates GROUP BY ALL
     )
     SELECT crawl, NULL::VARCHAR AS list, NULL::VARCHAR AS tier, host
-    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true)
+    FROM (SELECT * FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true)
+                WHERE counts_for_host)
     UNION ALL
     SELECT c.crawl, c.list, t.tier, c.host FROM chosen c JOIN t
         ON (t.tier = 'rest' AND c.rank > 1000000) OR (t.tier <> 'rest' AND c.rank <= t.top);";
@@ -77,11 +79,13 @@ fn from_detail(den: &str, holds: &str) -> String {
              read_parquet('summary_agents/*/*.parquet', hive_partitioning = true)
              WHERE agent_category IN ('ai_training', 'ai_search')),
         u AS (SELECT u.* FROM units u
-             JOIN read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+             JOIN (SELECT * FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true)
+                WHERE counts_for_host) h
              ON h.crawl = u.crawl AND h.host = u.host WHERE {den}),
         hit AS (
             SELECT u.crawl, u.list, u.tier, u.host, v.agent
-            FROM u JOIN read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+            FROM u JOIN (SELECT * FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true)
+                WHERE counts_for_host) h
                 ON h.crawl = u.crawl AND h.host = u.host
             JOIN agent_verdicts v ON v.crawl = h.crawl AND v.warc_file = h.effective_warc_file
                 AND v.warc_offset = h.effective_warc_offset
@@ -206,7 +210,8 @@ fn cc_outcomes_labels_every_ranked_name_captured_or_not() {
                 AND r.rank <= CASE t.tier WHEN 'top1k' THEN 1000 WHEN 'top10k' THEN 10000
                     WHEN 'top100k' THEN 100000 ELSE 1000000 END)
             LEFT JOIN (SELECT DISTINCT u.crawl, u.list, u.tier, u.host, x.name FROM units u
-                JOIN read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+                JOIN (SELECT * FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true)
+                WHERE counts_for_host) h
                     ON h.crawl = u.crawl AND h.host = u.host
                 JOIN r x ON u.list = x.list AND (h.registered_domain = x.name OR h.host = x.name))
                 u ON u.crawl = c.crawl AND u.list = r.list AND u.tier = t.tier AND u.name = r.name
@@ -225,7 +230,8 @@ fn cc_outcomes_labels_every_ranked_name_captured_or_not() {
                     THEN h.effective_fetch_outcome
                 ELSE 'other' END AS outcome
             FROM named n
-            LEFT JOIN read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+            LEFT JOIN (SELECT * FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true)
+                WHERE counts_for_host) h
                 ON h.crawl = n.crawl AND h.host = n.host
             LEFT JOIN read_parquet('robots_files/*/*.parquet', hive_partitioning = true) f
                 ON f.crawl = h.crawl AND f.warc_file = h.effective_warc_file

@@ -9,14 +9,15 @@ mod common;
 use common::{assert_ok, bin, duck, repo, scan, table_rows};
 use std::path::Path;
 
-/// `summary_agents` computed from the detail tables: each host of `robots_hosts` once per agent,
+/// `summary_agents` computed from the detail tables: each host of `robots_hosts` once per agent
+/// (its row that counts for it, with the captures of all its sites),
 /// by the `agent_verdicts` rows of its governing capture, with the `*` reading of
 /// `agents_singled_out.sql`.
 const FROM_DETAIL: &str = "
 WITH latest AS (
     SELECT h.crawl, h.host, h.resolution, v.* EXCLUDE (host, registered_domain, crawl),
         coalesce(r.wildcard_split OR r.wildcard_with_ai, false) AS flagged
-    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+    FROM (SELECT * REPLACE (sum(captures) OVER (PARTITION BY crawl, host) AS captures) FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) QUALIFY counts_for_host) h
     JOIN read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true) v
         ON v.crawl = h.crawl AND v.warc_file = h.effective_warc_file
         AND v.warc_offset = h.effective_warc_offset
@@ -43,7 +44,7 @@ FROM ranked r LEFT JOIN star s USING (crawl, host) GROUP BY ALL";
 /// `summary_agent_groups` computed from the detail tables: each host once per group of agents.
 const GROUPS_FROM_DETAIL: &str = r"WITH latest AS (
     SELECT h.crawl, h.host, h.resolution, v.* EXCLUDE (host, registered_domain, crawl)
-    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+    FROM (SELECT * REPLACE (sum(captures) OVER (PARTITION BY crawl, host) AS captures) FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) QUALIFY counts_for_host) h
     JOIN read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true) v
         ON v.crawl = h.crawl AND v.warc_file = h.effective_warc_file
         AND v.warc_offset = h.effective_warc_offset
@@ -83,7 +84,7 @@ SELECT * FROM detail";
 const GOVERNED: &str = "
     SELECT h.crawl, h.host, h.registered_domain AS domain, h.resolution,
         v.* EXCLUDE (host, registered_domain, crawl)
-    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+    FROM (SELECT * REPLACE (sum(captures) OVER (PARTITION BY crawl, host) AS captures) FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) QUALIFY counts_for_host) h
     JOIN read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true) v
         ON v.crawl = h.crawl AND v.warc_file = h.effective_warc_file
         AND v.warc_offset = h.effective_warc_offset";
@@ -132,7 +133,7 @@ fn domains_from_detail() -> String {
 const CONTENT_USAGE_FROM_DETAIL: &str = "
     SELECT h.crawl, a.agent, a.agent_index, a.agent_category, a.operator, r.content_usage,
         count(*) AS hosts
-    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+    FROM (SELECT * REPLACE (sum(captures) OVER (PARTITION BY crawl, host) AS captures) FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) QUALIFY counts_for_host) h
     JOIN read_parquet('agent_verdict_runs/*/*.parquet', hive_partitioning = true) r
         ON r.crawl = h.crawl AND r.warc_file = h.effective_warc_file
         AND r.warc_offset = h.effective_warc_offset
@@ -151,7 +152,7 @@ const BLOCK_SETS_FROM_DETAIL: &str = "
         SELECT h.crawl, h.host, h.effective_fetch_outcome AS outcome,
             coalesce(list(v.agent ORDER BY s.agent_index) FILTER (v.verdict = 'full_block'), [])
                 AS agents
-        FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+        FROM (SELECT * REPLACE (sum(captures) OVER (PARTITION BY crawl, host) AS captures) FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) QUALIFY counts_for_host) h
         JOIN read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true) v
             ON v.crawl = h.crawl AND v.warc_file = h.effective_warc_file
             AND v.warc_offset = h.effective_warc_offset
@@ -171,7 +172,7 @@ const BLOCK_SETS_OF_HOSTS: &str = "
     SELECT h.crawl, s.agents, s.agent_count, count(*) AS hosts,
         count(*) FILTER (h.effective_fetch_outcome
             IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')) AS hosts_2xx
-    FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+    FROM (SELECT * REPLACE (sum(captures) OVER (PARTITION BY crawl, host) AS captures) FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) QUALIFY counts_for_host) h
     JOIN read_parquet('summary_block_sets/*/*.parquet', hive_partitioning = true) s
         ON s.crawl = h.crawl AND s.block_set = h.block_set
     GROUP BY ALL";
@@ -261,7 +262,7 @@ fn host_sets_from_detail(holds: &str) -> String {
     format!(
         "SELECT h.crawl, h.host,
             coalesce(list(v.agent ORDER BY s.agent_index) FILTER ({holds}), []) AS agents
-         FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+         FROM (SELECT * REPLACE (sum(captures) OVER (PARTITION BY crawl, host) AS captures) FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) QUALIFY counts_for_host) h
          JOIN read_parquet('agent_verdicts/*/*.parquet', hive_partitioning = true) v
              ON v.crawl = h.crawl AND v.warc_file = h.effective_warc_file
              AND v.warc_offset = h.effective_warc_offset
@@ -276,7 +277,7 @@ fn host_sets_from_detail(holds: &str) -> String {
 fn host_sets_of_hosts(column: &str) -> String {
     format!(
         "SELECT h.crawl, h.host, s.agents
-         FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+         FROM (SELECT * REPLACE (sum(captures) OVER (PARTITION BY crawl, host) AS captures) FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) QUALIFY counts_for_host) h
          JOIN read_parquet('summary_block_sets/*/*.parquet', hive_partitioning = true) s
              ON s.crawl = h.crawl AND s.block_set = h.{column}"
     )
@@ -306,7 +307,7 @@ WITH lines AS (
     FROM read_parquet('robots_rules/*/*.parquet', hive_partitioning = true)
 )
 SELECT l.*, h.host IS NOT NULL AS latest, h.host AS file_host
-FROM lines l LEFT JOIN read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+FROM lines l LEFT JOIN (SELECT * REPLACE (sum(captures) OVER (PARTITION BY crawl, host) AS captures) FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) QUALIFY counts_for_host) h
     ON h.crawl = l.crawl AND coalesce(h.revisited_warc_file, h.warc_file) = l.warc_file
         AND coalesce(h.revisited_warc_offset, h.warc_offset) = l.warc_offset";
 
@@ -314,7 +315,7 @@ FROM lines l LEFT JOIN read_parquet('robots_hosts/*/*.parquet', hive_partitionin
 const SIGNAL_LINES: &str = "
 SELECT r.crawl, r.warc_file, r.warc_offset, r.key, r.value, h.host IS NOT NULL AS latest, h.host AS file_host
 FROM read_parquet('robots_rules/*/*.parquet', hive_partitioning = true) r
-LEFT JOIN read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+LEFT JOIN (SELECT * REPLACE (sum(captures) OVER (PARTITION BY crawl, host) AS captures) FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) QUALIFY counts_for_host) h
     ON h.crawl = r.crawl AND coalesce(h.revisited_warc_file, h.warc_file) = r.warc_file
         AND coalesce(h.revisited_warc_offset, h.warc_offset) = r.warc_offset
 WHERE r.key IN ('content_signal', 'content_usage') AND r.value IS NOT NULL";
@@ -324,7 +325,7 @@ fn marked(table: &str) -> String {
     format!(
         "SELECT t.*, h.host IS NOT NULL AS latest, h.host AS file_host
          FROM read_parquet('{table}/*/*.parquet', hive_partitioning = true) t
-         LEFT JOIN read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+         LEFT JOIN (SELECT * REPLACE (sum(captures) OVER (PARTITION BY crawl, host) AS captures) FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) QUALIFY counts_for_host) h
             ON h.crawl = t.crawl AND coalesce(h.revisited_warc_file, h.warc_file) = t.warc_file
                 AND coalesce(h.revisited_warc_offset, h.warc_offset) = t.warc_offset"
     )
@@ -484,7 +485,7 @@ fn lines_from_detail() -> Vec<(&'static str, String, String)> {
                 count(*) FILTER (r.group_split = 'other') AS hosts_split_other,
                 count(*) FILTER (r.cloudflare_managed) AS hosts_cloudflare_managed,
                 count(*) FILTER (r.cloudflare_contradicted) AS hosts_cloudflare_contradicted
-             FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) h
+             FROM (SELECT * REPLACE (sum(captures) OVER (PARTITION BY crawl, host) AS captures) FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) QUALIFY counts_for_host) h
              LEFT JOIN read_parquet('robots_files/*/*.parquet', hive_partitioning = true) r
                 ON r.crawl = h.crawl AND r.warc_file = h.effective_warc_file
                 AND r.warc_offset = h.effective_warc_offset

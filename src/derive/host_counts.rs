@@ -77,8 +77,7 @@ impl HostCounts {
             sum.1 = sum.1.min(first).or(first).or(sum.1);
             sum.2 = sum.2.max(last);
         }
-        for l in &index.latest {
-            let mut bits = l.outcomes;
+        for mut bits in index.host_outcomes() {
             while bits != 0 {
                 let o = bits.trailing_zeros() as usize;
                 if let Some(h) = self.hosts_by_outcome.get_mut(o) {

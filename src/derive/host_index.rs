@@ -1,12 +1,18 @@
 //! The index `robots_hosts` is made from: a crawl's `robots_files` parts read twice, a few
-//! columns at a time, each host's latest capture and each redirect target's, interned, and the
-//! rows made from it (each host's governing capture through redirects and revisits).
+//! columns at a time, each site's latest capture and each redirect target's, interned, and the
+//! rows made from it (each site's governing capture through redirects and revisits).
+//!
+//! A robots.txt governs one scheme, host and port (RFC 9309 section 2.3: a [`Site`]), so each
+//! site of a host has its own latest capture and governing capture. A host's figures (the
+//! summaries count hosts) are those of the site of its latest capture, whatever the scheme or
+//! port: the same capture that governed the host before sites were told apart (schema 18).
 
 use super::agents::CrawlAgents;
 use super::lines::CrawlLines;
 use super::read::{read_beside, Governs};
 use super::redirects::{self, Capture, Effective, Index, Resolution};
 use super::revisits::{Originals, Reference, Revisit};
+use super::site::Site;
 use crate::parts::runs::Names;
 use crate::parts::{OutDir, PartRef};
 use crate::robots::parse::Split;
@@ -25,6 +31,9 @@ pub struct CrawlHosts {
     pub crawl: String,
     pub captures: u64,
     pub hosts: u64,
+    /// Sites (scheme, host and port): as many as hosts, but for hosts captured under more than
+    /// one scheme or port.
+    pub sites: u64,
     /// Hosts by how their latest capture's chain of redirects ended.
     pub resolutions: BTreeMap<Resolution, u64>,
     /// Hosts resolved through a hop to another host.
@@ -340,10 +349,13 @@ pub(super) struct CrawlIndex {
     pub(super) outcomes: Names,
     /// Host names; a host's id indexes `latest`.
     pub(super) hosts: Names,
+    /// The latest capture of each host's other sites: `latest` holds that of the site it was
+    /// first seen on. Nearly every host has one site.
+    pub(super) more_sites: FxHashMap<(u32, Site), Latest>,
     /// The host names of guests, which are not the partition's hosts: a [`Seen::host`] with
     /// [`GUEST_HOST`] set is an id of these.
     pub(super) guest_hosts: Names,
-    /// Each host's latest capture, by host id.
+    /// Each host's latest capture of the site it was first seen on, by host id.
     pub(super) latest: Vec<Latest>,
     /// The URLs (keys) redirects point to.
     pub(super) targets: FxHashSet<String>,
@@ -445,16 +457,80 @@ impl CrawlIndex {
             }
         }
         let bit = seen.outcome.filter(|&o| o < 32).map_or(0, |o| 1u32 << o);
+        let first = Latest {
+            seen,
+            captures: 1,
+            outcomes: bit,
+        };
         if host_id as usize == self.latest.len() {
-            self.latest.push(Latest {
-                seen,
-                captures: 1,
-                outcomes: 0,
-            });
-        } else {
-            self.latest[host_id as usize].keep(seen, &self.files);
+            self.latest.push(first);
+            return;
         }
-        self.latest[host_id as usize].outcomes |= bit;
+        let site = first.seen.site();
+        let latest = &mut self.latest[host_id as usize];
+        if latest.seen.site() == site {
+            latest.keep(first.seen, &self.files);
+            latest.outcomes |= bit;
+            return;
+        }
+        match self.more_sites.entry((host_id, site)) {
+            Entry::Vacant(v) => {
+                v.insert(first);
+            }
+            Entry::Occupied(mut o) => {
+                o.get_mut().keep(first.seen, &self.files);
+                o.get_mut().outcomes |= bit;
+            }
+        }
+    }
+
+    /// The hosts with more than one site, and their other sites, in order.
+    pub(super) fn other_sites(&self) -> FxHashMap<u32, Vec<Site>> {
+        let mut by_host: FxHashMap<u32, Vec<Site>> = FxHashMap::default();
+        for &(host, site) in self.more_sites.keys() {
+            by_host.entry(host).or_default().push(site);
+        }
+        for sites in by_host.values_mut() {
+            sites.sort_unstable();
+        }
+        by_host
+    }
+
+    /// Each site of host `id` (`others` its other sites, from [`Self::other_sites`]) with its
+    /// latest capture, in order (http before https, then by port).
+    fn sites_of<'s>(&'s self, id: u32, others: Option<&[Site]>) -> Vec<(Site, &'s Latest)> {
+        let first = &self.latest[id as usize];
+        let mut sites = vec![(first.seen.site(), first)];
+        for &site in others.unwrap_or_default() {
+            sites.push((site, &self.more_sites[&(id, site)]));
+        }
+        sites.sort_unstable_by_key(|s| s.0);
+        sites
+    }
+
+    /// The site of `sites` a host's figures are those of, that of its latest capture, and the
+    /// host's captures and the fetch outcomes they had (as [`Latest::outcomes`]) on all its
+    /// sites.
+    fn host_site<'s>(&self, sites: &[(Site, &'s Latest)]) -> (Site, &'s Latest, u32, u32) {
+        let mut at = sites[0];
+        let (mut captures, mut outcomes) = (0, 0);
+        for &(site, latest) in sites {
+            if latest.seen.is_after(&at.1.seen, &self.files) {
+                at = (site, latest);
+            }
+            captures += latest.captures;
+            outcomes |= latest.outcomes;
+        }
+        (at.0, at.1, captures, outcomes)
+    }
+
+    /// The fetch outcomes each host's captures had on all its sites (as [`Latest::outcomes`]).
+    pub(super) fn host_outcomes(&self) -> Vec<u32> {
+        let mut outcomes: Vec<u32> = self.latest.iter().map(|l| l.outcomes).collect();
+        for (&(host, _), latest) in &self.more_sites {
+            outcomes[host as usize] |= latest.outcomes;
+        }
+        outcomes
     }
 
     /// Keep what a revisit refers to, or a capture some revisit may stand for.
@@ -562,65 +638,94 @@ impl CrawlIndex {
         hosts.into_iter().map(|h| h.2).collect()
     }
 
-    /// Each host of `order` as the summaries see it (`governs`, in that order), and what the
-    /// hosts count.
+    /// Each host of `order` as the summaries see it (`governs`, in that order: by the site of
+    /// its latest capture), each site of a host with more than one (`sites`, for the page
+    /// verdicts), and what the hosts count.
     pub(super) fn governs(
         &self,
         crawl: &str,
         order: &[u32],
         governs: &mut Vec<Governs>,
+        sites: &mut SiteGoverns,
         domains: &mut Names,
     ) -> CrawlHosts {
         let mut counts = CrawlHosts {
             crawl: crawl.to_string(),
             captures: self.captures,
             hosts: self.latest.len() as u64,
+            sites: (self.latest.len() + self.more_sites.len()) as u64,
             partitions: 1,
             ..CrawlHosts::default()
         };
+        let others = self.other_sites();
         governs.reserve(order.len());
         domains.reserve(order.len(), 16);
         for &host_id in order {
-            let (host, latest) = (self.hosts.get(host_id), &self.latest[host_id as usize]);
-            let start = &latest.seen;
-            let (e, revisit) = self.govern(start);
+            let all = self.sites_of(host_id, others.get(&host_id).map(Vec::as_slice));
+            let (site, latest, captures, _) = self.host_site(&all);
+            let (g, e, revisit) = self.site_governs(host_id, site, latest, captures, domains);
             *counts.resolutions.entry(e.resolution).or_default() += 1;
             if let Some(r) = revisit {
                 *counts.revisits.entry(r).or_default() += 1;
             }
             counts.cross_host += u64::from(e.cross_host && e.capture.is_some());
-            let s = &latest.seen;
-            let eff = e.capture.unwrap_or(start);
-            // The file of the host, whose lines the line summaries count: its latest capture,
-            // or the capture that one stands for when it is a revisit.
-            let revisited = self.stands_for(s).and_then(|r| r.1);
-            let file = revisited.unwrap_or(s);
-            governs.push(Governs {
-                host: host_id,
-                wildcard_split: eff.mistakes & MISTAKE_SPLIT != 0,
-                wildcard_with_ai: eff.mistakes & MISTAKE_AI != 0,
-                group_split: group_split(eff.mistakes),
-                cloudflare_managed: eff.mistakes & CLOUDFLARE_MANAGED != 0,
-                cloudflare_contradicted: eff.mistakes & CLOUDFLARE_CONTRADICTED != 0,
-                file: eff.file,
-                offset: eff.offset,
-                outcome: eff.outcome,
-                resolution: e.resolution,
-                revisit,
-                latest_outcome: s.outcome,
-                own_file: file.file,
-                own_offset: file.offset,
-                revisited_outcome: revisited.and_then(|r| r.outcome),
-                captures: latest.captures,
-                domain: domains.id(self.domain(host, s.domain).unwrap_or(host)),
-            });
+            governs.push(g);
+            if all.len() > 1 {
+                for &(site, latest) in &all {
+                    let (g, _, _) =
+                        self.site_governs(host_id, site, latest, latest.captures, domains);
+                    sites.insert((host_id, site), g);
+                }
+            }
         }
         counts
     }
 
-    /// The rows of `robots_hosts` of the hosts of `order`, handed to `write` a batch at a
-    /// time; `sets` holds each one's place in the crawl's distinct agent sets (in that order),
-    /// and those sets, when known.
+    /// What governs the site `site` of host `host_id`, whose latest capture is `latest`: as the
+    /// summaries and the page verdicts see it, and how its chain of redirects ended.
+    fn site_governs<'s>(
+        &'s self,
+        host_id: u32,
+        site: Site,
+        latest: &'s Latest,
+        captures: u32,
+        domains: &mut Names,
+    ) -> (Governs, Effective<&'s Seen>, Option<Revisit>) {
+        let host = self.hosts.get(host_id);
+        let s = &latest.seen;
+        let (e, revisit) = self.govern(s);
+        let eff = e.capture.unwrap_or(s);
+        // The file of the site, whose lines the line summaries count: its latest capture, or
+        // the capture that one stands for when it is a revisit.
+        let revisited = self.stands_for(s).and_then(|r| r.1);
+        let file = revisited.unwrap_or(s);
+        let g = Governs {
+            host: host_id,
+            site,
+            wildcard_split: eff.mistakes & MISTAKE_SPLIT != 0,
+            wildcard_with_ai: eff.mistakes & MISTAKE_AI != 0,
+            group_split: group_split(eff.mistakes),
+            cloudflare_managed: eff.mistakes & CLOUDFLARE_MANAGED != 0,
+            cloudflare_contradicted: eff.mistakes & CLOUDFLARE_CONTRADICTED != 0,
+            file: eff.file,
+            offset: eff.offset,
+            outcome: eff.outcome,
+            resolution: e.resolution,
+            revisit,
+            latest_outcome: s.outcome,
+            own_file: file.file,
+            own_offset: file.offset,
+            revisited_outcome: revisited.and_then(|r| r.outcome),
+            captures,
+            domain: domains.id(self.domain(host, s.domain).unwrap_or(host)),
+        };
+        (g, e, revisit)
+    }
+
+    /// The rows of `robots_hosts` of the hosts of `order`, a row per site, handed to `write` a
+    /// batch at a time; `sets` holds each host's place in the crawl's distinct agent sets (in
+    /// that order), and those sets, when known: they are those of the row that counts for the
+    /// host (the summaries' sets), NULL on its other sites' rows.
     pub(super) fn rows(
         &self,
         crawl: &str,
@@ -630,48 +735,60 @@ impl CrawlIndex {
     ) -> Result<()> {
         let mut builder = RobotsHostsBuilder::default();
         let (mut url, mut effective_url) = (String::new(), String::new());
+        let others = self.other_sites();
         for (k, &host_id) in order.iter().enumerate() {
-            let (host, latest) = (self.hosts.get(host_id), &self.latest[host_id as usize]);
-            let s = &latest.seen;
-            let (e, revisit) = self.govern(s);
-            let eff = e.capture.unwrap_or(s);
-            let revisited = self.stands_for(s).and_then(|r| r.1);
-            let host_sets = sets.and_then(|(at, sets)| at[k].map(|i| &sets[i as usize]));
-            let set = |kind: usize| host_sets.map(|s| s[kind]);
-            let effective_host = if eff.host == s.host {
-                host
-            } else {
-                self.host_name(eff.host)
-            };
-            builder.append(&RobotsHostRow {
-                host: Some(host),
-                registered_domain: self.domain(host, s.domain),
-                captures: Some(latest.captures as i32),
-                warc_file: Some(self.files.get(s.file)),
-                warc_offset: Some(s.offset),
-                url: Some(s.url(host, &mut url)),
-                capture_time: s.time(),
-                fetch_outcome: text(&self.outcomes, s.outcome),
-                resolution: Some(e.resolution.as_str()),
-                hops: Some(i32::from(e.hops)),
-                cross_host: Some(e.cross_host),
-                revisit: revisit.map(Revisit::as_str),
-                revisited_warc_file: revisited.map(|r| self.files.get(r.file)),
-                revisited_warc_offset: revisited.map(|r| r.offset),
-                revisited_fetch_outcome: revisited.and_then(|r| text(&self.outcomes, r.outcome)),
-                effective_warc_file: Some(self.files.get(eff.file)),
-                effective_warc_offset: Some(eff.offset),
-                effective_url: Some(eff.url(effective_host, &mut effective_url)),
-                effective_host: Some(effective_host),
-                effective_fetch_outcome: text(&self.outcomes, eff.outcome),
-                block_set: set(0),
-                full_block_by_name_set: set(1),
-                own_group_root_set: set(2),
-                named_set: set(3),
-                rfc9309_root_set: set(4),
-            });
-            if builder.len() == BATCH_ROWS {
-                write(builder.finish(crawl))?;
+            let host = self.hosts.get(host_id);
+            let all = self.sites_of(host_id, others.get(&host_id).map(Vec::as_slice));
+            let (host_site, ..) = self.host_site(&all);
+            for (site, latest) in all {
+                let s = &latest.seen;
+                let (e, revisit) = self.govern(s);
+                let eff = e.capture.unwrap_or(s);
+                let revisited = self.stands_for(s).and_then(|r| r.1);
+                let counts = site == host_site;
+                let host_sets = sets
+                    .filter(|_| counts)
+                    .and_then(|(at, sets)| at[k].map(|i| &sets[i as usize]));
+                let set = |kind: usize| host_sets.map(|s| s[kind]);
+                let effective_host = if eff.host == s.host {
+                    host
+                } else {
+                    self.host_name(eff.host)
+                };
+                builder.append(&RobotsHostRow {
+                    host: Some(host),
+                    scheme: Some(site.scheme()),
+                    port: Some(i32::from(site.port)),
+                    counts_for_host: Some(counts),
+                    registered_domain: self.domain(host, s.domain),
+                    captures: Some(latest.captures as i32),
+                    warc_file: Some(self.files.get(s.file)),
+                    warc_offset: Some(s.offset),
+                    url: Some(s.url(host, &mut url)),
+                    capture_time: s.time(),
+                    fetch_outcome: text(&self.outcomes, s.outcome),
+                    resolution: Some(e.resolution.as_str()),
+                    hops: Some(i32::from(e.hops)),
+                    cross_host: Some(e.cross_host),
+                    revisit: revisit.map(Revisit::as_str),
+                    revisited_warc_file: revisited.map(|r| self.files.get(r.file)),
+                    revisited_warc_offset: revisited.map(|r| r.offset),
+                    revisited_fetch_outcome: revisited
+                        .and_then(|r| text(&self.outcomes, r.outcome)),
+                    effective_warc_file: Some(self.files.get(eff.file)),
+                    effective_warc_offset: Some(eff.offset),
+                    effective_url: Some(eff.url(effective_host, &mut effective_url)),
+                    effective_host: Some(effective_host),
+                    effective_fetch_outcome: text(&self.outcomes, eff.outcome),
+                    block_set: set(0),
+                    full_block_by_name_set: set(1),
+                    own_group_root_set: set(2),
+                    named_set: set(3),
+                    rfc9309_root_set: set(4),
+                });
+                if builder.len() >= BATCH_ROWS {
+                    write(builder.finish(crawl))?;
+                }
             }
         }
         if !builder.is_empty() {
@@ -680,6 +797,9 @@ impl CrawlIndex {
         Ok(())
     }
 }
+
+/// What governs each site of the hosts that have more than one, by host id and site.
+pub(super) type SiteGoverns = FxHashMap<(u32, Site), Governs>;
 
 fn text(names: &Names, id: Option<u32>) -> Option<&str> {
     id.map(|i| names.get(i))
@@ -711,6 +831,15 @@ impl Seen {
 
     fn time(&self) -> Option<i64> {
         self.has_time.then_some(self.time)
+    }
+
+    /// The site of this capture's URL.
+    fn site(&self) -> Site {
+        match &self.url {
+            None => Site::default_of(self.https),
+            // Every `robots_files` URL is an `http` or `https` one.
+            Some(url) => Site::of_url(url).unwrap_or(Site::default_of(false)),
+        }
     }
 
     /// Capture order: `capture_time` (none first), then `warc_file`, then `warc_offset`, as the

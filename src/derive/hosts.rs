@@ -11,7 +11,7 @@
 use super::agents::{self, Agents, CrawlAgents};
 use super::host_counts::HostCounts;
 pub use super::host_index::CrawlHosts;
-use super::host_index::{read_crawl, CrawlIndex};
+use super::host_index::{read_crawl, CrawlIndex, SiteGoverns};
 use super::lines::{self, CrawlLines};
 use super::page_verdicts;
 use super::partitioned;
@@ -104,6 +104,13 @@ impl HostsSummary {
                 "robots_hosts  {}: {} hosts, each by its latest robots.txt capture",
                 c.crawl, c.hosts
             ));
+            if c.sites > c.hosts {
+                s.push_str(&format!(
+                    " ({} sites: {} more under another scheme or port)",
+                    c.sites,
+                    c.sites - c.hosts
+                ));
+            }
             s.push_str(&redirect_words(&c.resolutions));
             s.push_str(&revisit_words(&c.revisits));
             if c.partitions > 1 {
@@ -183,6 +190,7 @@ impl HostsSummary {
                 "crawl": c.crawl,
                 "captures": c.captures,
                 "hosts": c.hosts,
+                "sites": c.sites,
                 "resolutions": c.resolutions.iter()
                     .map(|(r, n)| (r.as_str().to_string(), *n))
                     .collect::<BTreeMap<_, _>>(),
@@ -334,7 +342,8 @@ pub fn derive(
         };
         let (mut governs, mut domains) = (Vec::new(), Names::default());
         let order = hosts.order();
-        let mut counts = hosts.governs(&crawl, &order, &mut governs, &mut domains);
+        let mut sites = SiteGoverns::default();
+        let mut counts = hosts.governs(&crawl, &order, &mut governs, &mut sites, &mut domains);
         drop(domains);
         let runs = runs_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice);
         // The agent summaries first: `robots_hosts` names each host's set of blocked agents.
@@ -393,6 +402,7 @@ pub fn derive(
         };
         let crawl_hosts = page_verdicts::Hosts {
             governs: &governs,
+            sites: &sites,
             hosts: &hosts.hosts,
             files: &hosts.files,
             outcomes: &hosts.outcomes,

@@ -2,7 +2,8 @@
 //! input of a crawl, so they are made after the inputs' parts are in place (at the end of a scan
 //! that is not a shard, or by `repcensus hosts` after the last shard).
 //!
-//! * `robots_hosts` ([`hosts`], from the index of [`host_index`]): each host's latest robots.txt capture and the capture its chain
+//! * `robots_hosts` ([`hosts`], from the index of [`host_index`]): each site's ([`site`]: a
+//!   scheme, host and port) latest robots.txt capture and the capture its chain
 //!   of redirects ends at ([`redirects`]), read through a revisit to the capture it revisits
 //!   ([`revisits`]), which the `agents_*` queries read verdicts from;
 //!   with it, `summary_robots_hosts` (hosts by fetch outcome and redirects) and
@@ -44,5 +45,6 @@ pub mod read;
 pub mod redirects;
 pub mod revisits;
 pub mod signals;
+pub mod site;
 mod spill;
 pub mod tally;

@@ -15,6 +15,7 @@
 //! `robots_rules` parts too).
 
 use super::read::{read_beside, Governs};
+use super::site::Site;
 use super::tally::missing;
 use crate::agents::{Agent, Registry, CATEGORIES};
 use crate::parts::runs::Names;
@@ -77,8 +78,11 @@ pub fn choose_agents(registry: &Registry, names: Option<&[String]>) -> Result<Ve
 
 /// What a crawl's `robots_hosts` derivation knows, which the page verdicts read.
 pub struct Hosts<'a> {
-    /// One per host, with ids of `hosts`, `files` and `outcomes`.
+    /// One per host (by the site of its latest capture), with ids of `hosts`, `files` and
+    /// `outcomes`.
     pub governs: &'a [Governs],
+    /// Each site of the hosts that have more than one.
+    pub sites: &'a super::host_index::SiteGoverns,
     pub hosts: &'a Names,
     pub files: &'a Names,
     pub outcomes: &'a Names,
@@ -409,13 +413,22 @@ impl<'a> Derivation<'a> {
         let host = cols.host.is_valid(i).then(|| cols.host.value(i))?;
         let id = self.hosts.hosts.find(host)?;
         let g = *self.by_host.get(id as usize).filter(|&&k| k != u32::MAX)?;
+        let url = cols.url.value(i);
+        // The robots.txt of the page's own scheme, host and port governs it (RFC 9309 section
+        // 2.3): a page of a site without a capture is not covered.
+        let site = Site::of_url(url)?;
+        let g = &self.hosts.governs[g as usize];
+        let g = match g.site == site {
+            true => g,
+            false => self.hosts.sites.get(&(id, site))?,
+        };
         let page = Page {
             file: cols.file.value(i),
             offset: cols.offset.value(i),
-            url: cols.url.value(i),
+            url,
             host,
         };
-        Some((&self.hosts.governs[g as usize], page))
+        Some((g, page))
     }
 
     fn outcome(&self, g: &Governs) -> FetchOutcome {

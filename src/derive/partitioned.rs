@@ -4,7 +4,7 @@
 
 use super::agents::{self, Agents, CrawlAgents};
 use super::host_counts::HostCounts;
-use super::host_index::{read_partition, CrawlHosts};
+use super::host_index::{read_partition, CrawlHosts, SiteGoverns};
 use super::lines::{self, CrawlLines, Lines};
 use super::page_verdicts;
 use super::partitions::{self, CrawlParts, PartitionParts, Spill, Wants};
@@ -108,7 +108,8 @@ pub fn derive_crawl(
             )?;
             let (mut governs, mut domains) = (Vec::new(), Names::default());
             let order = index.order();
-            let made = index.governs(crawl, &order, &mut governs, &mut domains);
+            let mut sites = SiteGoverns::default();
+            let made = index.governs(crawl, &order, &mut governs, &mut sites, &mut domains);
             add_hosts(&mut total, made);
             counts.add(&index, &governs);
             let all = |k: usize| -> Vec<PartRef> {
@@ -165,6 +166,7 @@ pub fn derive_crawl(
                 };
                 let hosts = page_verdicts::Hosts {
                     governs: &governs,
+                    sites: &sites,
                     hosts: &index.hosts,
                     files: &index.files,
                     outcomes: &index.outcomes,
@@ -241,6 +243,7 @@ fn finish(
 fn add_hosts(total: &mut CrawlHosts, part: CrawlHosts) {
     total.captures += part.captures;
     total.hosts += part.hosts;
+    total.sites += part.sites;
     total.cross_host += part.cross_host;
     for (r, n) in part.resolutions {
         *total.resolutions.entry(r).or_default() += n;

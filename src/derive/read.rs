@@ -14,6 +14,8 @@ use arrow_array::RecordBatch;
 pub struct Governs {
     /// The host, an id of the derivation's host names.
     pub host: u32,
+    /// The site of the host this is (the site of its latest capture, for a host's figures).
+    pub site: super::site::Site,
     /// The governing capture's `robots_files.wildcard_split` and `wildcard_with_ai`.
     pub wildcard_split: bool,
     pub wildcard_with_ai: bool,

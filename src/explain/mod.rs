@@ -13,6 +13,7 @@ use crate::derive::page_verdicts::{
     file_again, line_again, line_key, reading, File, PageVerdict, Reading,
 };
 use crate::derive::read::read_beside;
+use crate::derive::site::Site;
 use crate::parts::{OutDir, PartRef, SCHEMA_CRAWL};
 use crate::robots::{path_params_query, Matcher, RobotsTxt};
 use crate::rows::fetch::FetchOutcome;
@@ -61,7 +62,10 @@ pub struct Explanation {
     /// Whether the registry knows the agent (else it is read by its product token alone).
     pub registered: bool,
     pub path: String,
-    /// Captures of the host's `/robots.txt` in the crawl.
+    /// The site (`https://host:443`) whose robots.txt is read: the URL's own when it names
+    /// one, else the site of the host's latest capture (whose figures are the host's).
+    pub site: String,
+    /// Captures of the site's `/robots.txt` in the crawl.
     pub captures: i32,
     pub latest: Capture,
     pub governing: Capture,
@@ -87,9 +91,21 @@ pub fn explain(out: &Path, registry: &Registry, opts: &ExplainOptions) -> Result
         })
         .collect();
     let path = path_params_query(&opts.url);
+    // RFC 9309 section 2.3: a URL is governed by its own scheme, host and port's robots.txt.
+    let url_site = opts
+        .url
+        .contains("://")
+        .then(|| Site::of_url(&opts.url))
+        .flatten();
     let folders: Vec<String> = opts.crawls.iter().map(|c| crawl_folder(c)).collect();
     OutDir::read_existing(out, |dir| {
         let hosts = host_rows(dir, &host, &folders)?;
+        let hosts = hosts.into_iter().filter(|row| match (url_site, row.site) {
+            (Some(want), Some(site)) => want == site,
+            (None, _) => row.counts_for_host,
+            // A table before schema 19 has a row per host, of no site.
+            (Some(_), None) => true,
+        });
         let mut found = Vec::new();
         for row in hosts {
             let governing = capture(dir, &row.crawl, &row.governing)?;
@@ -112,6 +128,10 @@ pub fn explain(out: &Path, registry: &Registry, opts: &ExplainOptions) -> Result
                     agent: agent.clone(),
                     registered: *registered,
                     path: path.clone(),
+                    site: match row.site {
+                        Some(site) => format!("{}://{host}:{}", site.scheme(), site.port),
+                        None => host.clone(),
+                    },
                     captures: row.captures,
                     latest: row.latest.clone(),
                     governing: governing.clone(),
@@ -136,9 +156,12 @@ fn find_agent<'r>(registry: &'r Registry, name: &str) -> Option<&'r Agent> {
     by_name.or_else(|| (registry.agents.iter()).find(|a| a.token.eq_ignore_ascii_case(name)))
 }
 
-/// A host's row of `robots_hosts` in one crawl.
+/// A site's row of `robots_hosts` in one crawl.
 struct HostRow {
     crawl: String,
+    /// `None` in a table before schema 19, whose rows are hosts.
+    site: Option<Site>,
+    counts_for_host: bool,
     captures: i32,
     latest: Capture,
     resolution: String,
@@ -189,8 +212,11 @@ fn time_at(batch: &RecordBatch, name: &str, i: usize) -> Option<String> {
     chrono::DateTime::from_timestamp_micros(t).map(|t| t.format("%Y-%m-%dT%H:%M:%SZ").to_string())
 }
 
-const HOST_COLUMNS: [&str; 13] = [
+const HOST_COLUMNS: [&str; 16] = [
     "host",
+    "scheme",
+    "port",
+    "counts_for_host",
     "captures",
     "warc_file",
     "warc_offset",
@@ -218,8 +244,24 @@ fn host_rows(dir: &OutDir, host: &str, folders: &[String]) -> Result<Vec<HostRow
             let cross = (batch.column_by_name("cross_host"))
                 .and_then(|c| c.as_boolean_opt().map(|b| b.is_valid(i) && b.value(i)))
                 .unwrap_or(false);
+            let scheme = (batch.column_by_name("scheme"))
+                .and_then(|c| c.as_string_opt::<i32>())
+                .and_then(|c| string_at(c, i));
+            let port = int32_at(batch, "port", i).ok().flatten();
+            let site = match (scheme.as_deref(), port.and_then(|p| u16::try_from(p).ok())) {
+                (Some(scheme), Some(port)) => Some(Site {
+                    https: scheme == "https",
+                    port,
+                }),
+                _ => None,
+            };
+            let counts_for_host = (batch.column_by_name("counts_for_host"))
+                .and_then(|c| c.as_boolean_opt().map(|b| !b.is_valid(i) || b.value(i)))
+                .unwrap_or(true);
             rows.push(HostRow {
                 crawl: crawl_of[k].clone(),
+                site,
+                counts_for_host,
                 captures: int32_at(batch, "captures", i)?.unwrap_or(0),
                 latest: Capture {
                     warc_file: string_at(text(batch, "warc_file")?, i).unwrap_or_default(),
@@ -350,6 +392,7 @@ impl Explanation {
         serde_json::json!({
             "crawl": self.crawl,
             "host": self.host,
+            "site": self.site,
             "agent": self.agent.name,
             "registered": self.registered,
             "url": self.path,
@@ -388,7 +431,7 @@ impl Explanation {
         let r = &self.reading;
         let mut s = format!(
             "{} on {} ({}), path {}\n",
-            self.agent.name, self.host, self.crawl, self.path
+            self.agent.name, self.site, self.crawl, self.path
         );
         if !self.registered {
             s.push_str(

@@ -46,16 +46,24 @@ table! {
 }
 
 table! {
-    /// One row per host of a crawl with a robots.txt capture: its latest capture, and the
-    /// capture whose verdicts govern it (the end of the latest capture's chain of redirects).
+    /// One row per site (scheme, host and port) of a crawl with a robots.txt capture: its
+    /// latest capture, and the capture whose verdicts govern it (the end of the latest
+    /// capture's chain of redirects); a host's figures are those of one of its sites
+    /// (`counts_for_host`).
     /// Derived from the crawl's `robots_files` by `repcensus hosts` (and at the end of a scan).
     RobotsHostsBuilder, RobotsHostRow, RobotsHosts,
     {
         host: Str,
+        /// `http` or `https`, and the port: with `host`, the site (RFC 9309 section 2.3).
+        scheme: Label,
+        port: I32,
+        /// This site's latest capture is its host's latest: the row the host-level figures
+        /// (the summaries, the bundled queries) count; one per host.
+        counts_for_host: Bool,
         registered_domain: Str,
-        /// Captures of `/robots.txt` on the host in the crawl.
+        /// Captures of `/robots.txt` on the site in the crawl.
         captures: I32,
-        /// The host's latest capture (by `capture_time`, then `warc_file`, then `warc_offset`).
+        /// The site's latest capture (by `capture_time`, then `warc_file`, then `warc_offset`).
         warc_file: Str,
         warc_offset: I64,
         url: Text,
