@@ -89,6 +89,9 @@ fn key_columns(query: &str) -> &'static [&'static str] {
         "agents_full_block_share" | "agents_singled_out" => &["agent"],
         "agents_blocking_by_category" => &["agent_category", "operator"],
         "robots_fetch_outcomes" => &["fetch_outcome"],
+        "study_own_group_root" | "study_somesite_full_block" | "study_almanac_named" => {
+            &["list", "tier", "agent"]
+        }
         "errors_by_input" => &["kind"],
         "robots_extension_adoption" => &["extension"],
         "robots_content_signal_values" => &["signal", "value"],
@@ -901,4 +904,68 @@ fn every_crawl_and_every_error_kind_is_named_with_its_count() {
     let totals = &totals[..totals.find("</table>").unwrap()];
     assert_eq!(totals.matches("<th>").count(), 1, "{totals}");
     assert!(totals.contains(r#"data-column="conflicts""#));
+}
+
+/// With a ranked list in the folder, the latest crawl's headline has the earlier studies'
+/// shares beside it: each definition named with its query, over every host and per tier, each
+/// number its query's row (agent NULL); without a list, none.
+#[test]
+fn the_studies_shares_stand_beside_the_headline_when_a_ranked_list_is_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let cases = repo().join("samples/real-robots.warc.gz");
+    let (code, err) = scan(&[cases.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let html = dir.path().join("report.html");
+    assert_ok(&report(&out, &html, &[]));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(!page.contains("counted as earlier studies counted"));
+    // A list of every registered domain, ranked 400 apart: three tiers hold some.
+    let domains = duck(
+        &out,
+        "SELECT DISTINCT registered_domain AS d FROM read_parquet('robots_hosts/*/*.parquet')
+         WHERE registered_domain IS NOT NULL ORDER BY d",
+    );
+    let list: String = (domains.lines().skip(1).enumerate())
+        .map(|(k, d)| format!("{},{d}\n", 400 * (k + 1)))
+        .collect();
+    let file = dir.path().join("list.csv");
+    std::fs::write(&file, list).unwrap();
+    let ranked = bin()
+        .args(["ranks", "--quiet", "--name", "top", "--out"])
+        .arg(&out)
+        .arg(&file)
+        .status()
+        .unwrap();
+    assert_eq!(ranked.code(), Some(0));
+    assert_ok(&report(&out, &html, &[]));
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains("counted as earlier studies counted"));
+    let studies: Vec<Cell> = (cells(&page).into_iter())
+        .filter(|c| c.query.starts_with("study_"))
+        .collect();
+    for query in [
+        "study_own_group_root",
+        "study_somesite_full_block",
+        "study_almanac_named",
+    ] {
+        assert!(page.contains(&format!("<code>{query}</code>: ")), "{query}");
+        let keys: BTreeSet<&str> = (studies.iter())
+            .filter(|c| c.query == query)
+            .map(|c| c.key.as_str())
+            .collect();
+        assert_eq!(
+            keys,
+            BTreeSet::from([
+                "||",
+                "top|top1k|",
+                "top|top10k|",
+                "top|top100k|",
+                "top|top1m|"
+            ]),
+            "{query}"
+        );
+    }
+    assert_eq!(check_numbers(&out, &studies), studies.len());
+    assert_eq!(studies.len(), 3 * 5 * 3);
 }

@@ -453,13 +453,20 @@ impl OutDir {
 
     /// Every committed part of `table`, under every `crawl=` folder: (crawl, part), sorted.
     pub fn table_parts(&self, table: &str) -> Result<Vec<(String, PartRef)>> {
+        self.keyed_parts(table, "crawl")
+    }
+
+    /// Every committed part of `table`, under every `{key}=` folder (`list=` for `ranks`):
+    /// (the folder's value, part), sorted.
+    pub fn keyed_parts(&self, table: &str, key: &str) -> Result<Vec<(String, PartRef)>> {
+        let prefix = format!("{key}=");
         let is_part = |name: &str| name.starts_with("part-") && name.ends_with(".parquet");
         let mut found = Vec::new();
         if let Some(r) = &self.remote {
             let table_key = self.key(r, &self.root.join(table))?;
             for crawl in remote_crawls(r, &table_key)? {
                 let dir = crawl.filename().unwrap_or_default().to_string();
-                let Some(c) = dir.strip_prefix("crawl=") else {
+                let Some(c) = dir.strip_prefix(&prefix) else {
                     continue;
                 };
                 let listed =
@@ -478,7 +485,7 @@ impl OutDir {
             };
             for e in entries.flatten() {
                 let name = e.file_name().to_string_lossy().into_owned();
-                let Some(c) = name.strip_prefix("crawl=") else {
+                let Some(c) = name.strip_prefix(&prefix) else {
                     continue;
                 };
                 let files = std::fs::read_dir(e.path())

@@ -15,6 +15,9 @@ pub(super) struct CrawlFigures {
     pub content_signal: Option<(u64, u64)>,
     /// HTML pages with a robots meta tag or header, and 2xx HTML pages (none: no such page).
     pub pages_any: Option<(u64, u64)>,
+    /// The earlier studies' "any AI agent" rows (none: no ranked list), or why they could not
+    /// be counted.
+    pub studies: Result<Vec<super::studies::Row>, String>,
 }
 
 impl CrawlFigures {

@@ -64,6 +64,12 @@ impl<'o> Tables<'o> {
         Ok(())
     }
 
+    /// The parts of a table partitioned by another key than the crawl (`ranks`: `list`), with
+    /// the value of their folder.
+    pub(super) fn keyed(&self, table: &str, key: &str) -> Result<Vec<(String, PartRef)>> {
+        self.out.keyed_parts(table, key)
+    }
+
     /// The parts of `table` in `crawl` (one per input that wrote rows to it).
     pub(super) fn parts(&self, table: &str, crawl: &str) -> &[PartRef] {
         (self.parts.get(table).and_then(|c| c.get(crawl))).map_or(&[], |p| p.as_slice())
@@ -144,6 +150,11 @@ impl<'b> Batch<'b> {
 
     pub(super) fn bools(&self, name: &str) -> Result<&'b BooleanArray> {
         self.typed(name, |c| c.as_boolean_opt())
+    }
+
+    /// A list column (`summary_block_sets.agents`).
+    pub(super) fn lists(&self, name: &str) -> Result<&'b arrow_array::ListArray> {
+        self.typed(name, |c| c.as_list_opt::<i32>())
     }
 }
 

@@ -13,6 +13,7 @@ mod overview;
 mod page_figures;
 mod robots_figures;
 mod signals;
+mod studies;
 
 use crate::parts::OutDir;
 use anyhow::{Context, Result};
@@ -80,13 +81,14 @@ impl ReportSummary {
 }
 
 /// The tables the report reads.
-const TABLES: [&str; 17] = [
+const TABLES: [&str; 18] = [
     "inputs",
     "errors",
     "robots_files",
     "robots_hosts",
     "summary_agents",
     "summary_agent_groups",
+    "summary_block_sets",
     "summary_robots_hosts",
     "summary_robots_outcomes",
     "summary_robots_keys",
@@ -152,7 +154,10 @@ fn render(out: &OutDir, opts: &ReportOptions) -> Result<(String, ReportSummary)>
     }
     // Every crawl is read (the overview and the change section need each); a crawl whose parts
     // cannot be read gets a notice instead of half a section.
-    let mut read: Vec<Crawl> = crawls.iter().map(|c| Crawl::read(&tables, c)).collect();
+    let lists = studies::ranked_lists(&tables)?;
+    let mut read: Vec<Crawl> = (crawls.iter())
+        .map(|c| Crawl::read(&tables, c, &lists))
+        .collect();
     read.sort_by(|a, b| a.order_key().cmp(&b.order_key()));
     // Parts the inputs rows count but the folder lacks: the crawl's figures would be too small.
     let lost = crate::tables::missing_parts(out)?;
@@ -243,9 +248,9 @@ struct Crawl {
 }
 
 impl Crawl {
-    fn read(tables: &Tables<'_>, crawl: &str) -> Crawl {
+    fn read(tables: &Tables<'_>, crawl: &str, lists: &studies::Lists) -> Crawl {
         let mut section = String::new();
-        let figures = crawl_section(tables, crawl, &mut section).map_err(|e| {
+        let figures = crawl_section(tables, crawl, lists, &mut section).map_err(|e| {
             let why = format!("{e:#}");
             section.clear();
             let _ = write!(
@@ -347,7 +352,12 @@ fn missing(t: &Tables<'_>, location: &str) -> Vec<String> {
 }
 
 /// The section of one crawl.
-fn crawl_section(t: &Tables<'_>, crawl: &str, body: &mut String) -> Result<CrawlFigures> {
+fn crawl_section(
+    t: &Tables<'_>,
+    crawl: &str,
+    lists: &studies::Lists,
+    body: &mut String,
+) -> Result<CrawlFigures> {
     let _ = write!(
         body,
         r#"<section id="crawl-{0}" data-crawl="{0}"><h2>Crawl {0}</h2>"#,
@@ -361,6 +371,11 @@ fn crawl_section(t: &Tables<'_>, crawl: &str, body: &mut String) -> Result<Crawl
         agent_figures::agent_figures(crawl, &a, body);
         agents = Some(a);
     }
+    // The earlier studies' shares, when the folder holds a ranked list.
+    let studies = match agents.is_some() && !lists.is_empty() {
+        true => studies::rows(t, crawl, lists).map_err(|e| format!("{e:#}")),
+        false => Ok(Vec::new()),
+    };
     let mut content_signal = None;
     if read.robots_hosts > 0 && t.has("summary_robots_keys") {
         let e = Extensions::load(t, crawl)?;
@@ -386,5 +401,6 @@ fn crawl_section(t: &Tables<'_>, crawl: &str, body: &mut String) -> Result<Crawl
         agents,
         content_signal,
         pages_any: (pages.html_pages > 0).then_some((pages.with_any, pages.html_pages)),
+        studies,
     })
 }

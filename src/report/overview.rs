@@ -127,6 +127,7 @@ fn latest_figure(f: &CrawlFigures, body: &mut String) {
         esc_value(c),
     );
     table(&["", "hosts", "share"], &rows, body);
+    super::studies::figure(c, &f.studies, body);
 }
 
 /// What changed between the two latest crawls of one collection, in the shares of the latest
