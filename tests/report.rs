@@ -728,7 +728,13 @@ fn first_cells(page: &str, id: &str) -> Vec<String> {
         .unwrap_or_else(|| panic!("{id}"));
     let figure = &page[at..at + page[at..].find("</figure>").unwrap()];
     let body = &figure[figure.rfind("<tbody>").unwrap()..];
+    // A ranked table's first column is the rank: its label is the next.
+    let ranked = figure.contains("<th>rank</th>");
     (body.split("<tr><td>").skip(1))
+        .map(|r| match ranked {
+            true => r.split("<td>").nth(1).unwrap(),
+            false => r,
+        })
         .map(|r| unescape(&r[..r.find("</td>").unwrap()]))
         .collect()
 }
@@ -968,4 +974,112 @@ fn the_studies_shares_stand_beside_the_headline_when_a_ranked_list_is_there() {
     }
     assert_eq!(check_numbers(&out, &studies), studies.len());
     assert_eq!(studies.len(), 3 * 5 * 3);
+}
+
+/// A ranked table's rows: (rank, agent, the column the ranking is by).
+type Ranked = Vec<(usize, String, u64)>;
+
+/// The agents of each figure whose id ends in `figure`, with the figure's text.
+fn ranked_rows(page: &str, figure: &str, column: &str) -> Vec<(String, Ranked)> {
+    let mut found = Vec::new();
+    for part in page.split("<figure id=\"").skip(1) {
+        let id = &part[..part.find('"').unwrap()];
+        if !id.ends_with(figure) {
+            continue;
+        }
+        let figure = &part[..part.find("</figure>").unwrap()];
+        let mut rows = Vec::new();
+        for row in figure.split("<tr>").skip(1) {
+            let tds: Vec<&str> = row.split("<td").skip(1).collect();
+            let rank = tds
+                .first()
+                .and_then(|t| t.strip_prefix('>')?.split('<').next());
+            let Some(Ok(rank)) = rank.map(str::parse::<usize>) else {
+                continue; // the head, or the `*` row
+            };
+            let at = row.find(&format!("data-column=\"{column}\"")).unwrap();
+            let value = attr(&row[at - 1..], "data-value").unwrap().parse().unwrap();
+            let agent = tds[1].trim_start_matches('>').split('<').next().unwrap();
+            rows.push((rank, unescape(agent), value));
+        }
+        found.push((figure.to_string(), rows));
+    }
+    found
+}
+
+/// Issue 58, points 1 and 2: every table of AI agents is sorted by what its bar (or its
+/// ranking column) shows, tied agents share a rank and come by name, and a list cut inside a
+/// tie says how many more agents tie with its last (as many as the query has).
+#[test]
+fn ranked_agents_are_sorted_by_what_is_shown_and_ties_share_a_rank() {
+    let (dir, out) = scan_samples();
+    let html = dir.path().join("report.html");
+    let names = duck(
+        &out,
+        "SELECT DISTINCT crawl FROM read_parquet('inputs/*/*.parquet', hive_partitioning = true)",
+    );
+    let mut all = Vec::new();
+    for name in names.lines().skip(1) {
+        all.extend(["--crawl", name]);
+    }
+    assert_ok(&report(&out, &html, &all));
+    let page = std::fs::read_to_string(&html).unwrap();
+    let (mut tables, mut cut) = (0, 0);
+    for (figure, column) in [
+        ("-ai-blocking", "full_block"),
+        ("-ai-partial", "partial_by_own_group"),
+        ("-ai-singled-out", "singled_out"),
+    ] {
+        for (text, rows) in ranked_rows(&page, figure, column) {
+            for (k, (rank, agent, value)) in rows.iter().enumerate() {
+                let more = rows.iter().filter(|r| r.2 > *value).count();
+                assert_eq!(*rank, more + 1, "{figure}: {agent} at {value}");
+                if k > 0 {
+                    let (_, before, v) = &rows[k - 1];
+                    assert!(
+                        v > value || (v == value && before < agent),
+                        "{figure}: {agent}"
+                    );
+                }
+            }
+            tables += usize::from(!rows.is_empty());
+            if let Some(at) = text.find("stops inside a tie: ") {
+                let n: usize = text[at + 20..].split(' ').next().unwrap().parse().unwrap();
+                let crawl = unescape(
+                    text[..text.find(figure).unwrap()]
+                        .split('"')
+                        .next()
+                        .unwrap(),
+                );
+                let (_, _, last) = rows.last().unwrap();
+                let shown = rows.iter().filter(|r| r.2 == *last).count();
+                let query = if figure == "-ai-singled-out" {
+                    "agents_singled_out"
+                } else {
+                    "agents_full_block_share"
+                };
+                let sql =
+                    std::fs::read_to_string(repo().join(format!("queries/{query}.sql"))).unwrap();
+                // The agents the figure ranks: AI agents some host blocks (partly) by name.
+                let by_name = match figure {
+                    "-ai-blocking" => "by_own_group > 0",
+                    "-ai-partial" => "partial_by_own_group > 0",
+                    _ => "true",
+                };
+                let tied = common::duck_value(
+                    &out,
+                    &format!(
+                        "SELECT count(*) FROM ({}) WHERE crawl = '{crawl}' \
+                         AND agent_category LIKE 'ai_%' AND {by_name} AND {column} = {last}",
+                        sql.trim().trim_end_matches(';')
+                    ),
+                );
+                assert_eq!(tied, (n + shown).to_string(), "{crawl}{figure}");
+                cut += 1;
+            }
+        }
+    }
+    assert!(tables >= 6, "{tables} tables of ranked agents");
+    // The samples' partial blocks by name: many agents at 1 host, more than ten fit.
+    assert!(cut >= 1, "no list of the samples stops inside a tie");
 }

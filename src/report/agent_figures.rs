@@ -4,7 +4,7 @@
 
 use super::chart;
 use super::facts::{self, share, AgentShare, Agents};
-use super::html::{self, cell, esc, esc_value, thousands, Figure, Num};
+use super::html::{self, cell, esc, esc_value, hosts_words, thousands, Figure, Num};
 use super::TOP_AI;
 use std::fmt::Write;
 
@@ -54,7 +54,7 @@ fn singled_out_figure(crawl: &str, a: &Agents, body: &mut String) {
     }
     let q = "agents_singled_out";
     let bars: Vec<chart::Bar<'_>> = top
-        .iter()
+        .agents()
         .map(|s| chart::Bar {
             label: &s.agent,
             parts: vec![
@@ -73,12 +73,15 @@ fn singled_out_figure(crawl: &str, a: &Agents, body: &mut String) {
             "Share of the {} hosts whose robots.txt answered 2xx and leaves some agent to its \
              `*` reading (the `*` group, or no group where it has none: everything allowed) \
              whose group for the agent is stricter than that reading: AI-specific restriction, \
-             not a generic `Disallow: /admin`. The AI agents most often singled out.",
-            thousands(a.hosts_with_star)
+             not a generic `Disallow: /admin`. The AI agents most often singled out, at most \
+             {TOP_AI} (tied agents share a rank, by name).{}",
+            thousands(a.hosts_with_star),
+            top.cut_words(|s| format!("single out at {}", hosts_words(s.singled_out)))
         ),
         totals: None,
         queries: &[q],
         head: &[
+            "rank",
             "agent",
             "category",
             "singled out",
@@ -86,12 +89,11 @@ fn singled_out_figure(crawl: &str, a: &Agents, body: &mut String) {
             "share",
             "hosts (2xx)",
         ],
-        rows: top
-            .iter()
-            .map(|s| {
+        rows: (top.rows.iter())
+            .map(|&(rank, s)| {
                 let k = &s.agent;
                 format!(
-                    "<td>{}</td><td>{}</td>{}{}{}{}",
+                    "<td>{rank}</td><td>{}</td><td>{}</td>{}{}{}{}",
                     esc_value(k),
                     esc_value(&s.category),
                     cell(k, "singled_out", Num::Count(s.singled_out)),
@@ -207,7 +209,7 @@ fn full_block_figure(crawl: &str, a: &Agents, body: &mut String) {
         });
         rows.push(star_row(crawl, "star_full_block", "share_full_block", n, a));
     }
-    for s in &top {
+    for &(rank, s) in &top.rows {
         bars.push(chart::Bar {
             label: &s.agent,
             parts: vec![
@@ -216,6 +218,7 @@ fn full_block_figure(crawl: &str, a: &Agents, body: &mut String) {
             ],
         });
         rows.push(agent_row(
+            rank,
             s,
             ("by_own_group", s.by_own_group),
             ("full_block", s.full_block),
@@ -242,12 +245,15 @@ fn full_block_figure(crawl: &str, a: &Agents, body: &mut String) {
         )
     } else {
         format!(
-            "Then the AI agents (registry categories ai_*) that most hosts fully block by a \
-             group naming them (dark; light: the same agent's blocks through `*`, or a \
-             User-Agent-Purpose group, on hosts that do not name it), at most {TOP_AI}. {} of \
-             the {ai} AI agents are fully blocked by name nowhere and are not listed: their \
-             full blocks are the first row's. Partial blocks are apart, below.",
-            only_star
+            "Then the AI agents (registry categories ai_*) that most hosts fully block, of \
+             those some host blocks by a group naming them (dark: by such a group; light: the \
+             same agent's blocks through `*`, or a User-Agent-Purpose group, on hosts that do \
+             not name it), most first by the whole bar, at most {TOP_AI} (tied agents share a \
+             rank, by name). {} of the {ai} AI agents are fully blocked by name nowhere and are \
+             not listed: their full blocks are the first row's. Partial blocks are apart, \
+             below.{}",
+            only_star,
+            top.cut_words(|s| format!("at {}", hosts_words(s.full_block)))
         )
     };
     let legend = match top.is_empty() {
@@ -274,8 +280,9 @@ fn full_block_figure(crawl: &str, a: &Agents, body: &mut String) {
 }
 
 /// The head of a table of agents blocked (`blocked`: fully or partly), by name and in all.
-fn agents_head(blocked: &str) -> [&str; 7] {
+fn agents_head(blocked: &str) -> [&str; 8] {
     [
+        "rank",
         "agent",
         "operator",
         "category",
@@ -289,6 +296,7 @@ fn agents_head(blocked: &str) -> [&str; 7] {
 /// An agent's row of a table of [`agents_head`]: blocked by name, blocked in all, its share of
 /// the hosts (each a column of `agents_full_block_share.sql`).
 fn agent_row(
+    rank: usize,
     s: &AgentShare,
     by_name: (&str, u64),
     blocked: (&str, u64),
@@ -296,7 +304,7 @@ fn agent_row(
 ) -> String {
     let k = &s.agent;
     format!(
-        "<td>{}</td><td>{}</td><td>{}</td>{}{}{}{}",
+        "<td>{rank}</td><td>{}</td><td>{}</td><td>{}</td>{}{}{}{}",
         esc_value(k),
         esc_value(&s.operator),
         esc_value(&s.category),
@@ -312,7 +320,7 @@ fn agent_row(
 fn star_row(crawl: &str, count: &str, share_column: &str, n: u64, a: &Agents) -> String {
     let of = |column: &str, v: Num| html::cell_of(STAR_QUERY, crawl, "", column, v);
     format!(
-        "<td>{}</td><td></td><td></td><td></td>{}{}{}",
+        "<td></td><td>{}</td><td></td><td></td><td></td>{}{}{}",
         esc(STAR_ROW),
         of(count, Num::Count(n)),
         of(share_column, Num::Share(share(n, a.hosts_2xx))),
@@ -335,8 +343,9 @@ fn partial_block_figure(crawl: &str, a: &Agents, body: &mut String) {
             a,
         ));
     }
-    for s in &top {
+    for &(rank, s) in &top.rows {
         rows.push(agent_row(
+            rank,
             s,
             ("partial_by_own_group", s.partial_by_own_group),
             ("partial_block", s.partial_block),
@@ -356,8 +365,9 @@ fn partial_block_figure(crawl: &str, a: &Agents, body: &mut String) {
              all, to the agent. Mostly the generic rules of a `*` group (`Disallow: /admin`), \
              which every crawler a host does not name gets: the first row, each host once. \
              Then the AI agents that most hosts partly block by a group naming them, at most \
-             {TOP_PARTIAL}.",
-            thousands(a.hosts_2xx)
+             {TOP_PARTIAL} (tied agents share a rank, by name).{}",
+            thousands(a.hosts_2xx),
+            top.cut_words(|s| format!("at {} by name", hosts_words(s.partial_by_own_group)))
         ),
         totals: None,
         queries: &["agents_full_block_share", STAR_QUERY],

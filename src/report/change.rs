@@ -157,7 +157,7 @@ impl Axis {
 /// The `*` reading and the AI agents most blocked by name in the last crawl, crawl by crawl.
 fn blocking_figure(dated: &[&CrawlFigures], axis: &Axis, body: &mut String) {
     let last = agents(dated[dated.len() - 1]);
-    let followed: Vec<&str> = (last.top_named(CHANGE_LINES - 1).iter())
+    let followed: Vec<&str> = (last.top_named(CHANGE_LINES - 1).agents())
         .map(|s| s.agent.as_str())
         .collect();
     let share_of = |d: &CrawlFigures, agent: &str| {

@@ -444,49 +444,24 @@ impl Agents {
 
     /// The AI agents most often singled out (most first, then by name), at most `n`; none when
     /// no agent is.
-    pub(super) fn top_singled_out(&self, n: usize) -> Vec<&AgentShare> {
-        let mut ai: Vec<&AgentShare> = self
-            .shares
-            .iter()
-            .filter(|s| s.is_ai() && s.singled_out > 0)
-            .collect();
-        ai.sort_by(|a, b| {
-            b.singled_out
-                .cmp(&a.singled_out)
-                .then_with(|| a.agent.cmp(&b.agent))
-        });
-        ai.truncate(n);
-        ai
+    pub(super) fn top_singled_out(&self, n: usize) -> Top<'_> {
+        let ai = (self.shares.iter()).filter(|s| s.is_ai() && s.singled_out > 0);
+        Top::of(ai.collect(), n, |s| s.singled_out)
     }
 
-    /// The AI agents (registry categories `ai_*`) most often fully blocked through a group
-    /// naming them (then by all full blocks, then by name), at most `n`; those no host blocks
-    /// by name are left out (their blocks are the `*` readings, the same for every agent).
-    pub(super) fn top_named(&self, n: usize) -> Vec<&AgentShare> {
-        let mut ai: Vec<&AgentShare> = (self.shares.iter())
-            .filter(|s| s.is_ai() && s.by_own_group > 0)
-            .collect();
-        ai.sort_by(|a, b| {
-            (b.by_own_group, b.full_block)
-                .cmp(&(a.by_own_group, a.full_block))
-                .then_with(|| a.agent.cmp(&b.agent))
-        });
-        ai.truncate(n);
-        ai
+    /// The AI agents most often fully blocked, by what the figure's bar shows (all full
+    /// blocks), at most `n`; those no host blocks by name are left out (their blocks are the
+    /// `*` readings, the same for every agent).
+    pub(super) fn top_named(&self, n: usize) -> Top<'_> {
+        let ai = (self.shares.iter()).filter(|s| s.is_ai() && s.by_own_group > 0);
+        Top::of(ai.collect(), n, |s| s.full_block)
     }
 
-    /// The AI agents most often partly blocked through a group naming them, at most `n`.
-    pub(super) fn top_partial_named(&self, n: usize) -> Vec<&AgentShare> {
-        let mut ai: Vec<&AgentShare> = (self.shares.iter())
-            .filter(|s| s.is_ai() && s.partial_by_own_group > 0)
-            .collect();
-        ai.sort_by(|a, b| {
-            (b.partial_by_own_group, b.partial_block)
-                .cmp(&(a.partial_by_own_group, a.partial_block))
-                .then_with(|| a.agent.cmp(&b.agent))
-        });
-        ai.truncate(n);
-        ai
+    /// The AI agents most often partly blocked by a group naming them, at most `n` (all
+    /// partial blocks are mostly the `*` group's generic rules, the same for every agent).
+    pub(super) fn top_partial_named(&self, n: usize) -> Top<'_> {
+        let ai = (self.shares.iter()).filter(|s| s.is_ai() && s.partial_by_own_group > 0);
+        Top::of(ai.collect(), n, |s| s.partial_by_own_group)
     }
 
     /// AI agents of the registry with 2xx hosts, and of those, the ones no host fully blocks by
@@ -717,5 +692,108 @@ impl PageSignals {
         })?;
         p.hosts = hosts.len() as u64;
         Ok(p)
+    }
+}
+
+/// The first agents of a ranking, most first: tied agents (the same count) share a rank (1, 2,
+/// 2, 4) and come by name, and a list cut inside a tie says how many more tie with its last.
+pub(super) struct Top<'a> {
+    /// Each agent shown, with its rank.
+    pub rows: Vec<(usize, &'a AgentShare)>,
+    /// Agents left out that tie with the last one shown.
+    pub more_tied: usize,
+}
+
+impl<'a> Top<'a> {
+    fn of(mut all: Vec<&'a AgentShare>, n: usize, key: impl Fn(&AgentShare) -> u64) -> Self {
+        all.sort_by(|a, b| key(b).cmp(&key(a)).then_with(|| a.agent.cmp(&b.agent)));
+        let mut rows: Vec<(usize, &AgentShare)> = Vec::with_capacity(n.min(all.len()));
+        for (k, s) in all.iter().enumerate().take(n) {
+            let rank = match rows.last() {
+                Some(&(r, last)) if key(last) == key(s) => r,
+                _ => k + 1,
+            };
+            rows.push((rank, s));
+        }
+        let more_tied = match rows.last() {
+            Some(&(_, last)) => (all[rows.len()..].iter())
+                .take_while(|s| key(s) == key(last))
+                .count(),
+            None => 0,
+        };
+        Top { rows, more_tied }
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// The agents shown, in order.
+    pub(super) fn agents(&self) -> impl Iterator<Item = &'a AgentShare> + '_ {
+        self.rows.iter().map(|r| r.1)
+    }
+
+    /// The sentence a caption ends with when the list stops inside a tie (`counted`: what the
+    /// tied agents have, in words).
+    pub(super) fn cut_words(&self, counted: impl Fn(&AgentShare) -> String) -> String {
+        match (self.more_tied, self.rows.last()) {
+            (0, _) | (_, None) => String::new(),
+            (n, Some(&(_, last))) => format!(
+                " The list stops inside a tie: {n} more AI agent{} also {} (the query lists \
+                 all).",
+                if n == 1 { "" } else { "s" },
+                counted(last)
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn agent(name: &str, full_block: u64, by_own_group: u64) -> AgentShare {
+        AgentShare {
+            agent: name.into(),
+            full_block,
+            by_own_group,
+            ..AgentShare::default()
+        }
+    }
+
+    fn top(all: &[AgentShare], n: usize) -> (Vec<(usize, &str)>, usize) {
+        let t = Top::of(all.iter().collect(), n, |s| s.full_block);
+        let rows = t.rows.iter().map(|&(r, s)| (r, s.agent.as_str())).collect();
+        (rows, t.more_tied)
+    }
+
+    #[test]
+    fn tied_agents_share_a_rank_come_by_name_and_a_cut_inside_a_tie_is_counted() {
+        let all = [
+            agent("d", 1, 1),
+            agent("b", 5, 1),
+            agent("c", 1, 1),
+            agent("a", 5, 5),
+            agent("e", 1, 1),
+            agent("f", 1, 0),
+        ];
+        // By the count alone, then by name: a and b tie at 5 whatever their blocks by name.
+        assert_eq!(
+            top(&all, 4),
+            (vec![(1, "a"), (1, "b"), (3, "c"), (3, "d")], 2)
+        );
+        assert_eq!(
+            top(&all, 6),
+            (
+                vec![(1, "a"), (1, "b"), (3, "c"), (3, "d"), (3, "e"), (3, "f")],
+                0
+            )
+        );
+        assert_eq!(top(&all, 0), (vec![], 0));
+        let t = Top::of(all.iter().collect(), 3, |s| s.full_block);
+        assert_eq!(
+            t.cut_words(|s| format!("at {}", crate::report::html::hosts_words(s.full_block))),
+            " The list stops inside a tie: 3 more AI agents also at 1 host (the query lists all)."
+        );
     }
 }

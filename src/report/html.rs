@@ -100,6 +100,14 @@ impl Num<'_> {
     }
 }
 
+/// `n` hosts in words: `1 host`, `1,234 hosts`.
+pub(super) fn hosts_words(n: u64) -> String {
+    match n {
+        1 => "1 host".to_string(),
+        n => format!("{} hosts", thousands(n)),
+    }
+}
+
 /// `1234567` as `1,234,567`.
 pub(super) fn thousands(n: u64) -> String {
     let s = n.to_string();

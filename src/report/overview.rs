@@ -94,7 +94,7 @@ fn latest_figure(f: &CrawlFigures, body: &mut String) {
             ("share_full_block", share(star.full_block, a.hosts_2xx)),
         ));
     }
-    for s in a.top_named(GLANCE_AGENTS) {
+    for s in a.top_named(GLANCE_AGENTS).agents() {
         rows.push(row(
             format!(
                 "hosts fully blocking {} ({} of them by name)",
@@ -116,7 +116,7 @@ fn latest_figure(f: &CrawlFigures, body: &mut String) {
     ));
     let _ = write!(
         body,
-        r##"<h3>The latest crawl: {} ({})</h3><p>Of its {} whose robots.txt answered 2xx, each read at the capture that governs it. The AI agents are those most often fully blocked by a group naming them (section <a href="#crawl-{}">{}</a>).</p>"##,
+        r##"<h3>The latest crawl: {} ({})</h3><p>Of its {} whose robots.txt answered 2xx, each read at the capture that governs it. The AI agents are those most often fully blocked, of those some host blocks by a group naming them, most first (as in section <a href="#crawl-{}">{}</a>).</p>"##,
         esc_value(c),
         f.period().unwrap_or_default(),
         match a.hosts_2xx {
@@ -184,7 +184,7 @@ fn changed(figures: &[&CrawlFigures], body: &mut String) {
             points(x, y)
         ));
     }
-    for s in b.top_named(GLANCE_AGENTS) {
+    for s in b.top_named(GLANCE_AGENTS).agents() {
         let k = &s.agent;
         let x = a
             .shares
