@@ -14,13 +14,17 @@
 -- hosts whose governing capture is a 2xx the two agree, so these figures hold for both;
 -- hosts_5xx counts the 5xx hosts left out.
 -- Run from the scan's output folder: duckdb -c ".read ../queries/agents_singled_out.sql"
--- Columns: in this order, the shares right after the keys: crawl, agent, agent_category, share, hosts_2xx,
---     singled_out, to_full_block, hosts_resolved, hosts_unresolved, hosts_5xx; one by one:
+-- Columns: in this order, the shares right after the keys: crawl, agent, agent_category, share,
+--     share_full_block, share_partial_block, hosts_2xx, singled_out, to_full_block,
+--     to_partial_block, hosts_resolved, hosts_unresolved, hosts_5xx; one by one:
 --   crawl, agent, agent_category
 --   hosts_2xx        the denominator
 --   singled_out      hosts whose verdict for the agent is stricter than their `*` verdict
 --   to_full_block    of those, hosts fully blocking the agent
---   share            singled_out / hosts_2xx (4 decimals)
+--   to_partial_block of those, hosts blocking part of the site to the agent
+--   share            singled_out / hosts_2xx (4 decimals): both kinds together
+--   share_full_block, share_partial_block
+--                    to_full_block / hosts_2xx, to_partial_block / hosts_2xx (4 decimals)
 --   hosts_resolved   of hosts_2xx, those read through redirects
 --   hosts_unresolved hosts (any outcome) whose redirects lead nowhere: outside hosts_2xx
 --   hosts_5xx        hosts whose governing capture is a 5xx: outside hosts_2xx, full blocks of
@@ -37,7 +41,11 @@ SELECT
     coalesce(sum(hosts) FILTER (singled_out), 0)::BIGINT AS singled_out,
     coalesce(sum(hosts) FILTER (singled_out AND verdict = 'full_block'), 0)::BIGINT
         AS to_full_block,
+    coalesce(sum(hosts) FILTER (singled_out AND verdict = 'partial_block'), 0)::BIGINT
+        AS to_partial_block,
     round(coalesce(sum(hosts) FILTER (singled_out), 0) / nullif(hosts_2xx, 0), 4) AS share,
+    round(to_full_block / nullif(hosts_2xx, 0), 4) AS share_full_block,
+    round(to_partial_block / nullif(hosts_2xx, 0), 4) AS share_partial_block,
     coalesce(sum(hosts) FILTER (singled_out IS NOT NULL AND resolution = 'resolved'), 0)::BIGINT
         AS hosts_resolved,
     coalesce(sum(hosts) FILTER (resolution NOT IN ('direct', 'resolved')), 0)::BIGINT
@@ -48,7 +56,7 @@ GROUP BY crawl, agent
 HAVING hosts_2xx > 0
 )
 -- The shares right after the keys, so that a narrow display keeps them in view.
-SELECT crawl, agent, agent_category, share,
-    * EXCLUDE (crawl, agent, agent_category, share)
+SELECT crawl, agent, agent_category, share, share_full_block, share_partial_block,
+    * EXCLUDE (crawl, agent, agent_category, share, share_full_block, share_partial_block)
 FROM answer
 ORDER BY crawl, singled_out DESC, agent;

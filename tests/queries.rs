@@ -241,9 +241,9 @@ fn two_crawls_give_blocking_changes_and_singled_out_agents() {
         ),
     );
     assert!(
-        singled.contains("CRAWL-A,GPTBot,ai_training,0.3333,3,1,1")
-            && singled.contains("CRAWL-B,GPTBot,ai_training,0.6667,3,2,2")
-            && singled.contains("CRAWL-B,CCBot,ai_training,0.0,3,0,0"),
+        singled.contains("CRAWL-A,GPTBot,ai_training,0.3333,0.3333,0.0,3,1,1,0")
+            && singled.contains("CRAWL-B,GPTBot,ai_training,0.6667,0.6667,0.0,3,2,2,0")
+            && singled.contains("CRAWL-B,CCBot,ai_training,0.0,0.0,0.0,3,0,0,0"),
         "{singled}"
     );
 }

@@ -980,7 +980,7 @@ fn the_studies_shares_stand_beside_the_headline_when_a_ranked_list_is_there() {
 type Ranked = Vec<(usize, String, u64)>;
 
 /// The agents of each figure whose id ends in `figure`, with the figure's text.
-fn ranked_rows(page: &str, figure: &str, column: &str) -> Vec<(String, Ranked)> {
+fn ranked_rows(page: &str, figure: &str, columns: &[&str]) -> Vec<(String, Ranked)> {
     let mut found = Vec::new();
     for part in page.split("<figure id=\"").skip(1) {
         let id = &part[..part.find('"').unwrap()];
@@ -997,8 +997,16 @@ fn ranked_rows(page: &str, figure: &str, column: &str) -> Vec<(String, Ranked)> 
             let Some(Ok(rank)) = rank.map(str::parse::<usize>) else {
                 continue; // the head, or the `*` row
             };
-            let at = row.find(&format!("data-column=\"{column}\"")).unwrap();
-            let value = attr(&row[at - 1..], "data-value").unwrap().parse().unwrap();
+            // The ranking's count: the sum of its columns (singled out: both kinds).
+            let value: u64 = (columns.iter())
+                .map(|column| {
+                    let at = row.find(&format!("data-column=\"{column}\"")).unwrap();
+                    attr(&row[at - 1..], "data-value")
+                        .unwrap()
+                        .parse::<u64>()
+                        .unwrap()
+                })
+                .sum();
             let agent = tds[1].trim_start_matches('>').split('<').next().unwrap();
             rows.push((rank, unescape(agent), value));
         }
@@ -1025,12 +1033,20 @@ fn ranked_agents_are_sorted_by_what_is_shown_and_ties_share_a_rank() {
     assert_ok(&report(&out, &html, &all));
     let page = std::fs::read_to_string(&html).unwrap();
     let (mut tables, mut cut) = (0, 0);
-    for (figure, column) in [
-        ("-ai-blocking", "full_block"),
-        ("-ai-partial", "partial_by_own_group"),
-        ("-ai-singled-out", "singled_out"),
+    for (figure, columns, column) in [
+        ("-ai-blocking", &["full_block"][..], "full_block"),
+        (
+            "-ai-partial",
+            &["partial_by_own_group"][..],
+            "partial_by_own_group",
+        ),
+        (
+            "-ai-singled-out",
+            &["to_full_block", "to_partial_block"][..],
+            "singled_out",
+        ),
     ] {
-        for (text, rows) in ranked_rows(&page, figure, column) {
+        for (text, rows) in ranked_rows(&page, figure, columns) {
             for (k, (rank, agent, value)) in rows.iter().enumerate() {
                 let more = rows.iter().filter(|r| r.2 > *value).count();
                 assert_eq!(*rank, more + 1, "{figure}: {agent} at {value}");
@@ -1080,6 +1096,17 @@ fn ranked_agents_are_sorted_by_what_is_shown_and_ties_share_a_rank() {
         }
     }
     assert!(tables >= 6, "{tables} tables of ranked agents");
+    // Point 3: singled out to a full block and to a partial block, each with its own share,
+    // each its query's number; no share of both kinds beside one of them.
+    for (text, _) in ranked_rows(&page, "-ai-singled-out", &["to_full_block"]) {
+        assert!(text.contains(r#"data-column="share_full_block""#));
+        assert!(text.contains(r#"data-column="share_partial_block""#));
+        assert!(!text.contains(r#"data-column="share""#));
+    }
+    let singled: Vec<Cell> = (cells(&page).into_iter())
+        .filter(|c| c.query == "agents_singled_out")
+        .collect();
+    assert_eq!(check_numbers(&out, &singled), singled.len());
     // The samples' partial blocks by name: many agents at 1 host, more than ten fit.
     assert!(cut >= 1, "no list of the samples stops inside a tie");
 }

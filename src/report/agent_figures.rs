@@ -73,8 +73,10 @@ fn singled_out_figure(crawl: &str, a: &Agents, body: &mut String) {
             "Share of the {} hosts whose robots.txt answered 2xx and leaves some agent to its \
              `*` reading (the `*` group, or no group where it has none: everything allowed) \
              whose group for the agent is stricter than that reading: AI-specific restriction, \
-             not a generic `Disallow: /admin`. The AI agents most often singled out, at most \
-             {TOP_AI} (tied agents share a rank, by name).{}",
+             not a generic `Disallow: /admin`. Each kind has its own share: singled out to a \
+             full block (nothing may be fetched; dark) and to a partial block (light). The AI \
+             agents most often singled out (the whole bar), at most {TOP_AI} (tied agents \
+             share a rank, by name).{}",
             thousands(a.hosts_with_star),
             top.cut_words(|s| format!("single out at {}", hosts_words(s.singled_out)))
         ),
@@ -84,25 +86,28 @@ fn singled_out_figure(crawl: &str, a: &Agents, body: &mut String) {
             "rank",
             "agent",
             "category",
-            "singled out",
             "to a full block",
-            "share",
+            "its share",
+            "to a partial block",
+            "its share",
             "hosts (2xx)",
         ],
         rows: (top.rows.iter())
             .map(|&(rank, s)| {
                 let k = &s.agent;
+                let (full, partial) = (
+                    s.singled_to_full_block,
+                    s.singled_out - s.singled_to_full_block,
+                );
+                let of_hosts = |n| share(n, a.hosts_with_star);
                 format!(
-                    "<td>{rank}</td><td>{}</td><td>{}</td>{}{}{}{}",
+                    "<td>{rank}</td><td>{}</td><td>{}</td>{}{}{}{}{}",
                     esc_value(k),
                     esc_value(&s.category),
-                    cell(k, "singled_out", Num::Count(s.singled_out)),
-                    cell(k, "to_full_block", Num::Count(s.singled_to_full_block)),
-                    cell(
-                        k,
-                        "share",
-                        Num::Share(share(s.singled_out, a.hosts_with_star))
-                    ),
+                    cell(k, "to_full_block", Num::Count(full)),
+                    cell(k, "share_full_block", Num::Share(of_hosts(full))),
+                    cell(k, "to_partial_block", Num::Count(partial)),
+                    cell(k, "share_partial_block", Num::Share(of_hosts(partial))),
                     cell(k, "hosts_2xx", Num::Count(a.hosts_with_star)),
                 )
             })
