@@ -497,15 +497,23 @@ impl CrawlIndex {
     }
 
     /// Each site of host `id` (`others` its other sites, from [`Self::other_sites`]) with its
-    /// latest capture, in order (http before https, then by port).
-    fn sites_of<'s>(&'s self, id: u32, others: Option<&[Site]>) -> Vec<(Site, &'s Latest)> {
+    /// latest capture, in order (http before https, then by port), into `sites` (one buffer
+    /// for every host: a crawl has millions).
+    fn sites_of<'s>(
+        &'s self,
+        id: u32,
+        others: Option<&[Site]>,
+        sites: &mut Vec<(Site, &'s Latest)>,
+    ) {
+        sites.clear();
         let first = &self.latest[id as usize];
-        let mut sites = vec![(first.seen.site(), first)];
-        for &site in others.unwrap_or_default() {
-            sites.push((site, &self.more_sites[&(id, site)]));
+        sites.push((first.seen.site(), first));
+        if let Some(others) = others {
+            for &site in others {
+                sites.push((site, &self.more_sites[&(id, site)]));
+            }
+            sites.sort_unstable_by_key(|s| s.0);
         }
-        sites.sort_unstable_by_key(|s| s.0);
-        sites
     }
 
     /// The site of `sites` a host's figures are those of, that of its latest capture, and the
@@ -657,11 +665,11 @@ impl CrawlIndex {
             partitions: 1,
             ..CrawlHosts::default()
         };
-        let others = self.other_sites();
+        let (others, mut all) = (self.other_sites(), Vec::new());
         governs.reserve(order.len());
         domains.reserve(order.len(), 16);
         for &host_id in order {
-            let all = self.sites_of(host_id, others.get(&host_id).map(Vec::as_slice));
+            self.sites_of(host_id, others.get(&host_id).map(Vec::as_slice), &mut all);
             let (site, latest, captures, _) = self.host_site(&all);
             let (g, e, revisit) = self.site_governs(host_id, site, latest, captures, domains);
             *counts.resolutions.entry(e.resolution).or_default() += 1;
@@ -735,12 +743,12 @@ impl CrawlIndex {
     ) -> Result<()> {
         let mut builder = RobotsHostsBuilder::default();
         let (mut url, mut effective_url) = (String::new(), String::new());
-        let others = self.other_sites();
+        let (others, mut all) = (self.other_sites(), Vec::new());
         for (k, &host_id) in order.iter().enumerate() {
             let host = self.hosts.get(host_id);
-            let all = self.sites_of(host_id, others.get(&host_id).map(Vec::as_slice));
+            self.sites_of(host_id, others.get(&host_id).map(Vec::as_slice), &mut all);
             let (host_site, ..) = self.host_site(&all);
-            for (site, latest) in all {
+            for &(site, latest) in &all {
                 let s = &latest.seen;
                 let (e, revisit) = self.govern(s);
                 let eff = e.capture.unwrap_or(s);
