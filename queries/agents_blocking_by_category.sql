@@ -12,6 +12,8 @@
 --   agents               registry agents of that operator and category
 --   hosts_2xx            hosts with a 2xx governing capture
 --   hosts_blocking_any   hosts fully blocking at least one of those agents
+--   share_blocking_any   hosts_blocking_any / hosts_2xx, 4 decimals: the share of hosts (what
+--                        the report plots)
 --   full_block_share     full blocks / (hosts_2xx x agents), 4 decimals
 --   partial_block_share  partial blocks / (hosts_2xx x agents), 4 decimals
 --   hosts_resolved       of hosts_2xx, those read through redirects
@@ -65,6 +67,7 @@ SELECT
     agents::BIGINT AS agents,
     hosts_2xx::BIGINT AS hosts_2xx,
     hosts_blocking_any::BIGINT AS hosts_blocking_any,
+    round(hosts_blocking_any / nullif(hosts_2xx, 0), 4) AS share_blocking_any,
     round(full_blocks / host_agents, 4) AS full_block_share,
     round(partial_blocks / host_agents, 4) AS partial_block_share,
     hosts_resolved::BIGINT AS hosts_resolved,

@@ -1096,6 +1096,30 @@ fn ranked_agents_are_sorted_by_what_is_shown_and_ties_share_a_rank() {
         }
     }
     assert!(tables >= 6, "{tables} tables of ranked agents");
+    // Point 4: the operator chart plots hosts (those blocking at least one of the operator's
+    // agents), sorted by that share; the pairs' shares are beside it, named as pairs.
+    let mut operators = 0;
+    for part in page.split("<figure id=\"").skip(1) {
+        if !part[..part.find('"').unwrap()].ends_with("-ai-operators") {
+            continue;
+        }
+        let figure = &part[..part.find("</figure>").unwrap()];
+        assert!(
+            figure.contains("<th>share of hosts</th>") && figure.contains("<th>pairs fully</th>")
+        );
+        let shares: Vec<f64> = (figure.split(r#"data-column="share_blocking_any" data-value=""#))
+            .skip(1)
+            .map(|v| v[..v.find('"').unwrap()].parse().unwrap())
+            .collect();
+        assert!(!shares.is_empty());
+        assert!(shares.windows(2).all(|w| w[0] >= w[1]), "{shares:?}");
+        operators += 1;
+    }
+    assert!(operators >= 2, "{operators} operator figures");
+    let by_operator: Vec<Cell> = (cells(&page).into_iter())
+        .filter(|c| c.query == "agents_blocking_by_category")
+        .collect();
+    assert_eq!(check_numbers(&out, &by_operator), by_operator.len());
     // Point 3: singled out to a full block and to a partial block, each with its own share,
     // each its query's number; no share of both kinds beside one of them.
     for (text, _) in ranked_rows(&page, "-ai-singled-out", &["to_full_block"]) {

@@ -123,9 +123,9 @@ fn groups_figure(crawl: &str, a: &Agents, body: &mut String) {
     // As for agents: groups none of whose agents a host blocks by name share the `*` reading's
     // blocks, and would look ranked by name.
     let mut top: Vec<&facts::Group> = ai.iter().copied().filter(|g| g.by_name > 0).collect();
+    // By what the bar shows: the share of hosts fully blocking at least one of the agents.
     top.sort_by(|x, y| {
-        y.full_share()
-            .partial_cmp(&x.full_share())
+        (y.any_share().partial_cmp(&x.any_share()))
             .unwrap_or(std::cmp::Ordering::Equal)
             .then_with(|| (&x.category, &x.operator).cmp(&(&y.category, &y.operator)))
     });
@@ -142,15 +142,16 @@ fn groups_figure(crawl: &str, a: &Agents, body: &mut String) {
         .zip(&labels)
         .map(|(g, label)| chart::Bar {
             label,
-            parts: vec![g.full_share().unwrap_or(0.0)],
+            parts: vec![g.any_share().unwrap_or(0.0)],
         })
         .collect();
     let unit = format!(
-        "Share of host x agent pairs that are full blocks, over hosts whose robots.txt answered \
-         2xx and the operator's agents of that category (each host read at its governing \
-         capture); partial blocks in the last column. The AI operators and categories most \
-         often fully blocked, of those with an agent some host blocks by name: {} other AI \
-         operator groups are fully blocked only through `*`. The query lists all.",
+        "Share of hosts whose robots.txt answered 2xx (each read at its governing capture) that \
+         fully block at least one of the operator's agents of that category. Beside it, per \
+         host x agent pair (each agent of the group counted on each host): the shares of full \
+         and of partial blocks. The AI operators and categories whose agents most hosts fully \
+         block, of those with an agent some host blocks by name: {} other AI operator groups \
+         are fully blocked only through `*`. The query lists all.",
         ai.len() - ai.iter().filter(|g| g.by_name > 0).count()
     );
     let q = "agents_blocking_by_category";
@@ -167,19 +168,21 @@ fn groups_figure(crawl: &str, a: &Agents, body: &mut String) {
             "category",
             "agents",
             "hosts blocking any",
-            "fully",
-            "partly",
+            "share of hosts",
+            "pairs fully",
+            "pairs partly",
         ],
         rows: top
             .iter()
             .map(|g| {
                 let k = format!("{}|{}", g.category, g.operator);
                 format!(
-                    "<td>{}</td><td>{}</td>{}{}{}{}",
+                    "<td>{}</td><td>{}</td>{}{}{}{}{}",
                     esc_value(&g.operator),
                     esc_value(&g.category),
                     cell(&k, "agents", Num::Count(g.agents)),
                     cell(&k, "hosts_blocking_any", Num::Count(g.hosts_blocking_any)),
+                    cell(&k, "share_blocking_any", Num::Share(g.any_share())),
                     cell(&k, "full_block_share", Num::Share(g.full_share())),
                     cell(&k, "partial_block_share", Num::Share(g.partial_share())),
                 )

@@ -213,6 +213,10 @@ pub(super) struct Group {
 }
 
 impl Group {
+    /// Hosts fully blocking at least one of the group's agents, over the 2xx hosts.
+    pub(super) fn any_share(&self) -> Option<f64> {
+        share(self.hosts_blocking_any, self.hosts_2xx)
+    }
     pub(super) fn full_share(&self) -> Option<f64> {
         share(self.full, self.pairs)
     }
