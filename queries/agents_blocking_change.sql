@@ -1,7 +1,11 @@
--- Question: how did blocking of each agent change between one crawl and the next? Among hosts
---           captured in both, how many started fully blocking it, and how many stopped?
+-- Question: how did blocking of each agent change between one crawl and the next of its
+--           collection? Among hosts captured in both, how many started fully blocking it, and
+--           how many stopped?
 -- Crawls are ordered by their earliest robots.txt capture; each crawl is compared with the one
--- before it. Each host counts once per crawl, by its governing capture in that crawl
+-- before it of its collection: crawls whose names differ only in their digits (CC-MAIN-2024-22
+-- and CC-MAIN-2024-26), as the report joins them. Crawls of different kinds are not compared,
+-- nor the inputs that named no crawl (`unknown`): each crawl left out has one row, agent NULL,
+-- saying why (left_out). Each host counts once per crawl, by its governing capture in that crawl
 -- (robots_hosts: its latest capture or, when that is a redirect, the capture its redirects lead
 -- to), and only hosts whose governing capture is a 2xx robots.txt (or a resource record) in both
 -- crawls are compared.
@@ -27,6 +31,9 @@
 --                          not compared
 --   hosts_5xx              hosts captured in both crawls whose governing capture is a 5xx in
 --                          either: not compared
+--   left_out               NULL for a comparison; for a crawl with robots.txt hosts that is
+--                          compared with none: why (the other columns but to_crawl NULL)
+WITH changes AS (
 SELECT
     from_crawl,
     crawl AS to_crawl,
@@ -43,4 +50,24 @@ SELECT
     hosts_5xx
 FROM read_parquet('summary_agent_changes/*/*.parquet', hive_partitioning = true)
 WHERE hosts_both > 0
-ORDER BY from_crawl, to_crawl, abs(change) DESC, agent;
+), crawls AS (
+    SELECT DISTINCT crawl
+    FROM read_parquet('summary_robots_hosts/*/*.parquet', hive_partitioning = true)
+), left_out AS (
+    SELECT c.crawl AS to_crawl,
+        CASE WHEN c.crawl = 'unknown'
+            THEN 'its inputs named no crawl: compared with none'
+            WHEN (SELECT count(*) FROM crawls o WHERE regexp_replace(o.crawl, '[0-9]+', '#', 'g')
+                = regexp_replace(c.crawl, '[0-9]+', '#', 'g')) = 1
+            THEN 'no other crawl of its collection (names differing only in their digits)'
+            ELSE 'the first crawl of its collection, or none of its hosts was 2xx in both'
+        END AS left_out
+    FROM crawls c
+    WHERE c.crawl NOT IN (SELECT to_crawl FROM changes)
+)
+SELECT * FROM (
+    SELECT *, NULL::VARCHAR AS left_out FROM changes
+    UNION ALL BY NAME
+    SELECT * FROM left_out
+)
+ORDER BY left_out NULLS FIRST, from_crawl, to_crawl, abs(change) DESC, agent;

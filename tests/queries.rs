@@ -207,7 +207,7 @@ fn two_crawls_give_blocking_changes_and_singled_out_agents() {
             ("h3.example", gptbot_blocked),
         ],
     );
-    for (input, crawl) in [(&a, "CRAWL-A"), (&b, "CRAWL-B")] {
+    for (input, crawl) in [(&a, "CRAWL-1"), (&b, "CRAWL-2")] {
         scan_as(input, crawl, &out);
     }
     let run = |q: &str, agent: &str| {
@@ -224,14 +224,14 @@ fn two_crawls_give_blocking_changes_and_singled_out_agents() {
     };
     let header = "from_crawl,to_crawl,agent,agent_category,hosts_both,blocking_before,\
                   blocking_after,newly_blocking,unblocking,change,hosts_resolved,\
-                  hosts_unresolved,hosts_5xx";
+                  hosts_unresolved,hosts_5xx,left_out";
     assert_eq!(
         run("agents_blocking_change.sql", "GPTBot"),
-        format!("{header}\nCRAWL-A,CRAWL-B,GPTBot,ai_training,3,2,2,1,1,0.0,0,0,0")
+        format!("{header}\nCRAWL-1,CRAWL-2,GPTBot,ai_training,3,2,2,1,1,0.0,0,0,0,NULL")
     );
     assert_eq!(
         run("agents_blocking_change.sql", "CCBot"),
-        format!("{header}\nCRAWL-A,CRAWL-B,CCBot,ai_training,3,1,0,0,1,-0.3333,0,0,0")
+        format!("{header}\nCRAWL-1,CRAWL-2,CCBot,ai_training,3,1,0,0,1,-0.3333,0,0,0,NULL")
     );
     let singled = duck(
         &out,
@@ -241,9 +241,9 @@ fn two_crawls_give_blocking_changes_and_singled_out_agents() {
         ),
     );
     assert!(
-        singled.contains("CRAWL-A,GPTBot,ai_training,0.3333,0.3333,0.0,3,1,1,0")
-            && singled.contains("CRAWL-B,GPTBot,ai_training,0.6667,0.6667,0.0,3,2,2,0")
-            && singled.contains("CRAWL-B,CCBot,ai_training,0.0,0.0,0.0,3,0,0,0"),
+        singled.contains("CRAWL-1,GPTBot,ai_training,0.3333,0.3333,0.0,3,1,1,0")
+            && singled.contains("CRAWL-2,GPTBot,ai_training,0.6667,0.6667,0.0,3,2,2,0")
+            && singled.contains("CRAWL-2,CCBot,ai_training,0.0,0.0,0.0,3,0,0,0"),
         "{singled}"
     );
 }
@@ -258,9 +258,9 @@ fn a_crawl_dated_between_two_others_takes_its_place_in_the_changes() {
     let blocked = "User-agent: GPTBot\nDisallow: /\n";
     let open = "User-agent: *\nDisallow:\n";
     let crawls = [
-        ("CRAWL-A", "2025-01-01T00:00:00Z", open),
-        ("CRAWL-C", "2025-12-01T00:00:00Z", open),
-        ("CRAWL-B", "2025-06-01T00:00:00Z", blocked),
+        ("CRAWL-1", "2025-01-01T00:00:00Z", open),
+        ("CRAWL-3", "2025-12-01T00:00:00Z", open),
+        ("CRAWL-2", "2025-06-01T00:00:00Z", blocked),
     ];
     let pairs = || {
         let q = repo().join("queries/agents_blocking_change.sql");
@@ -277,7 +277,7 @@ fn a_crawl_dated_between_two_others_takes_its_place_in_the_changes() {
         if k == 1 {
             assert_eq!(
                 pairs(),
-                ["CRAWL-A,CRAWL-C,GPTBot,ai_training,2,0,0,0,0"],
+                ["CRAWL-1,CRAWL-3,GPTBot,ai_training,2,0,0,0,0"],
                 "two crawls"
             );
         }
@@ -285,8 +285,8 @@ fn a_crawl_dated_between_two_others_takes_its_place_in_the_changes() {
     assert_eq!(
         pairs(),
         [
-            "CRAWL-A,CRAWL-B,GPTBot,ai_training,2,0,1,1,0",
-            "CRAWL-B,CRAWL-C,GPTBot,ai_training,2,1,0,0,1"
+            "CRAWL-1,CRAWL-2,GPTBot,ai_training,2,0,1,1,0",
+            "CRAWL-2,CRAWL-3,GPTBot,ai_training,2,1,0,0,1"
         ]
     );
 }
@@ -745,4 +745,45 @@ fn pages_crawl(input: &Path, page: &str, b_home: &str, down_host: bool) {
         responses.push(("http://d.example/", "200 OK", html, page));
     }
     common::responses_warc(input, "2025-01-01T00:00:00Z", &responses);
+}
+
+/// Issue 58, point 5: the changes follow the report's collection rule. A crawl of another kind
+/// dated between two crawls of one collection is compared with neither, nor are the inputs
+/// that named no crawl; each crawl left out has a row saying why.
+#[test]
+fn changes_compare_only_crawls_of_one_collection_and_name_the_ones_left_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let blocked = "User-agent: GPTBot\nDisallow: /\n";
+    let open = "User-agent: *\nDisallow:\n";
+    for (crawl, date, body) in [
+        ("CC-MAIN-2025-05", "2025-01-20T00:00:00Z", open),
+        ("archive-x", "2025-02-20T00:00:00Z", blocked),
+        ("CC-MAIN-2025-13", "2025-03-20T00:00:00Z", blocked),
+        ("unknown", "2025-04-20T00:00:00Z", open),
+    ] {
+        let input = dir.path().join(format!("{crawl}.warc"));
+        robots_warc(&input, date, &[("h1.example", body), ("h2.example", open)]);
+        scan_as(&input, crawl, &out);
+    }
+    let q = repo().join("queries/agents_blocking_change.sql");
+    let rows = duck(
+        &out,
+        &format!(
+            "SELECT from_crawl, to_crawl, blocking_before, blocking_after, left_out FROM ({}) \
+             WHERE agent = 'GPTBot' OR agent IS NULL ORDER BY left_out IS NOT NULL, to_crawl",
+            std::fs::read_to_string(&q)
+                .unwrap()
+                .trim()
+                .trim_end_matches(';')
+        ),
+    );
+    assert_eq!(
+        rows,
+        "from_crawl,to_crawl,blocking_before,blocking_after,left_out\n\
+         CC-MAIN-2025-05,CC-MAIN-2025-13,0,1,NULL\n\
+         NULL,CC-MAIN-2025-05,NULL,NULL,\"the first crawl of its collection, or none of its hosts was 2xx in both\"\n\
+         NULL,archive-x,NULL,NULL,no other crawl of its collection (names differing only in their digits)\n\
+         NULL,unknown,NULL,NULL,its inputs named no crawl: compared with none\n"
+    );
 }

@@ -1,6 +1,7 @@
 //! `summary_agent_changes`: how the blocking of each tracked agent changed from one crawl to
-//! the next (crawls ordered by their earliest robots.txt capture), among the hosts captured in
-//! both, so that `agents_blocking_change.sql` reads a row per agent instead of joining two
+//! the next of its collection (crawls ordered by their earliest robots.txt capture; names that
+//! differ only in their digits, `archive::input::crawl_collection`), among the hosts captured
+//! in both, so that `agents_blocking_change.sql` reads a row per agent instead of joining two
 //! crawls' hosts.
 //!
 //! Each host's verdicts are its `robots_hosts.block_set` (the agents its governing capture
@@ -12,6 +13,7 @@
 use super::partitions::Budget;
 use super::read::read_beside;
 use crate::agents::Registry;
+use crate::archive::input::crawl_collection;
 use crate::parts::{OutDir, PartRef};
 use crate::tables::{SummaryAgentChangeRow, SummaryAgentChangesBuilder, Table};
 use anyhow::{bail, Context, Result};
@@ -87,7 +89,12 @@ pub fn derive(
     let mut done = Vec::new();
     let table = Table::SummaryAgentChanges;
     for (k, crawl) in order.iter().enumerate() {
-        let Some(from) = k.checked_sub(1).map(|p| &order[p]) else {
+        // The crawl before it of its own collection (names that differ only in their digits):
+        // two crawls of different kinds, or the inputs that named none, are not compared.
+        let collection = crawl_collection(crawl);
+        let from = (order[..k].iter().rev())
+            .find(|c| collection.is_some() && crawl_collection(c) == collection);
+        let Some(from) = from else {
             out.remove_parts(table.name(), crawl)?;
             continue;
         };
@@ -354,7 +361,13 @@ fn read_hosts(
     rounds: u32,
     mut use_host: impl FnMut(&str, State),
 ) -> Result<()> {
-    const COLUMNS: [&str; 4] = ["host", "effective_fetch_outcome", "resolution", "block_set"];
+    const COLUMNS: [&str; 5] = [
+        "host",
+        "effective_fetch_outcome",
+        "resolution",
+        "block_set",
+        "counts_for_host",
+    ];
     read_beside(out, parts, &COLUMNS, &[], |part, batch| {
         let missing = |c: &str| super::tally::missing(part, c);
         let text = |c: &str| {
@@ -376,8 +389,11 @@ fn read_hosts(
                 part.name()
             );
         };
+        // A host's row (schema 19: a row per site; before, every row is a host's).
+        let for_host = (batch.column_by_name("counts_for_host")).and_then(|c| c.as_boolean_opt());
         for i in 0..batch.num_rows() {
-            if !host.is_valid(i) {
+            let counts = for_host.is_none_or(|c| !c.is_valid(i) || c.value(i));
+            if !host.is_valid(i) || !counts {
                 continue;
             }
             let name = host.value(i);

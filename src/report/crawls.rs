@@ -51,27 +51,10 @@ pub(super) fn day(micros: i64) -> String {
         .map_or_else(|| "?".to_string(), |t| t.format("%Y-%m-%d").to_string())
 }
 
-/// The crawl name inputs get when they name no crawl: a mix, compared with nothing.
-const UNNAMED: &str = "unknown";
-
-/// The collection a crawl belongs to, by its name: names that differ only in their digits
-/// (`CC-MAIN-2024-22`, `CC-MAIN-2024-26`) are crawls of one collection, comparable with each
-/// other; none for the inputs that named no crawl. A name without digits is a collection of one.
+/// The collection a crawl belongs to (`archive::input::crawl_collection`): crawls of one are
+/// comparable.
 pub(super) fn collection(crawl: &str) -> Option<String> {
-    if crawl == UNNAMED {
-        return None;
-    }
-    let mut key = String::new();
-    for c in crawl.chars() {
-        if c.is_ascii_digit() {
-            if !key.ends_with('#') {
-                key.push('#');
-            }
-        } else {
-            key.push(c);
-        }
-    }
-    Some(key)
+    crate::archive::input::crawl_collection(crawl)
 }
 
 /// For crawls in page order: each one's collection as a small number, none for a crawl no

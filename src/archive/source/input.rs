@@ -355,6 +355,30 @@ pub const CRAWL_FOLDER_MAX: usize = 120;
 /// about 60 bytes to it).
 pub const INPUT_NAME_MAX: usize = 150;
 
+/// The crawl name inputs get when they name no crawl: a mix, compared with nothing.
+pub const UNNAMED_CRAWL: &str = "unknown";
+
+/// The collection a crawl belongs to, by its name: names that differ only in their digits
+/// (`CC-MAIN-2024-22`, `CC-MAIN-2024-26`) are crawls of one collection, comparable with each
+/// other (the report joins them, `summary_agent_changes` compares them); none for the inputs
+/// that named no crawl. A name without digits is a collection of one.
+pub fn crawl_collection(crawl: &str) -> Option<String> {
+    if crawl == UNNAMED_CRAWL {
+        return None;
+    }
+    let mut key = String::new();
+    for c in crawl.chars() {
+        if c.is_ascii_digit() {
+            if !key.ends_with('#') {
+                key.push('#');
+            }
+        } else {
+            key.push(c);
+        }
+    }
+    Some(key)
+}
+
 /// The folder name (after `crawl=`) of the crawl named `name`: the name itself when it is made
 /// of `[A-Za-z0-9._-]` only and at most [`CRAWL_FOLDER_MAX`] bytes; otherwise [`sanitize`]d,
 /// cut to fit, and followed by the first 8 hex digits of the SHA-256 of the whole name, so that
