@@ -501,11 +501,11 @@ impl Explanation {
     fn reached(&self) -> String {
         let mut s = match self.resolution.as_str() {
             "direct" => format!(
-                "the host's latest capture (of {} in the crawl)",
+                "the site's latest capture (of {} in the crawl)",
                 self.captures
             ),
             "resolved" => format!(
-                "through {} redirect{} from the host's latest capture {}{}",
+                "through {} redirect{} from the site's latest capture {}{}",
                 self.hops,
                 if self.hops == 1 { "" } else { "s" },
                 self.latest.url.as_deref().unwrap_or("?"),
@@ -515,7 +515,7 @@ impl Explanation {
                     ""
                 }
             ),
-            other => format!("the host's latest capture, a redirect that leads nowhere ({other})"),
+            other => format!("the site's latest capture, a redirect that leads nowhere ({other})"),
         };
         if let Some(r) = &self.revisit {
             s.push_str(&format!("; read through a revisit ({r})"));
