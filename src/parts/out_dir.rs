@@ -177,6 +177,11 @@ impl OutDir {
     /// [`OutDir::write_schemas`] for a table partitioned by `key`: its file with no rows in
     /// `table/{key}=_schema/`.
     pub fn write_keyed_schema(&self, table: &TableDesc, key: &str) -> Result<()> {
+        self.commit(vec![self.schema_file(table, key)?])
+    }
+
+    /// A table's file with no rows in `table/{key}=_schema/`, staged, to commit.
+    fn schema_file(&self, table: &TableDesc, key: &str) -> Result<PartOutcome> {
         let staged = self
             .staging
             .join(format!("_schema--{}.parquet", table.name));
@@ -185,9 +190,7 @@ impl OutDir {
             .join(table.name)
             .join(format!("{key}={SCHEMA_CRAWL}"))
             .join("_schema.parquet");
-        self.commit(vec![
-            PartWriter::create(table, staged, final_path)?.finish()?
-        ])
+        PartWriter::create(table, staged, final_path)?.finish()
     }
 
     /// Write `batches` of `table` as a staged part in one go; `Empty` when there are no rows
@@ -254,15 +257,7 @@ impl OutDir {
     pub fn write_schemas(&self, tables: &[TableDesc]) -> Result<()> {
         let mut files = Vec::new();
         for table in tables {
-            let staged = self
-                .staging
-                .join(format!("_schema--{}.parquet", table.name));
-            let final_path = self
-                .root
-                .join(table.name)
-                .join(format!("crawl={SCHEMA_CRAWL}"))
-                .join("_schema.parquet");
-            files.push(PartWriter::create(table, staged, final_path)?.finish()?);
+            files.push(self.schema_file(table, "crawl")?);
         }
         self.commit(files)
     }

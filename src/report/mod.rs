@@ -155,10 +155,15 @@ fn render(out: &OutDir, opts: &ReportOptions) -> Result<(String, ReportSummary)>
     // Every crawl is read (the overview and the change section need each); a crawl whose parts
     // cannot be read gets a notice instead of half a section.
     let lists = studies::ranked_lists(&tables)?;
-    let mut read: Vec<Crawl> = (crawls.iter())
-        .map(|c| Crawl::read(&tables, c, &lists))
-        .collect();
+    let mut read: Vec<Crawl> = crawls.iter().map(|c| Crawl::read(&tables, c)).collect();
     read.sort_by(|a, b| a.order_key().cmp(&b.order_key()));
+    // The studies' shares stand beside the latest crawl's headline only: counted for it alone.
+    let headline = (read.iter_mut().rev())
+        .filter_map(|c| c.figures.as_mut().ok())
+        .find(|f| overview::has_headline(f));
+    if let Some(f) = headline.filter(|_| !lists.is_empty()) {
+        f.studies = studies::rows(&tables, &f.crawl, &lists).map_err(|e| format!("{e:#}"));
+    }
     // Parts the inputs rows count but the folder lacks: the crawl's figures would be too small.
     let lost = crate::tables::missing_parts(out)?;
     for (crawl, parts) in lost.iter().filter(|(c, _)| crawls.contains(*c)) {
@@ -248,9 +253,9 @@ struct Crawl {
 }
 
 impl Crawl {
-    fn read(tables: &Tables<'_>, crawl: &str, lists: &studies::Lists) -> Crawl {
+    fn read(tables: &Tables<'_>, crawl: &str) -> Crawl {
         let mut section = String::new();
-        let figures = crawl_section(tables, crawl, lists, &mut section).map_err(|e| {
+        let figures = crawl_section(tables, crawl, &mut section).map_err(|e| {
             let why = format!("{e:#}");
             section.clear();
             let _ = write!(
@@ -352,12 +357,7 @@ fn missing(t: &Tables<'_>, location: &str) -> Vec<String> {
 }
 
 /// The section of one crawl.
-fn crawl_section(
-    t: &Tables<'_>,
-    crawl: &str,
-    lists: &studies::Lists,
-    body: &mut String,
-) -> Result<CrawlFigures> {
+fn crawl_section(t: &Tables<'_>, crawl: &str, body: &mut String) -> Result<CrawlFigures> {
     let _ = write!(
         body,
         r#"<section id="crawl-{0}" data-crawl="{0}"><h2>Crawl {0}</h2>"#,
@@ -371,11 +371,6 @@ fn crawl_section(
         agent_figures::agent_figures(crawl, &a, body);
         agents = Some(a);
     }
-    // The earlier studies' shares, when the folder holds a ranked list.
-    let studies = match agents.is_some() && !lists.is_empty() {
-        true => studies::rows(t, crawl, lists).map_err(|e| format!("{e:#}")),
-        false => Ok(Vec::new()),
-    };
     let mut content_signal = None;
     if read.robots_hosts > 0 && t.has("summary_robots_keys") {
         let e = Extensions::load(t, crawl)?;
@@ -401,6 +396,7 @@ fn crawl_section(
         agents,
         content_signal,
         pages_any: (pages.html_pages > 0).then_some((pages.with_any, pages.html_pages)),
-        studies,
+        // Counted by `render` for the crawl whose headline the overview shows.
+        studies: Ok(Vec::new()),
     })
 }

@@ -19,8 +19,7 @@ pub(super) fn overview(
 ) {
     body.push_str(r#"<section id="overview"><h2>At a glance</h2>"#);
     totals(figures, failed, body);
-    let latest =
-        (figures.iter().rev()).find(|f| f.agents.is_some() && f.read.first_capture.is_some());
+    let latest = (figures.iter().rev()).find(|f| has_headline(f));
     if let Some(latest) = latest {
         latest_figure(latest, body);
     }
@@ -28,6 +27,12 @@ pub(super) fn overview(
     crawls_table(figures, failed, shown, body);
     problems_table(figures, body);
     body.push_str("</section>\n");
+}
+
+/// Whether the overview can give a crawl's headline (it has agent figures and a date): the
+/// last such crawl in page order is the one it gives.
+pub(super) fn has_headline(f: &CrawlFigures) -> bool {
+    f.agents.is_some() && f.read.first_capture.is_some()
 }
 
 /// One sentence of totals over every crawl.

@@ -29,10 +29,7 @@ enum Denominator {
 
 impl Denominator {
     fn takes(self, outcome: Option<&str>) -> bool {
-        let ok = matches!(
-            outcome,
-            Some("ok" | "ok_empty" | "not_robots_html" | "not_robots_binary")
-        );
+        let ok = outcome.is_some_and(|o| super::facts::OUTCOMES_2XX.contains(&o));
         match self {
             Denominator::Answered2xx => ok,
             Denominator::Answered2xxOrGone => ok || outcome == Some("not_found"),
