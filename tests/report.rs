@@ -206,8 +206,15 @@ fn every_number_on_the_page_is_its_querys() {
     assert!(said.contains(": 8 crawl(s) (sections for "), "{said}");
     let page = std::fs::read_to_string(&html).unwrap();
     assert_eq!(page.matches(r#"<section id="crawl-"#).count(), 4);
-    // No value of the samples is 300 characters long, and the page's own text is never cut.
-    assert!(!page.contains('…'), "some text was cut");
+    // No value of the samples is 300 characters long, and the page's own text is never cut
+    // (a chart's slot may cut a crawl's name: the table under it has it whole).
+    let outside_charts: String = (page.split("<svg").enumerate())
+        .map(|(i, part)| match i {
+            0 => part,
+            _ => &part[part.find("</svg>").unwrap()..],
+        })
+        .collect();
+    assert!(!outside_charts.contains('…'), "some text was cut");
     let in_change = cells(&page[page.find(r#"<section id="change">"#).unwrap()..]);
     let crawls: BTreeSet<&str> = in_change.iter().map(|c| c.crawl.as_str()).collect();
     assert_eq!(
@@ -903,6 +910,45 @@ fn every_crawl_and_every_error_kind_is_named_with_its_count() {
         assert!(left_out.contains(crawl), "{left_out}");
     }
     assert!(check_numbers(&out, &said) > 40);
+    // Each kind links to its line of the glossary, which says what it means.
+    let kinds = duck(
+        &out,
+        "SELECT DISTINCT kind FROM read_parquet('errors/*/*.parquet', hive_partitioning = true)",
+    );
+    for kind in kinds.lines().skip(1) {
+        let link = format!(r##"<a href="#error-kind-{kind}">{kind}</a>"##);
+        assert!(overview.contains(&link), "{link}");
+        let line = format!(r#"<dt id="error-kind-{kind}"><code>{kind}</code></dt><dd>"#);
+        let at = overview.find(&line).unwrap_or_else(|| panic!("{line}"));
+        let meaning = &overview[at + line.len()..];
+        assert!(meaning.find("</dd>").unwrap() > 20, "{kind}: {meaning}");
+    }
+    // Every crawl of the change charts is labelled under its dots, with its first day.
+    let change = &change[..change.find("</section>").unwrap()];
+    let chart = &change[..change.find("</svg>").unwrap()];
+    let days = duck(
+        &out,
+        "SELECT strftime(min(capture_time), '%Y-%m-%d') \
+         FROM read_parquet('robots_hosts/*/*.parquet', hive_partitioning = true) \
+         GROUP BY crawl ORDER BY 1",
+    );
+    let days: Vec<&str> = days.lines().skip(1).collect();
+    assert_eq!(days.len(), 5, "{days:?}");
+    for day in days {
+        assert!(chart.contains(&format!(">\n{day}\n</text>")), "{day}");
+    }
+    // The extensions' denominator says why it is not the AI figures' one.
+    let at = page
+        .find(r#"<figure id="repcensus-samples-extensions">"#)
+        .unwrap();
+    let caption = &page[at..];
+    let caption = &caption[..caption.find("</figcaption>").unwrap()];
+    assert!(
+        caption.contains("Share of the 548 hosts")
+            && caption.contains("Fewer than the 565 hosts (2xx) of the AI figures")
+            && caption.contains("the 17 hosts whose latest capture is a redirect"),
+        "{caption}"
+    );
     // The conflicts' count heads its own one-column table.
     let at = page.find(r#"-conflicts">"#).unwrap();
     let figure = &page[at..at + page[at..].find("</figure>").unwrap()];
@@ -910,6 +956,34 @@ fn every_crawl_and_every_error_kind_is_named_with_its_count() {
     let totals = &totals[..totals.find("</table>").unwrap()];
     assert_eq!(totals.matches("<th>").count(), 1, "{totals}");
     assert!(totals.contains(r#"data-column="conflicts""#));
+}
+
+/// A Content-Signal signal written without `=` is said to have no value written, not shown
+/// as an unexplained "none".
+#[test]
+fn a_content_signal_written_without_a_value_is_said_so() {
+    let (dir, out) = scan_robots_crawls(&[(
+        "CC-MAIN-2026-05",
+        "2026-01-20T00:00:00Z",
+        &[
+            (
+                "a.example",
+                "User-agent: *\nContent-Signal: ai-input, ai-train=no\nAllow: /\n",
+            ),
+            ("b.example", "User-agent: *\nContent-Signal: ai-train=no\n"),
+        ],
+    )]);
+    let page = page_of(dir.path(), &out);
+    let at = page.find(r#"-content-signal">"#).unwrap();
+    let figure = &page[at..at + page[at..].find("</figure>").unwrap()];
+    assert!(!figure.contains("<i>none</i>"), "{figure}");
+    let row = figure.find("<td>ai-input</td><td><i>no value written</i></td>");
+    assert!(row.is_some(), "{figure}");
+    assert!(figure.contains("has no value written: the query&#39;s value is NULL"));
+    let said: Vec<Cell> = (cells(&page).into_iter())
+        .filter(|c| c.query == "robots_content_signal_values")
+        .collect();
+    assert_eq!(check_numbers(&out, &said), 4);
 }
 
 /// With a ranked list in the folder, the latest crawl's headline has the earlier studies'

@@ -2,7 +2,7 @@
 //! only crawls of one collection.
 
 use super::chart;
-use super::crawls::{collections, day, CrawlFigures};
+use super::crawls::{collections, CrawlFigures};
 use super::facts::{share, Agents};
 use super::html::{self, esc, esc_value, Figure, Num};
 use std::fmt::Write;
@@ -47,7 +47,7 @@ pub(super) fn change_section(figures: &[&CrawlFigures], body: &mut String) {
         );
     }
     let (dated, undated): (Vec<&CrawlFigures>, Vec<&CrawlFigures>) =
-        with_agents.iter().partition(|d| d.middle_day().is_some());
+        with_agents.iter().partition(|d| d.first_day().is_some());
     if !undated.is_empty() {
         let _ = write!(
             body,
@@ -66,10 +66,10 @@ pub(super) fn change_section(figures: &[&CrawlFigures], body: &mut String) {
     body.push_str("</section>\n");
 }
 
-/// Where the crawls sit: each at the middle of its robots.txt captures, with its collection.
-struct Axis {
-    days: Vec<f64>,
-    labels: Vec<String>,
+/// Where the crawls sit: each in a slot of its own, in the order of its earliest robots.txt
+/// capture, with its collection.
+struct Axis<'a> {
+    slots: Vec<chart::Slot<'a>>,
     collections: Vec<Option<usize>>,
     /// The [`EVENTS`] between the first and the last crawl.
     marks: Vec<chart::Mark<'static>>,
@@ -78,12 +78,14 @@ struct Axis {
     said: String,
 }
 
-impl Axis {
-    fn of(dated: &[&CrawlFigures]) -> Axis {
+impl<'a> Axis<'a> {
+    fn of(dated: &[&'a CrawlFigures]) -> Axis<'a> {
         let names: Vec<&str> = dated.iter().map(|d| d.crawl.as_str()).collect();
         let collections = collections(&names);
-        let days: Vec<f64> = dated.iter().filter_map(|d| d.middle_day()).collect();
-        let labels = days.iter().map(|d| day((d * 86_400e6) as i64)).collect();
+        let days: Vec<f64> = dated.iter().filter_map(|d| d.first_day()).collect();
+        let slots = (names.iter().zip(&days))
+            .map(|(crawl, &day)| chart::Slot { crawl, day })
+            .collect();
         let mut captured = String::from("<td>robots.txt captured</td>");
         let mut compared = String::from("<td>joined with</td>");
         for (i, d) in dated.iter().enumerate() {
@@ -122,7 +124,8 @@ impl Axis {
             .map(|e| format!(" The grey line marks {}: {}.", e.1, e.2))
             .collect();
         let said = format!(
-            "Each crawl is placed at the middle of its robots.txt captures. A line joins only \
+            "Each crawl has a place of its own, in the order of its earliest robots.txt \
+             capture (the date under its name). A line joins only \
              crawls of one collection (names that differ only in their digits, like \
              CC-MAIN-2024-22 and CC-MAIN-2024-26); a dot without a line is a crawl of a kind of \
              its own, whose shares are not comparable with the others' (another archive, \
@@ -134,8 +137,7 @@ impl Axis {
             }
         ) + &events_said;
         Axis {
-            days,
-            labels,
+            slots,
             collections,
             marks,
             head_rows: vec![captured, compared],
@@ -144,13 +146,7 @@ impl Axis {
     }
 
     fn chart(&self, lines: &[chart::Line]) -> String {
-        chart::timeline(
-            &self.days,
-            &self.labels,
-            &self.collections,
-            lines,
-            &self.marks,
-        )
+        chart::timeline(&self.slots, &self.collections, lines, &self.marks)
     }
 }
 

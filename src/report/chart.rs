@@ -46,8 +46,7 @@ fn draw(bars: &[Bar<'_>], axis: Axis) -> String {
         Axis::Share => (longest * 1.1).clamp(0.01, 1.0),
         Axis::Count => (longest * 1.1).max(1.0),
     };
-    // Two rows at least: one bar is drawn in two segments (see `draw_bars`).
-    let height = 40 + 22 * bars.len().max(2) as u32;
+    let height = 40 + 22 * bars.len().max(1) as u32;
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (720, height)).into_drawing_area();
@@ -57,6 +56,9 @@ fn draw(bars: &[Bar<'_>], axis: Axis) -> String {
     compact(&svg)
 }
 
+/// Rows on a plain numeric y axis (row `i` from the top fills `n - i - 1 .. n - i`), labelled
+/// by hand: plotters' segmented axis cannot hold one row (0..0 draws nothing in 0.3.7, so one
+/// bar came with an empty second row).
 fn draw_bars(
     root: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
     bars: &[Bar<'_>],
@@ -64,11 +66,7 @@ fn draw_bars(
     axis: Axis,
 ) -> Result<(), DrawingAreaErrorKind<std::io::Error>> {
     root.fill(&WHITE)?;
-    let n = bars.len();
-    // A segmented range holds its end: 0..s-1 is s segments. One segment (0..0) draws nothing
-    // in plotters 0.3.7, so a single bar gets two, the bar in the top one.
-    let segments = n.max(2);
-    let empty_below = segments - n;
+    let n = bars.len().max(1) as f64;
     // Enough decimals that the axis labels differ.
     let decimals = match max {
         m if m >= 0.1 => 0,
@@ -81,21 +79,13 @@ fn draw_bars(
         .margin_right(20)
         .x_label_area_size(24)
         .y_label_area_size(200)
-        .build_cartesian_2d(0f64..max, (0..segments - 1).into_segmented())?;
+        .build_cartesian_2d(0f64..max, 0f64..n)?;
     chart
         .configure_mesh()
         .disable_y_mesh()
-        // Not `max_light_lines(0)`: plotters 0.3.7 never ends computing the light lines of a
-        // segmented axis then (compute_usize_key_points).
         .light_line_style(TRANSPARENT)
         .x_labels(6)
-        .y_labels(segments)
-        .y_label_formatter(&|v| match v {
-            SegmentValue::CenterOf(i) => (i.checked_sub(empty_below))
-                .and_then(|i| bars.get(n - 1 - i))
-                .map_or(String::new(), |b| super::html::visible(b.label)),
-            _ => String::new(),
-        })
+        .y_labels(0)
         .x_label_formatter(&|v| match axis {
             Axis::Share => format!("{:.*}%", decimals, v * 100.0),
             Axis::Count if v.fract() == 0.0 => format!("{v:.0}"),
@@ -103,8 +93,14 @@ fn draw_bars(
         })
         .label_style(("sans-serif", 13))
         .draw()?;
-    // The first bar on top: plotters counts segments from the bottom.
-    for (i, bar) in bars.iter().rev().enumerate() {
+    let label_style =
+        TextStyle::from(("sans-serif", 13).into_font()).pos(Pos::new(HPos::Right, VPos::Center));
+    for (i, bar) in bars.iter().enumerate() {
+        let bottom = n - i as f64 - 1.0;
+        let (px, py) = chart.backend_coord(&(0.0, bottom + 0.5));
+        let label = super::html::visible(bar.label);
+        root.draw(&Text::new(label, (px - 8, py), label_style.clone()))?;
+        root.draw(&PathElement::new(vec![(px - 4, py), (px, py)], BLACK))?;
         let mut from = 0.0;
         for (k, &v) in bar.parts.iter().enumerate() {
             // A part of nothing keeps its colour's place but draws no sliver.
@@ -113,13 +109,7 @@ fn draw_bars(
             }
             let to = (from + v).min(max);
             let colour = PALETTE[k % PALETTE.len()];
-            let mut rect = Rectangle::new(
-                [
-                    (from, SegmentValue::Exact(empty_below + i)),
-                    (to, SegmentValue::Exact(empty_below + i + 1)),
-                ],
-                colour.filled(),
-            );
+            let mut rect = Rectangle::new([(from, bottom), (to, bottom + 1.0)], colour.filled());
             rect.set_margin(3, 3, 0, 0);
             chart.draw_series(std::iter::once(rect))?;
             from = to;
@@ -209,31 +199,65 @@ pub(super) struct Mark<'a> {
     pub label: &'a str,
 }
 
-/// Lines of shares over time: crawl `i` at `xs[i]` (days since 1970, ascending), its value in
-/// each line marked by a dot; a line joins only consecutive crawls of one collection
-/// (`collections[i]`, none: a crawl compared with no other), never crawls of different kinds.
-/// The x axis is labelled at the crawls (`labels`), leaving out a label too close to the one
-/// before it; `marks` are drawn where they fall between the first and the last crawl.
+/// A crawl on a timeline: its name and the day it is placed at (days since 1970).
+pub(super) struct Slot<'a> {
+    pub crawl: &'a str,
+    pub day: f64,
+}
+
+/// The width a timeline slot takes, in pixels: room for a crawl's name and its date.
+const SLOT: u32 = 124;
+
+/// Lines of shares crawl by crawl: crawl `i` (`slots`, in date order) in the `i`-th of equal
+/// slots, labelled with its name and day, its value in each line marked by a dot; a line joins
+/// only consecutive crawls of one collection (`collections[i]`, none: a crawl compared with no
+/// other), never crawls of different kinds. Equal slots, not a time axis: crawls a few months
+/// apart in a span of years would draw their dots and labels over each other. The chart widens
+/// with the crawls so that every one is labelled; `marks` are drawn between the two crawls they
+/// fall between, at their place in time.
 pub(super) fn timeline(
-    xs: &[f64],
-    labels: &[String],
+    slots: &[Slot<'_>],
     collections: &[Option<usize>],
     lines: &[Line],
     marks: &[Mark<'_>],
 ) -> String {
+    let width = (SLOT * slots.len() as u32 + 84).max(720);
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (720, 320)).into_drawing_area();
-        let _ = draw_timeline(&root, xs, labels, collections, lines, marks);
+        let root = SVGBackend::with_string(&mut svg, (width, 340)).into_drawing_area();
+        let _ = draw_timeline(&root, slots, collections, lines, marks);
         let _ = root.present();
     }
-    compact(&svg)
+    // Kept at its width on screen (the page scrolls it), so that a long run of crawls keeps
+    // its labels legible; printed to the page's width.
+    compact(&svg).replacen("<svg ", r#"<svg class="timeline" "#, 1)
+}
+
+/// Where `day` falls on the slots: between the two crawls around it, at its place in time
+/// between them; none outside the first and the last crawl.
+fn slot_of_day(slots: &[Slot<'_>], day: f64) -> Option<f64> {
+    let i = slots
+        .windows(2)
+        .position(|w| w[0].day < day && day < w[1].day)?;
+    let (a, b) = (slots[i].day, slots[i + 1].day);
+    Some(i as f64 + (day - a) / (b - a))
+}
+
+/// A crawl's name cut to what its slot holds.
+fn slot_name(crawl: &str) -> String {
+    const HOLDS: usize = 18;
+    let crawl = super::html::visible(crawl);
+    if crawl.chars().count() <= HOLDS {
+        return crawl;
+    }
+    let mut cut: String = crawl.chars().take(HOLDS - 1).collect();
+    cut.push('…');
+    cut
 }
 
 fn draw_timeline(
     root: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
-    xs: &[f64],
-    labels: &[String],
+    slots: &[Slot<'_>],
     collections: &[Option<usize>],
     lines: &[Line],
     marks: &[Mark<'_>],
@@ -243,36 +267,15 @@ fn draw_timeline(
         .flat_map(|l| l.points.iter().flatten())
         .fold(0.0f64, |a, &b| a.max(b));
     let top = (max * 1.15).clamp(0.01, 1.0);
-    let first = xs.iter().copied().fold(f64::INFINITY, f64::min);
-    let last = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let (first, last) = if xs.is_empty() {
-        (0.0, 0.0)
-    } else {
-        (first, last)
-    };
-    // A margin on both sides, at least 30 days: dots are not drawn on the axis.
-    let pad = ((last - first) * 0.06).max(30.0);
-    // Labels from left to right, each at least an eighth of the axis from the one before.
-    let mut sorted: Vec<f64> = xs.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    let mut kept: Vec<f64> = Vec::new();
-    for x in sorted {
-        if kept
-            .last()
-            .is_none_or(|&k| x - k > (last - first + 2.0 * pad) * 0.12)
-        {
-            kept.push(x);
-        }
-    }
+    let n = slots.len().max(1) as f64;
     let mut chart = ChartBuilder::on(root)
         .margin(12)
         .margin_right(24)
-        .x_label_area_size(28)
+        .x_label_area_size(44)
         .y_label_area_size(48)
-        .build_cartesian_2d(first - pad..last + pad, 0f64..top)?;
-    // The x axis is labelled at the crawls, not at round numbers: no mesh labels (plotters'
-    // key points cannot be bound on an f64 axis and still be formatted), the labels drawn below
-    // the axis where each crawl is.
+        .build_cartesian_2d(-0.5..n - 0.5, 0f64..top)?;
+    // The x axis is labelled at the crawls by hand: plotters' key points cannot be bound on an
+    // f64 axis and still be formatted.
     chart
         .configure_mesh()
         .disable_x_mesh()
@@ -284,24 +287,29 @@ fn draw_timeline(
         .draw()?;
     let style =
         TextStyle::from(("sans-serif", 13).into_font()).pos(Pos::new(HPos::Center, VPos::Top));
-    for (x, label) in xs.iter().zip(labels) {
-        if !kept.contains(x) {
-            continue;
-        }
-        let (px, py) = chart.backend_coord(&(*x, 0.0));
-        let label = super::html::visible(label);
-        root.draw(&Text::new(label, (px, py + 6), style.clone()))?;
+    for (i, slot) in slots.iter().enumerate() {
+        let (px, py) = chart.backend_coord(&(i as f64, 0.0));
         root.draw(&PathElement::new(vec![(px, py), (px, py + 4)], BLACK))?;
+        root.draw(&Text::new(
+            slot_name(slot.crawl),
+            (px, py + 6),
+            style.clone(),
+        ))?;
+        let day = super::crawls::day((slot.day * 86_400e6) as i64);
+        root.draw(&Text::new(day, (px, py + 21), style.clone()))?;
     }
     let grey = RGBColor(0x88, 0x88, 0x88);
     let mark_style =
         TextStyle::from(("sans-serif", 12).into_font()).pos(Pos::new(HPos::Left, VPos::Top));
-    for mark in marks.iter().filter(|m| first < m.day && m.day < last) {
+    for (x, mark) in marks
+        .iter()
+        .filter_map(|m| slot_of_day(slots, m.day).map(|x| (x, m)))
+    {
         chart.draw_series(std::iter::once(PathElement::new(
-            vec![(mark.day, 0.0), (mark.day, top)],
+            vec![(x, 0.0), (x, top)],
             grey.stroke_width(1),
         )))?;
-        let (px, py) = chart.backend_coord(&(mark.day, top));
+        let (px, py) = chart.backend_coord(&(x, top));
         let label = super::html::visible(mark.label);
         root.draw(&Text::new(
             label,
@@ -311,12 +319,11 @@ fn draw_timeline(
     }
     for line in lines {
         let colour = line_rgb(line.colour);
-        let dots = (xs.iter().zip(&line.points)).filter_map(|(&x, p)| p.map(|y| (x, y)));
         let mut by_collection: std::collections::BTreeMap<usize, Vec<(f64, f64)>> =
             Default::default();
         for (i, p) in line.points.iter().enumerate() {
             if let (Some(c), Some(y)) = (collections[i], p) {
-                by_collection.entry(c).or_default().push((xs[i], *y));
+                by_collection.entry(c).or_default().push((i as f64, *y));
             }
         }
         for run in by_collection.into_values().filter(|r| r.len() >= 2) {
@@ -325,6 +332,7 @@ fn draw_timeline(
         // Each line's dots a little apart from the others', so that equal shares (every
         // agent blocked only through `*`) show every colour, not the last one drawn.
         let dodge = (line.colour as i32 % 8 - 3) * 3;
+        let dots = (line.points.iter().enumerate()).filter_map(|(i, p)| p.map(|y| (i as f64, y)));
         chart.draw_series(
             dots.map(|p| EmptyElement::at(p) + Circle::new((dodge, 0), 4, colour.filled())),
         )?;
@@ -338,6 +346,135 @@ mod tests {
 
     fn drawn(svg: &str, colour: &str) -> usize {
         svg.matches(&format!("fill=\"{colour}\"")).count()
+    }
+
+    /// The `y` and `height` of every filled rectangle of colour `colour`.
+    fn rects(svg: &str, colour: &str) -> Vec<(f64, f64)> {
+        let attr = |r: &str, name: &str| -> f64 {
+            let at = r.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+            r[at..at + r[at..].find('"').unwrap()].parse().unwrap()
+        };
+        (svg.split("<rect").skip(1))
+            .filter(|r| r[..r.find("/>").unwrap()].contains(&format!("fill=\"{colour}\"")))
+            .map(|r| (attr(r, "y"), attr(r, "height")))
+            .collect()
+    }
+
+    #[test]
+    fn one_bar_fills_its_chart_without_an_empty_row() {
+        let svg = bars(&[Bar {
+            label: "every crawler",
+            parts: vec![0.0, 0.85],
+        }]);
+        let drawn = rects(&svg, "#F4A582");
+        assert_eq!(drawn.len(), 1, "{svg}");
+        // The plot is the picture less its margins (8 above and below) and the x labels (24);
+        // its one row is the bar and 3 pixels above and below it.
+        let at = svg.find(" height=\"").unwrap() + 9;
+        let height: f64 = svg[at..at + svg[at..].find('"').unwrap()].parse().unwrap();
+        let plot_height = height - 8.0 - 8.0 - 24.0;
+        assert!(drawn[0].1 >= plot_height - 7.0, "{drawn:?} in {svg}");
+    }
+
+    #[test]
+    fn bars_are_drawn_top_down_in_their_order() {
+        let svg = bars(&[
+            Bar {
+                label: "first",
+                parts: vec![0.5],
+            },
+            Bar {
+                label: "second",
+                parts: vec![0.25],
+            },
+        ]);
+        let drawn = rects(&svg, "#B2182B");
+        assert_eq!(drawn.len(), 2, "{svg}");
+        assert!(drawn[0].0 < drawn[1].0, "{drawn:?}");
+        let labels = texts(&svg);
+        let first = labels.iter().position(|t| *t == "first").unwrap();
+        let second = labels.iter().position(|t| *t == "second").unwrap();
+        assert!(first < second, "{labels:?}");
+    }
+
+    /// Five crawls, two of them a month apart after years of nothing, as the samples' change
+    /// chart had them (its dots overlapped and 3 of 5 dates were labelled).
+    fn five_crawls() -> (Vec<Slot<'static>>, Vec<Line>) {
+        let days = [13_999.0, 15_224.0, 16_154.0, 20_301.0, 20_331.0];
+        let names = [
+            "archive.org-shallow",
+            "unknown",
+            "daily-0900",
+            "CC-MAIN-2025-33",
+            "CC-MAIN-2025-38",
+        ];
+        let slots = (names.iter().zip(days))
+            .map(|(crawl, day)| Slot { crawl, day })
+            .collect();
+        let line = Line {
+            points: vec![Some(0.85), Some(0.6), Some(0.0), Some(0.07), Some(0.07)],
+            colour: 0,
+        };
+        (slots, vec![line])
+    }
+
+    /// The `cx` of every circle.
+    fn dots(svg: &str) -> Vec<f64> {
+        (svg.split("<circle").skip(1))
+            .map(|c| {
+                let at = c.find(" cx=\"").unwrap() + 5;
+                c[at..at + c[at..].find('"').unwrap()].parse().unwrap()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_crawl_of_a_timeline_is_labelled_with_its_name_and_day() {
+        let (slots, lines) = five_crawls();
+        let svg = timeline(&slots, &[None, None, None, Some(0), Some(0)], &lines, &[]);
+        let labels = texts(&svg);
+        for name in [
+            "archive.org-shall…",
+            "unknown",
+            "daily-0900",
+            "CC-MAIN-2025-33",
+            "CC-MAIN-2025-38",
+        ] {
+            assert!(labels.contains(&name), "{name} in {labels:?}");
+        }
+        for day in [
+            "2008-04-30",
+            "2011-09-07",
+            "2014-03-25",
+            "2025-08-01",
+            "2025-08-31",
+        ] {
+            assert!(labels.contains(&day), "{day} in {labels:?}");
+        }
+    }
+
+    #[test]
+    fn crawls_a_month_apart_get_dots_a_slot_apart() {
+        let (slots, lines) = five_crawls();
+        let svg = timeline(&slots, &[None; 5], &lines, &[]);
+        let xs = dots(&svg);
+        assert_eq!(xs.len(), 5, "{svg}");
+        for pair in xs.windows(2) {
+            assert!(pair[1] - pair[0] >= f64::from(SLOT) - 1.0, "{xs:?}");
+        }
+    }
+
+    #[test]
+    fn a_mark_falls_between_the_crawls_around_its_day() {
+        let (slots, lines) = five_crawls();
+        assert_eq!(slot_of_day(&slots, 20_316.0), Some(3.5));
+        assert_eq!(slot_of_day(&slots, 20_400.0), None);
+        let mark = Mark {
+            day: 20_316.0,
+            label: "event",
+        };
+        let svg = timeline(&slots, &[None; 5], &lines, &[mark]);
+        assert!(texts(&svg).contains(&"event"), "{svg}");
     }
 
     #[test]

@@ -28,10 +28,9 @@ impl CrawlFigures {
         (first.is_none(), first, &self.crawl)
     }
 
-    /// Where the crawl sits in time: the middle of its robots.txt captures, in days since 1970.
-    pub(super) fn middle_day(&self) -> Option<f64> {
-        let (first, last) = (self.read.first_capture?, self.read.last_capture?);
-        Some((first as f64 + last as f64) / 2.0 / 86_400e6)
+    /// The day of the crawl's earliest robots.txt capture (days since 1970), which orders it.
+    pub(super) fn first_day(&self) -> Option<f64> {
+        Some(self.read.first_capture? as f64 / 86_400e6)
     }
 
     /// "2024-05-18 to 2024-05-31", or one day; none without robots.txt captures.

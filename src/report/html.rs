@@ -121,6 +121,49 @@ pub(super) fn thousands(n: u64) -> String {
     out
 }
 
+/// An `errors.kind` value, linked to its line of the glossary ([`error_glossary`]); a kind
+/// this version does not know (tables of a later schema) as it stands.
+pub(super) fn error_kind(kind: &str) -> String {
+    match crate::archive::problem::ErrorKind::of_str(kind) {
+        Some(k) => format!(r##"<a href="#error-kind-{k}">{k}</a>"##),
+        None => esc_value(kind),
+    }
+}
+
+/// One line per kind of problem met (`errors.kind` values), saying what it means and what was
+/// kept; a kind this version does not know is said to be one.
+pub(super) fn error_glossary<'a>(kinds: impl IntoIterator<Item = &'a str>, out: &mut String) {
+    out.push_str(r#"<dl class="glossary">"#);
+    for kind in kinds {
+        match crate::archive::problem::ErrorKind::of_str(kind) {
+            Some(k) => {
+                let _ = write!(
+                    out,
+                    r#"<dt id="error-kind-{k}"><code>{k}</code></dt><dd>{}.</dd>"#,
+                    code_spans(&esc(&sentence(k.meaning())))
+                );
+            }
+            None => {
+                let _ = write!(
+                    out,
+                    "<dt><code>{}</code></dt><dd>a kind this version of repcensus does not \
+                     know (the tables were written by a later one).</dd>",
+                    esc_value(kind)
+                );
+            }
+        }
+    }
+    out.push_str("</dl>");
+}
+
+/// `s` with its first letter capitalised.
+fn sentence(s: &str) -> String {
+    let mut chars = s.chars();
+    chars.next().map_or_else(String::new, |c| {
+        c.to_uppercase().chain(chars).collect::<String>()
+    })
+}
+
 /// A table cell holding a number of its table's query (`data-query` on the table), for the row
 /// `key` (empty when the query has one row per crawl) and `column`.
 pub(super) fn cell(key: &str, column: &str, n: Num) -> String {
@@ -255,5 +298,7 @@ td.num{text-align:right;font-variant-numeric:tabular-nums}
 .legend span{margin-right:16px;font-size:0.9em}.legend i{display:inline-block;width:12px;height:12px;margin-right:4px;vertical-align:middle}
 .missing{background:#fff4e5;border:1px solid #f0c36d;padding:8px 12px;border-radius:6px}
 code{font-size:0.95em}
-@media print{nav{display:none}body{max-width:none}figure{border:none;padding:0}h2,h3,h4{break-after:avoid}a{color:inherit;text-decoration:none}}
+dl.glossary{font-size:0.9em}dl.glossary dt{margin-top:4px}dl.glossary dd{margin:0 0 0 20px;color:#444}
+.chart{overflow-x:auto}.chart svg.timeline{max-width:none}
+@media print{nav{display:none}.chart svg.timeline{max-width:100%}body{max-width:none}figure{border:none;padding:0}h2,h3,h4{break-after:avoid}a{color:inherit;text-decoration:none}}
 ";

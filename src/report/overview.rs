@@ -5,7 +5,7 @@
 
 use super::crawls::{collection, collections, CrawlFigures};
 use super::facts::share;
-use super::html::{cell_of, esc, esc_value, thousands, Num};
+use super::html::{cell_of, error_glossary, error_kind, esc, esc_value, thousands, Num};
 use std::fmt::Write;
 
 /// AI agents named in the overview's figures.
@@ -312,7 +312,7 @@ fn problems_table(figures: &[&CrawlFigures], body: &mut String) {
             rows.push(format!(
                 "<td>{}</td><td>{}</td>{}",
                 esc_value(&f.crawl),
-                esc_value(kind),
+                error_kind(kind),
                 cell_of("errors_by_input", &f.crawl, kind, "errors", Num::Count(*n)),
             ));
         }
@@ -327,6 +327,11 @@ fn problems_table(figures: &[&CrawlFigures], body: &mut String) {
          <code>queries/errors_by_input.sql</code> (by input, with the first offset).</p>",
     );
     table(&["crawl", "kind", "errors"], &rows, body);
+    let kinds: std::collections::BTreeSet<&str> = (figures.iter())
+        .flat_map(|f| f.read.errors_by_kind.keys().map(String::as_str))
+        .collect();
+    body.push_str("<p>What each kind means:</p>");
+    error_glossary(kinds, body);
 }
 
 /// A table whose cells each name their query and crawl.

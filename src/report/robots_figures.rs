@@ -3,7 +3,7 @@
 
 use super::chart;
 use super::facts::{share, Extensions, Read};
-use super::html::{cell, esc, esc_value, thousands, Figure, Num};
+use super::html::{cell, error_kind, esc, esc_value, thousands, Figure, Num};
 use super::{TOP_AI, TOP_ROWS};
 
 pub(super) fn read_figures(crawl: &str, r: &Read, body: &mut String) {
@@ -60,7 +60,7 @@ pub(super) fn read_figures(crawl: &str, r: &Read, body: &mut String) {
                 .map(|(k, n)| {
                     format!(
                         "<td>{}</td>{}",
-                        esc_value(k),
+                        error_kind(k),
                         cell(k, "errors", Num::Count(*n))
                     )
                 })
@@ -129,8 +129,9 @@ pub(super) fn extension_figures(crawl: &str, e: &Extensions, body: &mut String) 
         legend: &[],
         unit: &format!(
             "Share of the {} hosts whose latest robots.txt capture was parsed (a 2xx or a \
-             resource record) that have at least one such line.",
-            thousands(e.parsed_hosts)
+             resource record) that have at least one such line.{}",
+            thousands(e.parsed_hosts),
+            redirected_hosts_said(e)
         ),
         totals: None,
         queries: &[q],
@@ -153,6 +154,25 @@ pub(super) fn extension_figures(crawl: &str, e: &Extensions, body: &mut String) 
     .render(body);
     content_signal_figure(crawl, e, body);
     accidental_blocks_figure(crawl, e, body);
+}
+
+/// Why the extensions' denominator differs from the AI figures' hosts (2xx): those read a host
+/// at its governing capture, which follows its latest capture's redirects; the extensions read
+/// the lines of the latest capture itself. Every parsed latest capture governs its host, so
+/// the difference is the hosts whose latest capture redirects to a 2xx.
+fn redirected_hosts_said(e: &Extensions) -> String {
+    let redirected = e.hosts_2xx.saturating_sub(e.parsed_hosts);
+    if redirected == 0 {
+        return String::new();
+    }
+    format!(
+        " Fewer than the {} hosts (2xx) of the AI figures: those read a host where its redirects \
+         lead, so they also count the {} hosts whose latest capture is a redirect to a \
+         robots.txt that answered 2xx; here only the lines of a host's own latest capture are \
+         counted.",
+        thousands(e.hosts_2xx),
+        thousands(redirected)
+    )
 }
 
 /// Files whose `*` shares the group of AI agents (`robots_accidental_blocks.sql`).
@@ -232,7 +252,9 @@ fn content_signal_figure(crawl: &str, e: &Extensions, body: &mut String) {
         unit: &format!(
             "Share of the {} hosts whose latest robots.txt capture has a Content-Signal line that \
              give each signal each value (a line's value split at commas into `signal=value`, \
-             lowercased); a host giving both values of a signal counts for each. {}",
+             lowercased); a host giving both values of a signal counts for each. A signal \
+             written without `=` (`ai-input` alone) has no value written: the query's value \
+             is NULL, and contentsignals.org gives it no meaning. {}",
             thousands(users.hosts),
             if e.content_signals.len() > TOP_ROWS {
                 format!(
@@ -256,7 +278,7 @@ fn content_signal_figure(crawl: &str, e: &Extensions, body: &mut String) {
                     if v.value.is_some() {
                         esc_value(value)
                     } else {
-                        "<i>none</i>".into()
+                        "<i>no value written</i>".into()
                     },
                     cell(&k, "hosts", Num::Count(v.hosts)),
                     cell(&k, "share", Num::Share(share(v.hosts, users.hosts))),
