@@ -958,6 +958,73 @@ fn every_crawl_and_every_error_kind_is_named_with_its_count() {
     assert!(totals.contains(r#"data-column="conflicts""#));
 }
 
+/// Every table of the page is followed by a link to its rows as CSV (a `data:` URI saved under
+/// a file name), holding as many rows as the table, each number as its query gives it (the
+/// cell's `data-value`), and naming the bundled query of a table that has one.
+#[test]
+fn every_table_has_its_rows_as_csv_with_the_querys_values() {
+    let (dir, out) = scan_samples();
+    rank_every_domain(dir.path(), &out);
+    let page = page_of(dir.path(), &out);
+    let tables: Vec<&str> = page.split("<table").skip(1).collect();
+    assert!(tables.len() > 40, "{}", tables.len());
+    let mut numbers = 0;
+    let mut names = BTreeSet::new();
+    for table in tables {
+        let end = table.find("</table>").unwrap() + "</table>".len();
+        let (table, after) = table.split_at(end);
+        let link = after
+            .strip_prefix(r#"<p class="csv"><a download=""#)
+            .unwrap_or_else(|| panic!("no CSV after {table}"));
+        let name = &link[..link.find('"').unwrap()];
+        assert!(
+            name.ends_with(".csv") && names.insert(name.to_string()),
+            "{name}"
+        );
+        let query = attr(table, "data-query").unwrap();
+        let link = &link[..link.find("</p>").unwrap()];
+        assert_eq!(
+            link.contains(&format!("<code>repcensus query {query}</code>")),
+            !query.is_empty(),
+            "{link}"
+        );
+        let data = attr(link, "href")
+            .unwrap()
+            .strip_prefix("data:text/csv;charset=utf-8,")
+            .unwrap();
+        let text = percent_encoding::percent_decode_str(data)
+            .decode_utf8()
+            .unwrap();
+        let mut csv = csv::ReaderBuilder::new()
+            .flexible(true)
+            .from_reader(text.as_bytes());
+        let rows: Vec<csv::StringRecord> = csv.records().map(Result::unwrap).collect();
+        let body = &table[table.find("<tbody>").unwrap()..];
+        let html_rows: Vec<&str> = body.split("<tr>").skip(1).collect();
+        assert_eq!(rows.len(), html_rows.len(), "{name}");
+        for (row, html) in rows.iter().zip(html_rows) {
+            let tds: Vec<&str> = html.split("<td").skip(1).collect();
+            // A row under a cell that spans rows (the studies' definition) lacks that cell;
+            // its CSV row has it.
+            let spanned = row.len().saturating_sub(tds.len());
+            for (j, td) in tds.iter().enumerate() {
+                let open = &td[..td.find('>').unwrap()];
+                if let Some(value) = attr(open, "data-value") {
+                    let csv = row.get(j + spanned);
+                    assert_eq!(csv, Some(unescape(value).as_str()), "{name}: {html}");
+                    numbers += 1;
+                }
+            }
+        }
+    }
+    assert!(numbers > 300, "{numbers}");
+    assert!(
+        names.contains("repcensus-samples-ai-blocking.csv"),
+        "{names:?}"
+    );
+    assert!(names.contains("repcensus-samples-studies.csv"), "{names:?}");
+}
+
 /// A Content-Signal signal written without `=` is said to have no value written, not shown
 /// as an unexplained "none".
 #[test]
@@ -986,6 +1053,28 @@ fn a_content_signal_written_without_a_value_is_said_so() {
     assert_eq!(check_numbers(&out, &said), 4);
 }
 
+/// A list `top` of every registered domain of `out`, ranked 400 apart (three tiers hold
+/// some), added to `out` by `repcensus ranks`.
+fn rank_every_domain(dir: &Path, out: &Path) {
+    let domains = duck(
+        out,
+        "SELECT DISTINCT registered_domain AS d FROM read_parquet('robots_hosts/*/*.parquet')
+         WHERE registered_domain IS NOT NULL ORDER BY d",
+    );
+    let list: String = (domains.lines().skip(1).enumerate())
+        .map(|(k, d)| format!("{},{d}\n", 400 * (k + 1)))
+        .collect();
+    let file = dir.join("list.csv");
+    std::fs::write(&file, list).unwrap();
+    let ranked = bin()
+        .args(["ranks", "--quiet", "--name", "top", "--out"])
+        .arg(out)
+        .arg(&file)
+        .status()
+        .unwrap();
+    assert_eq!(ranked.code(), Some(0));
+}
+
 /// With a ranked list in the folder, the latest crawl's headline has the earlier studies'
 /// shares beside it: each definition named with its query, over every host and per tier, each
 /// number its query's row (agent NULL); without a list, none.
@@ -1000,24 +1089,7 @@ fn the_studies_shares_stand_beside_the_headline_when_a_ranked_list_is_there() {
     assert_ok(&report(&out, &html, &[]));
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(!page.contains("counted as earlier studies counted"));
-    // A list of every registered domain, ranked 400 apart: three tiers hold some.
-    let domains = duck(
-        &out,
-        "SELECT DISTINCT registered_domain AS d FROM read_parquet('robots_hosts/*/*.parquet')
-         WHERE registered_domain IS NOT NULL ORDER BY d",
-    );
-    let list: String = (domains.lines().skip(1).enumerate())
-        .map(|(k, d)| format!("{},{d}\n", 400 * (k + 1)))
-        .collect();
-    let file = dir.path().join("list.csv");
-    std::fs::write(&file, list).unwrap();
-    let ranked = bin()
-        .args(["ranks", "--quiet", "--name", "top", "--out"])
-        .arg(&out)
-        .arg(&file)
-        .status()
-        .unwrap();
-    assert_eq!(ranked.code(), Some(0));
+    rank_every_domain(dir.path(), &out);
     assert_ok(&report(&out, &html, &[]));
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.contains("counted as earlier studies counted"));

@@ -1,4 +1,4 @@
-//! The change between crawls: the headline shares of each crawl, placed by date, lines joining
+//! The change between crawls: the headline shares of each crawl, in date order, lines joining
 //! only crawls of one collection.
 
 use super::chart;

@@ -6,6 +6,7 @@
 //! names the query (`data-query`), under a section that names the crawl (`data-crawl`); `tests/report.rs` compares
 //! them with the queries' answers.
 
+use super::csv_link::Csv;
 use std::fmt::Write;
 
 /// The most characters of one value from the tables the page shows (a URL, an agent name, a
@@ -254,6 +255,11 @@ impl Figure<'_> {
                 let _ = write!(out, "<th>{}</th>", esc(h));
             }
             let _ = write!(out, "</tr></thead><tbody><tr>{row}</tr></tbody></table>");
+            let totals = Csv::of_rows(head, std::slice::from_ref(row));
+            out.push_str(&totals.link(
+                &format!("{}-totals", self.id),
+                self.queries.first().copied(),
+            ));
         }
         let _ = write!(out, r#"<table data-query="{query}"><thead><tr>"#);
         for h in self.head {
@@ -263,7 +269,10 @@ impl Figure<'_> {
         for r in &self.rows {
             let _ = write!(out, "<tr>{r}</tr>");
         }
-        out.push_str("</tbody></table></figure>\n");
+        out.push_str("</tbody></table>");
+        let csv = Csv::of_rows(self.head, &self.rows);
+        out.push_str(&csv.link(&self.id, self.queries.first().copied()));
+        out.push_str("</figure>\n");
     }
 }
 
@@ -299,6 +308,6 @@ td.num{text-align:right;font-variant-numeric:tabular-nums}
 .missing{background:#fff4e5;border:1px solid #f0c36d;padding:8px 12px;border-radius:6px}
 code{font-size:0.95em}
 dl.glossary{font-size:0.9em}dl.glossary dt{margin-top:4px}dl.glossary dd{margin:0 0 0 20px;color:#444}
-.chart{overflow-x:auto}.chart svg.timeline{max-width:none}
-@media print{nav{display:none}.chart svg.timeline{max-width:100%}body{max-width:none}figure{border:none;padding:0}h2,h3,h4{break-after:avoid}a{color:inherit;text-decoration:none}}
+.chart{overflow-x:auto}p.csv{font-size:0.85em;margin:4px 0 0}.chart svg.timeline{max-width:none}
+@media print{nav{display:none}p.csv{display:none}.chart svg.timeline{max-width:100%}body{max-width:none}figure{border:none;padding:0}h2,h3,h4{break-after:avoid}a{color:inherit;text-decoration:none}}
 ";

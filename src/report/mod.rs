@@ -6,6 +6,7 @@ mod agent_figures;
 mod change;
 mod chart;
 mod crawls;
+mod csv_link;
 mod facts;
 mod html;
 mod load;

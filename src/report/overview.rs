@@ -4,6 +4,7 @@
 //! changed between the two latest crawls of one collection.
 
 use super::crawls::{collection, collections, CrawlFigures};
+use super::csv_link::Csv;
 use super::facts::share;
 use super::html::{cell_of, error_glossary, error_kind, esc, esc_value, thousands, Num};
 use std::fmt::Write;
@@ -131,7 +132,7 @@ fn latest_figure(f: &CrawlFigures, body: &mut String) {
         esc(c),
         esc_value(c),
     );
-    table(&["", "hosts", "share"], &rows, body);
+    table("at-a-glance", &["", "hosts", "share"], &rows, body);
     super::studies::figure(c, &f.studies, body);
 }
 
@@ -154,7 +155,7 @@ fn changed(figures: &[&CrawlFigures], body: &mut String) {
             "<p>No two crawls of this folder are of one collection (crawls whose names differ \
              only in their digits, like CC-MAIN-2024-22 and CC-MAIN-2024-26): a share in one \
              crawl is not compared with a share in a crawl of another kind. The change section \
-             shows each crawl apart, placed by date.</p>",
+             shows each crawl apart, in date order.</p>",
         );
         return;
     };
@@ -224,7 +225,7 @@ fn changed(figures: &[&CrawlFigures], body: &mut String) {
         after.crawl.as_str(),
         "change (points)",
     ];
-    table(&head, &rows, body);
+    table("what-changed", &head, &rows, body);
 }
 
 /// Every crawl with what was read into it, when, what it can be compared with and where its
@@ -301,7 +302,7 @@ fn crawls_table(
         "problems",
         "section",
     ];
-    table(&head, &rows, body);
+    table("crawls", &head, &rows, body);
 }
 
 /// Every kind of problem of every crawl, with its count.
@@ -326,7 +327,7 @@ fn problems_table(figures: &[&CrawlFigures], body: &mut String) {
          crawl's inputs (every intact record of a damaged input is kept). Reproduce: \
          <code>queries/errors_by_input.sql</code> (by input, with the first offset).</p>",
     );
-    table(&["crawl", "kind", "errors"], &rows, body);
+    table("problems", &["crawl", "kind", "errors"], &rows, body);
     let kinds: std::collections::BTreeSet<&str> = (figures.iter())
         .flat_map(|f| f.read.errors_by_kind.keys().map(String::as_str))
         .collect();
@@ -334,8 +335,8 @@ fn problems_table(figures: &[&CrawlFigures], body: &mut String) {
     error_glossary(kinds, body);
 }
 
-/// A table whose cells each name their query and crawl.
-fn table(head: &[&str], rows: &[String], body: &mut String) {
+/// A table whose cells each name their query and crawl, with its rows as CSV (`name.csv`).
+fn table(name: &str, head: &[&str], rows: &[String], body: &mut String) {
     body.push_str(r#"<table data-query=""><thead><tr>"#);
     for h in head {
         let _ = write!(body, "<th>{}</th>", esc(h));
@@ -345,4 +346,5 @@ fn table(head: &[&str], rows: &[String], body: &mut String) {
         let _ = write!(body, "<tr>{r}</tr>");
     }
     body.push_str("</tbody></table>");
+    body.push_str(&Csv::of_rows(head, rows).link(name, None));
 }

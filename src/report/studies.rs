@@ -8,6 +8,7 @@
 //! agents are AI agents) and `ranks`: never the verdicts. Memory holds the crawl's sets and, per
 //! ranked list, one entry per ranked name that a host of the crawl matches.
 
+use super::csv_link::Csv;
 use super::load::{flag, text, Tables};
 use crate::parts::SCHEMA_CRAWL;
 use anyhow::Result;
@@ -310,6 +311,12 @@ pub(super) fn figure(crawl: &str, rows: &Result<Vec<Row>, String>, body: &mut St
     body.push_str(
         r#"<table data-query=""><thead><tr><th>definition</th><th>list</th><th>tier</th><th>hosts</th><th>denominator</th><th>share</th></tr></thead><tbody>"#,
     );
+    let mut csv = Csv {
+        header: ["query", "list", "tier", "hosts", "denominator", "share"]
+            .map(String::from)
+            .to_vec(),
+        rows: Vec::new(),
+    };
     for (k, s) in STUDIES.iter().enumerate() {
         let of_study: Vec<&Row> = rows.iter().filter(|r| r.study == k).collect();
         for (n, r) in of_study.iter().enumerate() {
@@ -318,6 +325,15 @@ pub(super) fn figure(crawl: &str, rows: &Result<Vec<Row>, String>, body: &mut St
                 None => ("", ""),
             };
             let key = format!("{list}|{tier}|");
+            csv.rows.push(vec![
+                s.query.to_string(),
+                list.to_string(),
+                tier.to_string(),
+                r.hosts.to_string(),
+                r.denominator.to_string(),
+                super::facts::share(r.hosts, r.denominator)
+                    .map_or(String::new(), |v| v.to_string()),
+            ]);
             let num = |column, n| cell_of(s.query, crawl, &key, column, n);
             body.push_str("<tr>");
             if n == 0 {
@@ -349,4 +365,5 @@ pub(super) fn figure(crawl: &str, rows: &Result<Vec<Row>, String>, body: &mut St
         }
     }
     body.push_str("</tbody></table>");
+    body.push_str(&csv.link(&format!("{crawl}-studies"), None));
 }
