@@ -4,7 +4,7 @@
 
 use super::chart;
 use super::facts::{self, share, AgentShare, Agents};
-use super::html::{self, cell, esc, esc_value, hosts_words, thousands, Figure, Num};
+use super::html::{self, cell, esc, esc_value, hosts_words, Figure, Num};
 use super::TOP_AI;
 use std::fmt::Write;
 
@@ -13,7 +13,7 @@ pub(super) fn agent_figures(crawl: &str, a: &Agents, body: &mut String) {
     if a.hosts_2xx == 0 {
         let _ = write!(
             body,
-            r#"<p id="{}-ai-none">No host's robots.txt answered 2xx (see how the fetches ended): there is no verdict to count.</p>"#,
+            r#"<p id="{}-ai-none">No host's robots.txt answered 2xx (see how the fetches ended; a revisit counts when the capture it stands for is in the crawl and answered 2xx): there is no verdict to count.</p>"#,
             esc(crawl)
         );
         return;
@@ -70,14 +70,14 @@ fn singled_out_figure(crawl: &str, a: &Agents, body: &mut String) {
         chart: Some(chart::bars(&bars)),
         legend: &legend,
         unit: &format!(
-            "Share of the {} hosts whose robots.txt answered 2xx and leaves some agent to its \
+            "Share of the {} whose robots.txt answered 2xx and leaves some agent to its \
              `*` reading (the `*` group, or no group where it has none: everything allowed) \
              whose group for the agent is stricter than that reading: AI-specific restriction, \
              not a generic `Disallow: /admin`. Each kind has its own share: singled out to a \
              full block (nothing may be fetched; dark) and to a partial block (light). The AI \
              agents most often singled out (the whole bar), at most {TOP_AI} (tied agents \
              share a rank, by name).{}",
-            thousands(a.hosts_with_star),
+            hosts_words(a.hosts_with_star),
             top.cut_words(|s| format!("single out at {}", hosts_words(s.singled_out)))
         ),
         totals: None,
@@ -150,9 +150,12 @@ fn groups_figure(crawl: &str, a: &Agents, body: &mut String) {
          fully block at least one of the operator's agents of that category. Beside it, per \
          host x agent pair (each agent of the group counted on each host): the shares of full \
          and of partial blocks. The AI operators and categories whose agents most hosts fully \
-         block, of those with an agent some host blocks by name: {} other AI operator groups \
-         are fully blocked only through `*`. The query lists all.",
-        ai.len() - ai.iter().filter(|g| g.by_name > 0).count()
+         block, of those with an agent some host blocks by name{}. The query lists all.",
+        match ai.len() - ai.iter().filter(|g| g.by_name > 0).count() {
+            0 => String::new(),
+            1 => ": 1 other AI operator group is fully blocked only through `*`".to_string(),
+            n => format!(": {n} other AI operator groups are fully blocked only through `*`"),
+        }
     );
     let q = "agents_blocking_by_category";
     Figure {
@@ -200,6 +203,42 @@ const STAR_ROW: &str = "every crawler, through *";
 
 /// AI agents in the partial blocks' table.
 const TOP_PARTIAL: usize = 10;
+
+/// Which of the crawl's `ai` AI agents the table leaves out: those some host blocks by name
+/// beyond the `listed` ones (the query has them), and the `only_star` no host blocks by name
+/// (their full blocks are the first row's).
+fn unlisted_said(listed: usize, ai: usize, only_star: usize) -> String {
+    let is = |n: usize| if n == 1 { "is" } else { "are" };
+    let agents = |n: usize| match n {
+        1 => "AI agent",
+        _ => "AI agents",
+    };
+    let more = ai.saturating_sub(only_star + listed);
+    let mut said = format!(
+        "Of the crawl's {ai} {}, {listed} {} listed",
+        agents(ai),
+        is(listed)
+    );
+    if more > 0 {
+        said += &format!(
+            "; {more} more {} {} fully blocked by a group naming {} on fewer hosts (the query \
+             lists every agent)",
+            agents(more),
+            is(more),
+            if more == 1 { "it" } else { "them" }
+        );
+    }
+    if only_star > 0 {
+        said += &format!(
+            "; {only_star} {} {} fully blocked by name nowhere: {} full blocks are the first \
+             row's",
+            agents(only_star),
+            is(only_star),
+            if only_star == 1 { "its" } else { "their" }
+        );
+    }
+    said + "."
+}
 
 /// The headline: hosts fully blocking AI agents. The `*` reading first, once (it is the same
 /// for every agent a host does not name, so per agent it only repeats), then the AI agents that
@@ -257,10 +296,8 @@ fn full_block_figure(crawl: &str, a: &Agents, body: &mut String) {
              those some host blocks by a group naming them (dark: by such a group; light: the \
              same agent's blocks through `*`, or a User-Agent-Purpose group, on hosts that do \
              not name it), most first by the whole bar, at most {TOP_AI} (tied agents share a \
-             rank, by name). {} of the {ai} AI agents are fully blocked by name nowhere and are \
-             not listed: their full blocks are the first row's. Partial blocks are apart, \
-             below.{}",
-            only_star,
+             rank, by name). {} Partial blocks are apart, below.{}",
+            unlisted_said(top.rows.len(), ai, only_star),
             top.cut_words(|s| format!("at {}", hosts_words(s.full_block)))
         )
     };
@@ -274,10 +311,10 @@ fn full_block_figure(crawl: &str, a: &Agents, body: &mut String) {
         chart: (!nothing).then(|| chart::bars(&bars)),
         legend: if nothing { &[] } else { &legend },
         unit: &format!(
-            "Share of the {} hosts whose robots.txt answered 2xx (each host once, read at the \
+            "Share of the {} whose robots.txt answered 2xx (each host once, read at the \
              capture that governs it: its latest, or where its redirects lead) that fully block \
              the agent: nothing may be fetched. {star_said}{listed}",
-            thousands(a.hosts_2xx),
+            hosts_words(a.hosts_2xx),
         ),
         totals: None,
         queries: &["agents_full_block_share", STAR_QUERY],
@@ -369,12 +406,12 @@ fn partial_block_figure(crawl: &str, a: &Agents, body: &mut String) {
         chart: None,
         legend: &[],
         unit: &format!(
-            "Share of the {} hosts whose robots.txt answered 2xx that disallow some path, not \
+            "Share of the {} whose robots.txt answered 2xx that disallow some path, not \
              all, to the agent. Mostly the generic rules of a `*` group (`Disallow: /admin`), \
              which every crawler a host does not name gets: the first row, each host once. \
              Then the AI agents that most hosts partly block by a group naming them, at most \
              {TOP_PARTIAL} (tied agents share a rank, by name).{}",
-            thousands(a.hosts_2xx),
+            hosts_words(a.hosts_2xx),
             top.cut_words(|s| format!("at {} by name", hosts_words(s.partial_by_own_group)))
         ),
         totals: None,
@@ -383,4 +420,29 @@ fn partial_block_figure(crawl: &str, a: &Agents, body: &mut String) {
         rows,
     }
     .render(body);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_agents_left_out_of_the_table_are_counted_in_words_that_agree() {
+        assert_eq!(
+            unlisted_said(15, 148, 1),
+            "Of the crawl's 148 AI agents, 15 are listed; 132 more AI agents are fully blocked \
+             by a group naming them on fewer hosts (the query lists every agent); 1 AI agent is \
+             fully blocked by name nowhere: its full blocks are the first row's."
+        );
+        assert_eq!(
+            unlisted_said(1, 2, 0),
+            "Of the crawl's 2 AI agents, 1 is listed; 1 more AI agent is fully blocked by a \
+             group naming it on fewer hosts (the query lists every agent)."
+        );
+        assert_eq!(
+            unlisted_said(5, 148, 143),
+            "Of the crawl's 148 AI agents, 5 are listed; 143 AI agents are fully blocked by \
+             name nowhere: their full blocks are the first row's."
+        );
+    }
 }

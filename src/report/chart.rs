@@ -317,25 +317,28 @@ fn draw_timeline(
             mark_style.clone().color(&grey),
         ))?;
     }
+    let slot_pixels =
+        f64::from(chart.backend_coord(&(1.0, 0.0)).0 - chart.backend_coord(&(0.0, 0.0)).0).max(1.0);
     for line in lines {
         let colour = line_rgb(line.colour);
+        // Each line's dots a little apart from the others', so that equal shares (every
+        // agent blocked only through `*`) show every colour, not the last one drawn; its line
+        // joins its own dots.
+        let dodge = ((line.colour % 8) as f64 - 3.0) * 3.0 / slot_pixels;
+        let dots: Vec<(usize, (f64, f64))> = (line.points.iter().enumerate())
+            .filter_map(|(i, p)| p.map(|y| (i, (i as f64 + dodge, y))))
+            .collect();
         let mut by_collection: std::collections::BTreeMap<usize, Vec<(f64, f64)>> =
             Default::default();
-        for (i, p) in line.points.iter().enumerate() {
-            if let (Some(c), Some(y)) = (collections[i], p) {
-                by_collection.entry(c).or_default().push((i as f64, *y));
+        for &(i, dot) in &dots {
+            if let Some(c) = collections[i] {
+                by_collection.entry(c).or_default().push(dot);
             }
         }
         for run in by_collection.into_values().filter(|r| r.len() >= 2) {
             chart.draw_series(LineSeries::new(run, colour.stroke_width(2)))?;
         }
-        // Each line's dots a little apart from the others', so that equal shares (every
-        // agent blocked only through `*`) show every colour, not the last one drawn.
-        let dodge = (line.colour as i32 % 8 - 3) * 3;
-        let dots = (line.points.iter().enumerate()).filter_map(|(i, p)| p.map(|y| (i as f64, y)));
-        chart.draw_series(
-            dots.map(|p| EmptyElement::at(p) + Circle::new((dodge, 0), 4, colour.filled())),
-        )?;
+        chart.draw_series((dots.into_iter()).map(|(_, p)| Circle::new(p, 4, colour.filled())))?;
     }
     Ok(())
 }
@@ -461,6 +464,45 @@ mod tests {
         assert_eq!(xs.len(), 5, "{svg}");
         for pair in xs.windows(2) {
             assert!(pair[1] - pair[0] >= f64::from(SLOT) - 1.0, "{xs:?}");
+        }
+    }
+
+    #[test]
+    fn a_collections_line_runs_through_its_own_dots() {
+        let (slots, _) = five_crawls();
+        let line = |colour| Line {
+            points: vec![None, None, None, Some(0.07), Some(0.05)],
+            colour,
+        };
+        let svg = timeline(
+            &slots,
+            &[None, None, None, Some(0), Some(0)],
+            &[line(0), line(5)],
+            &[],
+        );
+        let centres: Vec<String> = (svg.split("<circle").skip(1))
+            .map(|c| {
+                let at = |name: &str| {
+                    let from = c.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+                    c[from..from + c[from..].find('"').unwrap()].to_string()
+                };
+                format!("{},{}", at("cx"), at("cy"))
+            })
+            .collect();
+        assert_eq!(centres.len(), 4, "{svg}");
+        let polylines: Vec<&str> = (svg.split("<polyline").skip(1))
+            .filter(|p| p.contains("stroke-width=\"2\""))
+            .map(|p| {
+                let from = p.find(" points=\"").unwrap() + 9;
+                &p[from..from + p[from..].find('"').unwrap()]
+            })
+            .collect();
+        assert_eq!(polylines.len(), 2, "{svg}");
+        for (k, points) in polylines.iter().enumerate() {
+            assert_eq!(
+                points.trim(),
+                format!("{} {}", centres[2 * k], centres[2 * k + 1])
+            );
         }
     }
 

@@ -350,11 +350,35 @@ fn missing(t: &Tables<'_>, location: &str) -> Vec<String> {
         ));
     }
     if !t.has("host_counts") {
-        m.push("No host_counts table (no page was read, or scan --tables left it out): the page signal figures are not drawn.".into());
+        if responses_besides_robots(t) {
+            m.push("No host_counts table (no page was read, or scan --tables left it out): the page signal figures are not drawn.".into());
+        }
     } else if !t.has("page_signals") {
         m.push("No page_signals table (no page gave a robots header or meta tag, or scan --tables left it out): the directive, syntax and conflict figures are not drawn.".into());
     }
     m
+}
+
+/// Whether any input holds a response (or resource) that is not a robots.txt capture: a scan
+/// of robots.txt files alone writes no `host_counts` row, and lacks nothing. Unreadable inputs
+/// tables count as such responses, so that what may be missing is said.
+fn responses_besides_robots(t: &Tables<'_>) -> bool {
+    let mut besides = 0i64;
+    let cols = ["records_response", "records_resource", "rows_robots_files"];
+    for crawl in t.crawls() {
+        let counted = t.each("inputs", &crawl, &cols, &[], |b| {
+            let (responses, resources) = (b.i64s(cols[0])?, b.i64s(cols[1])?);
+            let robots = b.i64s(cols[2])?;
+            for i in 0..b.len() {
+                besides += responses.value(i) + resources.value(i) - robots.value(i);
+            }
+            Ok(())
+        });
+        if counted.is_err() || besides > 0 {
+            return true;
+        }
+    }
+    false
 }
 
 /// The section of one crawl.

@@ -232,8 +232,11 @@ pub(super) fn page_figures(crawl: &str, p: &PageSignals, body: &mut String) {
         chart: (p.with_any > 0).then(|| chart::bars(&bars)),
         legend: &[],
         unit: &format!(
-            "Share of the crawl's {} HTML pages that answered 2xx (every response counts).",
-            thousands(p.html_pages)
+            "Share of the crawl's {} that answered 2xx (every response counts).",
+            match p.html_pages {
+                1 => "1 HTML page".to_string(),
+                n => format!("{} HTML pages", thousands(n)),
+            }
         ),
         totals: None,
         queries: &[q],

@@ -3,7 +3,7 @@
 
 use super::chart;
 use super::facts::{share, Extensions, Read};
-use super::html::{cell, error_kind, esc, esc_value, thousands, Figure, Num};
+use super::html::{cell, error_kind, esc, esc_value, hosts_words, thousands, Figure, Num};
 use super::{TOP_AI, TOP_ROWS};
 
 pub(super) fn read_figures(crawl: &str, r: &Read, body: &mut String) {
@@ -84,9 +84,12 @@ pub(super) fn read_figures(crawl: &str, r: &Read, body: &mut String) {
             chart: Some(chart::bars(&bars)),
             legend: &[],
             unit: &format!(
-                "Share of the crawl's {} robots.txt captures (every capture counts, repeated \
-                 captures of a host included).",
-                thousands(r.robots_captures)
+                "Share of the crawl's {} (every capture counts, repeated captures of a host \
+                 included).",
+                match r.robots_captures {
+                    1 => "1 robots.txt capture".to_string(),
+                    n => format!("{} robots.txt captures", thousands(n)),
+                }
             ),
             totals: None,
             queries: &[q],
@@ -128,9 +131,9 @@ pub(super) fn extension_figures(crawl: &str, e: &Extensions, body: &mut String) 
         chart: Some(chart::bars(&bars)),
         legend: &[],
         unit: &format!(
-            "Share of the {} hosts whose latest robots.txt capture was parsed (a 2xx or a \
-             resource record) that have at least one such line.{}",
-            thousands(e.parsed_hosts),
+            "Share of the {} whose latest robots.txt capture was parsed (a 2xx or a resource \
+             record) that have at least one such line.{}",
+            hosts_words(e.parsed_hosts),
             redirected_hosts_said(e)
         ),
         totals: None,
@@ -166,12 +169,11 @@ fn redirected_hosts_said(e: &Extensions) -> String {
         return String::new();
     }
     format!(
-        " Fewer than the {} hosts (2xx) of the AI figures: those read a host where its redirects \
-         lead, so they also count the {} hosts whose latest capture is a redirect to a \
-         robots.txt that answered 2xx; here only the lines of a host's own latest capture are \
-         counted.",
-        thousands(e.hosts_2xx),
-        thousands(redirected)
+        " Fewer than the {} (2xx) of the AI figures: those read a host where its redirects \
+         lead, so they also count the {} whose latest capture is a redirect to a robots.txt \
+         that answered 2xx; here only the lines of a host's own latest capture are counted.",
+        hosts_words(e.hosts_2xx),
+        hosts_words(redirected)
     )
 }
 
@@ -195,19 +197,19 @@ fn accidental_blocks_figure(crawl: &str, e: &Extensions, body: &mut String) {
         chart: None,
         legend: &[],
         unit: &format!(
-            "Of the {} hosts whose governing robots.txt is a 2xx: those whose file puts `*` in \
+            "Of the {} whose governing robots.txt is a 2xx: those whose file puts `*` in \
              one group with AI agents (their rules then bind every crawler, Googlebot included), \
              and those where a blank, comment, Sitemap or Crawl-delay line sits between `*` and \
              the agent lines after it, which RFC 9309 and Google read as one group.",
-            thousands(e.hosts_2xx)
+            hosts_words(e.hosts_2xx)
         ),
         totals: None,
         queries: &[q],
         head: &[
-            "hosts_2xx",
-            "hosts_wildcard_with_ai",
-            "share_wildcard_with_ai",
-            "hosts_wildcard_split",
+            "hosts (2xx)",
+            "* in one group with AI agents",
+            "its share",
+            "* split from the agents after it",
         ],
         rows: vec![format!(
             "{}{}{}{}",
@@ -250,12 +252,16 @@ fn content_signal_figure(crawl: &str, e: &Extensions, body: &mut String) {
         chart: Some(chart::bars(&bars)),
         legend: &[],
         unit: &format!(
-            "Share of the {} hosts whose latest robots.txt capture has a Content-Signal line that \
-             give each signal each value (a line's value split at commas into `signal=value`, \
-             lowercased); a host giving both values of a signal counts for each. A signal \
-             written without `=` (`ai-input` alone) has no value written: the query's value \
-             is NULL, and contentsignals.org gives it no meaning. {}",
-            thousands(users.hosts),
+            "Share of the {} whose latest robots.txt capture has a Content-Signal line that \
+             gives each signal each value (a line's value split at commas into `signal=value`, \
+             lowercased); a host giving both values of a signal counts for each.{} {}",
+            hosts_words(users.hosts),
+            if e.content_signals.iter().any(|v| v.value.is_none()) {
+                " A signal written without `=` (`ai-input` alone) has no value written: the \
+                 query's value is NULL, and contentsignals.org gives it no meaning."
+            } else {
+                ""
+            },
             if e.content_signals.len() > TOP_ROWS {
                 format!(
                     "The {TOP_ROWS} most frequent of the query's {} rows.",
