@@ -1,6 +1,6 @@
 -- Question: how many sites use each robots.txt extension and non-standard line, per crawl?
---           User-Agent-Purpose, App-Directives, ACAP, Content-Usage, Content-Signal, Crawl-delay,
---           Host, Clean-param, Noindex, Request-rate, Visit-time, Sitemap.
+--           User-Agent-Purpose, App-Directives, ACAP, Content-Usage, Content-Signal, License (RSL),
+--           Crawl-delay, Host, Clean-param, Noindex, Request-rate, Visit-time, Sitemap.
 -- Each host counts once, by its latest robots.txt capture in the crawl (ties: later warc_file,
 -- then later offset; a revisit is read as the capture it stands for); lines of earlier
 -- captures are not counted.
@@ -10,7 +10,7 @@
 -- Run from the scan's output folder: duckdb -c ".read ../queries/robots_extension_adoption.sql"
 -- Columns: in this order, the shares right after the keys: crawl, extension, share, hosts, lines; one by one:
 --   crawl      crawl name
---   extension  the key (purpose, app_directives, acap, content_usage, content_signal,
+--   extension  the key (purpose, app_directives, acap, content_usage, content_signal, license,
 --              crawl_delay, host, clean_param, noindex, request_rate, visit_time, sitemap)
 --   hosts      hosts whose robots.txt has at least one such line
 --   lines      such lines in those captures
@@ -27,8 +27,9 @@ WITH parsed AS (
 SELECT k.crawl, key AS extension, hosts, lines, round(hosts / parsed.n, 4) AS share
 FROM read_parquet('summary_robots_keys/*/*.parquet', hive_partitioning = true) AS k
 JOIN parsed USING (crawl)
-WHERE key IN ('purpose', 'app_directives', 'acap', 'content_usage', 'content_signal', 'crawl_delay',
-              'host', 'clean_param', 'noindex', 'request_rate', 'visit_time', 'sitemap')
+WHERE key IN ('purpose', 'app_directives', 'acap', 'content_usage', 'content_signal', 'license',
+              'crawl_delay', 'host', 'clean_param', 'noindex', 'request_rate', 'visit_time',
+              'sitemap')
   AND hosts > 0
 )
 -- The shares right after the keys, so that a narrow display keeps them in view.

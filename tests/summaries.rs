@@ -953,6 +953,46 @@ fn content_usage_members_are_counted_as_written_and_content_signals_lowercased()
     assert_lines_equal_detail(&out);
 }
 
+/// RSL's `License:` line (Really Simple Licensing 1.0) is a key of its own, its written form
+/// kept (`Licence` a variant), its value as written; its hosts are counted among the
+/// extensions, by the summaries and the bundled query alike.
+#[test]
+fn rsl_license_lines_are_a_key_counted_among_the_extensions() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out) = (dir.path().join("rsl.warc"), dir.path().join("out"));
+    let files = [
+        (
+            "a.example",
+            "License: https://a.example/license.xml\r\nUser-agent: *\r\nDisallow:\r\n",
+        ),
+        (
+            "b.example",
+            "\u{feff}User-agent: *\nAllow: /\n\nLicence: /rsl.xml # relative\n",
+        ),
+        ("c.example", "User-agent: *\nDisallow: /private\n"),
+    ];
+    common::robots_warc(&input, "2026-02-01T00:00:00Z", &files);
+    scan_into(&out, &[input.to_str().unwrap()], &[]);
+    let lines = common::duck(
+        &out,
+        "SELECT host, key, key_raw, key_form, value FROM 'robots_rules/*/*.parquet' \
+         WHERE key = 'license' ORDER BY host",
+    );
+    let want = "host,key,key_raw,key_form,value\n\
+                a.example,license,License,canonical,https://a.example/license.xml\n\
+                b.example,license,Licence,variant,/rsl.xml\n";
+    assert_eq!(lines, want);
+    let adoption = common::bin()
+        .args(["query", "robots_extension_adoption"])
+        .arg(&out)
+        .args(["--where", "extension = 'license'", "--format", "csv"])
+        .output()
+        .unwrap();
+    let adoption = String::from_utf8_lossy(&adoption.stdout);
+    assert!(adoption.ends_with(",license,0.6667,2,2\n"), "{adoption}");
+    assert_lines_equal_detail(&out);
+}
+
 /// A crawl scanned for page signals alone (no robots.txt table) has its page summaries, equal
 /// to a full scan's.
 #[test]

@@ -3,7 +3,6 @@
 //! cell holding a query's number gives the query's value (a share as 0.1681, not 16.81%); a
 //! label gives its text.
 
-use super::html::esc;
 use std::fmt::Write;
 
 /// A table's rows as CSV: its header and its cells.
@@ -56,14 +55,14 @@ impl Csv {
         let file = format!("{}.csv", file_name(name));
         let mut out = format!(
             r#"<p class="csv"><a download="{0}" href="data:text/csv;charset=utf-8,{1}">The rows as CSV</a> ({0})"#,
-            esc(&file),
+            file,
             utf8_percent_encode(&self.text(), DATA)
         );
         if let Some(q) = query {
             let _ = write!(
                 out,
                 "; every row: <code>repcensus query {}</code> on the folder",
-                esc(q)
+                file_name(q)
             );
         }
         out.push_str(".</p>");
@@ -71,7 +70,8 @@ impl Csv {
     }
 }
 
-/// `name` as a file name: letters, digits, `-`, `_` and `.` kept, anything else `_`.
+/// `name` as a file name, safe in HTML as it stands (so this module needs no escaping from
+/// `html`, which uses it): letters, digits, `-`, `_` and `.` kept, anything else `_`.
 fn file_name(name: &str) -> String {
     (name.chars())
         .map(|c| match c {
@@ -124,7 +124,7 @@ fn strip_tags(html: &str) -> String {
     out
 }
 
-/// The text of what [`esc`] wrote.
+/// The text of what `html::esc` wrote.
 fn unescape(s: &str) -> String {
     s.replace("&lt;", "<")
         .replace("&gt;", ">")
@@ -136,20 +136,25 @@ fn unescape(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::html::{cell, Num};
 
     #[test]
     fn a_tables_numbers_are_the_querys_values_under_the_pages_heads() {
+        // Cells as `html::cell` writes them.
+        let num = |key: &str, column: &str, value: &str, shown: &str| {
+            format!(
+                r#"<td class="num" data-key="{key}" data-column="{column}" data-value="{value}">{shown}</td>"#
+            )
+        };
         let rows = vec![
             format!(
                 "<td>GPT&lt;Bot&gt; &amp; co</td><td><code>a,b</code></td>{}{}",
-                cell("GPTBot", "hosts", Num::Count(1234)),
-                cell("GPTBot", "share", Num::Share(Some(0.1681)))
+                num("GPTBot", "hosts", "1234", "1,234"),
+                num("GPTBot", "share", "0.1681", "16.81%")
             ),
             format!(
                 "<td>CCBot</td><td></td>{}{}",
-                cell("CCBot", "hosts", Num::Count(7)),
-                cell("CCBot", "share", Num::Share(None))
+                num("CCBot", "hosts", "7", "7"),
+                num("CCBot", "share", "", "n/a")
             ),
         ];
         let csv = Csv::of_rows(&["agent", "", "hosts (2xx)", "share"], &rows);

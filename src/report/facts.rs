@@ -478,11 +478,12 @@ impl Agents {
 
 /// The keys `robots_extension_adoption.sql` counts among `robots_rules` lines (and `purpose`,
 /// the `User-Agent-Purpose` lines of `robots_agents`).
-const EXTENSION_KEYS: [&str; 11] = [
+const EXTENSION_KEYS: [&str; 12] = [
     "app_directives",
     "acap",
     "content_usage",
     "content_signal",
+    "license",
     "crawl_delay",
     "host",
     "clean_param",

@@ -27,6 +27,9 @@ pub enum Key {
     AppDirectives,
     /// Any `ACAP-` field (2007 ACAP strawman).
     Acap,
+    /// `License:` (RSL 1.0, Really Simple Licensing): the URL of the site's licence terms, for
+    /// every crawler.
+    License,
     /// A key this tool does not know.
     Unknown,
     /// Text that is not a key-value line.
@@ -53,6 +56,7 @@ impl Key {
             Key::ContentSignal => "content_signal",
             Key::AppDirectives => "app_directives",
             Key::Acap => "acap",
+            Key::License => "license",
             Key::Unknown => "unknown",
             Key::Invalid => "invalid",
             Key::Blank => "blank",
@@ -145,6 +149,8 @@ const EXACT: &[(&str, Key, KeyForm)] = &[
     ("app-directive", Key::AppDirectives, KeyForm::Variant),
     ("app_directives", Key::AppDirectives, KeyForm::Variant),
     ("app_directive", Key::AppDirectives, KeyForm::Variant),
+    ("license", Key::License, KeyForm::Canonical),
+    ("licence", Key::License, KeyForm::Variant),
 ];
 
 fn starts_with_ignore_case(s: &[u8], prefix: &str) -> bool {
@@ -274,5 +280,9 @@ mod tests {
         assert_eq!(c("ACAP-crawler"), (Key::Acap, KeyForm::Canonical));
         assert_eq!(c("Acap-crawler"), (Key::Acap, KeyForm::Case));
         assert_eq!(c("Crawl-delayy"), (Key::Unknown, KeyForm::Canonical));
+        assert_eq!(c("License"), (Key::License, KeyForm::Canonical));
+        assert_eq!(c("LICENSE"), (Key::License, KeyForm::Case));
+        assert_eq!(c("Licence"), (Key::License, KeyForm::Variant));
+        assert_eq!(c("Licensed"), (Key::Unknown, KeyForm::Canonical));
     }
 }
