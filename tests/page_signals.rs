@@ -576,6 +576,46 @@ unknown,examplebot,noarchive,0.0,3,1,0,0,1
     );
 }
 
+/// A page that carries both X-Robots-Tag and Robots-Tag is listed, per agent, where the two give
+/// it different directives; where they agree, or only one header is sent, nothing is listed.
+#[test]
+fn pages_whose_two_robots_headers_give_a_crawler_different_rules_are_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out) = (dir.path().join("p.warc"), dir.path().join("out"));
+    let body = || "<html><head><title>t</title></head><body>x</body></html>".to_string();
+    html_warc(
+        &input,
+        &[
+            (
+                "http://agree.example/",
+                "X-Robots-Tag: noindex, nofollow\r\nRobots-Tag: nofollow, noindex\r\n",
+                body(),
+            ),
+            (
+                "http://differ.example/",
+                "X-Robots-Tag: noindex\r\nRobots-Tag: nosnippet\r\n\
+                 X-Robots-Tag: googlebot: noarchive\r\n",
+                body(),
+            ),
+            (
+                "http://one.example/",
+                "X-Robots-Tag: noindex\r\n",
+                body(),
+            ),
+        ],
+    );
+    let (code, err) = common::scan(&[input.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let sql = format!(
+        ".read {}",
+        repo().join("queries/signals_robots_headers_disagree.sql").display()
+    );
+    let want = "crawl,url,agent,x_robots_tag_says,robots_tag_says\n\
+                unknown,http://differ.example/,*,noindex,nosnippet\n\
+                unknown,http://differ.example/,googlebot,noarchive,\n";
+    assert_eq!(duck(&out, &sql), want);
+}
+
 /// A WARC of 200 `text/html` responses, each (URL, extra header lines, body).
 fn html_warc(path: &Path, pages: &[(&str, &str, String)]) {
     let responses: Vec<common::Response<'_>> = (pages.iter())
