@@ -597,18 +597,16 @@ fn pages_whose_two_robots_headers_give_a_crawler_different_rules_are_listed() {
                  X-Robots-Tag: googlebot: noarchive\r\n",
                 body(),
             ),
-            (
-                "http://one.example/",
-                "X-Robots-Tag: noindex\r\n",
-                body(),
-            ),
+            ("http://one.example/", "X-Robots-Tag: noindex\r\n", body()),
         ],
     );
     let (code, err) = common::scan(&[input.to_str().unwrap(), "--out", out.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     let sql = format!(
         ".read {}",
-        repo().join("queries/signals_robots_headers_disagree.sql").display()
+        repo()
+            .join("queries/signals_robots_headers_disagree.sql")
+            .display()
     );
     let want = "crawl,url,agent,x_robots_tag_says,robots_tag_says\n\
                 unknown,http://differ.example/,*,noindex,nosnippet\n\

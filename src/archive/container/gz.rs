@@ -8,7 +8,9 @@
 //! * [`MemberInflater`] wraps libdeflate's whole-buffer `gzip_decompress_ex`, the fastest inflate
 //!   we measured (see BENCHMARKS.md). The `libdeflater` crate does not expose the `_ex` variant,
 //!   which is the only one that reports how many input bytes a member consumed, so we call
-//!   `libdeflate-sys` directly; that single FFI call is the one `unsafe` block of the crate.
+//!   `libdeflate-sys` directly: the decompressor's allocation, that call and its release are
+//!   this module's three `unsafe` blocks, each with its SAFETY note (the crate has 15, all
+//!   FFI or SIMD: `grep -rn "unsafe {" src`).
 //! * [`StreamInflater`] is flate2 (zlib-rs backend) in raw-deflate mode, used where libdeflate
 //!   cannot be: members whose output is larger than our buffer (whole-file gzip, decompression
 //!   bombs, huge records), and corrupt members, whose readable prefix it salvages.
