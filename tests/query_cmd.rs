@@ -152,6 +152,60 @@ fn the_list_gives_every_bundled_query_with_its_question_and_sql_its_text() {
     );
 }
 
+/// A query too large for DuckDB's memory spills under the system's temporary folder, removed
+/// after, never into the folder the analyst asks from (DuckDB's default, `.tmp` there, is left
+/// behind whole when the query is killed). Watched while it runs: DuckDB removes its spill
+/// files when it ends normally.
+#[test]
+fn a_query_that_spills_does_so_under_the_temporary_folder_not_where_it_is_asked_from() {
+    let out = sample_tables();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("big.sql"),
+        "SET memory_limit = '40MB';\nSET threads = 1;\nSET preserve_insertion_order = false;\n\
+         SELECT sum(hash(h, rn)) > 0 AS ok FROM (SELECT h, row_number() OVER (ORDER BY h) AS rn \
+         FROM (SELECT md5(i::VARCHAR) AS h FROM range(3000000) t(i)));\n",
+    )
+    .unwrap();
+    let spills = || -> Vec<String> {
+        (std::fs::read_dir(std::env::temp_dir()).unwrap())
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("repcensus-query-spill-"))
+            .collect()
+    };
+    let before = spills();
+    let mut child = common::bin()
+        .current_dir(dir.path())
+        .env("REPCENSUS_DUCKDB", duckdb())
+        .args(["query", "big.sql", out.to_str().unwrap(), "--format", "csv"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (mut spilled_here, mut spilled_there) = (false, false);
+    let status = loop {
+        spilled_here |= dir.path().join(".tmp").exists();
+        spilled_there |= spills().iter().any(|s| !before.contains(s));
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    assert!(status.success());
+    let mut answer = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut answer).unwrap();
+    assert_eq!(answer, "ok\ntrue\n");
+    assert!(
+        spilled_there && !spilled_here,
+        "{spilled_there} {spilled_here}"
+    );
+    let left: Vec<String> = (std::fs::read_dir(dir.path()).unwrap())
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(left, ["big.sql"]);
+    assert!(spills().iter().all(|s| before.contains(s)));
+}
+
 #[test]
 fn own_sql_files_see_every_table_and_agent_verdicts_by_name() {
     let out = sample_tables();

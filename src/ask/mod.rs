@@ -138,7 +138,13 @@ impl Script {
 pub fn query(query: &str, out: &str, opts: &QueryOptions) -> Result<(), QueryError> {
     let script = script(query, out, opts)?;
     let engine = engine::find().ok_or_else(|| QueryError::Usage(engine::NO_ENGINE.into()))?;
-    match engine.run(&script.setup, &script.last) {
+    let spill = TempFolder::named("spill");
+    let setup = format!(
+        "SET temp_directory = {};\n{}",
+        sql::literal(&spill.path()),
+        script.setup
+    );
+    match engine.run(&setup, &script.last) {
         Ok(true) => Ok(()),
         Ok(false) => Err(QueryError::Failed),
         Err(e) => usage(format!("could not run {}: {e}", engine.describe())),
@@ -413,11 +419,44 @@ fn names_relation(code: &str, relation: &str) -> bool {
     })
 }
 
+/// A folder of this run under the system's temporary folder, removed (with what it holds)
+/// when dropped. Where DuckDB spills a query too large for its memory: its default, `.tmp` in
+/// the folder the analyst asks from, kept 18 GB there after a killed query.
+#[derive(Debug)]
+struct TempFolder {
+    dir: PathBuf,
+}
+
+impl TempFolder {
+    /// `repcensus-query-WHAT-PID-NANOS`; not created (DuckDB creates its spill folder when it
+    /// spills, a subset creates its own).
+    fn named(what: &str) -> TempFolder {
+        let dir = std::env::temp_dir().join(format!(
+            "repcensus-query-{what}-{}-{}",
+            std::process::id(),
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos())
+        ));
+        TempFolder { dir }
+    }
+
+    fn path(&self) -> String {
+        self.dir.to_string_lossy().into_owned()
+    }
+}
+
+impl Drop for TempFolder {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
 /// A temporary folder that holds, for each table, links to its `_schema` partition and the
 /// chosen crawls' partitions of the output folder: the queries read only those crawls.
 #[derive(Debug)]
 struct Subset {
-    dir: PathBuf,
+    dir: TempFolder,
 }
 
 impl Subset {
@@ -425,18 +464,13 @@ impl Subset {
         let Some(out) = &folder.local else {
             return usage("--crawl needs a local output folder");
         };
-        let dir = std::env::temp_dir().join(format!(
-            "repcensus-query-{}-{}",
-            std::process::id(),
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos())
-        ));
-        let subset = Subset { dir };
+        let subset = Subset {
+            dir: TempFolder::named("crawls"),
+        };
         let mut found = vec![false; crawls.len()];
         for table in folder.tables() {
             let from = out.join(table.name());
-            let to = subset.dir.join(table.name());
+            let to = subset.dir.dir.join(table.name());
             std::fs::create_dir_all(&to).map_err(|e| io_usage(&to, e))?;
             let folders = std::iter::once(SCHEMA_CRAWL.to_string())
                 .chain(crawls.iter().map(|c| crawl_folder(c)));
@@ -452,7 +486,7 @@ impl Subset {
         }
         // The ranked lists are matched to every crawl: the subset reads them whole.
         if out.join(RANKS).is_dir() {
-            let to = subset.dir.join(RANKS);
+            let to = subset.dir.dir.join(RANKS);
             link(&out.join(RANKS), &to).map_err(|e| io_usage(&to, e))?;
         }
         if let Some(k) = found.iter().position(|f| !f) {
@@ -465,13 +499,7 @@ impl Subset {
     }
 
     fn path(&self) -> String {
-        self.dir.to_string_lossy().into_owned()
-    }
-}
-
-impl Drop for Subset {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
+        self.dir.path()
     }
 }
 
