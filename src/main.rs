@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use repcensus::inputs;
 use repcensus::Registry;
 use repcensus::ScanOptions;
+use repcensus::Table;
 use repcensus::{GenKind, GenOptions, Layout};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -62,16 +63,7 @@ One file given by several paths is read once. A path that does not exist is a fa
 when some other input is there; when none is, or a glob matches nothing, or a folder holds no
 archives, it is a usage error (nothing is written).
 
-Tables (OUT/<table>/crawl=<crawl>/part-<input>.parquet): robots_files, robots_agents,
-robots_rules, app_directives, acap_fields, agent_verdict_runs, errors, page_signals,
-host_counts, pages, inputs, and on request (--tables) agent_verdicts (a view makes its rows from
-agent_verdict_runs: queries/views/agent_verdicts.sql); robots_hosts and the summaries summary_agents,
-summary_agent_groups, summary_agent_pairs, summary_agent_domains, summary_agent_content_usage,
-summary_block_sets, summary_agent_changes, summary_robots_hosts, summary_robots_outcomes,
-summary_robots_keys, summary_robots_key_forms, summary_robots_agents, summary_content_signals,
-summary_app_directives, summary_acap_fields, summary_acap_problems, summary_page_directives,
-summary_page_headers, summary_page_header_types and summary_page_conflicts (one part per crawl, derived at the end of a scan that is not a shard,
-or by `repcensus hosts`). Every table's crawl=_schema/_schema.parquet has its columns and no rows.
+{TABLES}
 docs/schema.md says what each column holds; queries/*.sql ask the questions.
 
 Exit codes: 0 every input read (some may have errors rows: see queries/errors_by_input.sql);
@@ -81,6 +73,43 @@ last line says so: a wrong --prefix, a server answering something else), or a cr
 robots_hosts or summaries could not be derived (a part that cannot be read); 2 usage or output
 error (nothing read); 130 or 143 interrupted (SIGINT, SIGTERM: it says how many inputs are
 complete; rerun with --resume).";
+
+/// The scan's help, with the tables' names from the catalogue.
+fn scan_after_help() -> String {
+    let names = |tables: &mut dyn Iterator<Item = Table>| -> String {
+        let names: Vec<&str> = tables.map(Table::name).collect();
+        names.join(", ")
+    };
+    let on_request = |t: &Table| Table::ON_REQUEST.contains(t);
+    let tables = format!(
+        "Tables (OUT/<table>/crawl=<crawl>/part-<input>.parquet): {}, and on request (--tables) {} \
+(a view makes its rows from agent_verdict_runs: queries/views/agent_verdicts.sql); {} (one part \
+per crawl, derived at the end of a scan that is not a shard, or by `repcensus hosts`). Every \
+table's crawl=_schema/_schema.parquet has its columns and no rows.",
+        names(&mut Table::ALL.into_iter().filter(|t| !on_request(t))),
+        names(&mut Table::ON_REQUEST.into_iter()),
+        names(&mut Table::DERIVED.into_iter()),
+    );
+    SCAN_AFTER_HELP.replace("{TABLES}", &textwrap(&tables, 95))
+}
+
+/// `text` broken into lines of at most `width` characters, at spaces.
+fn textwrap(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = 0;
+    for word in text.split_whitespace() {
+        if line > 0 && line + 1 + word.len() > width {
+            out.push('\n');
+            line = 0;
+        } else if line > 0 {
+            out.push(' ');
+            line += 1;
+        }
+        out.push_str(word);
+        line += word.len();
+    }
+    out
+}
 
 #[derive(Parser)]
 #[command(
@@ -97,7 +126,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Read WARC/ARC archives and write Parquet tables.
-    #[command(after_help = SCAN_AFTER_HELP)]
+    #[command(after_help = scan_after_help())]
     Scan(ScanArgs),
     /// List the tracked agents of `agent_verdicts`, with category, operator and sources.
     Agents {

@@ -327,3 +327,90 @@ fn nested_modules_and_re_exports_are_followed() {
     let ranges = &g["archive/source/ranges"];
     assert!(ranges.contains("archive/source/remote"), "{ranges:?}");
 }
+
+/// Literals that equal a table's name but do not name the table: a column, a JSON key of a
+/// run summary that counts something else, or a robots.txt key. Each is (file, literal).
+const NOT_TABLES: &[(&str, &str)] = &[
+    // `inputs.errors` and `inputs.records`, `errors` as a count in the run summary and report.
+    ("src/report/facts.rs", "errors"),
+    ("src/report/overview.rs", "errors"),
+    ("src/report/robots_figures.rs", "errors"),
+    ("src/scan/resume.rs", "errors"),
+    ("src/scan/summary.rs", "errors"),
+    // Counts named like the tables they count in: the report's "what was read" rows and the
+    // run summary's JSON.
+    ("src/report/overview.rs", "inputs"),
+    ("src/report/robots_figures.rs", "inputs"),
+    ("src/report/robots_figures.rs", "robots_hosts"),
+    ("src/report/overview.rs", "robots_hosts"),
+    ("src/scan/summary.rs", "inputs"),
+    ("src/scan/summary.rs", "robots_hosts"),
+    ("src/report/page_figures.rs", "pages"),
+    // A clap argument's id, the `inputs` positional.
+    ("src/main.rs", "inputs"),
+    // The robots.txt key `App-Directives` and the verdicts' column of it.
+    ("src/robots/key.rs", "app_directives"),
+    ("src/report/facts.rs", "app_directives"),
+    ("src/check/mod.rs", "app_directives"),
+    ("src/rows/from_robots/robots_txt.rs", "app_directives"),
+];
+
+/// A table's name is written once, in the catalogue (`src/tables/table.rs`): code elsewhere
+/// says `Table::X.name()`, so a renamed or new table cannot leave a stray behind.
+#[test]
+fn table_names_are_written_only_in_the_catalogue() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let catalogue = std::fs::read_to_string(root.join("src/tables/table.rs")).unwrap();
+    let names: Vec<&str> = catalogue
+        .lines()
+        .filter_map(|l| {
+            let (_, rest) = l.trim().split_once(" = \"")?;
+            rest.split_once('"').map(|(n, _)| n)
+        })
+        .collect();
+    assert!(
+        names.len() > 30,
+        "the catalogue lists the tables: {names:?}"
+    );
+    let mut files = Vec::new();
+    rust_files(&root.join("src"), &mut files);
+    let mut strays = Vec::new();
+    for f in &files {
+        let rel = f
+            .strip_prefix(root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        if rel == "src/tables/table.rs" {
+            continue;
+        }
+        let code = code_of(&std::fs::read_to_string(f).unwrap());
+        strays.extend(strays_in(&rel, &code, &names));
+    }
+    assert!(
+        strays.is_empty(),
+        "table names outside the catalogue:\n{}",
+        strays.join("\n")
+    );
+    // The check sees a stray, and passes a name on the list of those that are not tables.
+    let planted = "fn f() {\n    // \"pages\"\n    out.table_parts(\"robots_files\")\n}\n";
+    assert_eq!(
+        strays_in("src/x.rs", &code_of(planted), &names),
+        ["src/x.rs: out.table_parts(\"robots_files\")"]
+    );
+    assert!(strays_in("src/main.rs", "id = \"inputs\"", &names).is_empty());
+}
+
+/// The lines of `code` (of file `rel`) that write a table's name.
+fn strays_in(rel: &str, code: &str, names: &[&str]) -> Vec<String> {
+    let mut strays = Vec::new();
+    for line in code.lines() {
+        for name in names {
+            let quoted = format!("\"{name}\"");
+            if line.contains(&quoted) && !NOT_TABLES.contains(&(rel, *name)) {
+                strays.push(format!("{rel}: {}", line.trim()));
+            }
+        }
+    }
+    strays
+}

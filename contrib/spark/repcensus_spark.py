@@ -44,6 +44,7 @@ must be on the executors' PATH or given with --repcensus (e.g. shipped with --fi
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -180,6 +181,9 @@ def main(argv=None):
         report = f"{args.output.rstrip('/')}/_spark/{sc.applicationId}.json"
         if put_failed:
             census = {"exit_code": 1}
+            print(f"the page and outcomes stay in {report_dir}", file=sys.stderr)
+        else:
+            shutil.rmtree(report_dir, ignore_errors=True)
     print(f"{n - len(failed)} of {n} tasks succeeded; outcomes in {report}")
     spark.stop()
     return 1 if failed or hosts["exit_code"] != 0 or census["exit_code"] != 0 else 0

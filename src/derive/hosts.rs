@@ -198,7 +198,7 @@ impl HostsSummary {
                 "revisits": c.revisits.iter()
                     .map(|(r, n)| (r.as_str().to_string(), *n))
                     .collect::<BTreeMap<_, _>>(),
-                "summary_agents": c.agents.as_ref().map(|a| serde_json::json!({
+                (Table::SummaryAgents.name()): c.agents.as_ref().map(|a| serde_json::json!({
                     "hosts": a.hosts,
                     "rows": a.rows,
                     "group_rows": a.group_rows,
@@ -206,7 +206,7 @@ impl HostsSummary {
                     "domain_rows": a.domain_rows,
                     "hosts_without_verdicts": a.hosts_without_verdicts,
                 })),
-                "page_verdicts": c.page_verdicts,
+                (Table::PageVerdicts.name()): c.page_verdicts,
                 "partitions": c.partitions.max(1),
                 "page_verdicts_skipped": c.page_verdicts_skipped,
                 "summary_robots": c.lines.as_ref().map(|l| lines::TABLES.iter().zip(l.rows)

@@ -28,6 +28,7 @@ use super::redirects::{self, Capture};
 pub use super::spill::Spill;
 use crate::parts::OutDir;
 use crate::parts::PartRef;
+use crate::tables::Table;
 use anyhow::{Context, Result};
 use arrow_array::cast::AsArray;
 use arrow_array::types::Int64Type;
@@ -349,12 +350,12 @@ impl Wants {
 
 /// The tables routed, besides `robots_files` and `pages`: keyed by capture, routed where the
 /// capture's `robots_files` row went.
-pub const BY_CAPTURE: [crate::tables::Table; 5] = [
-    crate::tables::Table::AgentVerdictRuns,
-    crate::tables::Table::RobotsAgents,
-    crate::tables::Table::RobotsRules,
-    crate::tables::Table::AppDirectives,
-    crate::tables::Table::AcapFields,
+pub const BY_CAPTURE: [Table; 5] = [
+    Table::AgentVerdictRuns,
+    Table::RobotsAgents,
+    Table::RobotsRules,
+    Table::AppDirectives,
+    Table::AcapFields,
 ];
 
 /// The columns of `table` a partition's derivation reads (a part of an earlier schema lacks
@@ -447,7 +448,7 @@ pub fn route(out: &OutDir, parts: &CrawlParts<'_>, wants: &Wants, spill: &mut Sp
             }
         }
     }
-    let page_columns = columns_of(crate::tables::Table::Pages);
+    let page_columns = columns_of(Table::Pages);
     for part in parts.pages {
         out.each_batch(part, &page_columns, &[], |batch| {
             let rows = Rows::of(&batch);
@@ -459,7 +460,7 @@ pub fn route(out: &OutDir, parts: &CrawlParts<'_>, wants: &Wants, spill: &mut Sp
             }
             for (p, rows) in by_partition.iter().enumerate() {
                 if !rows.is_empty() {
-                    spill.write(p as u32, "pages", false, &take(&batch, rows)?)?;
+                    spill.write(p as u32, Table::Pages.name(), false, &take(&batch, rows)?)?;
                 }
             }
             Ok(())
@@ -482,7 +483,7 @@ fn route_captures(
 ) -> Result<Placed> {
     let partitions = spill.partitions;
     let mut placed = Placed::default();
-    let columns = columns_of(crate::tables::Table::RobotsFiles);
+    let columns = columns_of(Table::RobotsFiles);
     out.each_batch(part, &columns, &[], |batch| {
         let rows = Rows::of(&batch);
         let files = batch
@@ -532,7 +533,7 @@ fn route_captures(
                 )));
                 let schema = Arc::new(arrow_schema::Schema::new(fields));
                 let with_flag = RecordBatch::try_new(schema, columns)?;
-                spill.write(p, "robots_files", guest, &with_flag)?;
+                spill.write(p, Table::RobotsFiles.name(), guest, &with_flag)?;
             }
         }
         Ok(())
@@ -616,7 +617,7 @@ impl PartitionParts {
                 .into_iter()
                 .partition(|p| !part_name(p).starts_with("part-guest")))
         };
-        let (own_files, guest_files) = list("robots_files")?;
+        let (own_files, guest_files) = list(Table::RobotsFiles.name())?;
         let mut own: [Vec<PartRef>; 5] = Default::default();
         let mut guests: [Vec<PartRef>; 5] = Default::default();
         for (k, t) in BY_CAPTURE.iter().enumerate() {
@@ -626,7 +627,7 @@ impl PartitionParts {
             robots_files: own_files.into_iter().chain(guest_files).collect(),
             own,
             guests,
-            pages: list("pages")?.0,
+            pages: list(Table::Pages.name())?.0,
         })
     }
 }

@@ -17,6 +17,7 @@ use crate::derive::site::Site;
 use crate::parts::{OutDir, PartRef, SCHEMA_CRAWL};
 use crate::robots::{path_params_query, Matcher, RobotsTxt};
 use crate::rows::fetch::FetchOutcome;
+use crate::tables::Table;
 use anyhow::{Context, Result};
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Int32Type, Int64Type, TimestampMicrosecondType};
@@ -232,7 +233,7 @@ const HOST_COLUMNS: [&str; 16] = [
 ];
 
 fn host_rows(dir: &OutDir, host: &str, folders: &[String]) -> Result<Vec<HostRow>> {
-    let parts = parts_of(dir, "robots_hosts", folders)?;
+    let parts = parts_of(dir, Table::RobotsHosts.name(), folders)?;
     let crawl_of: Vec<String> = parts.iter().map(|(c, _)| c.clone()).collect();
     let refs: Vec<PartRef> = parts.into_iter().map(|(_, p)| p).collect();
     let mut rows = Vec::new();
@@ -287,7 +288,7 @@ fn host_rows(dir: &OutDir, host: &str, folders: &[String]) -> Result<Vec<HostRow
 
 /// The governing capture's `robots_files` row.
 fn capture(dir: &OutDir, crawl: &str, (file, offset): &(String, i64)) -> Result<Capture> {
-    let parts = parts_of(dir, "robots_files", &[crawl.to_string()])?;
+    let parts = parts_of(dir, Table::RobotsFiles.name(), &[crawl.to_string()])?;
     let refs: Vec<PartRef> = parts.into_iter().map(|(_, p)| p).collect();
     let columns = [
         "warc_file",
@@ -330,10 +331,10 @@ fn held_lines(
     let mut held = Vec::new();
     let mut made = Vec::new();
     for (table, kind, raw, value) in [
-        ("robots_agents", "line_kind", "agent_raw", "agent_raw"),
-        ("robots_rules", "key", "value_raw", "value"),
+        (Table::RobotsAgents, "line_kind", "agent_raw", "agent_raw"),
+        (Table::RobotsRules, "key", "value_raw", "value"),
     ] {
-        let parts = parts_of(dir, table, &[crawl.to_string()])?;
+        let parts = parts_of(dir, table.name(), &[crawl.to_string()])?;
         let refs: Vec<PartRef> = parts.into_iter().map(|(_, p)| p).collect();
         let columns = [
             "warc_file",

@@ -3,6 +3,7 @@
 //! compares).
 
 use super::load::{flag, text, Tables};
+use crate::tables::Table;
 use anyhow::Result;
 use arrow_array::Array;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -42,7 +43,7 @@ impl Read {
     fn outcomes_from_captures(&mut self, t: &Tables<'_>, crawl: &str) -> Result<()> {
         let mut outcomes: BTreeMap<String, u64> = BTreeMap::new();
         let cols = ["fetch_outcome", "capture_time"];
-        t.each("robots_files", crawl, &cols, &[], |b| {
+        t.each(Table::RobotsFiles, crawl, &cols, &[], |b| {
             let (o, time) = (b.strings("fetch_outcome")?, b.times("capture_time")?);
             for i in 0..b.len() {
                 self.robots_captures += 1;
@@ -64,7 +65,7 @@ impl Read {
     pub(super) fn load(t: &Tables<'_>, crawl: &str) -> Result<Read> {
         let mut r = Read::default();
         t.each(
-            "inputs",
+            Table::Inputs,
             crawl,
             &["status", "records", "errors"],
             &[],
@@ -84,12 +85,12 @@ impl Read {
                 Ok(())
             },
         )?;
-        if t.parts("summary_robots_outcomes", crawl).is_empty() {
+        if t.parts(Table::SummaryRobotsOutcomes, crawl).is_empty() {
             // Not derived yet (a sharded scan before `hosts`): count the captures themselves.
             r.outcomes_from_captures(t, crawl)?;
         }
         let cols = ["fetch_outcome", "captures", "first_capture", "last_capture"];
-        t.each("summary_robots_outcomes", crawl, &cols, &[], |b| {
+        t.each(Table::SummaryRobotsOutcomes, crawl, &cols, &[], |b| {
             let (o, captures) = (b.strings("fetch_outcome")?, b.i64s("captures")?);
             let (first, last) = (b.times("first_capture")?, b.times("last_capture")?);
             for i in 0..b.len() {
@@ -110,14 +111,14 @@ impl Read {
         })?;
         r.fetch_outcomes
             .sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        t.each("summary_robots_hosts", crawl, &["hosts"], &[], |b| {
+        t.each(Table::SummaryRobotsHosts, crawl, &["hosts"], &[], |b| {
             let hosts = b.i64s("hosts")?;
             r.robots_hosts += (0..b.len())
                 .map(|i| hosts.value(i).max(0) as u64)
                 .sum::<u64>();
             Ok(())
         })?;
-        t.each("errors", crawl, &["kind"], &[], |b| {
+        t.each(Table::Errors, crawl, &["kind"], &[], |b| {
             let k = b.strings("kind")?;
             for i in 0..b.len() {
                 *r.errors_by_kind
@@ -284,7 +285,7 @@ fn group_counts(t: &Tables<'_>, crawl: &str) -> Result<(BlockingAny, u64, Option
         "star_verdict",
         "hosts",
     ];
-    t.each("summary_agent_groups", crawl, &cols, &[], |b| {
+    t.each(Table::SummaryAgentGroups, crawl, &cols, &[], |b| {
         let (group, cat, op) = (
             b.strings("agent_group")?,
             b.strings("agent_category")?,
@@ -375,7 +376,7 @@ impl Agents {
             "singled_out",
             "hosts",
         ];
-        t.each("summary_agents", crawl, &cols, &[], |b| {
+        t.each(Table::SummaryAgents, crawl, &cols, &[], |b| {
             let text_of = |c: &str| b.strings(c);
             let (agent, cat, op) = (
                 text_of("agent")?,
@@ -541,7 +542,7 @@ impl Extensions {
             "hosts_wildcard_split",
             "hosts_wildcard_with_ai",
         ];
-        t.each("summary_robots_hosts", crawl, &cols, &[], |b| {
+        t.each(Table::SummaryRobotsHosts, crawl, &cols, &[], |b| {
             let (outcome, hosts) = (b.strings("fetch_outcome")?, b.i64s("hosts")?);
             let revisited = b.strings("revisited_fetch_outcome")?;
             let effective = b.strings("effective_fetch_outcome")?;
@@ -580,7 +581,7 @@ impl Extensions {
         })?;
         let mut rows: Vec<Extension> = Vec::new();
         let cols = ["key", "lines", "hosts"];
-        t.each("summary_robots_keys", crawl, &cols, &[], |b| {
+        t.each(Table::SummaryRobotsKeys, crawl, &cols, &[], |b| {
             let (key, lines, hosts) = (b.strings("key")?, b.i64s("lines")?, b.i64s("hosts")?);
             for i in 0..b.len() {
                 let k = text(key, i).unwrap_or_default();
@@ -604,7 +605,7 @@ impl Extensions {
         }
         let mut content_signals = Vec::new();
         let cols = ["key", "signal", "value", "hosts"];
-        t.each("summary_content_signals", crawl, &cols, &[], |b| {
+        t.each(Table::SummaryContentSignals, crawl, &cols, &[], |b| {
             let (key, signal, value) =
                 (b.strings("key")?, b.strings("signal")?, b.strings("value")?);
             let hosts = b.i64s("hosts")?;
@@ -665,7 +666,7 @@ impl PageSignals {
             "with_both",
             "with_tdm",
         ];
-        t.each("host_counts", crawl, &cols, &[], |b| {
+        t.each(Table::HostCounts, crawl, &cols, &[], |b| {
             let (host, class, html) = (
                 b.strings("host")?,
                 b.strings("status_class")?,

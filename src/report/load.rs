@@ -3,6 +3,7 @@
 
 use crate::parts::runs;
 use crate::parts::{OutDir, PartRef};
+use crate::tables::Table;
 use anyhow::{Context, Result};
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Int32Type, Int64Type, TimestampMicrosecondType};
@@ -15,15 +16,15 @@ use std::collections::{BTreeMap, BTreeSet};
 /// The committed parts of every table of an output folder, by table and crawl.
 pub(super) struct Tables<'o> {
     out: &'o OutDir,
-    parts: BTreeMap<&'static str, BTreeMap<String, Vec<PartRef>>>,
+    parts: BTreeMap<Table, BTreeMap<String, Vec<PartRef>>>,
 }
 
 impl<'o> Tables<'o> {
     /// List the parts of `tables` in `out`.
-    pub(super) fn list(out: &'o OutDir, tables: &[&'static str]) -> Result<Self> {
+    pub(super) fn list(out: &'o OutDir, tables: &[Table]) -> Result<Self> {
         let mut parts: BTreeMap<_, BTreeMap<String, Vec<PartRef>>> = BTreeMap::new();
         for &t in tables {
-            for (crawl, part) in out.table_parts(t)? {
+            for (crawl, part) in out.table_parts(t.name())? {
                 parts
                     .entry(t)
                     .or_default()
@@ -36,8 +37,8 @@ impl<'o> Tables<'o> {
     }
 
     /// Whether `table` has any part.
-    pub(super) fn has(&self, table: &str) -> bool {
-        self.parts.contains_key(table)
+    pub(super) fn has(&self, table: Table) -> bool {
+        self.parts.contains_key(&table)
     }
 
     /// The crawls with an `inputs` part (every scanned crawl has them).
@@ -52,7 +53,7 @@ impl<'o> Tables<'o> {
     /// in `dictionaries` come as dictionary arrays ([`Batch::labels`]).
     pub(super) fn each(
         &self,
-        table: &str,
+        table: Table,
         crawl: &str,
         columns: &[&str],
         dictionaries: &[&str],
@@ -71,8 +72,8 @@ impl<'o> Tables<'o> {
     }
 
     /// The parts of `table` in `crawl` (one per input that wrote rows to it).
-    pub(super) fn parts(&self, table: &str, crawl: &str) -> &[PartRef] {
-        (self.parts.get(table).and_then(|c| c.get(crawl))).map_or(&[], |p| p.as_slice())
+    pub(super) fn parts(&self, table: Table, crawl: &str) -> &[PartRef] {
+        (self.parts.get(&table).and_then(|c| c.get(crawl))).map_or(&[], |p| p.as_slice())
     }
 
     /// [`Tables::each`] over one part.

@@ -17,6 +17,7 @@ mod signals;
 mod studies;
 
 use crate::parts::OutDir;
+use crate::tables::Table;
 use anyhow::{Context, Result};
 use crawls::CrawlFigures;
 use facts::{Agents, Extensions, PageSignals, Read};
@@ -82,25 +83,25 @@ impl ReportSummary {
 }
 
 /// The tables the report reads.
-const TABLES: [&str; 18] = [
-    "inputs",
-    "errors",
-    "robots_files",
-    "robots_hosts",
-    "summary_agents",
-    "summary_agent_groups",
-    "summary_block_sets",
-    "summary_robots_hosts",
-    "summary_robots_outcomes",
-    "summary_robots_keys",
-    "summary_content_signals",
-    "summary_page_directives",
-    "summary_page_headers",
-    "summary_page_conflicts",
-    "robots_agents",
-    "robots_rules",
-    "host_counts",
-    "page_signals",
+const TABLES: [Table; 18] = [
+    Table::Inputs,
+    Table::Errors,
+    Table::RobotsFiles,
+    Table::RobotsHosts,
+    Table::SummaryAgents,
+    Table::SummaryAgentGroups,
+    Table::SummaryBlockSets,
+    Table::SummaryRobotsHosts,
+    Table::SummaryRobotsOutcomes,
+    Table::SummaryRobotsKeys,
+    Table::SummaryContentSignals,
+    Table::SummaryPageDirectives,
+    Table::SummaryPageHeaders,
+    Table::SummaryPageConflicts,
+    Table::RobotsAgents,
+    Table::RobotsRules,
+    Table::HostCounts,
+    Table::PageSignals,
 ];
 
 /// Crawl sections a page holds unless `--crawl` names crawls (each adds 50 to 90 KB).
@@ -322,38 +323,38 @@ fn shown<'c>(read: &'c [Crawl], opts: &ReportOptions) -> Vec<&'c str> {
 /// What the folder lacks for a full report, in words.
 fn missing(t: &Tables<'_>, location: &str) -> Vec<String> {
     let mut m = Vec::new();
-    if !t.has("inputs") {
+    if !t.has(Table::Inputs) {
         m.push(format!(
             "No tables: {location} holds no inputs table (is it the --out of a scan?)."
         ));
         return m;
     }
-    if !t.has("robots_files") {
+    if !t.has(Table::RobotsFiles) {
         m.push(
             "No robots_files table: no robots.txt capture was read (or scan --tables left it out)."
                 .into(),
         );
-    } else if !t.has("robots_hosts") || !t.has("summary_robots_outcomes") {
+    } else if !t.has(Table::RobotsHosts) || !t.has(Table::SummaryRobotsOutcomes) {
         m.push(format!(
             "No robots_hosts or no summaries (a sharded scan does not write them, nor did versions before the summaries): run `repcensus hosts {location}`."
         ));
     }
-    if t.has("robots_files") && !t.has("summary_agents") {
+    if t.has(Table::RobotsFiles) && !t.has(Table::SummaryAgents) {
         m.push("No summary_agents table (scan --tables left agent_verdict_runs out, or a sharded scan: run `repcensus hosts`): the AI crawler figures are not drawn.".into());
     }
-    if t.has("robots_files") && !t.has("robots_rules") {
+    if t.has(Table::RobotsFiles) && !t.has(Table::RobotsRules) {
         m.push("No robots_rules table (scan --tables left it out): the extension figures are not drawn.".into());
     }
-    if t.has("page_signals") && !t.has("summary_page_directives") {
+    if t.has(Table::PageSignals) && !t.has(Table::SummaryPageDirectives) {
         m.push(format!(
             "No page summaries (a sharded scan, or tables of an earlier version): run `repcensus hosts {location}`; the directive and syntax figures are not drawn."
         ));
     }
-    if !t.has("host_counts") {
+    if !t.has(Table::HostCounts) {
         if responses_besides_robots(t) {
             m.push("No host_counts table (no page was read, or scan --tables left it out): the page signal figures are not drawn.".into());
         }
-    } else if !t.has("page_signals") {
+    } else if !t.has(Table::PageSignals) {
         m.push("No page_signals table (no page gave a robots header or meta tag, or scan --tables left it out): the directive, syntax and conflict figures are not drawn.".into());
     }
     m
@@ -366,7 +367,7 @@ fn responses_besides_robots(t: &Tables<'_>) -> bool {
     let mut besides = 0i64;
     let cols = ["records_response", "records_resource", "rows_robots_files"];
     for crawl in t.crawls() {
-        let counted = t.each("inputs", &crawl, &cols, &[], |b| {
+        let counted = t.each(Table::Inputs, &crawl, &cols, &[], |b| {
             let (responses, resources) = (b.i64s(cols[0])?, b.i64s(cols[1])?);
             let robots = b.i64s(cols[2])?;
             for i in 0..b.len() {
@@ -391,13 +392,13 @@ fn crawl_section(t: &Tables<'_>, crawl: &str, body: &mut String) -> Result<Crawl
     let read = Read::load(t, crawl)?;
     robots_figures::read_figures(crawl, &read, body);
     let mut agents = None;
-    if read.robots_hosts > 0 && t.has("summary_agents") {
+    if read.robots_hosts > 0 && t.has(Table::SummaryAgents) {
         let a = Agents::load(t, crawl)?;
         agent_figures::agent_figures(crawl, &a, body);
         agents = Some(a);
     }
     let mut content_signal = None;
-    if read.robots_hosts > 0 && t.has("summary_robots_keys") {
+    if read.robots_hosts > 0 && t.has(Table::SummaryRobotsKeys) {
         let e = Extensions::load(t, crawl)?;
         robots_figures::extension_figures(crawl, &e, body);
         content_signal = (e.rows.iter())

@@ -10,6 +10,7 @@
 
 use super::load::{flag, text, Batch, Names, Tables};
 use crate::signals::are_opposite;
+use crate::tables::Table;
 use anyhow::Result;
 use arrow_array::Array;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -134,7 +135,7 @@ impl PageDirectives {
         let mut found = Self::from_summaries(t, crawl)?;
         if found.has_conflicts {
             let mut pass = Pass::default();
-            for part in t.parts("page_signals", crawl) {
+            for part in t.parts(Table::PageSignals, crawl) {
                 t.each_in(part, &COLUMNS, &DICTIONARIES, |b| pass.batch(b))?;
                 pass.end_part();
             }
@@ -159,7 +160,7 @@ impl PageDirectives {
             "responses",
             "hosts",
         ];
-        t.each("summary_page_directives", crawl, &cols, &[], |b| {
+        t.each(Table::SummaryPageDirectives, crawl, &cols, &[], |b| {
             let (source, agent, directive) = (
                 b.strings("source")?,
                 b.strings("agent")?,
@@ -192,7 +193,7 @@ impl PageDirectives {
             "responses",
             "hosts",
         ];
-        t.each("summary_page_headers", crawl, &cols, &[], |b| {
+        t.each(Table::SummaryPageHeaders, crawl, &cols, &[], |b| {
             let (source, syntax) = (b.strings("source")?, b.strings("syntax")?);
             let (headers, responses, hosts) =
                 (b.i64s("headers")?, b.i64s("responses")?, b.i64s("hosts")?);
@@ -211,7 +212,7 @@ impl PageDirectives {
         })?;
         let mut has_conflicts = false;
         t.each(
-            "summary_page_conflicts",
+            Table::SummaryPageConflicts,
             crawl,
             &["status_class"],
             &[],

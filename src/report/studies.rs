@@ -11,6 +11,7 @@
 use super::csv_link::Csv;
 use super::load::{flag, text, Tables};
 use crate::parts::SCHEMA_CRAWL;
+use crate::tables::Table;
 use anyhow::Result;
 use arrow_array::cast::AsArray;
 use arrow_array::Array;
@@ -150,7 +151,7 @@ pub(super) fn rows(t: &Tables<'_>, crawl: &str, lists: &Lists) -> Result<Vec<Row
         "block_set",
         "named_set",
     ];
-    t.each("robots_hosts", crawl, &columns, &[], |b| {
+    t.each(Table::RobotsHosts, crawl, &columns, &[], |b| {
         let (host, domain) = (b.strings("host")?, b.strings("registered_domain")?);
         let outcome = b.strings("effective_fetch_outcome")?;
         let counts_for_host = b.bools("counts_for_host").ok();
@@ -245,7 +246,7 @@ pub(super) fn rows(t: &Tables<'_>, crawl: &str, lists: &Lists) -> Result<Vec<Row
 fn ai_sets(t: &Tables<'_>, crawl: &str) -> Result<FxHashSet<i64>> {
     let mut ai: FxHashSet<String> = FxHashSet::default();
     t.each(
-        "summary_agents",
+        Table::SummaryAgents,
         crawl,
         &["agent", "agent_category"],
         &[],
@@ -261,7 +262,7 @@ fn ai_sets(t: &Tables<'_>, crawl: &str) -> Result<FxHashSet<i64>> {
     )?;
     let mut sets = FxHashSet::default();
     t.each(
-        "summary_block_sets",
+        Table::SummaryBlockSets,
         crawl,
         &["block_set", "agents"],
         &[],

@@ -1,128 +1,147 @@
 //! The catalogue: every table a scan writes ([`Table`]), the tables derived from them
-//! ([`Table::DERIVED`]), and the set of them a scan is asked for ([`TableSelection`]). Writers, `--resume`, the run summary and the tests iterate [`Table`];
-//! adding a table is one variant here, one `table!` declaration and one row source.
+//! ([`Table::DERIVED`]), and the set of them a scan is asked for ([`TableSelection`]), all from
+//! one list (`catalogue!`). Writers, `--resume`, the run summary, the CLI's help and the tests
+//! iterate [`Table`]; adding a table is one line here, one `table!` declaration and one row
+//! source.
 
 use super::*;
 use crate::parts::TableDesc;
 
-/// Every table: those a scan writes per input ([`Table::ALL`]), then those derived from them
-/// per crawl ([`Table::DERIVED`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Table {
-    RobotsFiles,
-    RobotsAgents,
-    RobotsRules,
-    AppDirectives,
-    AcapFields,
-    AgentVerdicts,
-    /// The verdict columns of `agent_verdicts` as runs of agents (what the summaries read).
-    AgentVerdictRuns,
-    Errors,
-    PageSignals,
-    HostCounts,
-    /// One row per page response (URL, host, status, bytes).
-    Pages,
-    /// One row per input, written last: its presence says the input's other parts are complete.
-    Inputs,
-    /// One row per host of a crawl: its latest robots.txt capture and the capture its chain of
-    /// redirects ends at, derived from all of the crawl's `robots_files` (`repcensus hosts`).
-    RobotsHosts,
-    /// Hosts per crawl and agent, by the verdicts of the capture that governs each host,
-    /// derived from `robots_hosts` and `agent_verdict_runs`.
-    SummaryAgents,
-    /// Hosts per crawl and group of agents (category, operator, AI, all): blocking or naming
-    /// at least one of them. Derived with `summary_agents`.
-    SummaryAgentGroups,
-    /// Hosts per crawl and pair of agents, by both agents' verdicts.
-    SummaryAgentPairs,
-    /// Registered domains per crawl and agent, blocking it on all or some hosts.
-    SummaryAgentDomains,
-    /// Hosts per crawl and agent whose governing capture gives `/` a Content-Usage rule for it,
-    /// by the rule's value.
-    SummaryAgentContentUsage,
-    /// The distinct sets of agents governing captures fully block, with their hosts.
-    SummaryBlockSets,
-    /// How the blocking of each agent changed from the crawl before, among hosts in both.
-    SummaryAgentChanges,
-    /// Hosts per crawl by fetch outcome and redirects, derived with `robots_hosts`.
-    SummaryRobotsHosts,
-    /// Captures and hosts per crawl and fetch outcome of every capture.
-    SummaryRobotsOutcomes,
-    /// Hosts, captures and lines per crawl and robots.txt key.
-    SummaryRobotsKeys,
-    /// ... and key form, separator, with the most frequent spelling.
-    SummaryRobotsKeyForms,
-    /// ... per agent name (or purpose) written.
-    SummaryRobotsAgents,
-    /// ... per Content-Signal / Content-Usage pair.
-    SummaryContentSignals,
-    /// ... per application directive.
-    SummaryAppDirectives,
-    /// ... per kind of ACAP field.
-    SummaryAcapFields,
-    /// ... per ACAP field and problem.
-    SummaryAcapProblems,
-    /// Responses and hosts per page signal directive, from `page_signals`.
-    SummaryPageDirectives,
-    /// ... per robots header syntax.
-    SummaryPageHeaders,
-    /// ... per media type of responses with robots headers.
-    SummaryPageHeaderTypes,
-    /// ... per pair of opposite header and meta directives.
-    SummaryPageConflicts,
-    /// One row per 2xx HTML page of a crawl and chosen agent: whether the page's URL may be
-    /// fetched, by the robots.txt capture that governs its host.
-    PageVerdicts,
+/// Declare every table once: the [`Table`] enum, [`Table::ALL`] (written per input) and
+/// [`Table::DERIVED`] (per crawl), each table's name, builder and `inputs` count column. The
+/// variants' order is that of the lists, which [`Table::index`] and the bit sets rely on.
+macro_rules! catalogue {
+    (
+        $(#[$idoc:meta])*
+        input { $( $(#[$ivdoc:meta])* $iv:ident = $iname:literal, $ib:ident, $icount:expr; )* }
+        $(#[$ddoc:meta])*
+        derived { $( $(#[$dvdoc:meta])* $dv:ident = $dname:literal, $db:ident; )* }
+    ) => {
+        /// Every table: those a scan writes per input ([`Table::ALL`]), then those derived
+        /// from them per crawl ([`Table::DERIVED`]).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Table {
+            $( $(#[$ivdoc])* $iv, )*
+            $( $(#[$dvdoc])* $dv, )*
+        }
+
+        impl Table {
+            $(#[$idoc])*
+            pub const ALL: [Table; 0 $(+ catalogue!(@one $iv))*] = [$(Table::$iv),*];
+
+            $(#[$ddoc])*
+            pub const DERIVED: [Table; 0 $(+ catalogue!(@one $dv))*] = [$(Table::$dv),*];
+
+            /// The table's name: its folder under the out folder, and the name `--tables`
+            /// takes.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(Table::$iv => $iname,)*
+                    $(Table::$dv => $dname,)*
+                }
+            }
+
+            /// The column of `inputs` that counts the table's rows for an input (none for
+            /// `inputs` and the derived tables).
+            pub const fn count_column(self) -> Option<&'static str> {
+                match self {
+                    $(Table::$iv => $icount,)*
+                    $(Table::$dv => None,)*
+                }
+            }
+
+            /// What the part writer needs to know of the table.
+            pub fn desc(self) -> TableDesc {
+                match self {
+                    $(Table::$iv => $ib::desc(),)*
+                    $(Table::$dv => $db::desc(),)*
+                }
+            }
+        }
+    };
+    (@one $v:ident) => { 1 };
+}
+
+catalogue! {
+    /// Every table a scan writes per input, `inputs` last: variant, name, builder, the column
+    /// of `inputs` that counts its rows.
+    input {
+        RobotsFiles = "robots_files", RobotsFilesBuilder, Some("rows_robots_files");
+        RobotsAgents = "robots_agents", RobotsAgentsBuilder, Some("rows_robots_agents");
+        RobotsRules = "robots_rules", RobotsRulesBuilder, Some("rows_robots_rules");
+        AppDirectives = "app_directives", AppDirectivesBuilder, Some("rows_app_directives");
+        AcapFields = "acap_fields", AcapFieldsBuilder, Some("rows_acap_fields");
+        AgentVerdicts = "agent_verdicts", AgentVerdictsBuilder, Some("rows_agent_verdicts");
+        /// The verdict columns of `agent_verdicts` as runs of agents (what the summaries read).
+        AgentVerdictRuns = "agent_verdict_runs", AgentVerdictRunsBuilder, Some("rows_agent_verdict_runs");
+        Errors = "errors", ErrorsBuilder, Some("errors");
+        PageSignals = "page_signals", PageSignalsBuilder, Some("rows_page_signals");
+        HostCounts = "host_counts", HostCountsBuilder, Some("rows_host_counts");
+        /// One row per page response (URL, host, status, bytes).
+        Pages = "pages", PagesBuilder, Some("rows_pages");
+        /// One row per input, written last: its presence says the input's other parts are complete.
+        Inputs = "inputs", InputsBuilder, None;
+    }
+    /// The tables derived from a crawl's tables once they are written: one part per crawl,
+    /// not per input, and not in `--tables`.
+    derived {
+        /// One row per host of a crawl: its latest robots.txt capture and the capture its chain of
+        /// redirects ends at, derived from all of the crawl's `robots_files` (`repcensus hosts`).
+        RobotsHosts = "robots_hosts", RobotsHostsBuilder;
+        /// Hosts per crawl and agent, by the verdicts of the capture that governs each host,
+        /// derived from `robots_hosts` and `agent_verdict_runs`.
+        SummaryAgents = "summary_agents", SummaryAgentsBuilder;
+        /// Hosts per crawl and group of agents (category, operator, AI, all): blocking or naming
+        /// at least one of them. Derived with `summary_agents`.
+        SummaryAgentGroups = "summary_agent_groups", SummaryAgentGroupsBuilder;
+        /// Hosts per crawl and pair of agents, by both agents' verdicts.
+        SummaryAgentPairs = "summary_agent_pairs", SummaryAgentPairsBuilder;
+        /// Registered domains per crawl and agent, blocking it on all or some hosts.
+        SummaryAgentDomains = "summary_agent_domains", SummaryAgentDomainsBuilder;
+        /// Hosts per crawl and agent whose governing capture gives `/` a Content-Usage rule for it,
+        /// by the rule's value.
+        SummaryAgentContentUsage = "summary_agent_content_usage", SummaryAgentContentUsageBuilder;
+        /// The distinct sets of agents governing captures fully block, with their hosts.
+        SummaryBlockSets = "summary_block_sets", SummaryBlockSetsBuilder;
+        /// How the blocking of each agent changed from the crawl before, among hosts in both.
+        SummaryAgentChanges = "summary_agent_changes", SummaryAgentChangesBuilder;
+        /// Hosts per crawl by fetch outcome and redirects, derived with `robots_hosts`.
+        SummaryRobotsHosts = "summary_robots_hosts", SummaryRobotsHostsBuilder;
+        /// Captures and hosts per crawl and fetch outcome of every capture.
+        SummaryRobotsOutcomes = "summary_robots_outcomes", SummaryRobotsOutcomesBuilder;
+        /// Hosts, captures and lines per crawl and robots.txt key.
+        SummaryRobotsKeys = "summary_robots_keys", SummaryRobotsKeysBuilder;
+        /// ... and key form, separator, with the most frequent spelling.
+        SummaryRobotsKeyForms = "summary_robots_key_forms", SummaryRobotsKeyFormsBuilder;
+        /// ... per agent name (or purpose) written.
+        SummaryRobotsAgents = "summary_robots_agents", SummaryRobotsAgentsBuilder;
+        /// ... per Content-Signal / Content-Usage pair.
+        SummaryContentSignals = "summary_content_signals", SummaryContentSignalsBuilder;
+        /// ... per application directive.
+        SummaryAppDirectives = "summary_app_directives", SummaryAppDirectivesBuilder;
+        /// ... per kind of ACAP field.
+        SummaryAcapFields = "summary_acap_fields", SummaryAcapFieldsBuilder;
+        /// ... per ACAP field and problem.
+        SummaryAcapProblems = "summary_acap_problems", SummaryAcapProblemsBuilder;
+        /// Responses and hosts per page signal directive, from `page_signals`.
+        SummaryPageDirectives = "summary_page_directives", SummaryPageDirectivesBuilder;
+        /// ... per robots header syntax.
+        SummaryPageHeaders = "summary_page_headers", SummaryPageHeadersBuilder;
+        /// ... per media type of responses with robots headers.
+        SummaryPageHeaderTypes = "summary_page_header_types", SummaryPageHeaderTypesBuilder;
+        /// ... per pair of opposite header and meta directives.
+        SummaryPageConflicts = "summary_page_conflicts", SummaryPageConflictsBuilder;
+        /// One row per 2xx HTML page of a crawl and chosen agent: whether the page's URL may be
+        /// fetched, by the robots.txt capture that governs its host.
+        PageVerdicts = "page_verdicts", PageVerdictsBuilder;
+    }
 }
 
 impl Table {
-    /// Every table a scan writes per input, `inputs` last.
-    pub const ALL: [Table; 12] = [
-        Table::RobotsFiles,
-        Table::RobotsAgents,
-        Table::RobotsRules,
-        Table::AppDirectives,
-        Table::AcapFields,
-        Table::AgentVerdicts,
-        Table::AgentVerdictRuns,
-        Table::Errors,
-        Table::PageSignals,
-        Table::HostCounts,
-        Table::Pages,
-        Table::Inputs,
-    ];
-
     /// The tables a scan writes only when `--tables` names them. `agent_verdicts` (a row per
     /// capture and registry agent, 215 per capture) holds nothing `agent_verdict_runs` does
     /// not: `queries/views/agent_verdicts.sql` makes its rows from the runs.
     pub const ON_REQUEST: [Table; 1] = [Table::AgentVerdicts];
-
-    /// The tables derived from a crawl's tables once they are written: one part per crawl,
-    /// not per input, and not in `--tables`.
-    pub const DERIVED: [Table; 22] = [
-        Table::RobotsHosts,
-        Table::SummaryAgents,
-        Table::SummaryAgentGroups,
-        Table::SummaryAgentPairs,
-        Table::SummaryAgentDomains,
-        Table::SummaryAgentContentUsage,
-        Table::SummaryBlockSets,
-        Table::SummaryAgentChanges,
-        Table::SummaryRobotsHosts,
-        Table::SummaryRobotsOutcomes,
-        Table::SummaryRobotsKeys,
-        Table::SummaryRobotsKeyForms,
-        Table::SummaryRobotsAgents,
-        Table::SummaryContentSignals,
-        Table::SummaryAppDirectives,
-        Table::SummaryAcapFields,
-        Table::SummaryAcapProblems,
-        Table::SummaryPageDirectives,
-        Table::SummaryPageHeaders,
-        Table::SummaryPageHeaderTypes,
-        Table::SummaryPageConflicts,
-        Table::PageVerdicts,
-    ];
 
     /// Put each table's file with no rows in `out` ([`crate::parts::OutDir::write_schemas`]),
     /// but for a table written only on request ([`Table::ON_REQUEST`]) that `written` leaves
@@ -146,8 +165,8 @@ impl Table {
 
     /// The tables an input writes parts of besides `inputs`, in the order its parts are written:
     /// [`Table::ALL`] without its last.
-    pub const OF_INPUT: [Table; 11] = {
-        let mut tables = [Table::Inputs; 11];
+    pub const OF_INPUT: [Table; Table::ALL.len() - 1] = {
+        let mut tables = [Table::Inputs; Table::ALL.len() - 1];
         let mut i = 0;
         while i < tables.len() {
             tables[i] = Table::ALL[i];
@@ -156,129 +175,9 @@ impl Table {
         tables
     };
 
-    /// The table's name: its folder under the out folder, and the name `--tables` takes.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Table::RobotsFiles => "robots_files",
-            Table::RobotsAgents => "robots_agents",
-            Table::RobotsRules => "robots_rules",
-            Table::AppDirectives => "app_directives",
-            Table::AcapFields => "acap_fields",
-            Table::AgentVerdicts => "agent_verdicts",
-            Table::AgentVerdictRuns => "agent_verdict_runs",
-            Table::Errors => "errors",
-            Table::PageSignals => "page_signals",
-            Table::HostCounts => "host_counts",
-            Table::Pages => "pages",
-            Table::Inputs => "inputs",
-            Table::RobotsHosts => "robots_hosts",
-            Table::SummaryAgents => "summary_agents",
-            Table::SummaryAgentGroups => "summary_agent_groups",
-            Table::SummaryAgentPairs => "summary_agent_pairs",
-            Table::SummaryAgentDomains => "summary_agent_domains",
-            Table::SummaryAgentContentUsage => "summary_agent_content_usage",
-            Table::SummaryBlockSets => "summary_block_sets",
-            Table::SummaryAgentChanges => "summary_agent_changes",
-            Table::SummaryRobotsHosts => "summary_robots_hosts",
-            Table::SummaryRobotsOutcomes => "summary_robots_outcomes",
-            Table::SummaryRobotsKeys => "summary_robots_keys",
-            Table::SummaryRobotsKeyForms => "summary_robots_key_forms",
-            Table::SummaryRobotsAgents => "summary_robots_agents",
-            Table::SummaryContentSignals => "summary_content_signals",
-            Table::SummaryAppDirectives => "summary_app_directives",
-            Table::SummaryAcapFields => "summary_acap_fields",
-            Table::SummaryAcapProblems => "summary_acap_problems",
-            Table::SummaryPageDirectives => "summary_page_directives",
-            Table::SummaryPageHeaders => "summary_page_headers",
-            Table::SummaryPageHeaderTypes => "summary_page_header_types",
-            Table::SummaryPageConflicts => "summary_page_conflicts",
-            Table::PageVerdicts => "page_verdicts",
-        }
-    }
-
     /// The table of a name.
     pub fn from_name(name: &str) -> Option<Table> {
         Table::ALL.into_iter().find(|t| t.name() == name)
-    }
-
-    /// The column of `inputs` that counts the table's rows for an input (none for `inputs`).
-    pub const fn count_column(self) -> Option<&'static str> {
-        Some(match self {
-            Table::RobotsFiles => "rows_robots_files",
-            Table::RobotsAgents => "rows_robots_agents",
-            Table::RobotsRules => "rows_robots_rules",
-            Table::AppDirectives => "rows_app_directives",
-            Table::AcapFields => "rows_acap_fields",
-            Table::AgentVerdicts => "rows_agent_verdicts",
-            Table::AgentVerdictRuns => "rows_agent_verdict_runs",
-            Table::Errors => "errors",
-            Table::PageSignals => "rows_page_signals",
-            Table::HostCounts => "rows_host_counts",
-            Table::Pages => "rows_pages",
-            Table::Inputs
-            | Table::RobotsHosts
-            | Table::SummaryAgents
-            | Table::SummaryAgentGroups
-            | Table::SummaryAgentPairs
-            | Table::SummaryAgentDomains
-            | Table::SummaryAgentContentUsage
-            | Table::SummaryBlockSets
-            | Table::SummaryAgentChanges
-            | Table::SummaryRobotsHosts
-            | Table::SummaryRobotsOutcomes
-            | Table::SummaryRobotsKeys
-            | Table::SummaryRobotsKeyForms
-            | Table::SummaryRobotsAgents
-            | Table::SummaryContentSignals
-            | Table::SummaryAppDirectives
-            | Table::SummaryAcapFields
-            | Table::SummaryAcapProblems
-            | Table::SummaryPageDirectives
-            | Table::SummaryPageHeaders
-            | Table::SummaryPageHeaderTypes
-            | Table::SummaryPageConflicts
-            | Table::PageVerdicts => return None,
-        })
-    }
-
-    /// What the part writer needs to know of the table.
-    pub fn desc(self) -> TableDesc {
-        match self {
-            Table::RobotsFiles => RobotsFilesBuilder::desc(),
-            Table::RobotsAgents => RobotsAgentsBuilder::desc(),
-            Table::RobotsRules => RobotsRulesBuilder::desc(),
-            Table::AppDirectives => AppDirectivesBuilder::desc(),
-            Table::AcapFields => AcapFieldsBuilder::desc(),
-            Table::AgentVerdicts => AgentVerdictsBuilder::desc(),
-            Table::AgentVerdictRuns => AgentVerdictRunsBuilder::desc(),
-            Table::Errors => ErrorsBuilder::desc(),
-            Table::PageSignals => PageSignalsBuilder::desc(),
-            Table::HostCounts => HostCountsBuilder::desc(),
-            Table::Pages => PagesBuilder::desc(),
-            Table::Inputs => InputsBuilder::desc(),
-            Table::RobotsHosts => RobotsHostsBuilder::desc(),
-            Table::SummaryAgents => SummaryAgentsBuilder::desc(),
-            Table::SummaryAgentGroups => SummaryAgentGroupsBuilder::desc(),
-            Table::SummaryAgentPairs => SummaryAgentPairsBuilder::desc(),
-            Table::SummaryAgentDomains => SummaryAgentDomainsBuilder::desc(),
-            Table::SummaryAgentContentUsage => SummaryAgentContentUsageBuilder::desc(),
-            Table::SummaryBlockSets => SummaryBlockSetsBuilder::desc(),
-            Table::SummaryAgentChanges => SummaryAgentChangesBuilder::desc(),
-            Table::SummaryRobotsHosts => SummaryRobotsHostsBuilder::desc(),
-            Table::SummaryRobotsOutcomes => SummaryRobotsOutcomesBuilder::desc(),
-            Table::SummaryRobotsKeys => SummaryRobotsKeysBuilder::desc(),
-            Table::SummaryRobotsKeyForms => SummaryRobotsKeyFormsBuilder::desc(),
-            Table::SummaryRobotsAgents => SummaryRobotsAgentsBuilder::desc(),
-            Table::SummaryContentSignals => SummaryContentSignalsBuilder::desc(),
-            Table::SummaryAppDirectives => SummaryAppDirectivesBuilder::desc(),
-            Table::SummaryAcapFields => SummaryAcapFieldsBuilder::desc(),
-            Table::SummaryAcapProblems => SummaryAcapProblemsBuilder::desc(),
-            Table::SummaryPageDirectives => SummaryPageDirectivesBuilder::desc(),
-            Table::SummaryPageHeaders => SummaryPageHeadersBuilder::desc(),
-            Table::SummaryPageHeaderTypes => SummaryPageHeaderTypesBuilder::desc(),
-            Table::SummaryPageConflicts => SummaryPageConflictsBuilder::desc(),
-            Table::PageVerdicts => PageVerdictsBuilder::desc(),
-        }
     }
 
     /// The table's place in [`Table::ALL`] (and, but for `inputs`, in [`Table::OF_INPUT`]);

@@ -521,17 +521,17 @@ pub fn file_json_of(
         .as_array()
         .and_then(|a| a.first().cloned());
     let mut json = serde_json::json!({
-        "robots_files": file,
-        "robots_agents": rows(t.agents.finish("")),
-        "robots_rules": rows(t.rules.finish("")),
-        "app_directives": rows(t.app_directives.finish("")),
-        "acap_fields": rows(t.acap.finish("")),
+        (Table::RobotsFiles.name()): file,
+        (Table::RobotsAgents.name()): rows(t.agents.finish("")),
+        (Table::RobotsRules.name()): rows(t.rules.finish("")),
+        (Table::AppDirectives.name()): rows(t.app_directives.finish("")),
+        (Table::AcapFields.name()): rows(t.acap.finish("")),
     });
     if let Some(registry) = registry {
         let ai =
             crate::rows::verdicts::Verdicts::default().wildcard_with_ai(registry, &parsed.robots);
-        json["robots_files"]["wildcard_with_ai"] = ai.into();
-        json["agent_verdicts"] = verdicts_json(registry, outcome, &parsed.robots);
+        json[Table::RobotsFiles.name()]["wildcard_with_ai"] = ai.into();
+        json[Table::AgentVerdicts.name()] = verdicts_json(registry, outcome, &parsed.robots);
     }
     json
 }
