@@ -61,6 +61,7 @@ mod ask;
 mod check;
 mod derive;
 mod explain;
+mod files;
 mod gen;
 mod parts;
 mod ranks;

@@ -1184,11 +1184,12 @@ fn run_generate(
     let stats = repcensus::generate(&opts, &mut w)?;
     std::io::Write::flush(&mut w)?;
     eprintln!(
-        "wrote {}: {} records, {} captures ({} robots.txt), {} bytes uncompressed",
+        "wrote {}: {} records, {} captures ({} robots.txt, {} llms.txt), {} bytes uncompressed",
         out.display(),
         stats.records,
         stats.captures,
         stats.robots_captures,
+        stats.llms_captures,
         stats.uncompressed_bytes
     );
     Ok(ExitCode::SUCCESS)

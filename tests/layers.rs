@@ -11,6 +11,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("archive", &[]),
     ("robots", &[]),
     ("signals", &["robots"]),
+    ("files", &["robots"]),
     ("agents", &["robots"]),
     ("check", &["archive", "robots", "signals", "agents"]),
     ("gen", &["archive"]),
@@ -18,7 +19,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("tables", &["parts", "agents"]),
     (
         "rows",
-        &["archive", "robots", "signals", "agents", "tables"],
+        &["archive", "robots", "signals", "files", "agents", "tables"],
     ),
     (
         "derive",

@@ -612,6 +612,27 @@ fn pages_whose_two_robots_headers_give_a_crawler_different_rules_are_listed() {
                 unknown,http://differ.example/,*,noindex,nosnippet\n\
                 unknown,http://differ.example/,googlebot,noarchive,\n";
     assert_eq!(duck(&out, &sql), want);
+    // The summary counts the two pages with both headers, the one that differs, and, per
+    // agent, agrees with the query's rows.
+    let summary = "SELECT coalesce(agent, '(page)') AS agent, status_class, headers_agree, \
+                   responses, hosts FROM read_parquet('summary_page_header_pairs/*/*.parquet') \
+                   ORDER BY ALL";
+    let want = "agent,status_class,headers_agree,responses,hosts\n\
+                (page),2xx,false,1,1\n\
+                (page),2xx,true,1,1\n\
+                *,2xx,false,1,1\n\
+                *,2xx,true,1,1\n\
+                googlebot,2xx,false,1,1\n";
+    assert_eq!(duck(&out, summary), want);
+    let sql = format!(
+        ".read {}",
+        repo()
+            .join("queries/signals_robots_headers_both.sql")
+            .display()
+    );
+    let want = "crawl,pages_both,pages_disagree,share_disagree,hosts_disagree\n\
+                unknown,2,1,0.5,1\n";
+    assert_eq!(duck(&out, &sql), want);
 }
 
 /// A WARC of 200 `text/html` responses, each (URL, extra header lines, body).

@@ -93,12 +93,14 @@ fn key_columns(query: &str) -> &'static [&'static str] {
             &["list", "tier", "agent"]
         }
         "errors_by_input" => &["kind"],
+        "llms_txt_adoption" => &["file"],
         "robots_extension_adoption" => &["extension"],
         "robots_content_signal_values" => &["signal", "value"],
         "signals_directive_frequency" => &["source", "agent", "directive"],
         "signals_sfv_adoption" => &["source", "syntax"],
         "signals_meta_header_conflicts" => &["url", "agent", "header_directive", "meta_directive"],
         "read_summary"
+        | "signals_robots_headers_both"
         | "agents_ai_named_share"
         | "agents_wildcard_blocking"
         | "signals_html_share"
@@ -292,6 +294,70 @@ fn every_number_on_the_page_is_its_querys() {
     let charts = page.matches("<div class=\"chart\"><svg").count();
     assert!(charts >= 6, "{charts} charts");
     assert_eq!(page.matches("<svg").count(), page.matches("</svg>").count());
+}
+
+/// The number cells of one figure of crawl `pages`'s section.
+fn cells_of(figure: &str) -> Vec<Cell> {
+    cells(&format!(r#"<section data-crawl="pages">{figure}"#))
+}
+
+/// A generated pages archive, where one page in fifty carries both robots headers and one host
+/// in a hundred has its llms.txt captured: the page counts the pages whose two headers
+/// disagree, and the hosts with a valid llms.txt, as the queries do.
+#[test]
+fn pages_with_two_robots_headers_and_llms_txt_files_are_counted_as_the_queries_count_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out) = (dir.path().join("pages.warc.gz"), dir.path().join("out"));
+    let made = common::bin()
+        .args(["generate", "--kind", "pages", "--size", "20M", "--out"])
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_ok(&made);
+    scan_into(&input, &out, "pages");
+    let page = page_of(dir.path(), &out);
+    let figure = &page[page
+        .find(r#"<figure id="pages-header-pairs">"#)
+        .expect("the figure")..];
+    let figure = &figure[..figure.find("</figure>").unwrap()];
+    let cells = cells_of(figure);
+    assert_eq!(cells.len(), 4, "{figure}");
+    assert!(cells
+        .iter()
+        .all(|c| c.query == "signals_robots_headers_both"));
+    assert_eq!(check_numbers(&out, &cells), 4);
+    let both: u64 = cells[0].value.parse().unwrap();
+    let disagree: u64 = cells[1].value.parse().unwrap();
+    assert!(
+        both > 5 && disagree > 0 && disagree < both,
+        "{both} {disagree}"
+    );
+    // The pages that disagree are those the listing query names.
+    let listed = duck(
+        &out,
+        &format!(
+            "SELECT count(DISTINCT url) AS n FROM ({})",
+            std::fs::read_to_string(repo().join("queries/signals_robots_headers_disagree.sql"))
+                .unwrap()
+                .trim()
+                .trim_end_matches(';')
+        ),
+    );
+    assert_eq!(listed, format!("n\n{disagree}\n"));
+    let figure = &page[page
+        .find(r#"<figure id="pages-llms">"#)
+        .expect("the llms figure")..];
+    let figure = &figure[..figure.find("</figure>").unwrap()];
+    let llms = cells_of(figure);
+    assert!(llms.iter().all(|c| c.query == "llms_txt_adoption"));
+    // Seven cells a file (20 MB hold no llms-full.txt: one capture in twenty is one).
+    assert_eq!(llms.len(), 7, "{figure}");
+    assert_eq!(check_numbers(&out, &llms), 7);
+    let valid: u64 = (llms.iter())
+        .find(|c| c.key == "llms.txt" && c.column == "hosts_valid")
+        .map(|c| c.value.parse().unwrap())
+        .unwrap();
+    assert!(valid > 0, "{figure}");
 }
 
 /// Two crawls (two scans with different `--crawl` names): the page has a change section whose

@@ -1074,3 +1074,81 @@ fn a_broken_part_loses_only_the_summaries_that_read_it() {
     assert_ok(&hosts(&[out.to_str().unwrap()]));
     assert_summary_equals_detail(&out);
 }
+
+/// Captures of `/llms.txt` and `/llms-full.txt` as sites serve them (the proposal's example with
+/// a BOM and CRLF, an HTML soft 404, a 404 page) become `llms_txt` rows, a summary, and the
+/// adoption query's shares over the hosts captured and over every host of the crawl.
+#[test]
+fn llms_txt_captures_are_read_summarized_and_counted_per_host() {
+    use common::{http_warc, Response};
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out) = (dir.path().join("l.warc"), dir.path().join("out"));
+    let mock = "\u{feff}# Title\r\n\r\n> Optional description goes here\r\n\r\nOptional details go here\r\n\r\n## Section name\r\n\r\n- [Link title](https://link_url): Optional link details\r\n\r\n## Optional\r\n\r\n- [Link title](https://link_url)\r\n";
+    let soft_404 = "<!DOCTYPE html><html><head><title>Page not found</title></head></html>";
+    let plain = || "Content-Type: text/plain; charset=utf-8\r\n".to_string();
+    let html = || "Content-Type: text/html\r\n".to_string();
+    let responses = [
+        Response {
+            url: "https://a.example/llms.txt",
+            status: "200 OK",
+            headers: plain(),
+            body: mock.as_bytes(),
+        },
+        Response {
+            url: "https://a.example/llms-full.txt",
+            status: "200 OK",
+            headers: plain(),
+            body: b"# A\n\n## Docs\n- [x](/x.md)\n",
+        },
+        Response {
+            url: "https://b.example/llms.txt",
+            status: "200 OK",
+            headers: html(),
+            body: soft_404.as_bytes(),
+        },
+        Response {
+            url: "http://c.example/llms.txt?x=1",
+            status: "404 Not Found",
+            headers: html(),
+            body: b"<html><body>404</body></html>",
+        },
+        Response {
+            url: "https://d.example/docs/llms.txt.html",
+            status: "200 OK",
+            headers: html(),
+            body: b"<html><head></head></html>",
+        },
+    ];
+    http_warc(&input, "2026-05-01T00:00:00Z", &responses);
+    let (code, err) = scan(&[input.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let rows = duck(
+        &out,
+        "SELECT host, file, http_status, form, valid, title, has_summary, sections, links, \
+         optional_section FROM read_parquet('llms_txt/*/*.parquet') ORDER BY host, file",
+    );
+    assert_eq!(
+        rows,
+        "host,file,http_status,form,valid,title,has_summary,sections,links,optional_section\n\
+         a.example,llms-full.txt,200,markdown,true,A,false,1,1,false\n\
+         a.example,llms.txt,200,markdown,true,Title,true,2,2,true\n\
+         b.example,llms.txt,200,html,false,NULL,NULL,NULL,NULL,NULL\n\
+         c.example,llms.txt,404,html,false,NULL,NULL,NULL,NULL,NULL\n"
+    );
+    let sql = format!(
+        ".read {}",
+        repo().join("queries/llms_txt_adoption.sql").display()
+    );
+    assert_eq!(
+        duck(&out, &sql),
+        "crawl,file,share_of_captured,share_of_hosts,hosts_valid,hosts_captured,crawl_hosts,\
+         captures,captures_html\n\
+         unknown,llms-full.txt,1.0,0.25,1,1,4,1,0\n\
+         unknown,llms.txt,0.3333,0.25,1,3,4,3,2\n"
+    );
+    let inputs = duck(
+        &out,
+        "SELECT rows_llms_txt FROM read_parquet('inputs/*/*.parquet')",
+    );
+    assert_eq!(inputs, "rows_llms_txt\n4\n");
+}

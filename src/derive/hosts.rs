@@ -13,6 +13,7 @@ use super::host_counts::HostCounts;
 pub use super::host_index::CrawlHosts;
 use super::host_index::{read_crawl, CrawlIndex, SiteGoverns};
 use super::lines::{self, CrawlLines};
+use super::llms;
 use super::page_verdicts;
 use super::partitioned;
 pub use super::partitions::Budget;
@@ -42,6 +43,8 @@ pub struct HostsSummary {
     pub summaries_failed: Vec<(String, String)>,
     /// The crawls whose page summaries were derived, with their rows.
     pub pages: Vec<(String, CrawlSignals)>,
+    /// The crawls whose `summary_llms_txt` was derived, with its rows.
+    pub llms_txt: Vec<(String, u64)>,
     /// The crawls whose `summary_agent_changes` were derived.
     pub changes: Vec<super::changes::CrawlChange>,
 }
@@ -155,11 +158,16 @@ impl HostsSummary {
         }
         for (crawl, p) in &self.pages {
             s.push_str(&format!(
-                "summary_page  {crawl}: {} directive rows, {} header rows, {} conflict rows\n",
+                "summary_page  {crawl}: {} directive rows, {} header rows, {} conflict rows, {} \
+                 header pair rows\n",
                 p.rows_of(Table::SummaryPageDirectives),
                 p.rows_of(Table::SummaryPageHeaders),
-                p.rows_of(Table::SummaryPageConflicts)
+                p.rows_of(Table::SummaryPageConflicts),
+                p.rows_of(Table::SummaryPageHeaderPairs)
             ));
+        }
+        for (crawl, rows) in &self.llms_txt {
+            s.push_str(&format!("summary_llms_txt  {crawl}: {rows} rows\n"));
         }
         // A crawl sharing no host with the crawl before is in `--summary`, not said here: a
         // folder of unrelated crawls would list every one.
@@ -284,7 +292,7 @@ pub fn derive(
     // another crawl name) keeps no robots_hosts.
     for derived in Table::DERIVED
         .into_iter()
-        .filter(|t| !signals::TABLES.contains(t))
+        .filter(|t| !signals::TABLES.contains(t) && !llms::TABLES.contains(t))
     {
         for (crawl, _) in out.table_parts(derived.name())? {
             if !by_crawl.contains_key(&crawl) {
@@ -428,6 +436,7 @@ pub fn derive(
         summary.crawls.push(counts);
     }
     derive_pages(out, only, &missing, &mut summary)?;
+    derive_llms(out, only, &missing, &mut summary)?;
     let derived: BTreeSet<String> = summary.crawls.iter().map(|c| c.crawl.clone()).collect();
     // The crawls' derivations are done: what they freed goes back before the changes are read.
     partitioned::give_back_memory();
@@ -507,36 +516,90 @@ fn derive_pages(
     missing: &BTreeMap<String, Vec<String>>,
     summary: &mut HostsSummary,
 ) -> Result<()> {
-    let mut by_crawl = parts_by_crawl(out, Table::PageSignals)?;
-    for t in signals::TABLES {
-        for (crawl, _) in out.table_parts(t.name())? {
-            if !by_crawl.contains_key(&crawl) {
-                out.remove_parts(t.name(), &crawl)?;
-            }
-        }
-    }
-    by_crawl.retain(|c, _| only.is_none_or(|o| o.contains(c)));
-    for (crawl, parts) in by_crawl {
-        if let Some(lost) = missing.get(&crawl) {
-            if !summary.failed.iter().any(|(c, _)| *c == crawl) {
-                summary
-                    .failed
-                    .push((crawl, crate::tables::missing_message(lost)));
-            }
-            continue;
-        }
-        match signals::derive_crawl(out, &crawl, &parts) {
-            Ok(rows) => summary.pages.push((crawl, rows)),
-            Err(e) => {
-                for t in signals::TABLES {
+    let family = Family {
+        from: Table::PageSignals,
+        tables: &signals::TABLES,
+        name: "summary_page_*",
+    };
+    let mut derived = Vec::new();
+    family.derive(out, only, missing, summary, |crawl, parts| {
+        derived.push((crawl.to_string(), signals::derive_crawl(out, crawl, parts)?));
+        Ok(())
+    })?;
+    summary.pages.extend(derived);
+    Ok(())
+}
+
+/// Derive `summary_llms_txt` of every crawl with `llms_txt` (in `only`).
+fn derive_llms(
+    out: &OutDir,
+    only: Option<&BTreeSet<String>>,
+    missing: &BTreeMap<String, Vec<String>>,
+    summary: &mut HostsSummary,
+) -> Result<()> {
+    let family = Family {
+        from: Table::LlmsTxt,
+        tables: &llms::TABLES,
+        name: "summary_llms_txt",
+    };
+    let mut derived = Vec::new();
+    family.derive(out, only, missing, summary, |crawl, parts| {
+        derived.push((crawl.to_string(), llms::derive_crawl(out, crawl, parts)?));
+        Ok(())
+    })?;
+    summary.llms_txt.extend(derived);
+    Ok(())
+}
+
+/// Summaries derived from one table of a crawl alone, apart from `robots_hosts`.
+struct Family {
+    /// The table they are derived from.
+    from: Table,
+    tables: &'static [Table],
+    /// How the run summary names them when they fail.
+    name: &'static str,
+}
+
+impl Family {
+    /// Run `derive` for each crawl with parts of `from` (in `only`), after removing the
+    /// summaries of crawls that have none left. A crawl with a missing part is failed; one
+    /// whose derivation fails loses its summaries and is said in the run summary.
+    fn derive(
+        &self,
+        out: &OutDir,
+        only: Option<&BTreeSet<String>>,
+        missing: &BTreeMap<String, Vec<String>>,
+        summary: &mut HostsSummary,
+        mut derive: impl FnMut(&str, &[PartRef]) -> Result<()>,
+    ) -> Result<()> {
+        let mut by_crawl = parts_by_crawl(out, self.from)?;
+        for t in self.tables {
+            for (crawl, _) in out.table_parts(t.name())? {
+                if !by_crawl.contains_key(&crawl) {
                     out.remove_parts(t.name(), &crawl)?;
                 }
-                let why = format!("summary_page_*: {e:#}");
+            }
+        }
+        by_crawl.retain(|c, _| only.is_none_or(|o| o.contains(c)));
+        for (crawl, parts) in by_crawl {
+            if let Some(lost) = missing.get(&crawl) {
+                if !summary.failed.iter().any(|(c, _)| *c == crawl) {
+                    summary
+                        .failed
+                        .push((crawl, crate::tables::missing_message(lost)));
+                }
+                continue;
+            }
+            if let Err(e) = derive(&crawl, &parts) {
+                for t in self.tables {
+                    out.remove_parts(t.name(), &crawl)?;
+                }
+                let why = format!("{}: {e:#}", self.name);
                 summary.summaries_failed.push((crawl, why));
             }
         }
+        Ok(())
     }
-    Ok(())
 }
 
 /// The committed parts of `table`, by crawl.

@@ -37,6 +37,7 @@ mod host_counts;
 mod host_index;
 pub mod hosts;
 pub mod lines;
+mod llms;
 pub mod page_verdicts;
 pub mod pairs;
 mod partitioned;

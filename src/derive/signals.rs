@@ -1,8 +1,9 @@
 //! The summaries of a crawl's page signals, from its `page_signals` parts: responses and hosts
 //! per directive (`summary_page_directives`), per robots header syntax
 //! (`summary_page_headers`), per media type of responses with robots headers
-//! (`summary_page_header_types`), and per pair of opposite header and meta directives
-//! (`summary_page_conflicts`).
+//! (`summary_page_header_types`), per pair of opposite header and meta directives
+//! (`summary_page_conflicts`), and whether a response's `X-Robots-Tag` and `Robots-Tag`
+//! headers give each agent the same directives (`summary_page_header_pairs`).
 //!
 //! A response's rows are written together, so responses are counted by stamping each tally
 //! with the response's serial number. Hosts are not together: each tally's (tally, host) pairs
@@ -16,8 +17,9 @@ use crate::parts::{OutDir, PartOutcome, PartRef};
 use crate::signals::OPPOSITE_DIRECTIVES;
 use crate::tables::{
     status_class, SummaryPageConflictRow, SummaryPageConflictsBuilder, SummaryPageDirectiveRow,
-    SummaryPageDirectivesBuilder, SummaryPageHeaderRow, SummaryPageHeaderTypeRow,
-    SummaryPageHeaderTypesBuilder, SummaryPageHeadersBuilder, Table,
+    SummaryPageDirectivesBuilder, SummaryPageHeaderPairRow, SummaryPageHeaderPairsBuilder,
+    SummaryPageHeaderRow, SummaryPageHeaderTypeRow, SummaryPageHeaderTypesBuilder,
+    SummaryPageHeadersBuilder, Table,
 };
 use anyhow::{Context, Result};
 use arrow_array::cast::AsArray;
@@ -26,11 +28,12 @@ use arrow_array::{Array, RecordBatch};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The tables derived here.
-pub const TABLES: [Table; 4] = [
+pub const TABLES: [Table; 5] = [
     Table::SummaryPageDirectives,
     Table::SummaryPageHeaders,
     Table::SummaryPageHeaderTypes,
     Table::SummaryPageConflicts,
+    Table::SummaryPageHeaderPairs,
 ];
 
 /// The columns of `page_signals` read.
@@ -85,6 +88,7 @@ pub fn derive_crawl(out: &OutDir, crawl: &str, parts: &[PartRef]) -> Result<Craw
         s.headers_part(out, crawl)?,
         s.types_part(out, crawl)?,
         s.conflicts_part(out, crawl)?,
+        s.pairs_part(out, crawl)?,
     ];
     let rows = parts.each_ref().map(|p| p.1);
     out.commit(parts.into_iter().map(|p| p.0).collect())?;
@@ -180,8 +184,17 @@ impl DistinctHosts {
     }
 }
 
-/// The signals of the response being read, for its conflicts: (header?, agent, directive).
-type Said = (bool, Option<u32>, u32);
+/// Where a signal of the response being read was said, meta tags first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Place {
+    Meta,
+    XRobotsTag,
+    RobotsTag,
+}
+
+/// The signals of the response being read, for its conflicts and header pairs: (where,
+/// agent, directive).
+type Said = (Place, Option<u32>, u32);
 
 #[derive(Default)]
 struct Signals {
@@ -200,6 +213,8 @@ struct Signals {
     type_directives: FxHashMap<(usize, u32), i64>,
     /// (agent, header directive, meta directive, status class)
     conflicts: Counts<[Option<u32>; 4]>,
+    /// (agent or none for the response as a whole, status class, `agree` or `differ`)
+    pairs: Counts<[Option<u32>; 3]>,
     /// The response being read: its place, serial, host, status class and what it says.
     at: Option<(usize, u32, i64)>,
     serial: u64,
@@ -289,8 +304,14 @@ impl Signals {
                 }
             }
             let head = !in_head.is_valid(i) || in_head.value(i);
-            if let (Some(dir), true) = (directive, head && (is_header || source == Some(meta))) {
-                self.said.push((is_header, agent, dir));
+            let place = match source {
+                s if s == Some(x_robots) => Some(Place::XRobotsTag),
+                s if s == Some(robots) => Some(Place::RobotsTag),
+                s if s == Some(meta) && head => Some(Place::Meta),
+                _ => None,
+            };
+            if let (Some(dir), Some(place)) = (directive, place) {
+                self.said.push((place, agent, dir));
             }
         }
         Ok(())
@@ -306,7 +327,8 @@ impl Signals {
         // headers; pairing all with all took a minute).
         self.said.sort_unstable();
         self.said.dedup();
-        let (metas, headers) = self.said.split_at(self.said.partition_point(|s| !s.0));
+        let said = std::mem::take(&mut self.said);
+        let (metas, headers) = said.split_at(said.partition_point(|s| s.0 == Place::Meta));
         let mut found: Vec<[Option<u32>; 4]> = Vec::new();
         for &(_, h_agent, h_dir) in headers {
             // As SQL joins them: an agent that is NULL matches none.
@@ -325,7 +347,47 @@ impl Signals {
         for key in found {
             self.conflicts.add(key, self.serial, self.host);
         }
+        self.count_pair(headers);
+        self.said = said;
         self.said.clear();
+    }
+
+    /// When the response carries both robots headers (each with a directive for some agent),
+    /// count, per agent either addresses and for the response as a whole, whether the two give
+    /// the same directives: what `signals_robots_headers_disagree.sql` lists where they do not.
+    fn count_pair(&mut self, headers: &[Said]) {
+        // As the query reads them: rows with an agent.
+        let of = |place| -> Vec<(u32, u32)> {
+            let rows = headers.iter().filter(|s| s.0 == place);
+            rows.filter_map(|s| Some((s.1?, s.2))).collect()
+        };
+        let (x, r) = (of(Place::XRobotsTag), of(Place::RobotsTag));
+        if x.is_empty() || r.is_empty() {
+            return;
+        }
+        let (agree, differ) = (self.names.id("agree"), self.names.id("differ"));
+        let mut agents: Vec<u32> = x.iter().chain(&r).map(|s| s.0).collect();
+        agents.sort_unstable();
+        agents.dedup();
+        // Each side is sorted by agent, then directive (as `said` is), and has no repeats.
+        fn says(rows: &[(u32, u32)], a: u32) -> impl Iterator<Item = u32> + '_ {
+            let from = rows.partition_point(|s| s.0 < a);
+            rows[from..]
+                .iter()
+                .take_while(move |s| s.0 == a)
+                .map(|s| s.1)
+        }
+        let mut all_agree = true;
+        for a in agents {
+            let same = says(&x, a).eq(says(&r, a));
+            all_agree &= same;
+            let verdict = if same { agree } else { differ };
+            let key = [Some(a), Some(self.status), Some(verdict)];
+            self.pairs.add(key, self.serial, self.host);
+        }
+        let verdict = if all_agree { agree } else { differ };
+        let key = [None, Some(self.status), Some(verdict)];
+        self.pairs.add(key, self.serial, self.host);
     }
 
     fn text(&self, id: Option<u32>) -> Option<&str> {
@@ -423,6 +485,23 @@ impl Signals {
                 header_directive: self.text(key[1]),
                 meta_directive: self.text(key[2]),
                 status_class: self.text(key[3]),
+                responses: Some(*responses),
+                hosts: Some(*hosts),
+            });
+        }
+        summary_part(out, crawl, b)
+    }
+
+    fn pairs_part(&mut self, out: &OutDir, crawl: &str) -> Result<(PartOutcome, u64)> {
+        let mut counts = std::mem::take(&mut self.pairs);
+        let mut b = SummaryPageHeaderPairsBuilder::default();
+        let rows = self.sorted(&mut counts);
+        for (k, [_, responses, hosts]) in &rows {
+            let key = counts.keys[*k];
+            b.append(&SummaryPageHeaderPairRow {
+                agent: self.text(key[0]),
+                status_class: self.text(key[1]),
+                headers_agree: Some(self.text(key[2]) == Some("agree")),
                 responses: Some(*responses),
                 hosts: Some(*hosts),
             });

@@ -3,7 +3,7 @@
 //! The same options always give the same bytes. Like Common Crawl's files, a generated archive
 //! starts with a `warcinfo` record (`isPartOf: CC-MAIN-GENERATED`) followed by
 //! request/response/metadata triples, each record in its own gzip member. Two kinds exist:
-//! `pages` (HTML pages, some with robots meta tags and `X-Robots-Tag` headers) and `robots`
+//! `pages` (HTML pages, some with robots meta tags and `X-Robots-Tag` or `Robots-Tag` headers) and `robots`
 //! (robots.txt captures with Common Crawl's spread of outcomes: rules, empty files, 404s,
 //! redirects, 5xx, HTML error pages). The layout can also be plain WARC or whole-file gzip, so
 //! that tests can check every container gives the same rows.
@@ -60,6 +60,8 @@ pub struct GenStats {
     pub records: u64,
     pub captures: u64,
     pub robots_captures: u64,
+    /// Captures of `/llms.txt` or `/llms-full.txt` (pages kinds).
+    pub llms_captures: u64,
     pub uncompressed_bytes: u64,
 }
 
@@ -202,6 +204,9 @@ pub fn generate(opts: &GenOptions, out: &mut impl Write) -> io::Result<GenStats>
         "WARC-Filename: generated.warc.gz\r\n",
     );
     w.record(&h, info.as_bytes())?;
+    // The llms.txt captures draw their record ids from a stream of their own, so the pages
+    // are the same with them as without.
+    let mut side = Rng(opts.seed ^ 0x11a5);
     let mut n = 0u64;
     while w.stats.uncompressed_bytes < opts.target_bytes {
         n += 1;
@@ -226,6 +231,11 @@ pub fn generate(opts: &GenOptions, out: &mut impl Write) -> io::Result<GenStats>
             }
         };
         w.capture(&mut rng, &uri, &host, &date, &http)?;
+        if matches!(opts.kind, GenKind::Pages | GenKind::CcPages) && n.is_multiple_of(LLMS_EVERY) {
+            let (uri, http) = llms_capture(&host, n / LLMS_EVERY);
+            w.stats.llms_captures += 1;
+            w.capture(&mut side, &uri, &host, &date, &http)?;
+        }
     }
     if let Some(e) = w.whole.take() {
         let buf = e.finish()?;
@@ -243,9 +253,16 @@ fn page_capture(rng: &mut Rng, kind: GenKind, host: &str, n: u64) -> (String, Ve
     } else {
         cc_html_page(rng, host)
     };
-    let xrt = match rng.below(20) {
-        0 => "X-Robots-Tag: noindex\r\n",
-        1 => "X-Robots-Tag: googlebot: nosnippet\r\n",
+    // One page in ten has an X-Robots-Tag; about one in thirty a Robots-Tag (repext's name), two
+    // thirds of them beside an X-Robots-Tag, which says the same on half of those pages and less
+    // on the rest. Chosen by `n` where the draw of one in twenty is not enough, so that the
+    // draws, and so the other pages, stay as they were.
+    let xrt = match (rng.below(20), n % 5) {
+        (0, 0) => "X-Robots-Tag: noindex\r\nRobots-Tag: noindex\r\n",
+        (0, 1) => "X-Robots-Tag: noindex\r\nRobots-Tag: noindex, nosnippet\r\n",
+        (0, _) => "X-Robots-Tag: noindex\r\n",
+        (1, _) => "X-Robots-Tag: googlebot: nosnippet\r\n",
+        (2, 0) => "Robots-Tag: noindex\r\n",
         _ => "",
     };
     let head = format!(
@@ -253,6 +270,68 @@ fn page_capture(rng: &mut Rng, kind: GenKind, host: &str, n: u64) -> (String, Ve
         body.len()
     );
     (uri, [head.into_bytes(), body.into_bytes()].concat())
+}
+
+/// One page capture in this many is followed by a capture of its host's `/llms.txt`.
+const LLMS_EVERY: u64 = 100;
+
+/// The URI and HTTP response of the `k`th llms.txt capture: what a crawl that fetches the path
+/// finds. Of twenty: eight the proposal's Markdown, six an HTML page served for any path (a
+/// soft 404), three a 404, one empty, one other text, one a valid `/llms-full.txt`.
+fn llms_capture(host: &str, k: u64) -> (String, Vec<u8>) {
+    let file = if k % 20 == 19 {
+        "llms-full.txt"
+    } else {
+        "llms.txt"
+    };
+    let uri = format!("https://{host}/{file}");
+    let (status, ctype, body) = match k % 20 {
+        0..=7 | 19 => ("200 OK", "text/plain; charset=utf-8", llms_markdown(host, k)),
+        8..=13 => (
+            "200 OK",
+            "text/html; charset=UTF-8",
+            format!("<!DOCTYPE html><html><head><title>{host}</title></head><body><h1>Welcome</h1></body></html>"),
+        ),
+        14..=16 => ("404 Not Found", "text/html", "<html><body>Not found</body></html>".into()),
+        17 => ("200 OK", "text/plain", String::new()),
+        _ => ("200 OK", "text/plain", "User-agent: *\nDisallow:\n".into()),
+    };
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    (uri, [head.into_bytes(), body.into_bytes()].concat())
+}
+
+/// An llms.txt as the proposal writes it: title, summary, sections of links, and now and then
+/// an `Optional` section; 3 to 40 links.
+fn llms_markdown(host: &str, k: u64) -> String {
+    let word = |i: u64| WORDS[(i as usize) % WORDS.len()];
+    let mut s = format!(
+        "# {host}\n\n> The {} and {} of {host}.\n\n",
+        word(k),
+        word(k + 3)
+    );
+    let links = 3 + (k * 7) % 38;
+    for i in 0..links {
+        if i % 8 == 0 {
+            s.push_str(&format!("\n## {}\n\n", word(k + i)));
+        }
+        s.push_str(&format!(
+            "- [{}](https://{host}/{}/{i}.md): {} {}\n",
+            word(k + i),
+            word(i),
+            word(k * i),
+            word(i + 1)
+        ));
+    }
+    if k.is_multiple_of(3) {
+        s.push_str(&format!(
+            "\n## Optional\n\n- [{}](https://{host}/more.md)\n",
+            word(k)
+        ));
+    }
+    s
 }
 
 /// The URI and HTTP response of a robots.txt capture: Common Crawl's mix of outcomes. The 2xx

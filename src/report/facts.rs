@@ -650,12 +650,15 @@ pub(super) struct PageSignals {
     pub with_any: u64,
     pub with_tdm: u64,
     pub hosts: u64,
+    /// Distinct hosts with any response (the denominator of `llms_txt_adoption.sql`).
+    pub all_hosts: u64,
 }
 
 impl PageSignals {
     pub(super) fn load(t: &Tables<'_>, crawl: &str) -> Result<PageSignals> {
         let mut p = PageSignals::default();
         let mut hosts: HashSet<String> = HashSet::default();
+        let mut all_hosts: HashSet<String> = HashSet::default();
         let cols = [
             "host",
             "status_class",
@@ -682,6 +685,11 @@ impl PageSignals {
             );
             let v = |a: &arrow_array::Int64Array, i: usize| a.value(i).max(0) as u64;
             for i in 0..b.len() {
+                if let Some(h) = text(host, i).filter(|h| !h.is_empty()) {
+                    if !all_hosts.contains(h) {
+                        all_hosts.insert(h.to_string());
+                    }
+                }
                 if text(class, i) != Some("2xx") || !flag(html, i) {
                     continue;
                 }
@@ -697,6 +705,7 @@ impl PageSignals {
             Ok(())
         })?;
         p.hosts = hosts.len() as u64;
+        p.all_hosts = all_hosts.len() as u64;
         Ok(p)
     }
 }

@@ -8,6 +8,7 @@ mod chart;
 mod crawls;
 mod csv_link;
 mod facts;
+mod files;
 mod html;
 mod load;
 mod overview;
@@ -83,7 +84,7 @@ impl ReportSummary {
 }
 
 /// The tables the report reads.
-const TABLES: [Table; 18] = [
+const TABLES: [Table; 20] = [
     Table::Inputs,
     Table::Errors,
     Table::RobotsFiles,
@@ -98,6 +99,8 @@ const TABLES: [Table; 18] = [
     Table::SummaryPageDirectives,
     Table::SummaryPageHeaders,
     Table::SummaryPageConflicts,
+    Table::SummaryPageHeaderPairs,
+    Table::SummaryLlmsTxt,
     Table::RobotsAgents,
     Table::RobotsRules,
     Table::HostCounts,
@@ -415,6 +418,11 @@ fn crawl_section(t: &Tables<'_>, crawl: &str, body: &mut String) -> Result<Crawl
         page_figures::page_figures(crawl, &pages, body);
     }
     page_figures::directive_figures(crawl, &directives, body);
+    let llms = files::load_llms(t, crawl)?;
+    if !llms.is_empty() {
+        body.push_str("<h3>Other files</h3>");
+        files::llms_figure(crawl, &llms, pages.all_hosts, body);
+    }
     body.push_str("</section>\n");
     Ok(CrawlFigures {
         crawl: crawl.to_string(),

@@ -18,6 +18,7 @@ pub(super) fn directive_figures(crawl: &str, d: &PageDirectives, body: &mut Stri
         syntax_figure(crawl, d, body);
     }
     conflicts_figure(crawl, d, body);
+    header_pairs_figure(crawl, d, body);
 }
 
 fn directive_frequency_figure(crawl: &str, d: &PageDirectives, body: &mut String) {
@@ -180,6 +181,53 @@ fn conflicts_figure(crawl: &str, d: &PageDirectives, body: &mut String) {
         queries: &[q],
         head: &["url", "agent", "header says", "meta tag says"],
         rows,
+    }
+    .render(body);
+}
+
+/// Pages that carry both robots headers, and those whose two headers disagree.
+fn header_pairs_figure(crawl: &str, d: &PageDirectives, body: &mut String) {
+    let (Some(p), false) = (d.header_pairs, d.directives.is_empty()) else {
+        return;
+    };
+    let q = "signals_robots_headers_both";
+    if p.both == 0 {
+        let _ = write!(
+            body,
+            r#"<p id="{}-header-pairs">No page that answered 2xx carries both an <code>X-Robots-Tag</code> and a <code>Robots-Tag</code> header (<code>queries/{q}.sql</code>).</p>"#,
+            esc(crawl)
+        );
+        return;
+    }
+    let share = (p.disagree as f64 / p.both as f64 * 10_000.0).round() / 10_000.0;
+    let row = format!(
+        "{}{}{}{}",
+        cell("", "pages_both", Num::Count(p.both)),
+        cell("", "pages_disagree", Num::Count(p.disagree)),
+        cell("", "share_disagree", Num::Share(Some(share))),
+        cell("", "hosts_disagree", Num::Count(p.hosts_disagree)),
+    );
+    Figure {
+        id: format!("{crawl}-header-pairs"),
+        title: "Pages with two robots headers",
+        chart: None,
+        legend: &[],
+        unit: &format!(
+            "Pages that answered 2xx with both an X-Robots-Tag and a Robots-Tag header (repext's \
+             name, draft-illyes-repext; it leaves open what a crawler does with both), and those \
+             where the two give some crawler different directives{}. \
+             queries/signals_robots_headers_disagree.sql lists them, per page and agent.",
+            if p.disagree == 0 { ": none" } else { "" }
+        ),
+        totals: None,
+        queries: &[q, "signals_robots_headers_disagree"],
+        head: &[
+            "pages with both",
+            "the two disagree",
+            "share that disagree",
+            "hosts where they disagree",
+        ],
+        rows: vec![row],
     }
     .render(body);
 }

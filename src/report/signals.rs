@@ -56,6 +56,18 @@ pub(super) struct PageDirectives {
     pub headers: u64,
     /// In the query's order (url, agent, header directive, meta directive).
     pub conflicts: Vec<Conflict>,
+    /// The row of `signals_robots_headers_both.sql`: 2xx pages with both robots headers (none
+    /// when the crawl's summaries are of a schema before `summary_page_header_pairs`).
+    pub header_pairs: Option<HeaderPairs>,
+}
+
+/// 2xx pages that carry both `X-Robots-Tag` and `Robots-Tag`, from `summary_page_header_pairs`.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(super) struct HeaderPairs {
+    pub both: u64,
+    /// Of `both`, those where the two give some agent different directives, and their hosts.
+    pub disagree: u64,
+    pub hosts_disagree: u64,
 }
 
 /// Which signal a row comes from: the queries' `source` values they read.
@@ -223,6 +235,32 @@ impl PageDirectives {
                 Ok(())
             },
         )?;
+        let cols = [
+            "agent",
+            "status_class",
+            "headers_agree",
+            "responses",
+            "hosts",
+        ];
+        let mut pairs = HeaderPairs::default();
+        t.each(Table::SummaryPageHeaderPairs, crawl, &cols, &[], |b| {
+            let (agent, agree) = (b.strings("agent")?, b.bools("headers_agree")?);
+            let (responses, hosts) = (b.i64s("responses")?, b.i64s("hosts")?);
+            for i in 0..b.len() {
+                if agent.is_valid(i) || !is_2xx(b, i)? {
+                    continue;
+                }
+                let n = responses.value(i).max(0) as u64;
+                pairs.both += n;
+                if !agree.value(i) {
+                    pairs.disagree += n;
+                    pairs.hosts_disagree += hosts.value(i).max(0) as u64;
+                }
+            }
+            Ok(())
+        })?;
+        let summarized = !t.parts(Table::SummaryPageHeaderPairs, crawl).is_empty();
+        page.header_pairs = summarized.then_some(pairs);
         page.directives.sort_by(|x, y| {
             (y.responses.cmp(&x.responses)).then_with(|| {
                 (&x.source, &x.agent, &x.directive).cmp(&(&y.source, &y.agent, &y.directive))
@@ -406,6 +444,7 @@ impl Pass {
             directives,
             syntaxes,
             conflicts: self.conflicts.into_iter().collect(),
+            header_pairs: None,
         }
     }
 }

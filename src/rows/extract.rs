@@ -10,11 +10,12 @@ use crate::agents::Registry;
 use crate::archive::problem::ReadError;
 use crate::archive::record::{self, strip_angle, trim, unfold};
 use crate::archive::sink::{Need, Record, Sink};
+use crate::rows::from_files::WellKnownFiles;
 use crate::rows::output::ChunkOutput;
 use crate::rows::pages::Pages;
 use crate::rows::robots_capture::RobotsCaptures;
 use crate::rows::source::{
-    is_robots_url, may_be_robots_url, Context, ExtractBuffers, RecordType, RowSource, Seen,
+    may_be_well_known, Address, Context, ExtractBuffers, RecordType, RowSource, Seen,
 };
 use crate::tables::TableSelection;
 
@@ -26,7 +27,7 @@ pub struct Extractor<'w> {
     uris: UriCache,
 }
 
-/// The last target URI that may be a robots.txt URL, and its parse: the block's head
+/// The last target URI that may be a well-known file's URL, and its parse: the block's head
 /// ([`Sink::block_needed`]) and the record ([`Sink::record`]) ask about the same URI, and the
 /// sources' choice and the record's [`Seen::url`] need its parse; it is parsed once.
 #[derive(Default)]
@@ -48,15 +49,18 @@ impl UriCache {
         self.url.as_ref()
     }
 
-    /// Whether `uri` is an `http(s)://host/robots.txt` URL (parsed only when it may be).
-    fn is_robots(&mut self, uri: &[u8]) -> bool {
-        may_be_robots_url(uri) && self.parse(uri).is_some_and(is_robots_url)
+    /// What `uri` names (parsed only when it may name a well-known file).
+    fn address(&mut self, uri: &[u8]) -> Address {
+        match may_be_well_known(uri) {
+            true => self.parse(uri).map_or(Address::Other, Address::of),
+            false => Address::Other,
+        }
     }
 }
 
 /// How many row sources there are: at most 32, since the extractor marks the sources that want
 /// a record with one bit each.
-const N_SOURCES: usize = 2;
+const N_SOURCES: usize = 3;
 const _: () = assert!(N_SOURCES <= 32);
 
 /// Every row source, producing the rows of the selected tables among those it feeds.
@@ -64,6 +68,7 @@ pub fn sources(selection: TableSelection) -> Vec<Box<dyn RowSource>> {
     let all: [Box<dyn RowSource>; N_SOURCES] = [
         Box::new(RobotsCaptures::new(selection)),
         Box::new(Pages::new(selection)),
+        Box::new(WellKnownFiles::new(selection)),
     ];
     all.into_iter()
         .filter(|s| s.tables().iter().any(|&t| selection.writes(t)))
@@ -113,13 +118,13 @@ impl<'w> Extractor<'w> {
     }
 
     /// The sources that want a record, as a bit per source (asked once per record: for the
-    /// robots.txt source, a search of the URI).
+    /// well-known files' sources, a search of the URI).
     fn wanted(&mut self, ty: RecordType, uri: &[u8]) -> u32 {
-        let robots = self.uris.is_robots(uri);
+        let address = self.uris.address(uri);
         self.sources
             .iter()
             .enumerate()
-            .filter(|(_, s)| s.wants(ty, robots))
+            .filter(|(_, s)| s.wants(ty, address))
             .fold(0, |m, (i, _)| m | 1 << i)
     }
 
@@ -187,7 +192,7 @@ impl Sink for Extractor<'_> {
         // Borrowed unless the URI is not UTF-8.
         let uri = String::from_utf8_lossy(uri_raw);
         let parsed;
-        let url = if may_be_robots_url(uri_raw) {
+        let url = if may_be_well_known(uri_raw) {
             self.uris.parse(uri_raw)
         } else {
             parsed = url::Url::parse(&uri).ok();

@@ -3,6 +3,7 @@
 //! host counts), which turn it into rows of the selected tables.
 
 pub mod extract;
+pub mod from_files;
 pub mod from_pages;
 pub mod from_robots;
 pub mod output;

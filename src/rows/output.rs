@@ -5,8 +5,8 @@ use crate::archive::problem::{ErrorKind, Scope};
 use crate::rows::host_counts::HostCounts;
 use crate::rows::robots_txt::RobotsLineTables;
 use crate::tables::{
-    AgentVerdictRunsBuilder, AgentVerdictsBuilder, ErrorRow, ErrorsBuilder, PageSignalsBuilder,
-    PagesBuilder, RobotsFilesBuilder,
+    AgentVerdictRunsBuilder, AgentVerdictsBuilder, ErrorRow, ErrorsBuilder, LlmsTxtBuilder,
+    PageSignalsBuilder, PagesBuilder, RobotsFilesBuilder,
 };
 
 /// Counts of records by WARC-Type.
@@ -64,6 +64,8 @@ pub struct ChunkOutput {
     pub host_counts: HostCounts,
     /// Rows of `pages`.
     pub pages: PagesBuilder,
+    /// Rows of `llms_txt`.
+    pub llms_txt: LlmsTxtBuilder,
     pub errors: ErrorsBuilder,
     pub n_errors: u64,
     /// `errors` rows by kind.

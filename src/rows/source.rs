@@ -22,10 +22,10 @@ pub trait RowSource {
     /// The tables whose rows it produces.
     fn tables(&self) -> &'static [Table];
 
-    /// Whether it reads a record of type `ty` whose target URI is (`robots`) or is not an
-    /// `http(s)://host/robots.txt` URL ([`is_robots_url`]): the extractor decides that once per
-    /// record, and parses the URI in full only for a record some source reads.
-    fn wants(&self, ty: RecordType, robots: bool) -> bool;
+    /// Whether it reads a record of type `ty` whose target URI is at `address` (a robots.txt,
+    /// an llms.txt, ... or any other URL): the extractor decides that once per record
+    /// ([`Address::of`]), and parses the URI in full only for a record some source reads.
+    fn wants(&self, ty: RecordType, address: Address) -> bool;
 
     /// How much of the block of a record it [wants](RowSource::wants) it needs, from the head
     /// and the prefix of the block read so far (see [`crate::archive::sink::Sink::block_needed`]).
@@ -142,13 +142,48 @@ pub fn is_robots_url(u: &url::Url) -> bool {
     u.path() == "/robots.txt" && matches!(u.scheme(), "http" | "https")
 }
 
+str_enum! {
+    /// The well-known files a URL may name, each read by its own source, and every other URL.
+    pub enum Address {
+        /// `/robots.txt` ([`is_robots_url`]).
+        Robots = "robots.txt",
+        /// `/llms.txt` (the llms.txt proposal).
+        LlmsTxt = "llms.txt",
+        /// `/llms-full.txt`, the proposal's companion with the linked pages inlined.
+        LlmsFullTxt = "llms-full.txt",
+        /// Any other URL.
+        Other = "other",
+    }
+}
+
+impl Address {
+    /// What an `http(s)://` URL's path names (the query is not part of the path).
+    pub fn of(u: &url::Url) -> Address {
+        if !matches!(u.scheme(), "http" | "https") {
+            return Address::Other;
+        }
+        match u.path() {
+            "/robots.txt" => Address::Robots,
+            "/llms.txt" => Address::LlmsTxt,
+            "/llms-full.txt" => Address::LlmsFullTxt,
+            _ => Address::Other,
+        }
+    }
+}
+
 pub(super) use crate::tables::registered_domain;
 
-/// Whether a raw target URI may parse to a robots.txt URL ([`is_robots_url`]): the URL parser
-/// drops tabs and line breaks but decodes nothing in the path, so `robots` must stand in it.
-pub(super) fn may_be_robots_url(uri: &[u8]) -> bool {
+/// Whether a raw target URI may parse to the URL of a well-known file ([`Address::of`] not
+/// `Other`): the URL parser drops tabs and line breaks but decodes nothing in the path, so
+/// `robots` or `llms` must stand in it.
+pub(super) fn may_be_well_known(uri: &[u8]) -> bool {
+    use memchr::memmem::Finder;
     // Built once: `memmem::find` builds a searcher per call, and this runs for every record.
-    static ROBOTS: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
-        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"robots"));
-    ROBOTS.find(uri).is_some() || memchr::memchr3(b'\t', b'\n', b'\r', uri).is_some()
+    static ROBOTS: std::sync::LazyLock<Finder<'static>> =
+        std::sync::LazyLock::new(|| Finder::new(b"robots"));
+    static LLMS: std::sync::LazyLock<Finder<'static>> =
+        std::sync::LazyLock::new(|| Finder::new(b"llms"));
+    ROBOTS.find(uri).is_some()
+        || LLMS.find(uri).is_some()
+        || memchr::memchr3(b'\t', b'\n', b'\r', uri).is_some()
 }

@@ -139,6 +139,7 @@ pub(super) fn inputs_row<'a>(f: &'a InputFacts<'a>) -> InputRow<'a> {
         rows_page_signals: rows(Table::PageSignals),
         rows_host_counts: rows(Table::HostCounts),
         rows_pages: rows(Table::Pages),
+        rows_llms_txt: rows(Table::LlmsTxt),
         errors: n(f.errors),
         started: Some(f.started),
         seconds: Some(f.seconds),

@@ -489,6 +489,36 @@ table! {
     }
 }
 
+table! {
+    /// Responses of a crawl that carry both robots headers, `X-Robots-Tag` and `Robots-Tag`
+    /// (repext leaves open what a crawler does with the two), each with a directive for some
+    /// agent: per agent either header addresses, whether the two give it the same directives;
+    /// and (`agent` NULL) per response, whether they agree for every agent.
+    SummaryPageHeaderPairsBuilder, SummaryPageHeaderPairRow, SummaryPageHeaderPairs,
+    {
+        agent: Str,
+        status_class: Str,
+        headers_agree: Bool,
+        responses: I64,
+        hosts: I64,
+    }
+}
+
+table! {
+    /// Captures of `/llms.txt` and `/llms-full.txt` of a crawl per file, status class, form
+    /// and validity (`llms_txt`), and the hosts whose latest capture of the file is of that
+    /// kind: summed over a file's rows, `hosts` counts each host with a capture once.
+    SummaryLlmsTxtBuilder, SummaryLlmsTxtRow, SummaryLlmsTxt,
+    {
+        file: Str,
+        status_class: Str,
+        form: Str,
+        valid: Bool,
+        captures: I64,
+        hosts: I64,
+    }
+}
+
 /// The status class of an HTTP status, as `host_counts.status_class` and the page summaries
 /// name it.
 pub fn status_class(status: Option<i32>) -> &'static str {

@@ -56,7 +56,7 @@ pub use kind::{Bool, Kind, Label, Str, StrList, Text, Ts, F64, I32, I64};
 pub use table::{Table, TableSelection};
 
 /// Version of the table schemas, stored in every Parquet file's metadata as `repcensus.schema_version`.
-pub const SCHEMA_VERSION: &str = "20";
+pub const SCHEMA_VERSION: &str = "21";
 table! {
     /// One row per capture of a `/robots.txt` URL, whatever its status.
     RobotsFilesBuilder, RobotsFileRow, RobotsFiles, arrow: RobotsFilesArrow,
@@ -459,6 +459,42 @@ table! {
 }
 
 table! {
+    /// One row per capture of `/llms.txt` or `/llms-full.txt` (the llms.txt proposal): what
+    /// was served there, and, when it is the proposal's Markdown, its parts.
+    LlmsTxtBuilder, LlmsTxtRow, LlmsTxt,
+    {
+        warc_file: Str,
+        warc_offset: I64,
+        warc_record_id: Str,
+        /// `response`, `resource` or `revisit` (a revisit has no body here).
+        warc_type: Str,
+        url: Text,
+        host: Str,
+        capture_time: Ts,
+        /// `llms.txt` or `llms-full.txt`.
+        file: Str,
+        http_status: I32,
+        content_type: Str,
+        redirect_location: Text,
+        /// The body's length, decoded.
+        bytes: I64,
+        /// The body was cut (by the reader or the decoder's limit).
+        truncated: Bool,
+        /// `markdown`, `html`, `empty`, `text` or `binary` (NULL: no body).
+        form: Str,
+        /// A 2xx (or a resource record) whose body is the proposal's Markdown: an H1 first.
+        valid: Bool,
+        /// The H1's text.
+        title: Text,
+        has_summary: Bool,
+        sections: I32,
+        links: I32,
+        optional_section: Bool,
+        lines: I32,
+    }
+}
+
+table! {
     /// Per input, host, status class and HTML-or-not: how many responses, and how many carried
     /// each kind of signal. The denominators of "share of pages".
     HostCountsBuilder, HostCountRow, HostCounts, arrow: HostCountsArrow,
@@ -541,6 +577,7 @@ table! {
         rows_page_signals: I64,
         rows_host_counts: I64,
         rows_pages: I64,
+        rows_llms_txt: I64,
         errors: I64,
         started: Ts,
         seconds: F64,

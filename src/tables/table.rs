@@ -79,6 +79,8 @@ catalogue! {
         HostCounts = "host_counts", HostCountsBuilder, Some("rows_host_counts");
         /// One row per page response (URL, host, status, bytes).
         Pages = "pages", PagesBuilder, Some("rows_pages");
+        /// One row per capture of `/llms.txt` or `/llms-full.txt`.
+        LlmsTxt = "llms_txt", LlmsTxtBuilder, Some("rows_llms_txt");
         /// One row per input, written last: its presence says the input's other parts are complete.
         Inputs = "inputs", InputsBuilder, None;
     }
@@ -131,6 +133,10 @@ catalogue! {
         SummaryPageHeaderTypes = "summary_page_header_types", SummaryPageHeaderTypesBuilder;
         /// ... per pair of opposite header and meta directives.
         SummaryPageConflicts = "summary_page_conflicts", SummaryPageConflictsBuilder;
+        /// ... per agent, whether the two robots headers of a response agree.
+        SummaryPageHeaderPairs = "summary_page_header_pairs", SummaryPageHeaderPairsBuilder;
+        /// Captures and hosts per crawl and llms.txt file, status class and form.
+        SummaryLlmsTxt = "summary_llms_txt", SummaryLlmsTxtBuilder;
         /// One row per 2xx HTML page of a crawl and chosen agent: whether the page's URL may be
         /// fetched, by the robots.txt capture that governs its host.
         PageVerdicts = "page_verdicts", PageVerdictsBuilder;

@@ -10,7 +10,9 @@ use crate::archive::problem::ErrorKind;
 use crate::archive::record::{self, unfold};
 use crate::archive::sink::{Need, Record};
 use crate::rows::page_signals::{self, Carried, PageCtx};
-use crate::rows::source::{meta_names, registered_domain, Context, RecordType, RowSource, Seen};
+use crate::rows::source::{
+    meta_names, registered_domain, Address, Context, RecordType, RowSource, Seen,
+};
 use crate::signals::meta::{AFTER_HEAD_WINDOW, HEAD_SCAN_LIMIT};
 use crate::tables::host_of;
 use crate::tables::{PageRow, Table, TableSelection};
@@ -62,8 +64,8 @@ impl RowSource for Pages {
 
     /// Responses but robots.txt captures: those are `robots_files`' (a robots.txt served as
     /// HTML is not a page a crawler would index, and would count as one in every share).
-    fn wants(&self, ty: RecordType, robots: bool) -> bool {
-        ty == RecordType::Response && !robots
+    fn wants(&self, ty: RecordType, address: Address) -> bool {
+        ty == RecordType::Response && address != Address::Robots
     }
 
     /// The HTTP head, and of an HTML response whose body is neither chunked nor

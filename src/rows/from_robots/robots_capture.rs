@@ -11,7 +11,9 @@ use crate::archive::sink::{Need, Record};
 use crate::robots::RobotsTxt;
 use crate::rows::fetch::FetchOutcome;
 use crate::rows::robots_txt::{LineTables, ParsedBody, Provenance};
-use crate::rows::source::{is_robots_url, registered_domain, Context, RecordType, RowSource, Seen};
+use crate::rows::source::{
+    is_robots_url, registered_domain, Address, Context, RecordType, RowSource, Seen,
+};
 use crate::rows::verdicts::VerdictTables;
 use crate::tables::host_of;
 use crate::tables::{RobotsFileRow, Table, TableSelection};
@@ -50,8 +52,8 @@ impl RowSource for RobotsCaptures {
         ]
     }
 
-    fn wants(&self, ty: RecordType, robots: bool) -> bool {
-        robots
+    fn wants(&self, ty: RecordType, address: Address) -> bool {
+        address == Address::Robots
             && matches!(
                 ty,
                 RecordType::Response | RecordType::Resource | RecordType::Revisit
