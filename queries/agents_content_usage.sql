@@ -1,6 +1,6 @@
 -- Question: what AI usage preferences do sites state for each crawler in robots.txt, with the
---           Content-Usage rule of draft-ietf-aipref-attach-05 (vocabulary aipref-vocab-07:
---           train-ai and search, y or n), for their home page (`/`)?
+--           Content-Usage rule of draft-ietf-aipref-attach-05 (vocabulary aipref-vocab-08:
+--           train-ai, ai-use and search, y or n), for their home page (`/`)?
 -- Each host counts once, by the robots.txt capture that governs it (robots_hosts: its latest
 -- capture in the crawl, through redirects and revisits).
 -- Denominator of the shares: hosts whose governing capture is a 2xx robots.txt (hosts_2xx).

@@ -1,6 +1,6 @@
 -- Question: what AI usage preferences do pages state in their responses? The Content-Usage header
---           (draft-ietf-aipref-attach-05, read with draft-ietf-aipref-vocab-07: train-ai and
---           search, y or n), Cloudflare's Content-Signal header and <meta name="content-signal">
+--           (draft-ietf-aipref-attach-05, read with draft-ietf-aipref-vocab-08: train-ai, ai-use
+--           and search, y or n), Cloudflare's Content-Signal header and <meta name="content-signal">
 --           tags (search, ai-input, ai-train, use), each key with each value.
 -- Pages: responses with a 2xx status, as in every signals_* query; each response counts once
 -- per (source, key, value), however many times it repeats it.
@@ -11,8 +11,8 @@
 --     share_pages, pages, hosts; one by one:
 --   crawl
 --   form         content_usage (header), content_signal (header), content_signal_meta (meta tag)
---   vocabulary   aipref-vocab-07 for content_usage; NULL for Content Signals
---   key          train-ai, search (content_usage); search, ai-input, ai-train, use (Content
+--   vocabulary   aipref-vocab-08 for content_usage; NULL for Content Signals
+--   key          train-ai, ai-use, search (content_usage); search, ai-input, ai-train, use (Content
 --                Signals); unknown for other keys; NULL for a value that does not parse (every
 --                preference unknown)
 --   value        y / n (content_usage: NULL when the value is neither, so the preference is

@@ -399,7 +399,7 @@ fn host_counts_spilled_to_runs_equal_the_counts_kept_in_memory() {
     assert!(!spilled.join(".staging").exists());
 }
 
-/// `Content-Usage` (aipref vocab-07), `Content-Signal` headers and `content-signal` meta tags give
+/// `Content-Usage` (aipref vocab-08), `Content-Signal` headers and `content-signal` meta tags give
 /// one row per member, with the vocabulary they were read with.
 #[test]
 fn ai_preference_headers_and_meta_tags_give_a_row_per_member() {
@@ -430,25 +430,34 @@ fn ai_preference_headers_and_meta_tags_give_a_row_per_member() {
                 "",
                 html("<meta name=\"content-signal\" content=\"ai-train=no, ai-input=yes\">"),
             ),
+            // -08's ai-use, a proposed label and a retired one, each kept by its name.
+            (
+                "http://e.example/",
+                "Content-Usage: ai-use=n, infer-train=n, bots=n\r\n",
+                html(""),
+            ),
         ],
     );
     let (code, err) = common::scan(&[input.to_str().unwrap(), "--out", out.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     let rows = common::duck(
         &out,
-        "select host, source, name, directive, directive_value, syntax, vocabulary \
+        "select host, source, name, directive, directive_value, directive_raw, syntax, vocabulary \
          from 'page_signals/*/*.parquet' order by host, signal_index, directive_raw",
     );
     let want = "\
-host,source,name,directive,directive_value,syntax,vocabulary
-a.example,content_usage,Content-Usage,search,y,sfv,aipref-vocab-07
-a.example,content_usage,Content-Usage,train-ai,n,sfv,aipref-vocab-07
-b.example,content_usage,Content-Usage,NULL,NULL,invalid,aipref-vocab-07
-c.example,content_signal,Content-Signal,ai-train,no,content_signal,NULL
-c.example,content_signal,Content-Signal,search,yes,content_signal,NULL
-c.example,content_signal,Content-Signal,use,reference,content_signal,NULL
-d.example,meta,content-signal,ai-input,yes,content_signal,NULL
-d.example,meta,content-signal,ai-train,no,content_signal,NULL
+host,source,name,directive,directive_value,directive_raw,syntax,vocabulary
+a.example,content_usage,Content-Usage,search,y,search=y,sfv,aipref-vocab-08
+a.example,content_usage,Content-Usage,train-ai,n,train-ai=n,sfv,aipref-vocab-08
+b.example,content_usage,Content-Usage,NULL,NULL,NULL,invalid,aipref-vocab-08
+c.example,content_signal,Content-Signal,ai-train,no,AI-Train=no,content_signal,NULL
+c.example,content_signal,Content-Signal,search,yes,search=yes,content_signal,NULL
+c.example,content_signal,Content-Signal,use,reference,use=reference,content_signal,NULL
+d.example,meta,content-signal,ai-input,yes,ai-input=yes,content_signal,NULL
+d.example,meta,content-signal,ai-train,no,ai-train=no,content_signal,NULL
+e.example,content_usage,Content-Usage,ai-use,n,ai-use=n,sfv,aipref-vocab-08
+e.example,content_usage,Content-Usage,unknown,NULL,bots=n,sfv,aipref-vocab-08
+e.example,content_usage,Content-Usage,unknown,NULL,infer-train=n,sfv,aipref-vocab-08
 ";
     assert_eq!(rows, want);
     let sql = format!(
@@ -457,10 +466,11 @@ d.example,meta,content-signal,ai-train,no,content_signal,NULL
     );
     let counted = duck(&out, &sql);
     for line in [
-        "unknown,content_usage,aipref-vocab-07,train-ai,n,0.25,1,1",
-        "unknown,content_usage,aipref-vocab-07,NULL,NULL,0.25,1,1",
-        "unknown,content_signal,NULL,use,reference,0.25,1,1",
-        "unknown,content_signal_meta,NULL,ai-input,yes,0.25,1,1",
+        "unknown,content_usage,aipref-vocab-08,train-ai,n,0.2,1,1",
+        "unknown,content_usage,aipref-vocab-08,ai-use,n,0.2,1,1",
+        "unknown,content_usage,aipref-vocab-08,NULL,NULL,0.2,1,1",
+        "unknown,content_signal,NULL,use,reference,0.2,1,1",
+        "unknown,content_signal_meta,NULL,ai-input,yes,0.2,1,1",
     ] {
         assert!(counted.lines().any(|l| l == line), "{line} in\n{counted}");
     }

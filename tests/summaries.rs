@@ -915,7 +915,7 @@ fn the_summaries_of_a_given_scan_equal_its_detail() {
     assert_summary_equals_detail(Path::new(&out));
 }
 
-/// `Content-Usage` members are counted as written: vocab-07 reads `Train-AI=n` (an uppercase
+/// `Content-Usage` members are counted as written: vocab-08 reads `Train-AI=n` (an uppercase
 /// key fails the parse) and `train-ai="n"` (a String, not the Token `n`) as unknown, so neither
 /// may be counted as `train-ai=n`; `Content-Signal` pairs are lowercased (any case is valid).
 #[test]
@@ -930,25 +930,33 @@ fn content_usage_members_are_counted_as_written_and_content_signals_lowercased()
             "User-agent: *\nContent-Usage: /p train-ai=\"n\", search;x=1\n",
         ),
         ("d.example", "User-agent: *\nContent-Signal: AI-Train=No\n"),
+        // -08's ai-use is known; a proposed infer-* label is kept by its name, not known.
+        (
+            "e.example",
+            "User-agent: *\nContent-Usage: ai-use=n, infer-train=n\nContent-Signal: ai-use=no\n",
+        ),
     ];
     common::robots_warc(&input, "2025-01-01T00:00:00Z", &files);
     scan_into(&out, &[input.to_str().unwrap()], &[]);
     let values = common::duck(
         &out,
         "SELECT key, value FROM 'robots_rules/*/*.parquet' \
-         WHERE key IN ('content_usage', 'content_signal') ORDER BY host",
+         WHERE key IN ('content_usage', 'content_signal') ORDER BY host, line_no",
     );
     let want = "key,value\ncontent_usage,train-ai=n\ncontent_usage,Train-AI=n\n\
-                content_usage,\"train-ai=\"\"n\"\",search;x=1\"\ncontent_signal,ai-train=No\n";
+                content_usage,\"train-ai=\"\"n\"\",search;x=1\"\ncontent_signal,ai-train=No\n\
+                content_usage,\"ai-use=n,infer-train=n\"\ncontent_signal,ai-use=no\n";
     assert_eq!(values, want);
     let counted = common::duck(
         &out,
-        "SELECT key, signal, value, hosts FROM 'summary_content_signals/*/*.parquet' \
+        "SELECT key, signal, known, value, hosts FROM 'summary_content_signals/*/*.parquet' \
          ORDER BY key, signal, value",
     );
-    let want = "key,signal,value,hosts\ncontent_signal,ai-train,no,1\ncontent_usage,Train-AI,n,1\n\
-                content_usage,search,NULL,1\ncontent_usage,train-ai,\"\"\"n\"\"\",1\n\
-                content_usage,train-ai,n,1\n";
+    let want = "key,signal,known,value,hosts\ncontent_signal,ai-train,true,no,1\n\
+                content_signal,ai-use,false,no,1\ncontent_usage,Train-AI,false,n,1\n\
+                content_usage,ai-use,true,n,1\ncontent_usage,infer-train,false,n,1\n\
+                content_usage,search,true,NULL,1\ncontent_usage,train-ai,true,\"\"\"n\"\"\",1\n\
+                content_usage,train-ai,true,n,1\n";
     assert_eq!(counted, want);
     assert_lines_equal_detail(&out);
 }

@@ -540,7 +540,7 @@ fn derive_llms(
     let family = Family {
         from: Table::LlmsTxt,
         tables: &llms::TABLES,
-        name: "summary_llms_txt",
+        name: Table::SummaryLlmsTxt.name(),
     };
     let mut derived = Vec::new();
     family.derive(out, only, missing, summary, |crawl, parts| {

@@ -18,6 +18,7 @@ use super::read::{read_beside, summary_part, Governs, Slots};
 use super::tally::{host_files, missing, Cursor, Dict, LineParts, Use};
 use crate::parts::runs::Names;
 use crate::parts::{OutDir, PartRef};
+use crate::signals::ai_prefs;
 use crate::tables::{
     SummaryContentSignalRow, SummaryContentSignalsBuilder, SummaryRobotsAgentRow,
     SummaryRobotsAgentsBuilder, SummaryRobotsKeyFormRow, SummaryRobotsKeyFormsBuilder,
@@ -345,9 +346,15 @@ impl Tally {
         rows.sort_unstable_by_key(|((k, s, v), _)| (name(*k), name(*s), v.map(name)));
         let mut builder = SummaryContentSignalsBuilder::default();
         for ((key, signal, value), u) in &rows {
+            let (key, signal) = (name(*key), name(*signal));
+            let known = match key {
+                "content_usage" => ai_prefs::is_label(signal),
+                _ => ai_prefs::is_content_signal_key(signal),
+            };
             builder.append(&SummaryContentSignalRow {
-                key: Some(name(*key)),
-                signal: Some(name(*signal)),
+                key: Some(key),
+                signal: Some(signal),
+                known: Some(known),
                 value: value.map(name),
                 lines: Some(u.lines),
                 hosts: Some(u.hosts),

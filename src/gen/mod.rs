@@ -179,8 +179,9 @@ fn warc_header(rng: &mut Rng, ty: &str, uri: &str, date: &str, extra: &str) -> S
 /// The revision of what [`generate`] writes: raised whenever the same options give other
 /// bytes, so that an archive kept on disk by its options (the e2e bench's `target/bench-data/`)
 /// is made again rather than measured under a name it no longer fits. 2: `robots-real` names
-/// each capture's host in its sitemaps.
-pub const GEN_REVISION: u32 = 2;
+/// each capture's host in its sitemaps. 3: the pages kinds carry llms.txt captures and
+/// `Robots-Tag` headers.
+pub const GEN_REVISION: u32 = 3;
 
 /// Write a generated archive to `out`.
 pub fn generate(opts: &GenOptions, out: &mut impl Write) -> io::Result<GenStats> {

@@ -1,11 +1,15 @@
 //! AI usage preferences a page's response carries:
 //!
 //! * `Content-Usage` (draft-ietf-aipref-attach-05, as an HTTP header) read with the vocabulary
-//!   of draft-ietf-aipref-vocab-07 ([`VOCABULARY`]): a Structured Fields Dictionary whose keys
-//!   `train-ai` and `search` take the Token `y` or `n`. Any other value leaves the preference
-//!   unknown, unknown keys and parameters are ignored, a repeated key's last value wins, and a
-//!   value that does not parse (an uppercase key included: the format is case-sensitive) leaves
-//!   every preference unknown. -07 has no inheritance between categories.
+//!   of draft-ietf-aipref-vocab-08 ([`VOCABULARY`]): a Structured Fields Dictionary whose keys
+//!   `train-ai`, `ai-use` (new in -08, section 4.2) and `search` take the Token `y` or `n`. Any
+//!   other value leaves the preference unknown, a repeated key's last value wins, and a value
+//!   that does not parse (an uppercase key included: the format is case-sensitive) leaves every
+//!   preference unknown. A key the vocabulary does not define (a retired `bots=n`, a proposed
+//!   `infer-*`) is ignored by its readers (section 6.4) but kept here as `unknown` with the
+//!   member as written, so that labels which come and go are counted. There is no inheritance
+//!   between categories; -08 says Search overrides the other two, which is a reading of the
+//!   preferences, not a change of what they state, so the values are kept as stated.
 //! * Cloudflare's Content Signals (contentsignals.org) as an HTTP header (`Content-Signal`) or
 //!   a `<meta name="content-signal">` tag: comma-separated `key=value` pairs, keys in any case
 //!   (`search`, `ai-input`, `ai-train`, and since 2026 `use` with `immediate`, `reference`,
@@ -13,11 +17,22 @@
 
 use crate::robots::{Matcher, RobotsTxt};
 
-/// The vocabulary the `Content-Usage` preferences are read with (`page_signals.vocabulary`).
-pub const VOCABULARY: &str = "aipref-vocab-07";
+/// The vocabulary the `Content-Usage` preferences are read with (`page_signals.vocabulary`,
+/// `inputs.aipref_vocabulary`).
+pub const VOCABULARY: &str = "aipref-vocab-08";
 
-/// The usage categories of [`VOCABULARY`], by label.
-pub const LABELS: [&str; 2] = ["train-ai", "search"];
+/// The usage categories of [`VOCABULARY`], by label, in the order preferences are written.
+pub const LABELS: [&str; 3] = ["train-ai", "ai-use", "search"];
+
+/// Whether [`VOCABULARY`] defines `label`.
+pub fn is_label(label: &str) -> bool {
+    LABELS.contains(&label)
+}
+
+/// Whether Cloudflare's Content Signals define `key` (lowercase).
+pub fn is_content_signal_key(key: &str) -> bool {
+    CONTENT_SIGNAL_KEYS.contains(&key)
+}
 
 /// The keys Cloudflare's Content Signals define.
 pub const CONTENT_SIGNAL_KEYS: [&str; 4] = ["search", "ai-input", "ai-train", "use"];
@@ -203,7 +218,7 @@ mod tests {
     }
 
     #[test]
-    fn content_usage_follows_vocab_07() {
+    fn content_usage_follows_vocab_08() {
         let y = |s: &str| Some(s.to_string());
         // The draft's own examples.
         assert_eq!(
@@ -236,6 +251,29 @@ mod tests {
         assert_eq!(usage("train-ai=no").1, vec![("train-ai", None)]);
         // -07 removed the `ai` and `genai` categories: they are unknown keys now.
         assert_eq!(usage("ai=n").1, vec![("unknown", None)]);
+    }
+
+    /// -08's three categories are known; a retired label and a proposed `infer-*` one are
+    /// `unknown`, each kept with its name as written, never dropped.
+    #[test]
+    fn vocab_08_knows_ai_use_and_keeps_labels_it_does_not_know_by_name() {
+        assert_eq!(VOCABULARY, "aipref-vocab-08");
+        let p = parse_content_usage(b"train-ai=n, ai-use=y, infer-train=n, bots=n, search=y");
+        let got: Vec<_> = (p.members.iter())
+            .map(|m| (m.key, m.value.as_deref(), m.raw.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("train-ai", Some("n"), "train-ai=n"),
+                ("ai-use", Some("y"), "ai-use=y"),
+                ("unknown", None, "infer-train=n"),
+                ("unknown", None, "bots=n"),
+                ("search", Some("y"), "search=y"),
+            ]
+        );
+        assert!(is_label("ai-use") && !is_label("infer-train") && !is_label("bots"));
+        assert!(is_content_signal_key("ai-input") && !is_content_signal_key("ai-use"));
     }
 
     #[test]

@@ -372,6 +372,9 @@ table! {
         key: Str,
         /// The pair's key, lowercase (`search`, `ai-train`, `train-ai`, ...).
         signal: Str,
+        /// Whether the key is defined: by Cloudflare's Content Signals (`content_signal`), by
+        /// the aipref vocabulary of `inputs.aipref_vocabulary` (`content_usage`).
+        known: Bool,
         /// Its value, lowercase; NULL for a pair without `=`.
         value: Str,
         /// Such pairs in the hosts' latest captures.

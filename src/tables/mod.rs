@@ -241,7 +241,7 @@ table! {
         /// `directive=value` of the agent's App-Directives application for `/`.
         app_directives: StrList,
         /// The AI usage preferences the deciding groups' `Content-Usage` rules give `/`
-        /// (draft-ietf-aipref-attach-05, vocabulary aipref-vocab-07): `train-ai=n,search=y`.
+        /// (draft-ietf-aipref-attach-05, vocabulary aipref-vocab-08): `train-ai=n,search=y`.
         content_usage: Str,
     }
 }
@@ -425,7 +425,7 @@ table! {
         directive_raw: Text,
         /// `sfv`, `sfv_lenient`, `legacy`, `invalid`, `tdmrep`, `content_signal`.
         syntax: Str,
-        /// The vocabulary the preferences were read with: `aipref-vocab-07` for
+        /// The vocabulary the preferences were read with: `aipref-vocab-08` for
         /// `Content-Usage`; NULL for the other sources.
         vocabulary: Str,
         /// Meta tags: found before the head ended. NULL for headers.

@@ -327,7 +327,8 @@ mod tests {
         );
         let e = TableSelection::parse(&["robots_file"]).unwrap_err();
         assert!(
-            e.contains("unknown table `robots_file`") && e.contains("host_counts, pages, inputs")
+            e.contains("unknown table `robots_file`")
+                && e.contains("host_counts, pages, llms_txt, inputs")
         );
     }
 

@@ -359,7 +359,7 @@ where
             row.has_end_anchor = Some(v.last() == Some(&b'$'));
         }
         Key::ContentUsage => {
-            // A Structured Field: case and quotes are meaning (vocab-07 reads `Train-AI=n` and
+            // A Structured Field: case and quotes are meaning (vocab-08 reads `Train-AI=n` and
             // `train-ai="n"` as unknown), so the members stay as written.
             let (pp, rest) = split_path(l.value(r.body));
             let text = String::from_utf8_lossy(rest);

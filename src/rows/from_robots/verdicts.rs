@@ -640,7 +640,7 @@ mod tests {
     }
 
     #[test]
-    fn content_usage_for_the_root_follows_attach_05_and_vocab_07() {
+    fn content_usage_for_the_root_follows_attach_05_and_vocab_08() {
         let usage = |body: &str, name: &str| {
             let r = RobotsTxt::parse(body.as_bytes());
             Verdicts::default()
@@ -670,6 +670,9 @@ mod tests {
         assert_eq!(usage(same, "a"), s("train-ai=n,search=y"));
         let longer = "User-agent: *\nContent-Usage: train-ai=n\nContent-Usage: / train-ai=y\n";
         assert_eq!(usage(longer, "a"), s("train-ai=y"));
+        // -08's `ai-use` is a preference, in the vocabulary's order; a proposed label is not.
+        let use_08 = "User-agent: *\nContent-Usage: search=y, infer-train=n, ai-use=n\n";
+        assert_eq!(usage(use_08, "a"), s("ai-use=n,search=y"));
         // Nothing for what may not be crawled, nor without a rule; a value that does not parse
         // (uppercase) leaves every preference unknown.
         assert_eq!(
