@@ -1160,3 +1160,87 @@ fn llms_txt_captures_are_read_summarized_and_counted_per_host() {
     );
     assert_eq!(inputs, "rows_llms_txt\n4\n");
 }
+
+/// Captures of `/.well-known/tdmrep.json` as sites serve them: the report's example of three
+/// groups (one row per rule, the one that decides `/` marked), a file with a trailing comma and
+/// one with a comment (invalid, with the parser's reason), an HTML soft 404, a 404, and a rule
+/// whose reservation is the string "1" (kept, unused).
+#[test]
+fn tdmrep_json_captures_give_a_row_per_rule_and_say_why_a_file_or_rule_is_not_used() {
+    use common::{http_warc, Response};
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out) = (dir.path().join("t.warc"), dir.path().join("out"));
+    let groups = br#"[
+  { "location": "/directory-a/", "tdm-reservation": 1 },
+  { "location": "/directory-b/html/", "tdm-reservation": 1, "tdm-policy":"https://provider.com/policies/policy.json" },
+  { "location": "/*.jpg", "tdm-reservation": 0 },
+  { "location": "/", "tdm-reservation": "1" }
+]"#;
+    let json = || "Content-Type: application/json\r\n".to_string();
+    let responses = [
+        Response {
+            url: "https://a.example/.well-known/tdmrep.json",
+            status: "200 OK",
+            headers: json(),
+            body: groups,
+        },
+        Response {
+            url: "https://b.example/.well-known/tdmrep.json",
+            status: "200 OK",
+            headers: json(),
+            body: b"\xef\xbb\xbf[\r\n {\"location\": \"/\", \"tdm-reservation\": 1},\r\n]\r\n",
+        },
+        Response {
+            url: "https://c.example/.well-known/tdmrep.json",
+            status: "200 OK",
+            headers: json(),
+            body: b"// reserved\n[{\"location\": \"/\", \"tdm-reservation\": 1}]",
+        },
+        Response {
+            url: "https://d.example/.well-known/tdmrep.json",
+            status: "200 OK",
+            headers: "Content-Type: text/html\r\n".into(),
+            body: b"<!doctype html><title>Not found</title>",
+        },
+        Response {
+            url: "https://e.example/.well-known/tdmrep.json",
+            status: "404 Not Found",
+            headers: "Content-Type: text/html\r\n".into(),
+            body: b"<html>404</html>",
+        },
+        Response {
+            url: "https://f.example/.well-known/tdmrep.json",
+            status: "200 OK",
+            headers: json(),
+            body: b"[{\"location\": \"/\", \"tdm-reservation\": 1}]",
+        },
+    ];
+    http_warc(&input, "2026-02-01T00:00:00Z", &responses);
+    let (code, err) = scan(&[input.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let rows = duck(
+        &out,
+        "SELECT host, http_status, file_problem, rules, rule_index, location, tdm_reservation, \
+         reservation_raw, tdm_policy IS NOT NULL AS policy, rule_problem, decides_root \
+         FROM read_parquet('tdmrep_rules/*/*.parquet') ORDER BY host, rule_index",
+    );
+    assert_eq!(
+        rows,
+        "host,http_status,file_problem,rules,rule_index,location,tdm_reservation,reservation_raw,\
+         policy,rule_problem,decides_root\n\
+         a.example,200,NULL,4,0,/directory-a/,1,1,false,NULL,false\n\
+         a.example,200,NULL,4,1,/directory-b/html/,1,1,true,NULL,false\n\
+         a.example,200,NULL,4,2,/*.jpg,0,0,false,NULL,false\n\
+         a.example,200,NULL,4,3,/,NULL,\"\"\"1\"\"\",false,bad_reservation,false\n\
+         b.example,200,not_json,0,NULL,NULL,NULL,NULL,false,NULL,NULL\n\
+         c.example,200,not_json,0,NULL,NULL,NULL,NULL,false,NULL,NULL\n\
+         d.example,200,html,0,NULL,NULL,NULL,NULL,false,NULL,NULL\n\
+         e.example,404,NULL,NULL,NULL,NULL,NULL,NULL,false,NULL,NULL\n\
+         f.example,200,NULL,1,0,/,1,1,false,NULL,true\n"
+    );
+    let detail = duck(
+        &out,
+        "SELECT file_detail FROM read_parquet('tdmrep_rules/*/*.parquet') WHERE host = 'b.example'",
+    );
+    assert!(detail.contains("trailing comma"), "{detail}");
+}

@@ -6,7 +6,7 @@ use crate::rows::host_counts::HostCounts;
 use crate::rows::robots_txt::RobotsLineTables;
 use crate::tables::{
     AgentVerdictRunsBuilder, AgentVerdictsBuilder, ErrorRow, ErrorsBuilder, LlmsTxtBuilder,
-    PageSignalsBuilder, PagesBuilder, RobotsFilesBuilder,
+    PageSignalsBuilder, PagesBuilder, RobotsFilesBuilder, TdmrepRulesBuilder,
 };
 
 /// Counts of records by WARC-Type.
@@ -66,6 +66,8 @@ pub struct ChunkOutput {
     pub pages: PagesBuilder,
     /// Rows of `llms_txt`.
     pub llms_txt: LlmsTxtBuilder,
+    /// Rows of `tdmrep_rules`.
+    pub tdmrep_rules: TdmrepRulesBuilder,
     pub errors: ErrorsBuilder,
     pub n_errors: u64,
     /// `errors` rows by kind.

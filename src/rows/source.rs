@@ -151,6 +151,8 @@ str_enum! {
         LlmsTxt = "llms.txt",
         /// `/llms-full.txt`, the proposal's companion with the linked pages inlined.
         LlmsFullTxt = "llms-full.txt",
+        /// `/.well-known/tdmrep.json` (the TDM Reservation Protocol's site-wide file).
+        TdmRep = "tdmrep.json",
         /// Any other URL.
         Other = "other",
     }
@@ -166,6 +168,7 @@ impl Address {
             "/robots.txt" => Address::Robots,
             "/llms.txt" => Address::LlmsTxt,
             "/llms-full.txt" => Address::LlmsFullTxt,
+            "/.well-known/tdmrep.json" => Address::TdmRep,
             _ => Address::Other,
         }
     }
@@ -175,7 +178,7 @@ pub(super) use crate::tables::registered_domain;
 
 /// Whether a raw target URI may parse to the URL of a well-known file ([`Address::of`] not
 /// `Other`): the URL parser drops tabs and line breaks but decodes nothing in the path, so
-/// `robots` or `llms` must stand in it.
+/// `robots`, `llms` or `tdmrep` must stand in it.
 pub(super) fn may_be_well_known(uri: &[u8]) -> bool {
     use memchr::memmem::Finder;
     // Built once: `memmem::find` builds a searcher per call, and this runs for every record.
@@ -183,7 +186,10 @@ pub(super) fn may_be_well_known(uri: &[u8]) -> bool {
         std::sync::LazyLock::new(|| Finder::new(b"robots"));
     static LLMS: std::sync::LazyLock<Finder<'static>> =
         std::sync::LazyLock::new(|| Finder::new(b"llms"));
+    static TDMREP: std::sync::LazyLock<Finder<'static>> =
+        std::sync::LazyLock::new(|| Finder::new(b"tdmrep"));
     ROBOTS.find(uri).is_some()
         || LLMS.find(uri).is_some()
+        || TDMREP.find(uri).is_some()
         || memchr::memchr3(b'\t', b'\n', b'\r', uri).is_some()
 }

@@ -210,6 +210,7 @@ impl Writers {
         self.put(out, crawl, id, &mut o.page_signals)?;
         self.put(out, crawl, id, &mut o.pages)?;
         self.put(out, crawl, id, &mut o.llms_txt)?;
+        self.put(out, crawl, id, &mut o.tdmrep_rules)?;
         let hosts = std::mem::take(&mut o.host_counts);
         if self.tables.writes(Table::HostCounts) && !hosts.is_empty() {
             self.hosts

@@ -140,6 +140,7 @@ pub(super) fn inputs_row<'a>(f: &'a InputFacts<'a>) -> InputRow<'a> {
         rows_host_counts: rows(Table::HostCounts),
         rows_pages: rows(Table::Pages),
         rows_llms_txt: rows(Table::LlmsTxt),
+        rows_tdmrep_rules: rows(Table::TdmrepRules),
         errors: n(f.errors),
         started: Some(f.started),
         seconds: Some(f.seconds),

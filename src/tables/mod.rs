@@ -495,6 +495,47 @@ table! {
 }
 
 table! {
+    /// One row per rule of a capture of `/.well-known/tdmrep.json` (TDMRep's site-wide file),
+    /// or one row with no rule for a capture without one (not a 2xx, not a TDM file, an empty
+    /// array): what was served, and each rule with why it is not used, if it is not.
+    TdmrepRulesBuilder, TdmrepRuleRow, TdmrepRules,
+    {
+        warc_file: Str,
+        warc_offset: I64,
+        warc_record_id: Str,
+        warc_type: Str,
+        url: Text,
+        host: Str,
+        capture_time: Ts,
+        http_status: I32,
+        content_type: Str,
+        redirect_location: Text,
+        bytes: I64,
+        truncated: Bool,
+        /// `empty`, `html`, `not_json`, `not_an_array`; NULL for a TDM file (or no body).
+        file_problem: Str,
+        /// The JSON parser's message for `not_json`.
+        file_detail: Text,
+        /// Rules in the file.
+        rules: I32,
+        /// The rule's place in the file (0-based): the first rule that matches decides.
+        rule_index: I32,
+        location: Text,
+        /// 0 or 1; NULL when missing or another value (then unset, as the protocol says).
+        tdm_reservation: I32,
+        /// `tdm-reservation` as written in JSON (`1`, `"1"`, `true`).
+        reservation_raw: Str,
+        tdm_policy: Text,
+        /// `not_an_object`, `no_location`, `no_reservation`, `bad_reservation`; NULL for a
+        /// rule a TDM agent uses.
+        rule_problem: Str,
+        /// The rule is the one that decides the site's root, `/` (the first usable rule whose
+        /// location matches it).
+        decides_root: Bool,
+    }
+}
+
+table! {
     /// Per input, host, status class and HTML-or-not: how many responses, and how many carried
     /// each kind of signal. The denominators of "share of pages".
     HostCountsBuilder, HostCountRow, HostCounts, arrow: HostCountsArrow,
@@ -578,6 +619,7 @@ table! {
         rows_host_counts: I64,
         rows_pages: I64,
         rows_llms_txt: I64,
+        rows_tdmrep_rules: I64,
         errors: I64,
         started: Ts,
         seconds: F64,

@@ -81,6 +81,8 @@ catalogue! {
         Pages = "pages", PagesBuilder, Some("rows_pages");
         /// One row per capture of `/llms.txt` or `/llms-full.txt`.
         LlmsTxt = "llms_txt", LlmsTxtBuilder, Some("rows_llms_txt");
+        /// One row per rule of a capture of `/.well-known/tdmrep.json`.
+        TdmrepRules = "tdmrep_rules", TdmrepRulesBuilder, Some("rows_tdmrep_rules");
         /// One row per input, written last: its presence says the input's other parts are complete.
         Inputs = "inputs", InputsBuilder, None;
     }
@@ -328,7 +330,7 @@ mod tests {
         let e = TableSelection::parse(&["robots_file"]).unwrap_err();
         assert!(
             e.contains("unknown table `robots_file`")
-                && e.contains("host_counts, pages, llms_txt, inputs")
+                && e.contains("host_counts, pages, llms_txt, tdmrep_rules, inputs")
         );
     }
 
