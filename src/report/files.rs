@@ -1,7 +1,7 @@
 //! The well-known files of a crawl besides robots.txt: who serves a valid llms.txt
 //! (`llms_txt_adoption.sql`), from `summary_llms_txt`.
 
-use super::html::{cell, esc, Figure, Num};
+use super::html::{cell, esc, thousands, Figure, Num};
 use super::load::Tables;
 use crate::tables::Table;
 use anyhow::Result;
@@ -86,16 +86,17 @@ pub(super) fn llms_figure(crawl: &str, files: &[LlmsFile], crawl_hosts: u64, bod
             )
         })
         .collect();
-    let first = &files[0];
+    // The sentence is of /llms.txt when it was captured: the proposal's file.
+    let first = (files.iter().find(|f| f.file == "llms.txt")).unwrap_or(&files[0]);
     let _ = write!(
         body,
-        r#"<p id="{}-llms-said">{} of the {} hosts whose <code>/{}</code> was captured serve the proposal's Markdown there (an H1 first); {} of the {} captures are HTML pages served at the path.</p>"#,
+        r#"<p id="{}-llms-said">{} of the {} hosts whose <code>/{}</code> was captured serve the proposal's Markdown there (an H1 first); {} of the {} captures are HTML pages (soft 404s, error pages).</p>"#,
         esc(crawl),
-        first.hosts_valid,
-        first.hosts_captured,
+        thousands(first.hosts_valid),
+        thousands(first.hosts_captured),
         esc(&first.file),
-        first.captures_html,
-        first.captures
+        thousands(first.captures_html),
+        thousands(first.captures)
     );
     Figure {
         id: format!("{crawl}-llms"),
@@ -105,9 +106,10 @@ pub(super) fn llms_figure(crawl: &str, files: &[LlmsFile], crawl_hosts: u64, bod
         unit: &format!(
             "Hosts whose latest capture of /llms.txt (or /llms-full.txt) answered 2xx with the \
              llms.txt proposal's Markdown, over the hosts whose file was captured and over the \
-             {crawl_hosts} hosts with any response in the crawl (a lower bound where the crawl \
-             fetches the path only for some hosts). HTML pages served at the path (soft 404s) \
-             are not valid."
+             {} hosts with any response in the crawl (a lower bound where the crawl \
+             fetches the path only for some hosts). HTML pages served at the path (soft 404s, error pages: the last column) \
+             are not valid.",
+            thousands(crawl_hosts)
         ),
         totals: None,
         queries: &[q],
