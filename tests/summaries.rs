@@ -1166,7 +1166,7 @@ fn llms_txt_captures_are_read_summarized_and_counted_per_host() {
 /// one with a comment (invalid, with the parser's reason), an HTML soft 404, a 404, and a rule
 /// whose reservation is the string "1" (kept, unused).
 #[test]
-fn tdmrep_json_captures_give_a_row_per_rule_and_say_why_a_file_or_rule_is_not_used() {
+fn tdmrep_json_captures_give_rows_per_rule_a_summary_and_adoption_per_technique() {
     use common::{http_warc, Response};
     let dir = tempfile::tempdir().unwrap();
     let (input, out) = (dir.path().join("t.warc"), dir.path().join("out"));
@@ -1214,6 +1214,19 @@ fn tdmrep_json_captures_give_a_row_per_rule_and_say_why_a_file_or_rule_is_not_us
             headers: json(),
             body: b"[{\"location\": \"/\", \"tdm-reservation\": 1}]",
         },
+        // The other two techniques: a header that reserves, a meta tag that does not.
+        Response {
+            url: "https://g.example/article.html",
+            status: "200 OK",
+            headers: "Content-Type: text/html\r\ntdm-reservation: 1\r\n".into(),
+            body: b"<html><head><title>a</title></head></html>",
+        },
+        Response {
+            url: "https://h.example/article.html",
+            status: "200 OK",
+            headers: "Content-Type: text/html\r\n".into(),
+            body: b"<html><head><meta name=\"tdm-reservation\" content=\"0\"></head></html>",
+        },
     ];
     http_warc(&input, "2026-02-01T00:00:00Z", &responses);
     let (code, err) = scan(&[input.to_str().unwrap(), "--out", out.to_str().unwrap()]);
@@ -1243,4 +1256,33 @@ fn tdmrep_json_captures_give_a_row_per_rule_and_say_why_a_file_or_rule_is_not_us
         "SELECT file_detail FROM read_parquet('tdmrep_rules/*/*.parquet') WHERE host = 'b.example'",
     );
     assert!(detail.contains("trailing comma"), "{detail}");
+    let summary = duck(
+        &out,
+        "SELECT status_class, file_problem, tdm_file, root_reservation, reserves_some_path, \
+         captures, hosts FROM read_parquet('summary_tdmrep/*/*.parquet') ORDER BY ALL",
+    );
+    assert_eq!(
+        summary,
+        "status_class,file_problem,tdm_file,root_reservation,reserves_some_path,captures,hosts\n\
+         2xx,html,false,NULL,false,1,1\n\
+         2xx,not_json,false,NULL,false,2,2\n\
+         2xx,NULL,true,1,true,1,1\n\
+         2xx,NULL,true,NULL,true,1,1\n\
+         4xx,NULL,false,NULL,false,1,1\n"
+    );
+    // Six hosts captured the file, two serve a TDM file, one reserves its root; of the seven
+    // 2xx pages, one reserves by header, one says 0 by meta tag.
+    let sql = format!(
+        ".read {}",
+        repo()
+            .join("queries/tdm_reservation_adoption.sql")
+            .display()
+    );
+    assert_eq!(
+        duck(&out, &sql),
+        "crawl,technique,share_reserving,using_it,reserving,reserving_some_path,denominator,hosts\n\
+         unknown,file,0.1667,2,1,2,6,2\n\
+         unknown,header,0.1429,1,1,NULL,7,1\n\
+         unknown,meta,0.0,1,0,NULL,7,1\n"
+    );
 }

@@ -21,6 +21,7 @@ use super::read::Governs;
 use super::redirects::Resolution;
 use super::revisits::Revisit;
 use super::signals::{self, CrawlSignals};
+use super::tdmrep;
 use crate::agents::Registry;
 use crate::parts::runs::Names;
 use crate::parts::{OutDir, PartRef};
@@ -45,6 +46,8 @@ pub struct HostsSummary {
     pub pages: Vec<(String, CrawlSignals)>,
     /// The crawls whose `summary_llms_txt` was derived, with its rows.
     pub llms_txt: Vec<(String, u64)>,
+    /// The crawls whose `summary_tdmrep` was derived, with its rows.
+    pub tdmrep: Vec<(String, u64)>,
     /// The crawls whose `summary_agent_changes` were derived.
     pub changes: Vec<super::changes::CrawlChange>,
 }
@@ -169,6 +172,9 @@ impl HostsSummary {
         for (crawl, rows) in &self.llms_txt {
             s.push_str(&format!("summary_llms_txt  {crawl}: {rows} rows\n"));
         }
+        for (crawl, rows) in &self.tdmrep {
+            s.push_str(&format!("summary_tdmrep  {crawl}: {rows} rows\n"));
+        }
         // A crawl sharing no host with the crawl before is in `--summary`, not said here: a
         // folder of unrelated crawls would list every one.
         for c in self.changes.iter().filter(|c| c.hosts_both > 0) {
@@ -290,10 +296,9 @@ pub fn derive(
     let table = Table::RobotsHosts;
     // Whatever was asked: a crawl without robots_files (its inputs were scanned again under
     // another crawl name) keeps no robots_hosts.
-    for derived in Table::DERIVED
-        .into_iter()
-        .filter(|t| !signals::TABLES.contains(t) && !llms::TABLES.contains(t))
-    {
+    for derived in Table::DERIVED.into_iter().filter(|t| {
+        !signals::TABLES.contains(t) && !llms::TABLES.contains(t) && !tdmrep::TABLES.contains(t)
+    }) {
         for (crawl, _) in out.table_parts(derived.name())? {
             if !by_crawl.contains_key(&crawl) {
                 out.remove_parts(derived.name(), &crawl)?;
@@ -437,6 +442,7 @@ pub fn derive(
     }
     derive_pages(out, only, &missing, &mut summary)?;
     derive_llms(out, only, &missing, &mut summary)?;
+    derive_tdmrep(out, only, &missing, &mut summary)?;
     let derived: BTreeSet<String> = summary.crawls.iter().map(|c| c.crawl.clone()).collect();
     // The crawls' derivations are done: what they freed goes back before the changes are read.
     partitioned::give_back_memory();
@@ -548,6 +554,27 @@ fn derive_llms(
         Ok(())
     })?;
     summary.llms_txt.extend(derived);
+    Ok(())
+}
+
+/// Derive `summary_tdmrep` of every crawl with `tdmrep_rules` (in `only`).
+fn derive_tdmrep(
+    out: &OutDir,
+    only: Option<&BTreeSet<String>>,
+    missing: &BTreeMap<String, Vec<String>>,
+    summary: &mut HostsSummary,
+) -> Result<()> {
+    let family = Family {
+        from: Table::TdmrepRules,
+        tables: &tdmrep::TABLES,
+        name: Table::SummaryTdmrep.name(),
+    };
+    let mut derived = Vec::new();
+    family.derive(out, only, missing, summary, |crawl, parts| {
+        derived.push((crawl.to_string(), tdmrep::derive_crawl(out, crawl, parts)?));
+        Ok(())
+    })?;
+    summary.tdmrep.extend(derived);
     Ok(())
 }
 

@@ -49,3 +49,4 @@ pub mod signals;
 pub mod site;
 mod spill;
 pub mod tally;
+mod tdmrep;

@@ -180,8 +180,8 @@ fn warc_header(rng: &mut Rng, ty: &str, uri: &str, date: &str, extra: &str) -> S
 /// bytes, so that an archive kept on disk by its options (the e2e bench's `target/bench-data/`)
 /// is made again rather than measured under a name it no longer fits. 2: `robots-real` names
 /// each capture's host in its sitemaps. 3: the pages kinds carry llms.txt captures and
-/// `Robots-Tag` headers.
-pub const GEN_REVISION: u32 = 3;
+/// `Robots-Tag` headers. 4: and tdmrep.json captures and `tdm-reservation` headers.
+pub const GEN_REVISION: u32 = 4;
 
 /// Write a generated archive to `out`.
 pub fn generate(opts: &GenOptions, out: &mut impl Write) -> io::Result<GenStats> {
@@ -232,9 +232,14 @@ pub fn generate(opts: &GenOptions, out: &mut impl Write) -> io::Result<GenStats>
             }
         };
         w.capture(&mut rng, &uri, &host, &date, &http)?;
-        if matches!(opts.kind, GenKind::Pages | GenKind::CcPages) && n.is_multiple_of(LLMS_EVERY) {
+        let pages = matches!(opts.kind, GenKind::Pages | GenKind::CcPages);
+        if pages && n.is_multiple_of(LLMS_EVERY) {
             let (uri, http) = llms_capture(&host, n / LLMS_EVERY);
             w.stats.llms_captures += 1;
+            w.capture(&mut side, &uri, &host, &date, &http)?;
+        }
+        if pages && n % TDMREP_EVERY == TDMREP_EVERY / 2 {
+            let (uri, http) = tdmrep_capture(&host, n / TDMREP_EVERY);
             w.capture(&mut side, &uri, &host, &date, &http)?;
         }
     }
@@ -266,8 +271,14 @@ fn page_capture(rng: &mut Rng, kind: GenKind, host: &str, n: u64) -> (String, Ve
         (2, 0) => "Robots-Tag: noindex\r\n",
         _ => "",
     };
+    // One page in two hundred reserves TDM rights by TDMRep's header.
+    let tdm = if n % 200 == 3 {
+        "tdm-reservation: 1\r\n"
+    } else {
+        ""
+    };
     let head = format!(
-        "HTTP/1.1 200 OK\r\nDate: Mon, 04 Aug 2025 10:33:29 GMT\r\nContent-Type: text/html; charset=UTF-8\r\n{xrt}X-Crawler-Content-Encoding: gzip\r\nContent-Length: {}\r\n\r\n",
+        "HTTP/1.1 200 OK\r\nDate: Mon, 04 Aug 2025 10:33:29 GMT\r\nContent-Type: text/html; charset=UTF-8\r\n{xrt}{tdm}X-Crawler-Content-Encoding: gzip\r\nContent-Length: {}\r\n\r\n",
         body.len()
     );
     (uri, [head.into_bytes(), body.into_bytes()].concat())
@@ -275,6 +286,31 @@ fn page_capture(rng: &mut Rng, kind: GenKind, host: &str, n: u64) -> (String, Ve
 
 /// One page capture in this many is followed by a capture of its host's `/llms.txt`.
 const LLMS_EVERY: u64 = 100;
+
+/// ... and in this many by one of its `/.well-known/tdmrep.json` (TDMRep is rarer: 37 sites of
+/// the Tranco top million in February 2026, most of them publishers).
+const TDMREP_EVERY: u64 = 1000;
+
+/// The URI and HTTP response of the `k`th tdmrep.json capture: of four, two TDM files (one
+/// reserving the whole site, one a directory with a policy), a 404 and an HTML soft 404.
+fn tdmrep_capture(host: &str, k: u64) -> (String, Vec<u8>) {
+    let uri = format!("https://{host}/.well-known/tdmrep.json");
+    let (status, ctype, body) = match k % 4 {
+        0 => ("200 OK", "application/json", "[\n  {\"location\": \"/\", \"tdm-reservation\": 1}\n]\n".to_string()),
+        1 => (
+            "200 OK",
+            "application/json",
+            format!("[{{\"location\": \"/articles/*\", \"tdm-reservation\": 1, \"tdm-policy\": \"https://{host}/tdm-policy.json\"}}, {{\"location\": \"/\", \"tdm-reservation\": 0}}]"),
+        ),
+        2 => ("404 Not Found", "text/html", "<html><body>Not found</body></html>".to_string()),
+        _ => ("200 OK", "text/html", format!("<!DOCTYPE html><html><head><title>{host}</title></head></html>")),
+    };
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    (uri, [head.into_bytes(), body.into_bytes()].concat())
+}
 
 /// The URI and HTTP response of the `k`th llms.txt capture: what a crawl that fetches the path
 /// finds. Of twenty: eight the proposal's Markdown, six an HTML page served for any path (a

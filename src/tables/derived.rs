@@ -522,6 +522,28 @@ table! {
     }
 }
 
+table! {
+    /// Captures of `/.well-known/tdmrep.json` of a crawl (`tdmrep_rules`, a capture once) per
+    /// status class, what the body is, and the reservation the file gives the site's root, and
+    /// the hosts whose latest capture is of that kind: summed, `hosts` counts each host with a
+    /// capture once.
+    SummaryTdmrepBuilder, SummaryTdmrepRow, SummaryTdmrep,
+    {
+        status_class: Str,
+        /// As `tdmrep_rules.file_problem`: NULL for a TDM file or a capture that is not a 2xx.
+        file_problem: Str,
+        /// A 2xx whose body is a TDM file (a JSON array of rules, maybe empty).
+        tdm_file: Bool,
+        /// The reservation of the rule that decides `/` (0 or 1); NULL when no usable rule
+        /// matches it.
+        root_reservation: I32,
+        /// Some usable rule says 1.
+        reserves_some_path: Bool,
+        captures: I64,
+        hosts: I64,
+    }
+}
+
 /// The status class of an HTTP status, as `host_counts.status_class` and the page summaries
 /// name it.
 pub fn status_class(status: Option<i32>) -> &'static str {

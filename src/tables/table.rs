@@ -139,6 +139,8 @@ catalogue! {
         SummaryPageHeaderPairs = "summary_page_header_pairs", SummaryPageHeaderPairsBuilder;
         /// Captures and hosts per crawl and llms.txt file, status class and form.
         SummaryLlmsTxt = "summary_llms_txt", SummaryLlmsTxtBuilder;
+        /// Captures and hosts per crawl and kind of tdmrep.json capture.
+        SummaryTdmrep = "summary_tdmrep", SummaryTdmrepBuilder;
         /// One row per 2xx HTML page of a crawl and chosen agent: whether the page's URL may be
         /// fetched, by the robots.txt capture that governs its host.
         PageVerdicts = "page_verdicts", PageVerdictsBuilder;
