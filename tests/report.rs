@@ -240,6 +240,9 @@ fn every_number_on_the_page_is_its_querys() {
     );
     assert!(check_numbers(&out, &cells(&page)) > 150);
     assert!(page.len() < 400_000, "{} bytes", page.len());
+    // The samples' pages carry no Robots-Tag: the summary has no row, and the page says so
+    // (a table with no part for the crawl is a count of none, not an unknown one).
+    assert!(page.contains(r#"<p id="repcensus-samples-header-pairs">No page"#));
 
     let names = duck(
         &out,

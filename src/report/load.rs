@@ -41,6 +41,13 @@ impl<'o> Tables<'o> {
         self.parts.contains_key(&table)
     }
 
+    /// Whether the folder holds `table` at all, parts or only its `_schema` file (written by
+    /// every scan and `hosts` of a version that has the table): a derived table that is there
+    /// without a part for a crawl has no rows for it, not an unknown count.
+    pub(super) fn known(&self, table: Table) -> bool {
+        self.has(table) || self.out.root().join(table.name()).is_dir()
+    }
+
     /// The crawls with an `inputs` part (every scanned crawl has them).
     pub(super) fn crawls(&self) -> BTreeSet<String> {
         self.parts

@@ -259,7 +259,7 @@ impl PageDirectives {
             }
             Ok(())
         })?;
-        let summarized = !t.parts(Table::SummaryPageHeaderPairs, crawl).is_empty();
+        let summarized = t.known(Table::SummaryPageHeaderPairs);
         page.header_pairs = summarized.then_some(pairs);
         page.directives.sort_by(|x, y| {
             (y.responses.cmp(&x.responses)).then_with(|| {
