@@ -415,3 +415,40 @@ fn strays_in(rel: &str, code: &str, names: &[&str]) -> Vec<String> {
     }
     strays
 }
+
+/// Proptest keeps the cases it once failed on in `proptest-regressions/<module>.txt`, by the
+/// path of the test's source file, and replays them only from there: a seed file whose source
+/// moved or lost its property tests guards nothing.
+#[test]
+fn every_proptest_seed_file_has_its_property_tests_beside_it() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let seeds = root.join("proptest-regressions");
+    let mut files = Vec::new();
+    seed_files(&seeds, &mut files);
+    assert!(!files.is_empty(), "the project keeps seed files");
+    let mut orphans = Vec::new();
+    for f in files {
+        let rel = f.strip_prefix(&seeds).unwrap().with_extension("rs");
+        let source = root.join("src").join(&rel);
+        let has_tests = std::fs::read_to_string(&source).is_ok_and(|s| s.contains("proptest!"));
+        if !has_tests {
+            orphans.push(format!("{} (src/{})", f.display(), rel.display()));
+        }
+    }
+    assert!(
+        orphans.is_empty(),
+        "seed files without their property tests:\n{}",
+        orphans.join("\n")
+    );
+}
+
+fn seed_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            seed_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "txt") {
+            out.push(p);
+        }
+    }
+}
