@@ -440,9 +440,10 @@ pub fn derive(
         }
         summary.crawls.push(counts);
     }
-    derive_pages(out, only, &missing, &mut summary)?;
-    derive_llms(out, only, &missing, &mut summary)?;
-    derive_tdmrep(out, only, &missing, &mut summary)?;
+    let s = &mut summary;
+    s.pages = PAGES.derive(out, only, &missing, s, signals::derive_crawl)?;
+    s.llms_txt = LLMS.derive(out, only, &missing, s, llms::derive_crawl)?;
+    s.tdmrep = TDMREP.derive(out, only, &missing, s, tdmrep::derive_crawl)?;
     let derived: BTreeSet<String> = summary.crawls.iter().map(|c| c.crawl.clone()).collect();
     // The crawls' derivations are done: what they freed goes back before the changes are read.
     partitioned::give_back_memory();
@@ -514,69 +515,26 @@ fn in_partitions(
     counts
 }
 
-/// Derive the page summaries of every crawl with `page_signals` (in `only`), and remove those
-/// of crawls that have none left.
-fn derive_pages(
-    out: &OutDir,
-    only: Option<&BTreeSet<String>>,
-    missing: &BTreeMap<String, Vec<String>>,
-    summary: &mut HostsSummary,
-) -> Result<()> {
-    let family = Family {
-        from: Table::PageSignals,
-        tables: &signals::TABLES,
-        name: "summary_page_*",
-    };
-    let mut derived = Vec::new();
-    family.derive(out, only, missing, summary, |crawl, parts| {
-        derived.push((crawl.to_string(), signals::derive_crawl(out, crawl, parts)?));
-        Ok(())
-    })?;
-    summary.pages.extend(derived);
-    Ok(())
-}
+/// The page summaries, from `page_signals`.
+const PAGES: Family = Family {
+    from: Table::PageSignals,
+    tables: &signals::TABLES,
+    name: "summary_page_*",
+};
 
-/// Derive `summary_llms_txt` of every crawl with `llms_txt` (in `only`).
-fn derive_llms(
-    out: &OutDir,
-    only: Option<&BTreeSet<String>>,
-    missing: &BTreeMap<String, Vec<String>>,
-    summary: &mut HostsSummary,
-) -> Result<()> {
-    let family = Family {
-        from: Table::LlmsTxt,
-        tables: &llms::TABLES,
-        name: Table::SummaryLlmsTxt.name(),
-    };
-    let mut derived = Vec::new();
-    family.derive(out, only, missing, summary, |crawl, parts| {
-        derived.push((crawl.to_string(), llms::derive_crawl(out, crawl, parts)?));
-        Ok(())
-    })?;
-    summary.llms_txt.extend(derived);
-    Ok(())
-}
+/// `summary_llms_txt`, from `llms_txt`.
+const LLMS: Family = Family {
+    from: Table::LlmsTxt,
+    tables: &llms::TABLES,
+    name: Table::SummaryLlmsTxt.name(),
+};
 
-/// Derive `summary_tdmrep` of every crawl with `tdmrep_rules` (in `only`).
-fn derive_tdmrep(
-    out: &OutDir,
-    only: Option<&BTreeSet<String>>,
-    missing: &BTreeMap<String, Vec<String>>,
-    summary: &mut HostsSummary,
-) -> Result<()> {
-    let family = Family {
-        from: Table::TdmrepRules,
-        tables: &tdmrep::TABLES,
-        name: Table::SummaryTdmrep.name(),
-    };
-    let mut derived = Vec::new();
-    family.derive(out, only, missing, summary, |crawl, parts| {
-        derived.push((crawl.to_string(), tdmrep::derive_crawl(out, crawl, parts)?));
-        Ok(())
-    })?;
-    summary.tdmrep.extend(derived);
-    Ok(())
-}
+/// `summary_tdmrep`, from `tdmrep_rules`.
+const TDMREP: Family = Family {
+    from: Table::TdmrepRules,
+    tables: &tdmrep::TABLES,
+    name: Table::SummaryTdmrep.name(),
+};
 
 /// Summaries derived from one table of a crawl alone, apart from `robots_hosts`.
 struct Family {
@@ -589,16 +547,18 @@ struct Family {
 
 impl Family {
     /// Run `derive` for each crawl with parts of `from` (in `only`), after removing the
-    /// summaries of crawls that have none left. A crawl with a missing part is failed; one
-    /// whose derivation fails loses its summaries and is said in the run summary.
-    fn derive(
+    /// summaries of crawls that have none left; what it gave each crawl it derived. A crawl
+    /// with a missing part is failed; one whose derivation fails loses its summaries and is
+    /// said in the run summary.
+    fn derive<T>(
         &self,
         out: &OutDir,
         only: Option<&BTreeSet<String>>,
         missing: &BTreeMap<String, Vec<String>>,
         summary: &mut HostsSummary,
-        mut derive: impl FnMut(&str, &[PartRef]) -> Result<()>,
-    ) -> Result<()> {
+        derive: impl Fn(&OutDir, &str, &[PartRef]) -> Result<T>,
+    ) -> Result<Vec<(String, T)>> {
+        let mut derived = Vec::new();
         let mut by_crawl = parts_by_crawl(out, self.from)?;
         for t in self.tables {
             for (crawl, _) in out.table_parts(t.name())? {
@@ -617,15 +577,18 @@ impl Family {
                 }
                 continue;
             }
-            if let Err(e) = derive(&crawl, &parts) {
-                for t in self.tables {
-                    out.remove_parts(t.name(), &crawl)?;
+            match derive(out, &crawl, &parts) {
+                Ok(made) => derived.push((crawl, made)),
+                Err(e) => {
+                    for t in self.tables {
+                        out.remove_parts(t.name(), &crawl)?;
+                    }
+                    let why = format!("{}: {e:#}", self.name);
+                    summary.summaries_failed.push((crawl, why));
                 }
-                let why = format!("{}: {e:#}", self.name);
-                summary.summaries_failed.push((crawl, why));
             }
         }
-        Ok(())
+        Ok(derived)
     }
 }
 

@@ -3,6 +3,7 @@
 //! so `llms_txt_adoption.sql` reads a few rows instead of every capture. The table of captures
 //! is small (a host has one or two), so its rows are read as plain strings.
 
+use super::latest::{ByLatest, When};
 use super::read::{read_beside, summary_part};
 use super::tally::missing;
 use crate::parts::{OutDir, PartOutcome, PartRef};
@@ -11,7 +12,6 @@ use anyhow::{Context, Result};
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Int32Type, Int64Type, TimestampMicrosecondType};
 use arrow_array::{Array, RecordBatch};
-use std::collections::{BTreeMap, HashMap};
 
 /// The tables derived here.
 pub const TABLES: [Table; 1] = [Table::SummaryLlmsTxt];
@@ -31,43 +31,24 @@ const COLUMNS: [&str; 8] = [
 /// What a row is counted under: file, status class, form, valid.
 type Kind = (String, &'static str, Option<String>, Option<bool>);
 
-/// Which capture of a host is its latest: capture time, then place in the crawl.
-type When = (Option<i64>, String, i64);
-
 /// Derive the crawl's `summary_llms_txt` from its `llms_txt` parts and commit it; its rows.
 pub fn derive_crawl(out: &OutDir, crawl: &str, parts: &[PartRef]) -> Result<u64> {
-    let mut captures: BTreeMap<Kind, i64> = BTreeMap::new();
-    let mut latest: HashMap<(String, String), (When, Kind)> = HashMap::new();
+    let mut tally: ByLatest<(String, String), Kind> = ByLatest::default();
     read_beside(out, parts, &COLUMNS, &[], |part, batch| {
         each_row(part, batch, |host, when, kind| {
-            *captures.entry(kind.clone()).or_default() += 1;
-            let Some(host) = host else { return };
-            let slot = latest.entry((host, kind.0.clone()));
-            match slot {
-                std::collections::hash_map::Entry::Occupied(mut e) => {
-                    if when > e.get().0 {
-                        e.insert((when, kind));
-                    }
-                }
-                std::collections::hash_map::Entry::Vacant(e) => {
-                    e.insert((when, kind));
-                }
-            }
+            let group = host.map(|h| (h, kind.0.clone()));
+            tally.add(group, when, kind);
         })
     })?;
-    let mut hosts: BTreeMap<&Kind, i64> = BTreeMap::new();
-    for (_, kind) in latest.values() {
-        *hosts.entry(kind).or_default() += 1;
-    }
     let mut b = SummaryLlmsTxtBuilder::default();
-    for (kind, n) in &captures {
+    for (kind, n, hosts) in tally.counts() {
         b.append(&SummaryLlmsTxtRow {
             file: Some(&kind.0),
             status_class: Some(kind.1),
             form: kind.2.as_deref(),
             valid: kind.3,
-            captures: Some(*n),
-            hosts: Some(hosts.get(kind).copied().unwrap_or(0)),
+            captures: Some(n),
+            hosts: Some(hosts),
         });
     }
     let (part, rows): (PartOutcome, u64) = summary_part(out, crawl, b)?;

@@ -36,6 +36,7 @@ pub mod groups;
 mod host_counts;
 mod host_index;
 pub mod hosts;
+mod latest;
 pub mod lines;
 mod llms;
 pub mod page_verdicts;

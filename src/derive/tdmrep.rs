@@ -4,6 +4,7 @@
 //! technique. A capture is several `tdmrep_rules` rows (one per rule), written together; the
 //! table is small, so its rows are read as plain strings.
 
+use super::latest::{ByLatest, When};
 use super::read::{read_beside, summary_part};
 use super::tally::missing;
 use crate::parts::{OutDir, PartOutcome, PartRef};
@@ -12,7 +13,7 @@ use anyhow::{Context, Result};
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Int32Type, Int64Type, TimestampMicrosecondType};
 use arrow_array::{Array, RecordBatch};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 /// The tables derived here.
 pub const TABLES: [Table; 1] = [Table::SummaryTdmrep];
@@ -35,39 +36,26 @@ const COLUMNS: [&str; 10] = [
 /// reservation, some usable rule reserves.
 type Kind = (&'static str, Option<String>, bool, Option<i32>, bool);
 
-/// Which capture of a host is its latest: capture time, then place in the crawl.
-type When = (Option<i64>, String, i64);
-
 /// Derive the crawl's `summary_tdmrep` from its `tdmrep_rules` parts and commit it; its rows.
 pub fn derive_crawl(out: &OutDir, crawl: &str, parts: &[PartRef]) -> Result<u64> {
     let mut captures: HashMap<(String, i64), (Option<String>, When, Kind)> = HashMap::new();
     read_beside(out, parts, &COLUMNS, &[], |part, batch| {
         each_row(part, batch, &mut captures)
     })?;
-    let mut counts: BTreeMap<Kind, i64> = BTreeMap::new();
-    let mut latest: HashMap<&str, (&When, &Kind)> = HashMap::new();
-    for (host, when, kind) in captures.values() {
-        *counts.entry(kind.clone()).or_default() += 1;
-        let Some(host) = host else { continue };
-        let slot = latest.entry(host).or_insert((when, kind));
-        if when > slot.0 {
-            *slot = (when, kind);
-        }
-    }
-    let mut hosts: BTreeMap<&Kind, i64> = BTreeMap::new();
-    for (_, kind) in latest.values() {
-        *hosts.entry(kind).or_default() += 1;
+    let mut tally: ByLatest<String, Kind> = ByLatest::default();
+    for (host, when, kind) in captures.into_values() {
+        tally.add(host, when, kind);
     }
     let mut b = SummaryTdmrepBuilder::default();
-    for (kind, n) in &counts {
+    for (kind, n, hosts) in tally.counts() {
         b.append(&SummaryTdmrepRow {
             status_class: Some(kind.0),
             file_problem: kind.1.as_deref(),
             tdm_file: Some(kind.2),
             root_reservation: kind.3,
             reserves_some_path: Some(kind.4),
-            captures: Some(*n),
-            hosts: Some(hosts.get(kind).copied().unwrap_or(0)),
+            captures: Some(n),
+            hosts: Some(hosts),
         });
     }
     let (part, rows): (PartOutcome, u64) = summary_part(out, crawl, b)?;
