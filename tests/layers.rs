@@ -24,7 +24,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "derive",
         &[
-            "archive", "robots", "signals", "agents", "parts", "tables", "rows",
+            "archive", "robots", "signals", "files", "agents", "parts", "tables", "rows",
         ],
     ),
     ("report", &["archive", "signals", "parts", "tables"]),
@@ -347,6 +347,7 @@ const NOT_TABLES: &[(&str, &str)] = &[
     ("src/scan/summary.rs", "inputs"),
     ("src/scan/summary.rs", "robots_hosts"),
     ("src/report/page_figures.rs", "pages"),
+    ("src/report/files.rs", "pages"),
     // A clap argument's id, the `inputs` positional.
     ("src/main.rs", "inputs"),
     // The robots.txt key `App-Directives` and the verdicts' column of it.

@@ -94,6 +94,7 @@ fn key_columns(query: &str) -> &'static [&'static str] {
         }
         "errors_by_input" => &["kind"],
         "llms_txt_adoption" => &["file"],
+        "tdm_pages_reserved" => &["technique"],
         "robots_extension_adoption" => &["extension"],
         "robots_content_signal_values" => &["signal", "value"],
         "signals_directive_frequency" => &["source", "agent", "directive"],
@@ -282,7 +283,8 @@ fn every_number_on_the_page_is_its_querys() {
             "signals_directive_frequency",
             "signals_html_share",
             "signals_meta_header_conflicts",
-            "signals_sfv_adoption"
+            "signals_sfv_adoption",
+            "tdm_pages_reserved"
         ]
     );
     let checked = check_numbers(&out, &cells);
@@ -304,11 +306,12 @@ fn cells_of(figure: &str) -> Vec<Cell> {
     cells(&format!(r#"<section data-crawl="pages">{figure}"#))
 }
 
-/// A generated pages archive, where one page in fifty carries both robots headers and one host
-/// in a hundred has its llms.txt captured: the page counts the pages whose two headers
-/// disagree, and the hosts with a valid llms.txt, as the queries do.
+/// A generated pages archive, where one page in fifty carries both robots headers, one host
+/// in a hundred has its llms.txt captured and one page in two hundred a `tdm-reservation`
+/// header: the page counts the pages whose two headers disagree, the hosts with a valid
+/// llms.txt and the pages reserving their TDM rights, as the queries do.
 #[test]
-fn pages_with_two_robots_headers_and_llms_txt_files_are_counted_as_the_queries_count_them() {
+fn two_robots_headers_llms_txt_files_and_tdm_reservations_are_counted_as_the_queries_count_them() {
     let dir = tempfile::tempdir().unwrap();
     let (input, out) = (dir.path().join("pages.warc.gz"), dir.path().join("out"));
     let made = common::bin()
@@ -361,6 +364,20 @@ fn pages_with_two_robots_headers_and_llms_txt_files_are_counted_as_the_queries_c
         .map(|c| c.value.parse().unwrap())
         .unwrap();
     assert!(valid > 0, "{figure}");
+    let figure = &page[page
+        .find(r#"<figure id="pages-tdm">"#)
+        .expect("the TDM figure")..];
+    let figure = &figure[..figure.find("</figure>").unwrap()];
+    let tdm = cells_of(figure);
+    assert!(tdm.iter().all(|c| c.query == "tdm_pages_reserved"));
+    // Five cells (the technique's name and four numbers) for each technique and for any.
+    assert_eq!(tdm.len(), 20, "{figure}");
+    assert_eq!(check_numbers(&out, &tdm), 20);
+    let reserved: u64 = (tdm.iter())
+        .find(|c| c.key == "any" && c.column == "pages_reserved")
+        .map(|c| c.value.parse().unwrap())
+        .unwrap();
+    assert!(reserved > 0, "{figure}");
 }
 
 /// Two crawls (two scans with different `--crawl` names): the page has a change section whose

@@ -278,7 +278,7 @@ fn the_list_is_a_parameter_and_a_view() {
         let mut args = vec!["query", "study_own_group_root", out.to_str().unwrap()];
         args.extend_from_slice(&["--format", "csv"]);
         args.extend_from_slice(extra);
-        let run = common::bin().args(&args).output().unwrap();
+        let run = common::bin_with_duckdb().args(&args).output().unwrap();
         common::assert_ok(&run);
         let text = String::from_utf8(run.stdout).unwrap();
         (text.lines().skip(1))
@@ -304,7 +304,7 @@ fn the_list_is_a_parameter_and_a_view() {
         "SELECT count(*) AS n FROM ranks WHERE list = 'other';",
     )
     .unwrap();
-    let run = common::bin()
+    let run = common::bin_with_duckdb()
         .args([
             "query",
             own.to_str().unwrap(),

@@ -990,7 +990,7 @@ fn rsl_license_lines_are_a_key_counted_among_the_extensions() {
                 a.example,license,License,canonical,https://a.example/license.xml\n\
                 b.example,license,Licence,variant,/rsl.xml\n";
     assert_eq!(lines, want);
-    let adoption = common::bin()
+    let adoption = common::bin_with_duckdb()
         .args(["query", "robots_extension_adoption"])
         .arg(&out)
         .args(["--where", "extension = 'license'", "--format", "csv"])
@@ -1284,5 +1284,132 @@ fn tdmrep_json_captures_give_rows_per_rule_a_summary_and_adoption_per_technique(
          unknown,file,0.1667,2,1,2,6,2\n\
          unknown,header,0.1429,1,1,NULL,7,1\n\
          unknown,meta,0.0,1,0,NULL,7,1\n"
+    );
+}
+
+/// TDMRep's processing priority, page by page: the rule of the host's latest tdmrep.json that
+/// matches the page, then its `tdm-reservation` / `tdm-policy` headers, then its meta tags, each
+/// superseding the one before, and one that says nothing (or says something other than 0 or 1)
+/// leaving the value as it was. A host whose latest capture of the file is a 404 has no file.
+#[test]
+fn each_page_takes_its_tdm_reservation_from_the_file_then_the_header_then_the_meta_tag() {
+    use common::{http_warc, Response};
+    let dir = tempfile::tempdir().unwrap();
+    let (input, out) = (dir.path().join("t.warc"), dir.path().join("out"));
+    let groups = br#"[
+  { "location": "/directory-a/", "tdm-reservation": 1 },
+  { "location": "/directory-b/html/", "tdm-reservation": 1, "tdm-policy":"https://provider.com/policies/policy.json" },
+  { "location": "/directory-b/images/*.jpg", "tdm-reservation": 0 }
+]"#;
+    let html = |extra: &str| format!("Content-Type: text/html\r\n{extra}");
+    let page = |url, headers, body| Response {
+        url,
+        status: "200 OK",
+        headers,
+        body,
+    };
+    let responses = [
+        page(
+            "https://a.example/.well-known/tdmrep.json",
+            "Content-Type: application/json\r\n".into(),
+            groups,
+        ),
+        page(
+            "https://a.example/directory-a/x.pdf",
+            "Content-Type: application/pdf\r\n".into(),
+            b"%PDF",
+        ),
+        page(
+            "https://a.example/directory-b/html/p.html",
+            html("tdm-reservation: 0\r\n"),
+            b"<html></html>",
+        ),
+        page(
+            "https://a.example/directory-b/images/cat.jpg",
+            "Content-Type: image/jpeg\r\n".into(),
+            b"\xff\xd8",
+        ),
+        page(
+            "https://a.example/other.html",
+            html(""),
+            b"<html><head><meta name=\"tdm-reservation\" content=\"1\">\
+              <meta name=\"tdm-policy\" content=\"https://a.example/tdm.json\"></head></html>",
+        ),
+        page("https://a.example/plain.html", html(""), b"<html></html>"),
+        page(
+            "https://b.example/page.html",
+            html("tdm-reservation: yes\r\n"),
+            b"<html><head><meta name=\"tdm-reservation\" content=\"0\"></head></html>",
+        ),
+        Response {
+            url: "https://c.example/gone.html",
+            status: "404 Not Found",
+            headers: html("tdm-reservation: 1\r\n"),
+            body: b"<html></html>",
+        },
+        page(
+            "https://d.example/.well-known/tdmrep.json",
+            "Content-Type: application/json\r\n".into(),
+            br#"[{"location": "/", "tdm-reservation": 1}]"#,
+        ),
+        Response {
+            url: "https://d.example/.well-known/tdmrep.json",
+            status: "404 Not Found",
+            headers: html(""),
+            body: b"<html>gone</html>",
+        },
+        page("https://d.example/x.html", html(""), b"<html></html>"),
+    ];
+    http_warc(&input, "2026-02-01T00:00:00Z", &responses);
+    let (code, err) = scan(&[input.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let rows = duck(
+        &out,
+        "SELECT url, tdm_reservation, technique, tdm_policy, policy_technique, overridden, \
+         file_reservation, header_reservation, meta_reservation, file_location, \
+         tdmrep_warc_offset IS NOT NULL AS file_read \
+         FROM read_parquet('page_tdm/*/*.parquet') ORDER BY url",
+    );
+    assert_eq!(
+        rows,
+        "url,tdm_reservation,technique,tdm_policy,policy_technique,overridden,file_reservation,\
+         header_reservation,meta_reservation,file_location,file_read\n\
+         https://a.example/directory-a/x.pdf,1,file,NULL,NULL,false,1,NULL,NULL,/directory-a/,true\n\
+         https://a.example/directory-b/html/p.html,0,header,https://provider.com/policies/policy.json,\
+         file,true,1,0,NULL,/directory-b/html/,true\n\
+         https://a.example/directory-b/images/cat.jpg,0,file,NULL,NULL,false,0,NULL,NULL,\
+         /directory-b/images/*.jpg,true\n\
+         https://a.example/other.html,1,meta,https://a.example/tdm.json,meta,false,NULL,NULL,1,\
+         NULL,false\n\
+         https://b.example/page.html,0,meta,NULL,NULL,false,NULL,NULL,0,NULL,false\n"
+    );
+    let summary = duck(
+        &out,
+        "SELECT tdm_reservation, technique, has_policy, overridden, pages, hosts \
+         FROM read_parquet('summary_page_tdm/*/*.parquet') ORDER BY ALL",
+    );
+    // Nine 2xx pages (the two tdmrep.json captures that are 2xx among them); four say nothing.
+    assert_eq!(
+        summary,
+        "tdm_reservation,technique,has_policy,overridden,pages,hosts\n\
+         0,file,false,false,1,1\n\
+         0,header,true,true,1,1\n\
+         0,meta,false,false,1,1\n\
+         1,file,false,false,1,1\n\
+         1,meta,true,false,1,1\n\
+         NULL,NULL,false,false,4,NULL\n"
+    );
+    let sql = format!(
+        ".read {}",
+        repo().join("queries/tdm_pages_reserved.sql").display()
+    );
+    assert_eq!(
+        duck(&out, &sql),
+        "crawl,technique,share_reserved,pages_reserved,pages_not_reserved,pages_overriding,\
+         hosts_reserved,pages_2xx\n\
+         unknown,file,0.1111,1,1,0,1,9\n\
+         unknown,header,0.0,0,1,1,0,9\n\
+         unknown,meta,0.1111,1,1,0,1,9\n\
+         unknown,any,0.2222,2,3,1,1,9\n"
     );
 }

@@ -14,6 +14,7 @@ pub use super::host_index::CrawlHosts;
 use super::host_index::{read_crawl, CrawlIndex, SiteGoverns};
 use super::lines::{self, CrawlLines};
 use super::llms;
+use super::page_tdm;
 use super::page_verdicts;
 use super::partitioned;
 pub use super::partitions::Budget;
@@ -48,6 +49,8 @@ pub struct HostsSummary {
     pub llms_txt: Vec<(String, u64)>,
     /// The crawls whose `summary_tdmrep` was derived, with its rows.
     pub tdmrep: Vec<(String, u64)>,
+    /// The crawls whose `page_tdm` was derived, with its rows.
+    pub page_tdm: Vec<(String, u64)>,
     /// The crawls whose `summary_agent_changes` were derived.
     pub changes: Vec<super::changes::CrawlChange>,
 }
@@ -175,6 +178,11 @@ impl HostsSummary {
         for (crawl, rows) in &self.tdmrep {
             s.push_str(&format!("summary_tdmrep  {crawl}: {rows} rows\n"));
         }
+        for (crawl, rows) in self.page_tdm.iter().filter(|p| p.1 > 0) {
+            s.push_str(&format!(
+                "page_tdm  {crawl}: {rows} pages with a TDM value\n"
+            ));
+        }
         // A crawl sharing no host with the crawl before is in `--summary`, not said here: a
         // folder of unrelated crawls would list every one.
         for c in self.changes.iter().filter(|c| c.hosts_both > 0) {
@@ -237,6 +245,7 @@ impl HostsSummary {
                 .map(|(c, why)| serde_json::json!({"crawl": c, "error": why}))
                 .collect::<Vec<_>>(),
             "removed": self.removed,
+            (Table::PageTdm.name()): self.page_tdm.iter().cloned().collect::<BTreeMap<_, _>>(),
             "summaries_failed": self.summaries_failed.iter()
                 .map(|(c, why)| serde_json::json!({"crawl": c, "error": why}))
                 .collect::<Vec<_>>(),
@@ -297,7 +306,14 @@ pub fn derive(
     // Whatever was asked: a crawl without robots_files (its inputs were scanned again under
     // another crawl name) keeps no robots_hosts.
     for derived in Table::DERIVED.into_iter().filter(|t| {
-        !signals::TABLES.contains(t) && !llms::TABLES.contains(t) && !tdmrep::TABLES.contains(t)
+        ![
+            &signals::TABLES[..],
+            &llms::TABLES,
+            &tdmrep::TABLES,
+            &page_tdm::TABLES,
+        ]
+        .iter()
+        .any(|f| f.contains(t))
     }) {
         for (crawl, _) in out.table_parts(derived.name())? {
             if !by_crawl.contains_key(&crawl) {
@@ -444,6 +460,15 @@ pub fn derive(
     s.pages = PAGES.derive(out, only, &missing, s, signals::derive_crawl)?;
     s.llms_txt = LLMS.derive(out, only, &missing, s, llms::derive_crawl)?;
     s.tdmrep = TDMREP.derive(out, only, &missing, s, tdmrep::derive_crawl)?;
+    let (signals_by_crawl, rules_by_crawl) = (
+        parts_by_crawl(out, Table::PageSignals)?,
+        parts_by_crawl(out, Table::TdmrepRules)?,
+    );
+    s.page_tdm = PAGE_TDM.derive(out, only, &missing, s, |out, crawl, pages| {
+        let signals = signals_by_crawl.get(crawl).map_or(&[][..], Vec::as_slice);
+        let rules = rules_by_crawl.get(crawl).map_or(&[][..], Vec::as_slice);
+        page_tdm::derive_crawl(out, crawl, pages, signals, rules)
+    })?;
     let derived: BTreeSet<String> = summary.crawls.iter().map(|c| c.crawl.clone()).collect();
     // The crawls' derivations are done: what they freed goes back before the changes are read.
     partitioned::give_back_memory();
@@ -534,6 +559,13 @@ const TDMREP: Family = Family {
     from: Table::TdmrepRules,
     tables: &tdmrep::TABLES,
     name: Table::SummaryTdmrep.name(),
+};
+
+/// `page_tdm` and `summary_page_tdm`, from `pages` (with `page_signals` and `tdmrep_rules`).
+const PAGE_TDM: Family = Family {
+    from: Table::Pages,
+    tables: &page_tdm::TABLES,
+    name: Table::PageTdm.name(),
 };
 
 /// Summaries derived from one table of a crawl alone, apart from `robots_hosts`.

@@ -39,6 +39,7 @@ pub mod hosts;
 mod latest;
 pub mod lines;
 mod llms;
+mod page_tdm;
 pub mod page_verdicts;
 pub mod pairs;
 mod partitioned;

@@ -145,6 +145,94 @@ fn rule(item: &Value) -> Rule {
     }
 }
 
+str_enum! {
+    /// Where a page's TDM reservation or policy was stated, in the protocol's processing
+    /// order ("Processing priority"): each one supersedes the ones before it.
+    pub enum Technique {
+        /// The rule of the site's `/.well-known/tdmrep.json` whose location matches the page.
+        File = "file",
+        /// A `tdm-reservation` / `tdm-policy` HTTP header of the page's response.
+        Header = "header",
+        /// A `tdm-reservation` / `tdm-policy` meta tag of the page.
+        Meta = "meta",
+    }
+}
+
+/// What one technique states for a page: a reservation (0 or 1; another value is a protocol
+/// error and states nothing) and a policy.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Stated {
+    pub reservation: Option<u8>,
+    pub policy: Option<String>,
+}
+
+impl Stated {
+    /// Add a `tdm-reservation` value as written (a header's or a meta tag's). A technique that
+    /// states several reserves when one of them is `1` (the reading that loses no opt-out).
+    pub fn reservation_value(&mut self, value: &str) {
+        let v = match value.trim() {
+            "1" => 1,
+            "0" => 0,
+            _ => return,
+        };
+        self.reservation = Some(self.reservation.map_or(v, |r| r.max(v)));
+    }
+
+    /// Add a `tdm-policy` value as written; the first one stated is kept.
+    pub fn policy_value(&mut self, value: &str) {
+        let v = value.trim();
+        if self.policy.is_none() && !v.is_empty() {
+            self.policy = Some(v.to_string());
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.reservation.is_none() && self.policy.is_none()
+    }
+}
+
+/// A page's effective TDM reservation and policy, and the technique that set each.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Effective {
+    pub reservation: Option<(u8, Technique)>,
+    pub policy: Option<(String, Technique)>,
+    /// A later technique stated a reservation other than an earlier one's.
+    pub overridden: bool,
+}
+
+impl Effective {
+    /// The page's values from what each technique states, in processing order: the file's
+    /// matching rule, then the headers, then the meta tags. Each value a technique states
+    /// supersedes the one before; a technique that states nothing (or a reservation that is
+    /// a protocol error) leaves the earlier value as it was: absence never resets it.
+    pub fn of(file: &Stated, header: &Stated, meta: &Stated) -> Self {
+        let mut e = Effective::default();
+        let order = [
+            (file, Technique::File),
+            (header, Technique::Header),
+            (meta, Technique::Meta),
+        ];
+        for (stated, technique) in order {
+            if stated.is_empty() {
+                continue;
+            }
+            if let Some(r) = stated.reservation {
+                e.overridden |= e.reservation.is_some_and(|(was, _)| was != r);
+                e.reservation = Some((r, technique));
+            }
+            if let Some(p) = &stated.policy {
+                e.policy = Some((p.clone(), technique));
+            }
+        }
+        e
+    }
+
+    /// Whether any technique stated anything for the page.
+    pub fn is_set(&self) -> bool {
+        self.reservation.is_some() || self.policy.is_some()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -218,5 +306,63 @@ mod tests {
         );
         assert_eq!(f.rules[2].reservation_raw.as_deref(), Some("\"1\""));
         assert_eq!(f.rule_for(b"/a", &mut Matcher::default()), Some(5));
+    }
+
+    fn stated(reservation: Option<u8>, policy: Option<&str>) -> Stated {
+        Stated {
+            reservation,
+            policy: policy.map(str::to_string),
+        }
+    }
+
+    /// "Processing priority": the header supersedes the file, the meta tag supersedes both,
+    /// and a technique that says nothing leaves the value before it.
+    #[test]
+    fn later_techniques_supersede_earlier_ones_and_absence_never_resets() {
+        let none = Stated::default();
+        let file = stated(Some(1), Some("https://p.example/policy.json"));
+        let e = Effective::of(&file, &none, &none);
+        assert_eq!(e.reservation, Some((1, Technique::File)));
+        assert_eq!(e.policy.as_ref().map(|p| p.1), Some(Technique::File));
+        assert!(!e.overridden);
+        let header = stated(Some(0), None);
+        let e = Effective::of(&file, &header, &none);
+        assert_eq!(e.reservation, Some((0, Technique::Header)));
+        // The header states no policy: the file's stays.
+        assert_eq!(e.policy.as_ref().map(|p| p.1), Some(Technique::File));
+        assert!(e.overridden);
+        let meta = stated(Some(1), Some("https://p.example/other.json"));
+        let e = Effective::of(&file, &header, &meta);
+        assert_eq!(e.reservation, Some((1, Technique::Meta)));
+        assert_eq!(
+            e.policy,
+            Some(("https://p.example/other.json".into(), Technique::Meta))
+        );
+        assert!(e.overridden, "the header overrode the file on the way");
+        let e = Effective::of(&none, &none, &stated(Some(0), None));
+        assert_eq!(e.reservation, Some((0, Technique::Meta)));
+        assert!(!e.overridden && e.is_set());
+        assert!(!Effective::of(&none, &none, &none).is_set());
+    }
+
+    /// Values other than 0 and 1 are protocol errors: they state nothing, so the value before
+    /// stands; of two values a technique states, a 1 wins.
+    #[test]
+    fn a_reservation_other_than_0_or_1_states_nothing_and_of_two_a_1_wins() {
+        let mut header = Stated::default();
+        header.reservation_value("yes");
+        header.reservation_value(" true ");
+        assert_eq!(header.reservation, None);
+        let e = Effective::of(&stated(Some(1), None), &header, &Stated::default());
+        assert_eq!(e.reservation, Some((1, Technique::File)));
+        let mut two = Stated::default();
+        two.reservation_value("0");
+        two.reservation_value(" 1");
+        two.reservation_value("0");
+        assert_eq!(two.reservation, Some(1));
+        two.policy_value(" ");
+        two.policy_value("https://a.example/p");
+        two.policy_value("https://a.example/q");
+        assert_eq!(two.policy.as_deref(), Some("https://a.example/p"));
     }
 }

@@ -84,7 +84,7 @@ impl ReportSummary {
 }
 
 /// The tables the report reads.
-const TABLES: [Table; 20] = [
+const TABLES: [Table; 22] = [
     Table::Inputs,
     Table::Errors,
     Table::RobotsFiles,
@@ -101,6 +101,8 @@ const TABLES: [Table; 20] = [
     Table::SummaryPageConflicts,
     Table::SummaryPageHeaderPairs,
     Table::SummaryLlmsTxt,
+    Table::SummaryTdmrep,
+    Table::SummaryPageTdm,
     Table::RobotsAgents,
     Table::RobotsRules,
     Table::HostCounts,
@@ -419,9 +421,11 @@ fn crawl_section(t: &Tables<'_>, crawl: &str, body: &mut String) -> Result<Crawl
     }
     page_figures::directive_figures(crawl, &directives, body);
     let llms = files::load_llms(t, crawl)?;
-    if !llms.is_empty() {
+    let tdm = files::load_tdm(t, crawl)?;
+    if !llms.is_empty() || !tdm.is_empty() {
         body.push_str("<h3>Other files</h3>");
         files::llms_figure(crawl, &llms, pages.all_hosts, body);
+        files::tdm_figure(crawl, &tdm, body);
     }
     body.push_str("</section>\n");
     Ok(CrawlFigures {

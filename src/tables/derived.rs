@@ -544,6 +544,58 @@ table! {
     }
 }
 
+table! {
+    /// One row per 2xx page of a crawl with a TDM reservation or policy from any technique of
+    /// the TDM Reservation Protocol: the effective values by its processing priority (the
+    /// matching rule of the host's latest `/.well-known/tdmrep.json`, then the page's headers,
+    /// then its meta tags, each superseding the one before), the technique that set each, and
+    /// what each technique stated. Derived from `pages`, `page_signals` and `tdmrep_rules`.
+    PageTdmBuilder, PageTdmRow, PageTdm,
+    {
+        /// The page's capture (as in `pages`).
+        warc_file: Str,
+        warc_offset: I64,
+        url: Text,
+        host: Str,
+        capture_time: Ts,
+        http_status: I32,
+        /// The effective reservation, 0 or 1; NULL when only a policy was stated.
+        tdm_reservation: I32,
+        /// `file`, `header` or `meta` (`files::tdmrep::Technique`): what set it.
+        technique: Label,
+        /// The effective policy URL, and what set it.
+        tdm_policy: Text,
+        policy_technique: Label,
+        /// A later technique stated a reservation other than an earlier one's.
+        overridden: Bool,
+        /// What each technique stated (NULL: nothing, or a protocol error).
+        file_reservation: I32,
+        header_reservation: I32,
+        meta_reservation: I32,
+        /// The host's tdmrep.json capture read, and the location of its rule that matched
+        /// the page (NULL: none matched, or the host has no TDM file).
+        tdmrep_warc_file: Str,
+        tdmrep_warc_offset: I64,
+        file_location: Text,
+    }
+}
+
+table! {
+    /// The 2xx pages of a crawl per effective TDM reservation (`page_tdm`), the technique that
+    /// set it, whether a policy is set and whether a later technique overrode an earlier one,
+    /// with their hosts; one row (`technique` NULL, `hosts` NULL) counts the 2xx pages nothing
+    /// is stated for, so the rows sum to the crawl's 2xx pages.
+    SummaryPageTdmBuilder, SummaryPageTdmRow, SummaryPageTdm,
+    {
+        tdm_reservation: I32,
+        technique: Str,
+        has_policy: Bool,
+        overridden: Bool,
+        pages: I64,
+        hosts: I64,
+    }
+}
+
 /// The status class of an HTTP status, as `host_counts.status_class` and the page summaries
 /// name it.
 pub fn status_class(status: Option<i32>) -> &'static str {

@@ -141,6 +141,11 @@ catalogue! {
         SummaryLlmsTxt = "summary_llms_txt", SummaryLlmsTxtBuilder;
         /// Captures and hosts per crawl and kind of tdmrep.json capture.
         SummaryTdmrep = "summary_tdmrep", SummaryTdmrepBuilder;
+        /// Pages per crawl by effective TDM reservation and the technique that set it.
+        SummaryPageTdm = "summary_page_tdm", SummaryPageTdmBuilder;
+        /// One row per 2xx page of a crawl with a TDM reservation or policy: the effective
+        /// values by the protocol's processing priority.
+        PageTdm = "page_tdm", PageTdmBuilder;
         /// One row per 2xx HTML page of a crawl and chosen agent: whether the page's URL may be
         /// fetched, by the robots.txt capture that governs its host.
         PageVerdicts = "page_verdicts", PageVerdictsBuilder;

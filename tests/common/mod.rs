@@ -64,6 +64,14 @@ pub fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_repcensus"))
 }
 
+/// The binary with the DuckDB command as the engine of `repcensus query` (which otherwise
+/// takes what the machine has: a test must not depend on it).
+pub fn bin_with_duckdb() -> Command {
+    let mut c = bin();
+    c.env("REPCENSUS_DUCKDB", duckdb());
+    c
+}
+
 /// The samples scanned once per test binary, from the repository's root (relative input paths,
 /// so `warc_file` values and the expected answers do not depend on where the repository is):
 /// the output folder, kept until the binary ends.
