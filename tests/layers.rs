@@ -27,7 +27,10 @@ const LAYERS: &[(&str, &[&str])] = &[
             "archive", "robots", "signals", "files", "agents", "parts", "tables", "rows",
         ],
     ),
-    ("report", &["archive", "signals", "parts", "tables"]),
+    (
+        "report",
+        &["archive", "signals", "files", "parts", "tables"],
+    ),
     ("ask", &["archive", "parts", "tables"]),
     ("ranks", &["archive", "parts", "tables"]),
     (

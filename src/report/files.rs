@@ -5,6 +5,7 @@
 
 use super::html::{cell, esc, thousands, Figure, Num};
 use super::load::Tables;
+use crate::files::tdmrep::Technique;
 use crate::tables::Table;
 use anyhow::Result;
 use arrow_array::Array;
@@ -133,7 +134,8 @@ pub(super) fn llms_figure(crawl: &str, files: &[LlmsFile], crawl_hosts: u64, bod
 /// meta), as `tdm_pages_reserved.sql` counts them, and the hosts' tdmrep.json files.
 #[derive(Debug, Default, Clone, PartialEq)]
 pub(super) struct Tdm {
-    /// Per technique, in processing order: pages reserved, not reserved, overriding.
+    /// Per technique (in the order of `Technique::ALL`, the processing order): pages reserved,
+    /// not reserved, overriding.
     pub techniques: [(u64, u64, u64); 3],
     pub pages_2xx: u64,
     /// Hosts whose tdmrep.json was captured, those whose latest capture is a TDM file, and
@@ -150,8 +152,6 @@ impl Tdm {
     }
 }
 
-const TECHNIQUES: [&str; 3] = ["file", "header", "meta"];
-
 /// The crawl's TDM reservations (empty for tables of a schema before 22).
 pub(super) fn load_tdm(t: &Tables<'_>, crawl: &str) -> Result<Tdm> {
     let mut tdm = Tdm::default();
@@ -163,7 +163,7 @@ pub(super) fn load_tdm(t: &Tables<'_>, crawl: &str) -> Result<Tdm> {
             let n = pages.value(i).max(0) as u64;
             tdm.pages_2xx += n;
             let k = (technique.is_valid(i))
-                .then(|| TECHNIQUES.iter().position(|t| *t == technique.value(i)))
+                .then(|| (Technique::ALL.iter()).position(|t| t.as_str() == technique.value(i)))
                 .flatten();
             let (Some(k), true) = (k, reservation.is_valid(i)) else {
                 continue;
@@ -222,8 +222,8 @@ pub(super) fn tdm_figure(crawl: &str, tdm: &Tdm, body: &mut String) {
             cell(k, "pages_overriding", Num::Count(overriding)),
         )
     };
-    let mut rows: Vec<String> = (TECHNIQUES.iter().zip(tdm.techniques))
-        .map(|(k, n)| row(k, n))
+    let mut rows: Vec<String> = (Technique::ALL.iter().zip(tdm.techniques))
+        .map(|(k, n)| row(k.as_str(), n))
         .collect();
     let any = tdm
         .techniques
