@@ -77,16 +77,16 @@ mod tables;
 
 /// The tracked crawlers.
 pub use agents::{Agent, ListFormat, Registry};
-/// Reading records out of archives, and the extractor that turns them into rows.
-pub use archive::framer::Framer;
-pub use archive::local::read_start;
-pub use archive::problem::{ErrorKind, ReadError, Scope};
-pub use archive::ranges::Redirects;
-pub use archive::reader::{
+pub use archive::container::reader::{
     read_gzip_members, read_plain, read_stream, ContainerStats, ReadBuffers,
 };
-pub use archive::record::Head;
-pub use archive::sink::{Need, Record, Sink, KEEP_BLOCK};
+/// Reading records out of archives, and the extractor that turns them into rows.
+pub use archive::framing::framer::Framer;
+pub use archive::framing::sink::{Need, Record, Sink, KEEP_BLOCK};
+pub use archive::heads::record::Head;
+pub use archive::problem::{ErrorKind, ReadError, Scope};
+pub use archive::source::local::read_start;
+pub use archive::source::ranges::Redirects;
 /// Asking a scan's output folder the bundled questions (`repcensus query`, `repcensus views`).
 pub use ask::{
     bundled_sql, engine::Engine as QueryEngine, query, questions, script as query_script,
@@ -112,7 +112,7 @@ pub use robots::parse::{is_valid_product_token, product_token, PARSE_LIMIT};
 pub use robots::{
     allowed_by_robots, path_params_query, GroupRules, Key, Matcher, RobotsTxt, Source,
 };
-pub use rows::robots_txt::{file_json, file_json_of};
+pub use rows::from_robots::robots_txt::{file_json, file_json_of};
 pub use rows::{ExtractBuffers, Extractor};
 pub use scan::chunk_target;
 /// Scanning archives into Parquet tables (`repcensus scan`).
@@ -123,11 +123,11 @@ pub use signals::{parse_header_value, parse_meta_content, ParsedValue, Syntax};
 /// The tables: their catalogue, a selection of them, the schema version in every part.
 pub use tables::{Table, TableSelection, SCHEMA_VERSION};
 /// The tiers of `ranks.tier`, in order.
-pub const RANK_TIERS: &[tables::ranks::Tier] = tables::ranks::Tier::ALL;
+pub const RANK_TIERS: &[tables::ranked_lists::Tier] = tables::ranked_lists::Tier::ALL;
 
 /// Inputs: expanding command-line arguments into files, sharding them, and opening them.
 pub mod inputs {
-    pub use crate::archive::input::{
+    pub use crate::archive::source::input::{
         expand, input_id, parse_shard, plan_chunks, shard, sniff_archive, stream_reader, Container,
     };
 }
@@ -136,19 +136,19 @@ pub mod inputs {
 /// the API: they change with the code.
 #[doc(hidden)]
 pub mod internals {
-    pub use crate::archive::gz::{MemberInflater, MemberResult};
-    pub use crate::archive::http::parse_response;
+    pub use crate::archive::container::gz::{MemberInflater, MemberResult};
+    pub use crate::archive::heads::http::parse_response;
     pub use crate::parts::{OutDir, PartWriter};
     pub use crate::robots::ext::{
         app_directives_at, app_directives_for, parse_app_directives, parse_pairs,
     };
     pub use crate::robots::lex::flag;
-    pub use crate::rows::host_counts::HostCounts;
-    pub use crate::rows::page_signals::Carried;
-    pub use crate::rows::robots_txt::{
+    pub use crate::rows::from_pages::host_counts::HostCounts;
+    pub use crate::rows::from_pages::page_signals::Carried;
+    pub use crate::rows::from_robots::robots_txt::{
         append_file_row, LineTables, ParsedBody, Provenance, RobotsLineTables, Scratch,
     };
-    pub use crate::rows::verdicts::Verdicts;
+    pub use crate::rows::from_robots::verdicts::Verdicts;
     pub use crate::signals::meta::HeadScanner;
     pub use crate::signals::value::normalize;
     pub use crate::tables::{

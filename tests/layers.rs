@@ -324,8 +324,8 @@ fn the_checks_find_imports_circles_and_upward_arrows() {
 #[test]
 fn nested_modules_and_re_exports_are_followed() {
     let g = graph();
-    // `crate::archive::remote` is re-exported by archive/mod.rs from archive/source/remote.rs;
-    // `crate::archive::starts::...` from archive/framing/starts.rs.
+    // `crate::archive::source::remote` is archive/source/remote.rs;
+    // `crate::archive::framing::starts::...` is archive/framing/starts.rs.
     let reader = &g["archive/container/reader"];
     assert!(reader.contains("archive/framing/starts"), "{reader:?}");
     let ranges = &g["archive/source/ranges"];
@@ -350,7 +350,7 @@ const NOT_TABLES: &[(&str, &str)] = &[
     ("src/scan/summary.rs", "inputs"),
     ("src/scan/summary.rs", "robots_hosts"),
     ("src/report/page_figures.rs", "pages"),
-    ("src/report/files.rs", "pages"),
+    ("src/report/file_figures.rs", "pages"),
     // A clap argument's id, the `inputs` positional.
     ("src/main.rs", "inputs"),
     // The robots.txt key `App-Directives` and the verdicts' column of it.
@@ -455,4 +455,29 @@ fn seed_files(dir: &Path, out: &mut Vec<PathBuf>) {
             out.push(p);
         }
     }
+}
+
+#[test]
+fn no_module_is_named_like_a_folder_of_another_layer() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let folders: BTreeSet<String> = (std::fs::read_dir(&src).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let named: Vec<String> = (files.iter())
+        .filter(|f| {
+            let stem = f.file_stem().unwrap().to_string_lossy();
+            let top = f.strip_prefix(&src).unwrap().components().next().unwrap();
+            folders.contains(stem.as_ref()) && top.as_os_str() != stem.as_ref()
+        })
+        .map(|f| f.display().to_string())
+        .collect();
+    assert!(
+        named.is_empty(),
+        "modules named like a folder of src/ they are not in (say which part they are):\n{}",
+        named.join("\n")
+    );
 }

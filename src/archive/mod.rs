@@ -2,17 +2,10 @@
 //! pipes, remote objects, byte ranges), the containers they are packed in (`container`: gzip
 //! members, whole-file compressors), the framing of WARC and ARC records in them (`framing`), and
 //! the record and HTTP heads (`heads`); problems found on the way (`problem`). Knows nothing of
-//! robots.txt or tables. Each module is also named from here (`archive::remote`), as the rest of
-//! the crate names them.
+//! robots.txt or tables. The crate names each module by its folder (`archive::source::remote`).
 
 pub mod container;
 pub mod framing;
 pub mod heads;
 pub mod problem;
 pub mod source;
-
-pub use container::{gz, reader};
-pub(crate) use framing::starts;
-pub use framing::{framer, sink};
-pub use heads::{http, record};
-pub use source::{input, limits, local, mapped, ranges, remote};

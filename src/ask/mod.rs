@@ -10,9 +10,9 @@
 pub mod engine;
 mod sql;
 
-use crate::archive::input::crawl_folder;
+use crate::archive::source::input::crawl_folder;
 use crate::parts::SCHEMA_CRAWL;
-use crate::tables::ranks::RANKS;
+use crate::tables::ranked_lists::RANKS;
 use crate::tables::Table;
 use engine::Last;
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! App-Directives for the path. The command line only dispatches here.
 
 use crate::agents::{Agent, Registry};
-use crate::archive::local::read_start;
+use crate::archive::source::local::read_start;
 use crate::robots::ext::app_directives_at;
 use crate::robots::matcher::{path_params_query, Decision, Matcher, Source};
 use crate::robots::parse::{is_valid_product_token, RobotsTxt, PARSE_LIMIT};

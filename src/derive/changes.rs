@@ -1,6 +1,6 @@
 //! `summary_agent_changes`: how the blocking of each tracked agent changed from one crawl to
 //! the next of its collection (crawls ordered by their earliest robots.txt capture; names that
-//! differ only in their digits, `archive::input::crawl_collection`), among the hosts captured
+//! differ only in their digits, `archive::source::input::crawl_collection`), among the hosts captured
 //! in both, so that `agents_blocking_change.sql` reads a row per agent instead of joining two
 //! crawls' hosts.
 //!
@@ -13,7 +13,7 @@
 use super::partitions::Budget;
 use super::read::read_beside;
 use crate::agents::Registry;
-use crate::archive::input::crawl_collection;
+use crate::archive::source::input::crawl_collection;
 use crate::parts::{OutDir, PartRef};
 use crate::tables::{SummaryAgentChangeRow, SummaryAgentChangesBuilder, Table};
 use anyhow::{bail, Context, Result};

@@ -2,7 +2,7 @@
 //! gives `/` a `Content-Usage` rule for it, by the rule's value (`agent_verdict_runs.content_usage`),
 //! so `agents_content_usage.sql` reads a few hundred rows instead of the runs of every capture.
 //!
-//! Counted beside `summary_agents` ([`super::agents::Agents`]) as the runs are read: a capture's
+//! Counted beside `summary_agents` ([`super::agent_summary::Agents`]) as the runs are read: a capture's
 //! runs with a `content_usage` are its *usages*, each added once per host it governs.
 
 use super::classes::Classes;

@@ -8,12 +8,13 @@
 //! latest capture. The crawl's part (`robots_hosts/crawl=C/part-C.parquet`) replaces the one an
 //! earlier derivation wrote, whole, when it is complete.
 
-use super::agents::{self, Agents, CrawlAgents};
+use super::agent_summary::{self, Agents, CrawlAgents};
 use super::host_counts::HostCounts;
 pub use super::host_index::CrawlHosts;
 use super::host_index::{read_crawl, CrawlIndex, SiteGoverns};
 use super::lines::{self, CrawlLines};
 use super::llms;
+use super::page_summaries::{self, CrawlSignals};
 use super::page_tdm;
 use super::page_verdicts;
 use super::partitioned;
@@ -21,7 +22,6 @@ pub use super::partitions::Budget;
 use super::read::Governs;
 use super::redirects::Resolution;
 use super::revisits::Revisit;
-use super::signals::{self, CrawlSignals};
 use super::tdmrep;
 use crate::agents::Registry;
 use crate::parts::runs::Names;
@@ -266,7 +266,7 @@ pub fn derive_in(
     // A crawl is named by its folder (`crawl=NAME`) or by the name it was scanned under.
     let only: Option<BTreeSet<String>> = only.map(|o| {
         o.iter()
-            .map(|c| crate::archive::input::crawl_folder(c))
+            .map(|c| crate::archive::source::input::crawl_folder(c))
             .collect()
     });
     OutDir::with_existing(out, |dir| {
@@ -307,7 +307,7 @@ pub fn derive(
     // another crawl name) keeps no robots_hosts.
     for derived in Table::DERIVED.into_iter().filter(|t| {
         ![
-            &signals::TABLES[..],
+            &page_summaries::TABLES[..],
             &llms::TABLES,
             &tdmrep::TABLES,
             &page_tdm::TABLES,
@@ -399,7 +399,7 @@ pub fn derive(
         match agents {
             Ok(agents) => counts.agents = agents,
             Err(e) => {
-                for t in agents::TABLES {
+                for t in agent_summary::TABLES {
                     out.remove_parts(t.name(), &crawl)?;
                 }
                 let why = format!("summary_agents: {e:#}");
@@ -457,7 +457,7 @@ pub fn derive(
         summary.crawls.push(counts);
     }
     let s = &mut summary;
-    s.pages = PAGES.derive(out, only, &missing, s, signals::derive_crawl)?;
+    s.pages = PAGES.derive(out, only, &missing, s, page_summaries::derive_crawl)?;
     s.llms_txt = LLMS.derive(out, only, &missing, s, llms::derive_crawl)?;
     s.tdmrep = TDMREP.derive(out, only, &missing, s, tdmrep::derive_crawl)?;
     let (signals_by_crawl, rules_by_crawl) = (
@@ -492,7 +492,7 @@ fn whole_agents(
     registry: &Registry,
 ) -> (Result<Option<CrawlAgents>>, Option<HostSetsOf>) {
     if runs.is_empty() {
-        return (agents::remove(out, crawl).map(|()| None), None);
+        return (agent_summary::remove(out, crawl).map(|()| None), None);
     }
     let mut a = Agents::default();
     a.flags_known(hosts.mistakes_known);
@@ -543,7 +543,7 @@ fn in_partitions(
 /// The page summaries, from `page_signals`.
 const PAGES: Family = Family {
     from: Table::PageSignals,
-    tables: &signals::TABLES,
+    tables: &page_summaries::TABLES,
     name: "summary_page_*",
 };
 

@@ -8,7 +8,7 @@
 //!   ([`revisits`]), which the `agents_*` queries read verdicts from;
 //!   with it, `summary_robots_hosts` (hosts by fetch outcome and redirects) and
 //!   `summary_robots_outcomes` (captures and hosts per fetch outcome of every capture).
-//! * `summary_agents` ([`agents`]): the hosts per tracked agent, by the verdicts of the capture
+//! * `summary_agents` ([`agent_summary`]): the hosts per tracked agent, by the verdicts of the capture
 //!   that governs each (read from `agent_verdict_runs`), derived with `robots_hosts`, and
 //!   `summary_agent_groups` ([`groups`]): the hosts blocking or naming some agent of a group.
 //! * `summary_agent_pairs` and `summary_agent_domains` ([`pairs`]): hosts by the verdicts of
@@ -18,7 +18,7 @@
 //! * `page_verdicts` ([`page_verdicts`]): whether each chosen agent may fetch each 2xx HTML
 //!   page of the crawl, by the robots.txt capture that governs the page's host, made again
 //!   from its lines in `robots_agents` and `robots_rules`.
-//! * `summary_page_*` ([`signals`]): responses and hosts per page signal directive, header
+//! * `summary_page_*` ([`page_summaries`]): responses and hosts per page signal directive, header
 //!   syntax, media type and meta/header conflict, from `page_signals` (every crawl that has
 //!   some, robots.txt captures or not).
 //! * `summary_robots_keys`, `summary_robots_key_forms`, `summary_robots_agents`,
@@ -26,19 +26,21 @@
 //!   `summary_acap_problems` ([`extensions`]): how the files are written and what their
 //!   extensions say, from `robots_agents`, `robots_rules`, `app_directives` and `acap_fields`.
 
-pub mod agents;
+pub mod agent_summary;
 mod block_sets;
 pub mod changes;
 pub mod classes;
 mod content_usage;
 pub mod extensions;
 pub mod groups;
+mod host_capture;
 mod host_counts;
 mod host_index;
 pub mod hosts;
 mod latest;
 pub mod lines;
 mod llms;
+pub mod page_summaries;
 mod page_tdm;
 pub mod page_verdicts;
 pub mod pairs;
@@ -47,7 +49,6 @@ pub mod partitions;
 pub mod read;
 pub mod redirects;
 pub mod revisits;
-pub mod signals;
 pub mod site;
 mod spill;
 pub mod tally;

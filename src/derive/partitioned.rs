@@ -2,7 +2,7 @@
 //! partition's `robots_hosts` rows, summary counts and `page_verdicts` rows, from its own
 //! folder of spilled parts, added into the crawl's one part of each table.
 
-use super::agents::{self, Agents, CrawlAgents};
+use super::agent_summary::{self, Agents, CrawlAgents};
 use super::host_counts::HostCounts;
 use super::host_index::{read_partition, CrawlHosts, SiteGoverns};
 use super::lines::{self, CrawlLines, Lines};
@@ -203,7 +203,9 @@ fn finish(
 ) -> Result<Derived> {
     let failed = |e: anyhow::Error| format!("{e:#}");
     let agents = match stages.agents {
-        None => agents::remove(out, crawl).map(|()| None).map_err(failed),
+        None => agent_summary::remove(out, crawl)
+            .map(|()| None)
+            .map_err(failed),
         Some(Ok(a)) => a
             .finish(out, crawl, outcomes, registry)
             .map(Some)
@@ -211,7 +213,7 @@ fn finish(
         Some(Err(e)) => Err(e),
     };
     if agents.is_err() {
-        agents::remove(out, crawl)?;
+        agent_summary::remove(out, crawl)?;
     }
     let lines = match stages.lines {
         Ok(l) => l.finish(out, crawl).map_err(failed),

@@ -16,7 +16,7 @@
 //!    (`agent_verdict_runs` has no host) goes where its capture's `robots_files` row went: the
 //!    parts of an input have the same name in every table.
 //! 3. Each partition is derived from its spill by the same code as a whole crawl, the counts
-//!    of the summaries added up over the partitions ([`super::agents::Agents`],
+//!    of the summaries added up over the partitions ([`super::agent_summary::Agents`],
 //!    [`super::lines::Lines`], [`super::hosts::HostCounts`]), the rows of `robots_hosts` and
 //!    `page_verdicts` written into the crawl's one part of each. A guest is neither a host of
 //!    the partition nor counted as a capture there ([`super::tally::GUEST`]).
@@ -369,7 +369,7 @@ fn columns_of(table: crate::tables::Table) -> Vec<&'static str> {
             &super::host_index::REVISIT_COLUMNS,
             &WANT_COLUMNS,
         ],
-        Table::AgentVerdictRuns => vec![&super::agents::RUN_COLUMNS],
+        Table::AgentVerdictRuns => vec![&super::agent_summary::RUN_COLUMNS],
         Table::RobotsAgents => vec![
             &super::lines::AGENT_COLUMNS,
             &super::page_verdicts::AGENT_LINE_COLUMNS,
@@ -636,7 +636,7 @@ impl PartitionParts {
 pub fn spill_root(out: &OutDir, crawl: &str) -> PathBuf {
     out.scratch_path(&format!(
         "derive-{}",
-        crate::archive::input::crawl_folder(crawl)
+        crate::archive::source::input::crawl_folder(crawl)
     ))
 }
 

@@ -7,7 +7,7 @@
 //! (`derive::page_verdicts::reading`), so the two agree.
 
 use crate::agents::{Agent, Registry};
-use crate::archive::input::crawl_folder;
+use crate::archive::source::input::crawl_folder;
 use crate::check::groups_words;
 use crate::derive::page_verdicts::{
     file_again, line_again, line_key, reading, File, PageVerdict, Reading,
@@ -16,7 +16,7 @@ use crate::derive::read::read_beside;
 use crate::derive::site::Site;
 use crate::parts::{OutDir, PartRef, SCHEMA_CRAWL};
 use crate::robots::{path_params_query, Matcher, RobotsTxt};
-use crate::rows::fetch::FetchOutcome;
+use crate::rows::from_robots::fetch::FetchOutcome;
 use crate::tables::Table;
 use anyhow::{Context, Result};
 use arrow_array::cast::AsArray;

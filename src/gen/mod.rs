@@ -490,7 +490,7 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
 mod tests {
     use super::real::RobotsBodies;
     use super::*;
-    use crate::archive::reader::read_plain;
+    use crate::archive::container::reader::read_plain;
 
     #[test]
     fn deterministic() {

@@ -1,12 +1,12 @@
 //! The real robots.txt bodies the *robots-real* kind draws from: every 2xx robots.txt body of an
 //! archive, read with the project's own reader.
 
-use crate::archive::http::{parse_response, BodyDecoder};
-use crate::archive::input::{sniff, Container};
+use crate::archive::container::reader::{read_gzip_members, read_plain, ReadBuffers};
+use crate::archive::framing::sink::{Record, Sink};
+use crate::archive::heads::http::{parse_response, BodyDecoder};
+use crate::archive::heads::record::{strip_angle, trim, unfold};
 use crate::archive::problem::ReadError;
-use crate::archive::reader::{read_gzip_members, read_plain, ReadBuffers};
-use crate::archive::record::{strip_angle, trim, unfold};
-use crate::archive::sink::{Record, Sink};
+use crate::archive::source::input::{sniff, Container};
 use std::io;
 
 /// The robots.txt bodies of a folder of files (each non-empty file whose name ends in `.txt`, in

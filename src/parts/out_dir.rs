@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 const STAGING: &str = ".staging";
 
 /// The `crawl=` folder of each table's file with no rows ([`OutDir::write_schemas`]): no crawl
-/// is named so (`archive::input::sanitize` renames one).
+/// is named so (`archive::source::input::sanitize` renames one).
 pub const SCHEMA_CRAWL: &str = "_schema";
 
 /// Rows per batch when parts are read back ([`OutDir::each_batch`]).
@@ -49,13 +49,13 @@ impl OutDir {
     pub fn create(root: &Path) -> Result<Self> {
         if let Some(url) = root
             .to_str()
-            .filter(|u| crate::archive::remote::is_remote(u))
+            .filter(|u| crate::archive::source::remote::is_remote(u))
         {
             anyhow::ensure!(
                 url.starts_with("s3://"),
                 "--out takes a folder or an s3:// prefix, not {url}"
             );
-            let (store, prefix) = crate::archive::remote::store_for(url)?;
+            let (store, prefix) = crate::archive::source::remote::store_for(url)?;
             let local = std::env::temp_dir().join(format!("repcensus-out-{}", std::process::id()));
             let mut out = OutDir::create(&local)?;
             out.remote = Some(RemoteOut {
@@ -86,7 +86,10 @@ impl OutDir {
     /// Run `f` on the tables of an existing output folder (or `s3://` prefix) of a scan, only
     /// reading them, as `report` does: nothing is written in the folder (it may be read-only).
     pub fn read_existing<T>(root: &Path, f: impl FnOnce(&OutDir) -> Result<T>) -> Result<T> {
-        if root.to_str().is_some_and(crate::archive::remote::is_remote) {
+        if root
+            .to_str()
+            .is_some_and(crate::archive::source::remote::is_remote)
+        {
             // Its staging folder is a local one, not the tables'.
             return Self::with_existing(root, f);
         }
@@ -108,7 +111,9 @@ impl OutDir {
     /// Run `f` on the tables of an existing output folder (or `s3://` prefix) of a scan, as
     /// `hosts` does; a path that is not a folder is an error.
     pub fn with_existing<T>(root: &Path, f: impl FnOnce(&OutDir) -> Result<T>) -> Result<T> {
-        let remote = root.to_str().is_some_and(crate::archive::remote::is_remote);
+        let remote = root
+            .to_str()
+            .is_some_and(crate::archive::source::remote::is_remote);
         anyhow::ensure!(
             remote || root.is_dir(),
             "{} is not a folder (give the --out of a scan)",
@@ -314,7 +319,7 @@ impl OutDir {
             if crawl != own {
                 let key = crawl.clone().join(name.to_string_lossy().as_ref());
                 // S3 says nothing of a delete that found nothing: asked first.
-                if crate::archive::remote::block_on(r.store.head(&key)).is_ok() {
+                if crate::archive::source::remote::block_on(r.store.head(&key)).is_ok() {
                     delete(r, &key)?;
                     left.extend(
                         crawl
@@ -423,7 +428,7 @@ impl OutDir {
             for crawl in remote_crawls(r, &table_key).unwrap_or_default() {
                 let key = crawl.clone().join(name.as_str());
                 let dir = crawl.filename().unwrap_or_default().to_string();
-                if crate::archive::remote::block_on(r.store.head(&key)).is_ok() {
+                if crate::archive::source::remote::block_on(r.store.head(&key)).is_ok() {
                     if let Some(c) = dir.strip_prefix("crawl=") {
                         found.push((c.to_string(), PartRef::Remote(key)));
                     }
@@ -464,9 +469,10 @@ impl OutDir {
                 let Some(c) = dir.strip_prefix(&prefix) else {
                     continue;
                 };
-                let listed =
-                    crate::archive::remote::block_on(r.store.list_with_delimiter(Some(&crawl)))
-                        .with_context(|| format!("cannot list {}/{crawl}", r.url))?;
+                let listed = crate::archive::source::remote::block_on(
+                    r.store.list_with_delimiter(Some(&crawl)),
+                )
+                .with_context(|| format!("cannot list {}/{crawl}", r.url))?;
                 for o in listed.objects {
                     if o.location.filename().is_some_and(is_part) {
                         found.push((c.to_string(), PartRef::Remote(o.location)));
@@ -572,8 +578,10 @@ impl OutDir {
             (PartRef::Local(p), _) => std::fs::read(p).ok().map(bytes::Bytes::from),
             (PartRef::Remote(key), Some(r)) => {
                 use object_store::ObjectStoreExt;
-                crate::archive::remote::block_on(async { r.store.get(key).await?.bytes().await })
-                    .ok()
+                crate::archive::source::remote::block_on(async {
+                    r.store.get(key).await?.bytes().await
+                })
+                .ok()
             }
             _ => None,
         }
@@ -592,8 +600,10 @@ impl OutDir {
             (PartRef::Remote(key), Some(r)) => {
                 use object_store::ObjectStoreExt;
                 let store = &r.store;
-                let size = crate::archive::remote::block_on(store.head(key)).ok()?.size;
-                let tail = crate::archive::remote::block_on(
+                let size = crate::archive::source::remote::block_on(store.head(key))
+                    .ok()?
+                    .size;
+                let tail = crate::archive::source::remote::block_on(
                     store.get_range(key, size.checked_sub(8)?..size),
                 )
                 .ok()?;
@@ -603,7 +613,8 @@ impl OutDir {
                 let len = u32::from_le_bytes(tail[..4].try_into().ok()?) as u64;
                 let from = size.checked_sub(8 + len)?;
                 let footer =
-                    crate::archive::remote::block_on(store.get_range(key, from..size - 8)).ok()?;
+                    crate::archive::source::remote::block_on(store.get_range(key, from..size - 8))
+                        .ok()?;
                 parquet::file::metadata::ParquetMetaDataReader::decode_metadata(&footer)
                     .ok()?
                     .file_metadata()
@@ -620,7 +631,7 @@ fn remote_crawls(
     r: &RemoteOut,
     table: &object_store::path::Path,
 ) -> Result<Vec<object_store::path::Path>> {
-    let listed = crate::archive::remote::block_on(r.store.list_with_delimiter(Some(table)))
+    let listed = crate::archive::source::remote::block_on(r.store.list_with_delimiter(Some(table)))
         .with_context(|| format!("cannot list {}/{table}", r.url))?;
     Ok(listed
         .common_prefixes
@@ -632,7 +643,7 @@ fn remote_crawls(
 /// Delete an object; a missing one is no error.
 fn delete(r: &RemoteOut, key: &object_store::path::Path) -> Result<()> {
     use object_store::ObjectStoreExt;
-    match crate::archive::remote::block_on(r.store.delete(key)) {
+    match crate::archive::source::remote::block_on(r.store.delete(key)) {
         Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
         Err(e) => Err(anyhow::Error::new(e).context(format!("cannot delete {key}"))),
     }
@@ -648,11 +659,12 @@ fn upload(r: &RemoteOut, staged: &Path, key: &object_store::path::Path) -> Resul
     let what = || format!("cannot upload {key} to {}", r.url);
     if len <= PART {
         let bytes = std::fs::read(staged)?;
-        crate::archive::remote::block_on(r.store.put(key, bytes.into())).with_context(what)?;
+        crate::archive::source::remote::block_on(r.store.put(key, bytes.into()))
+            .with_context(what)?;
         return Ok(());
     }
     let mut file = std::fs::File::open(staged)?;
-    crate::archive::remote::block_on(async {
+    crate::archive::source::remote::block_on(async {
         let upload = r.store.put_multipart(key).await?;
         let mut w = object_store::WriteMultipart::new_with_chunk_size(upload, PART);
         let mut buf = vec![0u8; PART];

@@ -13,9 +13,9 @@
 //! best rank. Lines that name no host under a public suffix are counted and skipped, never
 //! fatal.
 
-use crate::archive::input::crawl_folder;
+use crate::archive::source::input::crawl_folder;
 use crate::parts::OutDir;
-use crate::tables::ranks::{ranks_batch, ranks_desc, RankKind, RankRow, Tier, RANKS_KEY};
+use crate::tables::ranked_lists::{ranks_batch, ranks_desc, RankKind, RankRow, Tier, RANKS_KEY};
 use crate::tables::registered_domain;
 use anyhow::{bail, Context, Result};
 use rustc_hash::FxHashMap;

@@ -50,10 +50,10 @@ pub(super) fn day(micros: i64) -> String {
         .map_or_else(|| "?".to_string(), |t| t.format("%Y-%m-%d").to_string())
 }
 
-/// The collection a crawl belongs to (`archive::input::crawl_collection`): crawls of one are
+/// The collection a crawl belongs to (`archive::source::input::crawl_collection`): crawls of one are
 /// comparable.
 pub(super) fn collection(crawl: &str) -> Option<String> {
-    crate::archive::input::crawl_collection(crawl)
+    crate::archive::source::input::crawl_collection(crawl)
 }
 
 /// For crawls in page order: each one's collection as a small number, none for a crawl no

@@ -8,13 +8,13 @@ mod chart;
 mod crawls;
 mod csv_link;
 mod facts;
-mod files;
+mod file_figures;
 mod html;
 mod load;
 mod overview;
 mod page_figures;
+mod page_numbers;
 mod robots_figures;
-mod signals;
 mod studies;
 
 use crate::parts::OutDir;
@@ -24,7 +24,7 @@ use crawls::CrawlFigures;
 use facts::{Agents, Extensions, PageSignals, Read};
 use html::{esc, esc_value};
 use load::Tables;
-use signals::PageDirectives;
+use page_numbers::PageDirectives;
 use std::collections::BTreeSet;
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -420,12 +420,12 @@ fn crawl_section(t: &Tables<'_>, crawl: &str, body: &mut String) -> Result<Crawl
         page_figures::page_figures(crawl, &pages, body);
     }
     page_figures::directive_figures(crawl, &directives, body);
-    let llms = files::load_llms(t, crawl)?;
-    let tdm = files::load_tdm(t, crawl)?;
+    let llms = file_figures::load_llms(t, crawl)?;
+    let tdm = file_figures::load_tdm(t, crawl)?;
     if !llms.is_empty() || !tdm.is_empty() {
         body.push_str("<h3>Other files</h3>");
-        files::llms_figure(crawl, &llms, pages.all_hosts, body);
-        files::tdm_figure(crawl, &tdm, body);
+        file_figures::llms_figure(crawl, &llms, pages.all_hosts, body);
+        file_figures::tdm_figure(crawl, &tdm, body);
     }
     body.push_str("</section>\n");
     Ok(CrawlFigures {

@@ -4,7 +4,7 @@
 use super::chart;
 use super::facts::{share, PageSignals};
 use super::html::{cell, esc, esc_value, thousands, Figure, Num};
-use super::signals::PageDirectives;
+use super::page_numbers::PageDirectives;
 use super::{TOP_AI, TOP_ROWS};
 use std::fmt::Write;
 

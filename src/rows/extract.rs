@@ -7,13 +7,13 @@
 //! `errors` builder. Nothing here panics on input.
 
 use crate::agents::Registry;
+use crate::archive::framing::sink::{Need, Record, Sink};
+use crate::archive::heads::record::{self, strip_angle, trim, unfold};
 use crate::archive::problem::ReadError;
-use crate::archive::record::{self, strip_angle, trim, unfold};
-use crate::archive::sink::{Need, Record, Sink};
 use crate::rows::from_files::WellKnownFiles;
+use crate::rows::from_pages::pages::Pages;
+use crate::rows::from_robots::robots_capture::RobotsCaptures;
 use crate::rows::output::ChunkOutput;
-use crate::rows::pages::Pages;
-use crate::rows::robots_capture::RobotsCaptures;
 use crate::rows::source::{
     may_be_well_known, Address, Context, ExtractBuffers, RecordType, RowSource, Seen,
 };
@@ -281,7 +281,7 @@ mod tests {
         let registry = Registry::builtin();
         let mut bufs = ExtractBuffers::default();
         let mut ex = Extractor::new("t.warc", &mut bufs, &registry);
-        crate::archive::reader::read_plain(&rec, 0, rec.len(), &mut ex);
+        crate::archive::container::reader::read_plain(&rec, 0, rec.len(), &mut ex);
         let out = ex.into_output();
         assert_eq!(out.counts.response, 1);
         assert_eq!(
@@ -317,7 +317,7 @@ mod tests {
             let rec = html_response(uri);
             let mut bufs = ExtractBuffers::default();
             let mut ex = Extractor::new("t.warc", &mut bufs, &registry);
-            crate::archive::reader::read_plain(&rec, 0, rec.len(), &mut ex);
+            crate::archive::container::reader::read_plain(&rec, 0, rec.len(), &mut ex);
             let out = ex.into_output();
             (out.robots_files.len(), out.page_signals.len())
         };

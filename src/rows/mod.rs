@@ -9,10 +9,6 @@ pub mod from_robots;
 pub mod output;
 pub mod source;
 
-// Each source's modules, named from here as the crate names them (`rows::verdicts`).
-pub use from_pages::{host_counts, page_signals, pages};
-pub use from_robots::{fetch, robots_capture, robots_txt, verdicts};
-
 pub use extract::Extractor;
 pub use output::{ChunkOutput, RecordCounts};
 pub use source::ExtractBuffers;

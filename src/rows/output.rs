@@ -2,8 +2,8 @@
 //! counts ([`ChunkOutput`]).
 
 use crate::archive::problem::{ErrorKind, Scope};
-use crate::rows::host_counts::HostCounts;
-use crate::rows::robots_txt::RobotsLineTables;
+use crate::rows::from_pages::host_counts::HostCounts;
+use crate::rows::from_robots::robots_txt::RobotsLineTables;
 use crate::tables::{
     AgentVerdictRunsBuilder, AgentVerdictsBuilder, ErrorRow, ErrorsBuilder, LlmsTxtBuilder,
     PageSignalsBuilder, PagesBuilder, RobotsFilesBuilder, TdmrepRulesBuilder,

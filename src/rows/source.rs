@@ -7,14 +7,14 @@
 //! that comes from a new kind of record is a new source.
 
 use crate::agents::Registry;
-use crate::archive::http::BodyDecoder;
+use crate::archive::framing::sink::{Need, Record};
+use crate::archive::heads::http::BodyDecoder;
+use crate::archive::heads::record::{self, trim};
 use crate::archive::problem::{ErrorKind, Scope};
-use crate::archive::record::{self, trim};
-use crate::archive::sink::{Need, Record};
+use crate::rows::from_pages::page_signals::{MetaNames, SignalBuffers};
+use crate::rows::from_robots::robots_txt::Scratch;
+use crate::rows::from_robots::verdicts::Verdicts;
 use crate::rows::output::ChunkOutput;
-use crate::rows::page_signals::{MetaNames, SignalBuffers};
-use crate::rows::robots_txt::Scratch;
-use crate::rows::verdicts::Verdicts;
 use crate::tables::Table;
 
 /// Turns one kind of record into the rows of some tables.
@@ -28,7 +28,7 @@ pub trait RowSource {
     fn wants(&self, ty: RecordType, address: Address) -> bool;
 
     /// How much of the block of a record it [wants](RowSource::wants) it needs, from the head
-    /// and the prefix of the block read so far (see [`crate::archive::sink::Sink::block_needed`]).
+    /// and the prefix of the block read so far (see [`crate::archive::framing::sink::Sink::block_needed`]).
     fn need(&mut self, cx: &mut Context<'_>, head: &record::Head<'_>, prefix: &[u8]) -> Need;
 
     /// Forget what [`RowSource::need`] kept for an earlier record: the extractor calls it

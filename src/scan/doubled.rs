@@ -4,7 +4,7 @@
 //! own parts, so the records both read would have their rows twice; the scan says so before it
 //! starts (it does not guess which rows to drop).
 
-use crate::archive::input::{sanitize, INPUT_NAME_MAX};
+use crate::archive::source::input::{sanitize, INPUT_NAME_MAX};
 use crate::parts::OutDir;
 use crate::tables::Table;
 use anyhow::Result;
@@ -95,7 +95,7 @@ fn base(s: &str) -> &str {
     s.rsplit('/').next().unwrap_or(s)
 }
 
-/// A file name as an input id starts (see `archive::input::input_id`).
+/// A file name as an input id starts (see `archive::source::input::input_id`).
 fn stem(name: &str) -> String {
     sanitize(name).chars().take(INPUT_NAME_MAX).collect()
 }

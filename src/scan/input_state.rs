@@ -2,9 +2,9 @@
 //! it is known, and the input's part writers, to which each chunk's rows go as soon as the crawl
 //! is known.
 
-use crate::archive::input::{self, Container};
+use crate::archive::container::reader::ContainerStats;
 use crate::archive::problem::ErrorKind;
-use crate::archive::reader::ContainerStats;
+use crate::archive::source::input::{self, Container};
 use crate::parts::{OutDir, PartOutcome, PartWriter};
 use crate::rows::{ChunkOutput, RecordCounts};
 use crate::tables::{Table, TableBuilder, TableSelection};
@@ -58,8 +58,9 @@ impl InputState {
             writers: Writers {
                 tables: opts.tables,
                 parts: Default::default(),
-                hosts: crate::rows::host_counts::HostTotals::new(
-                    (opts.host_spill).unwrap_or(crate::rows::host_counts::HOST_SPILL_DEFAULT),
+                hosts: crate::rows::from_pages::host_counts::HostTotals::new(
+                    (opts.host_spill)
+                        .unwrap_or(crate::rows::from_pages::host_counts::HOST_SPILL_DEFAULT),
                 ),
             },
             counts: RecordCounts::default(),
@@ -171,7 +172,7 @@ pub(super) struct Writers {
     pub(super) parts: [Option<PartWriter>; Table::OF_INPUT.len()],
     /// `host_counts` of the chunks written so far, merged (written when the input ends;
     /// spilled to scratch runs past a limit, so memory stays bounded).
-    pub(super) hosts: crate::rows::host_counts::HostTotals,
+    pub(super) hosts: crate::rows::from_pages::host_counts::HostTotals,
 }
 
 impl Writers {

@@ -1,8 +1,8 @@
 //! The `inputs` row of an input, from what its reading found: a pure function of [`InputFacts`],
 //! with the status, format and compression it derives.
 
-use crate::archive::input::Container;
-use crate::archive::reader::ContainerStats;
+use crate::archive::container::reader::ContainerStats;
+use crate::archive::source::input::Container;
 use crate::rows::RecordCounts;
 use crate::tables::{InputRow, Table, SCHEMA_VERSION};
 

@@ -26,12 +26,12 @@ pub use inputs_row::{ArchiveFormat, InputStatus};
 pub use shared::ScanOptions;
 pub use summary::ScanSummary;
 
-use crate::archive::input::{self, Container};
-use crate::archive::local::{self, Local};
-use crate::archive::mapped::Mapped;
+use crate::archive::container::reader::ContainerStats;
 use crate::archive::problem::ErrorKind;
-use crate::archive::reader::ContainerStats;
-use crate::archive::remote;
+use crate::archive::source::input::{self, Container};
+use crate::archive::source::local::{self, Local};
+use crate::archive::source::mapped::Mapped;
+use crate::archive::source::remote;
 use crate::parts::OutDir;
 use crate::rows::ChunkOutput;
 use crate::tables::Table;
@@ -142,7 +142,7 @@ pub fn scan(opts: &ScanOptions) -> Result<ScanSummary> {
         .unwrap_or_else(|e| Some(format!("could not check for rows held twice: {e:#}")));
     let fetcher = (!opts.targets.is_empty())
         .then(|| {
-            crate::archive::ranges::Fetcher::new(
+            crate::archive::source::ranges::Fetcher::new(
                 opts.fetch_concurrency,
                 limits(opts),
                 opts.range_redirects,

@@ -8,12 +8,12 @@
 use super::input_state::InputState;
 use super::shared::{lock, ScanOptions, Shared, Worker};
 use super::state::{deliver, fail_input, fail_open, skip_or_empty};
-use crate::archive::input::{self, Container};
-use crate::archive::mapped::Mapped;
+use crate::archive::container::reader::{self, ContainerStats};
+use crate::archive::framing::sink::Sink;
 use crate::archive::problem::{ErrorKind, ReadError, Scope};
-use crate::archive::reader::{self, ContainerStats};
-use crate::archive::remote;
-use crate::archive::sink::Sink;
+use crate::archive::source::input::{self, Container};
+use crate::archive::source::mapped::Mapped;
+use crate::archive::source::remote;
 use crate::rows::{ChunkOutput, Extractor};
 use anyhow::Result;
 use std::io::Read;

@@ -16,7 +16,7 @@
 //! a path, after `--prefix` when it is relative (so a relative name with an `http(s)://` prefix
 //! is fetched, and an absolute path is read from this machine whatever the prefix).
 
-use crate::archive::input::with_prefix;
+use crate::archive::source::input::with_prefix;
 use anyhow::{bail, Context, Result};
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Int16Type, Int32Type, Int64Type, UInt32Type, UInt64Type};
@@ -95,7 +95,7 @@ impl RawRecord {
         let problem = match (&self.archive, self.offset, self.length) {
             _ if self.unreadable.is_some() => self.unreadable,
             (None, _, _) => Some("no archive name".to_string()),
-            _ if crate::archive::remote::is_remote(&located)
+            _ if crate::archive::source::remote::is_remote(&located)
                 && url::Url::parse(&located).is_err() =>
             {
                 Some(format!("{located:?} is not a URL that can be fetched"))
@@ -120,7 +120,7 @@ impl RawRecord {
 /// An archive name as the scan opens it: a URL as it is; a relative name after `prefix`, or
 /// beside the list when no prefix is given and it is there.
 fn locate(name: &str, prefix: Option<&str>, base: &Path) -> String {
-    if name.is_empty() || crate::archive::remote::is_remote(name) {
+    if name.is_empty() || crate::archive::source::remote::is_remote(name) {
         return name.to_string();
     }
     if let Some(prefix) = prefix.filter(|_| !name.starts_with('/')) {
@@ -524,7 +524,7 @@ pub fn batches(list: &str, records: Vec<ListedRecord>, per: usize) -> Vec<Target
     let file_name = std::path::Path::new(list)
         .file_name()
         .map_or_else(|| "list".into(), |n| n.to_string_lossy().into_owned());
-    let stem: String = crate::archive::input::sanitize(&file_name)
+    let stem: String = crate::archive::source::input::sanitize(&file_name)
         .chars()
         .take(60)
         .collect();

@@ -4,9 +4,9 @@
 use super::input_state::InputState;
 use super::summary::ScanSummary;
 use crate::agents::Registry;
-use crate::archive::input::Container;
-use crate::archive::mapped::Mapped;
-use crate::archive::reader::ReadBuffers;
+use crate::archive::container::reader::ReadBuffers;
+use crate::archive::source::input::Container;
+use crate::archive::source::mapped::Mapped;
 use crate::parts::OutDir;
 use crate::rows::{ChunkOutput, ExtractBuffers, Extractor};
 use crate::tables::TableSelection;
@@ -25,7 +25,7 @@ pub struct ScanOptions {
     /// Range requests in flight at most, over all workers (`--fetch-concurrency`).
     pub fetch_concurrency: usize,
     /// Where a range request may be redirected (`--range-redirects`).
-    pub range_redirects: crate::archive::ranges::Redirects,
+    pub range_redirects: crate::archive::source::ranges::Redirects,
     pub out: PathBuf,
     pub threads: usize,
     pub crawl: Option<String>,
@@ -39,7 +39,7 @@ pub struct ScanOptions {
     /// Skip inputs whose parts an earlier run into the same folder completed (`--resume`).
     pub resume: bool,
     /// Inflate every gzip member whole (`--inflate-all`), instead of stopping early where the
-    /// extractors need only the start of a member ([`crate::archive::sink::Sink::block_needed`]).
+    /// extractors need only the start of a member ([`crate::archive::framing::sink::Sink::block_needed`]).
     pub inflate_all: bool,
     /// The tables to write (`--tables`); work only unselected tables need is not done.
     pub tables: TableSelection,
@@ -117,7 +117,7 @@ pub(super) struct Shared<'o> {
     /// Emptied chunk outputs whose buffers the next chunks reuse (at most one per worker).
     pub(super) spare: Mutex<Vec<ChunkOutput>>,
     /// The range fetches of a targeted scan.
-    pub(super) fetcher: Option<crate::archive::ranges::Fetcher>,
+    pub(super) fetcher: Option<crate::archive::source::ranges::Fetcher>,
 }
 
 impl Shared<'_> {

@@ -11,11 +11,11 @@ use super::input_state::InputState;
 use super::records_list::{ListedRecord, Targeted};
 use super::shared::{lock, Shared, Worker};
 use super::state::deliver;
-use crate::archive::input::Container;
+use crate::archive::container::reader::{self, ContainerStats, ReadBuffers};
+use crate::archive::framing::sink::Sink;
 use crate::archive::problem::{ErrorKind, ReadError, Scope};
-use crate::archive::ranges::{self, FetchError, Span};
-use crate::archive::reader::{self, ContainerStats, ReadBuffers};
-use crate::archive::sink::Sink;
+use crate::archive::source::input::Container;
+use crate::archive::source::ranges::{self, FetchError, Span};
 use crate::rows::Extractor;
 use anyhow::{Context, Result};
 
@@ -270,7 +270,7 @@ fn read_record(
 struct Counter(u64);
 
 impl Sink for Counter {
-    fn record(&mut self, _: &crate::archive::sink::Record<'_>) {
+    fn record(&mut self, _: &crate::archive::framing::sink::Record<'_>) {
         self.0 += 1;
     }
     fn error(&mut self, _: ReadError) {}

@@ -12,7 +12,7 @@ mod complete;
 mod declare;
 mod derived;
 mod kind;
-pub mod ranks;
+pub mod ranked_lists;
 mod table;
 
 use arrow_array::{ArrayRef, RecordBatch, StringArray};

@@ -175,7 +175,10 @@ impl Table {
         }
         out.write_schemas(&tables)?;
         // The study queries read `ranks` whether a list was given or not.
-        out.write_keyed_schema(&super::ranks::ranks_desc(), super::ranks::RANKS_KEY)
+        out.write_keyed_schema(
+            &super::ranked_lists::ranks_desc(),
+            super::ranked_lists::RANKS_KEY,
+        )
     }
 
     /// The tables an input writes parts of besides `inputs`, in the order its parts are written:

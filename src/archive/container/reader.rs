@@ -3,12 +3,14 @@
 //! input or stops at the first problem. A `.warc.gz` is read member by member, and a member is
 //! inflated only as far as the sink needs ([`Sink::block_needed`]).
 
-use crate::archive::framer::Framer;
-use crate::archive::gz::{self, MemberInflater, MemberResult, StreamEnd, StreamInflater};
+use crate::archive::container::gz::{
+    self, MemberInflater, MemberResult, StreamEnd, StreamInflater,
+};
+use crate::archive::framing::framer::Framer;
+use crate::archive::framing::sink::{Need, Record, Sink};
+use crate::archive::framing::starts::looks_like_record_start;
+use crate::archive::heads::record;
 use crate::archive::problem::{ErrorKind, ReadError, Scope};
-use crate::archive::record;
-use crate::archive::sink::{Need, Record, Sink};
-use crate::archive::starts::looks_like_record_start;
 use std::io::Read;
 
 /// Largest member output libdeflate inflates whole; larger members are streamed.
@@ -569,7 +571,7 @@ mod tests {
         assert_eq!(c.recs.len(), 2);
         assert!(c.errs.is_empty(), "{:?}", c.errs);
         assert_eq!(
-            crate::archive::starts::next_warc_start(&data, 1, data.len(), true),
+            crate::archive::framing::starts::next_warc_start(&data, 1, data.len(), true),
             Some(revisit.len())
         );
     }

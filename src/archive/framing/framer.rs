@@ -11,13 +11,13 @@
 //! At about 740 lines this is the longest module: the framer's state and the steps that frame one
 //! record share private fields, and splitting them would expose those fields to another module.
 
-use crate::archive::problem::{ErrorKind, ReadError, Scope};
-use crate::archive::record::{self, Dialect, Head};
-use crate::archive::sink::{Record, Sink, KEEP_BLOCK};
-use crate::archive::starts::{
+use crate::archive::framing::sink::{Record, Sink, KEEP_BLOCK};
+use crate::archive::framing::starts::{
     after_block, block_cut, is_space, looks_like_record_start, next_plausible_start, next_start,
     starts_like_arc, swallowed_start, After,
 };
+use crate::archive::heads::record::{self, Dialect, Head};
+use crate::archive::problem::{ErrorKind, ReadError, Scope};
 
 enum Step {
     /// Bytes consumed without a record (inter-record white space).

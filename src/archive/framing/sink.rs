@@ -1,8 +1,8 @@
 //! What the framer hands on: [`Record`]s to a [`Sink`], which says how much of a block it
 //! needs ([`Need`]) so that readers can stop inflating early.
 
+use crate::archive::heads::record::Head;
 use crate::archive::problem::ReadError;
-use crate::archive::record::Head;
 
 /// The most of a record block that extractors are given (8 MiB).
 pub const KEEP_BLOCK: usize = 8 << 20;

@@ -2,7 +2,7 @@
 //! next record start, to judge what follows a block's declared end, and to cut a block before
 //! the record separator.
 
-use crate::archive::record::{self, Dialect};
+use crate::archive::heads::record::{self, Dialect};
 
 pub(in crate::archive) fn is_space(b: u8) -> bool {
     matches!(b, b'\r' | b'\n' | b' ' | b'\t')

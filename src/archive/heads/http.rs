@@ -10,8 +10,8 @@
 //! encoding to `X-Crawler-Content-Encoding`, `X-Crawler-Transfer-Encoding` and
 //! `X-Crawler-Content-Length`. Those renamed headers are recorded but never acted upon.
 
+use crate::archive::heads::record::trim;
 use crate::archive::problem::ErrorKind;
-use crate::archive::record::trim;
 use std::io::Read;
 
 /// The most decoded body bytes we produce for one record (decompression bomb guard): 8 MiB.
@@ -106,7 +106,7 @@ pub fn parse_response(block: &[u8]) -> Option<HttpHead<'_>> {
     } else if rest.starts_with(b"\n") {
         (&rest[..0], 1, false)
     } else {
-        match crate::archive::record::header_end(rest) {
+        match crate::archive::heads::record::header_end(rest) {
             Some(len) => {
                 let mut h = &rest[..len];
                 while let [r @ .., b'\r' | b'\n'] = h {

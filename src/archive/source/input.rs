@@ -11,9 +11,9 @@
 //!   record starts (confirmed by following the length of the record found there to the next one).
 //!   Where the boundaries fall never changes the rows: every chunking gives the same tables (a test).
 
-use crate::archive::gz;
-use crate::archive::record;
-use crate::archive::starts::looks_like_record_start;
+use crate::archive::container::gz;
+use crate::archive::framing::starts::looks_like_record_start;
+use crate::archive::heads::record;
 use anyhow::{bail, Context, Result};
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -106,7 +106,7 @@ pub fn expand(args: &[String], prefix: Option<&str>, skip: Option<&Path>) -> Res
     for arg in args {
         if let Some(list) = arg.strip_prefix('@') {
             out.extend(read_list(Path::new(list), prefix)?);
-        } else if crate::archive::remote::is_remote(arg) {
+        } else if crate::archive::source::remote::is_remote(arg) {
             out.push(PathBuf::from(arg));
         } else {
             expand_path(arg, skip.as_deref(), &mut out)?;
@@ -211,7 +211,7 @@ fn read_list(list: &Path, prefix: Option<&str>) -> Result<Vec<PathBuf>> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        if crate::archive::remote::is_remote(line) {
+        if crate::archive::source::remote::is_remote(line) {
             out.push(PathBuf::from(line));
             continue;
         }
@@ -241,9 +241,9 @@ pub fn input_ids(paths: &[PathBuf]) -> Vec<String> {
 /// A pipe or standard input has no lasting identity: its id is unique to the run.
 pub fn input_id(p: &Path) -> String {
     let text = p.to_string_lossy();
-    let name = if crate::archive::remote::is_remote(&text) {
+    let name = if crate::archive::source::remote::is_remote(&text) {
         last_segment(&text).to_string()
-    } else if p.as_os_str() == crate::archive::local::STDIN {
+    } else if p.as_os_str() == crate::archive::source::local::STDIN {
         "stdin".to_string()
     } else {
         file_name(p)
@@ -263,9 +263,9 @@ fn short_hash(bytes: &[u8]) -> String {
 /// to (links resolved), and for a pipe or standard input its path and this run.
 fn identity(p: &Path) -> Vec<u8> {
     let text = p.to_string_lossy();
-    if crate::archive::remote::is_remote(&text) {
+    if crate::archive::source::remote::is_remote(&text) {
         text.as_bytes().to_vec()
-    } else if p.as_os_str() == crate::archive::local::STDIN || is_stream(p) {
+    } else if p.as_os_str() == crate::archive::source::local::STDIN || is_stream(p) {
         [path_bytes(p), run_token()].concat()
     } else {
         let full = std::fs::canonicalize(p)
@@ -515,7 +515,10 @@ pub fn stream_reader(
     container: Container,
     source: impl Read + Send + 'static,
 ) -> Result<Box<dyn Read + Send>> {
-    let r = BufReader::with_capacity(1 << 20, crate::archive::reader::MarkSource(source));
+    let r = BufReader::with_capacity(
+        1 << 20,
+        crate::archive::container::reader::MarkSource(source),
+    );
     Ok(match container {
         Container::Plain | Container::Empty => Box::new(r),
         Container::Gzip => Box::new(flate2::read::MultiGzDecoder::new(r)),

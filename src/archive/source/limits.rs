@@ -1,7 +1,7 @@
 //! How long one streamed input (a pipe, a FIFO, a remote object) may keep the scan waiting: no
 //! byte for `stall` (`--stall-timeout`), or in all `deadline` (`--input-deadline`). The pipe
-//! reader ([`crate::archive::local::StallReader`]) and the remote reader
-//! ([`crate::archive::remote::RemoteReader`]) share these rules and messages through [`Clock`].
+//! reader ([`crate::archive::source::local::StallReader`]) and the remote reader
+//! ([`crate::archive::source::remote::RemoteReader`]) share these rules and messages through [`Clock`].
 
 use std::time::{Duration, Instant};
 

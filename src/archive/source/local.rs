@@ -5,7 +5,7 @@
 //! forever), and a pipe whose writer stops writing without closing it
 //! ([`StallReader`], which polls before each read).
 
-use crate::archive::limits::{Clock, Limits};
+use crate::archive::source::limits::{Clock, Limits};
 use std::fs::File;
 use std::path::Path;
 use std::time::Duration;

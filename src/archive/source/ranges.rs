@@ -24,8 +24,8 @@
 //! it is (signing, regions); S3 answers throttling with `503 SlowDown`, which object_store itself
 //! retries with backoff, and the retries here add the `403` and the run-wide hold.
 
-use crate::archive::limits::Limits;
-use crate::archive::remote::{self, block_on};
+use crate::archive::source::limits::Limits;
+use crate::archive::source::remote::{self, block_on};
 use anyhow::{anyhow, Result};
 use bytes::Bytes;
 use futures::stream::{self, Stream, StreamExt};

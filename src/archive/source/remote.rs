@@ -28,8 +28,8 @@ use std::io::Read;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use crate::archive::limits::Clock;
-pub use crate::archive::limits::Limits;
+use crate::archive::source::limits::Clock;
+pub use crate::archive::source::limits::Limits;
 
 /// Consecutive failed resumptions of one input's stream before it is given up.
 pub const MAX_RESUMES: u32 = 8;

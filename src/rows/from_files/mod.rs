@@ -5,10 +5,10 @@
 //! ([`crate::files::tdmrep`]). Such a capture is also a page (`pages`, `host_counts`): the page
 //! source reads it too, as any response.
 
-use crate::archive::http::{self, BodyDecoder};
+use crate::archive::framing::sink::{Need, Record};
+use crate::archive::heads::http::{self, BodyDecoder};
+use crate::archive::heads::record::{self, strip_angle, unfold};
 use crate::archive::problem::Scope;
-use crate::archive::record::{self, strip_angle, unfold};
-use crate::archive::sink::{Need, Record};
 use crate::files::{llms, tdmrep};
 use crate::robots::Matcher;
 use crate::rows::output::ChunkOutput;

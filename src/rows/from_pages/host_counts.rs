@@ -3,7 +3,7 @@
 //! merged into its input's; an input with very many hosts spills sorted runs to scratch files and
 //! merges them back when it ends, so memory stays bounded and the rows are the same.
 
-use crate::rows::page_signals::Carried;
+use crate::rows::from_pages::page_signals::Carried;
 use crate::tables::{AppendRow, HostCountRow, TableBuilder};
 use hashbrown::HashTable;
 

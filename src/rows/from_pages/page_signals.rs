@@ -6,9 +6,9 @@
 //! responses the robots, TDM and `content-signal` meta tags of the head. See [`crate::signals`] for the parsing and docs/schema.md for the columns.
 
 use crate::agents::Registry;
-use crate::archive::http::{BodyDecoder, HttpHead};
+use crate::archive::heads::http::{BodyDecoder, HttpHead};
+use crate::archive::heads::record::trim;
 use crate::archive::problem::ErrorKind;
-use crate::archive::record::trim;
 use crate::signals::ai_prefs::{self, Preferences};
 use crate::signals::meta::{HeadScanner, MetaAttr, HEAD_SCAN_LIMIT};
 use crate::signals::{parse_header_value, parse_meta_content, ParsedValue};

@@ -5,11 +5,11 @@
 //! signal, so both come from the same pass over a response. When only `host_counts` is
 //! selected the signals are still read (and their rows not kept).
 
-use crate::archive::http::{self, HttpHead};
+use crate::archive::framing::sink::{Need, Record};
+use crate::archive::heads::http::{self, HttpHead};
+use crate::archive::heads::record::{self, unfold};
 use crate::archive::problem::ErrorKind;
-use crate::archive::record::{self, unfold};
-use crate::archive::sink::{Need, Record};
-use crate::rows::page_signals::{self, Carried, PageCtx};
+use crate::rows::from_pages::page_signals::{self, Carried, PageCtx};
 use crate::rows::source::{
     meta_names, registered_domain, Address, Context, RecordType, RowSource, Seen,
 };
@@ -207,7 +207,7 @@ impl Pages {
                 bytes: bytes.map(|n| n as i64),
             });
         }
-        if let Some(detail) = crate::rows::robots_capture::head_too_long(h, rec) {
+        if let Some(detail) = crate::rows::from_robots::robots_capture::head_too_long(h, rec) {
             cx.push_error(
                 ErrorKind::HttpHeadTooLong,
                 &detail,

@@ -6,7 +6,7 @@
 //! A page is recognised by what the services themselves put in it (docs/schema.md lists them),
 //! never by being an HTML error page: a site's own "403 Forbidden" page is its answer.
 
-use crate::archive::http::HttpHead;
+use crate::archive::heads::http::HttpHead;
 
 /// The statuses a challenge comes with.
 const STATUSES: [u16; 2] = [403, 503];
@@ -65,7 +65,7 @@ mod tests {
         }());</script></body></html>";
 
     fn head(text: &[u8]) -> HttpHead<'_> {
-        crate::archive::http::parse_response(text).expect("an HTTP head")
+        crate::archive::heads::http::parse_response(text).expect("an HTTP head")
     }
 
     #[test]

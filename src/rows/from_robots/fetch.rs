@@ -39,7 +39,7 @@ str_enum! {
         /// An HTTP status line without a three-digit code.
         BadStatusLine = "bad_status_line",
         /// An HTTP head that does not end within the part of the record that is read
-        /// ([`crate::archive::sink::KEEP_BLOCK`]): the body is not read.
+        /// ([`crate::archive::framing::sink::KEEP_BLOCK`]): the body is not read.
         HeadTooLong = "head_too_long",
     }
 }

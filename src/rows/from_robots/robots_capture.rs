@@ -4,17 +4,17 @@
 //! row per tracked agent and the capture's `agent_verdict_runs` rows.
 
 use super::body_facts::BodyFacts;
-use crate::archive::http::{self, BodyDecoder, HttpHead};
+use crate::archive::framing::sink::{Need, Record};
+use crate::archive::heads::http::{self, BodyDecoder, HttpHead};
+use crate::archive::heads::record::{self, strip_angle, trim, unfold};
 use crate::archive::problem::ErrorKind;
-use crate::archive::record::{self, strip_angle, trim, unfold};
-use crate::archive::sink::{Need, Record};
 use crate::robots::RobotsTxt;
-use crate::rows::fetch::FetchOutcome;
-use crate::rows::robots_txt::{LineTables, ParsedBody, Provenance};
+use crate::rows::from_robots::fetch::FetchOutcome;
+use crate::rows::from_robots::robots_txt::{LineTables, ParsedBody, Provenance};
+use crate::rows::from_robots::verdicts::VerdictTables;
 use crate::rows::source::{
     is_robots_url, registered_domain, Address, Context, RecordType, RowSource, Seen,
 };
-use crate::rows::verdicts::VerdictTables;
 use crate::tables::host_of;
 use crate::tables::{RobotsFileRow, Table, TableSelection};
 
@@ -370,7 +370,7 @@ fn media_type(v: &[u8]) -> Option<String> {
 }
 
 /// When the HTTP head does not end within the part of the record that is read (its block was
-/// cut at [`crate::archive::sink::KEEP_BLOCK`]), the detail of its `http_head_too_long` errors
+/// cut at [`crate::archive::framing::sink::KEEP_BLOCK`]), the detail of its `http_head_too_long` errors
 /// row.
 /// The payload digests of an empty body, as archives write them (SHA-1 in base32, SHA-256 in
 /// base32 or hex).

@@ -528,8 +528,8 @@ pub fn file_json_of(
         (Table::AcapFields.name()): rows(t.acap.finish("")),
     });
     if let Some(registry) = registry {
-        let ai =
-            crate::rows::verdicts::Verdicts::default().wildcard_with_ai(registry, &parsed.robots);
+        let ai = crate::rows::from_robots::verdicts::Verdicts::default()
+            .wildcard_with_ai(registry, &parsed.robots);
         json[Table::RobotsFiles.name()]["wildcard_with_ai"] = ai.into();
         json[Table::AgentVerdicts.name()] = verdicts_json(registry, outcome, &parsed.robots);
     }
@@ -543,24 +543,29 @@ fn verdicts_json(
     robots: &RobotsTxt<'_>,
 ) -> serde_json::Value {
     let mut rows = Vec::with_capacity(registry.agents.len());
-    crate::rows::verdicts::Verdicts::default().each(registry, outcome, Some(robots), |a, v| {
-        rows.push(serde_json::json!({
-            "agent": a.name,
-            "agent_category": a.category,
-            "operator": a.operator,
-            "named": v.named,
-            "named_exact": v.named_exact,
-            "verdict_source": v.source.map(|s| s.as_str()),
-            "root_allowed": v.root_allowed,
-            "verdict": v.verdict.as_str(),
-            "verdict_rfc9309": v.verdict_rfc9309.as_str(),
-            "verdict_documented": v.verdict_documented.as_str(),
-            "verdict_documented_source": v.documented_source.map(|s| s.as_str()),
-            "n_applicable_rules": v.n_rules,
-            "crawl_delay": v.crawl_delay,
-            "app_directives": v.app_directives,
-        }));
-    });
+    crate::rows::from_robots::verdicts::Verdicts::default().each(
+        registry,
+        outcome,
+        Some(robots),
+        |a, v| {
+            rows.push(serde_json::json!({
+                "agent": a.name,
+                "agent_category": a.category,
+                "operator": a.operator,
+                "named": v.named,
+                "named_exact": v.named_exact,
+                "verdict_source": v.source.map(|s| s.as_str()),
+                "root_allowed": v.root_allowed,
+                "verdict": v.verdict.as_str(),
+                "verdict_rfc9309": v.verdict_rfc9309.as_str(),
+                "verdict_documented": v.verdict_documented.as_str(),
+                "verdict_documented_source": v.documented_source.map(|s| s.as_str()),
+                "n_applicable_rules": v.n_rules,
+                "crawl_delay": v.crawl_delay,
+                "app_directives": v.app_directives,
+            }));
+        },
+    );
     serde_json::Value::from(rows)
 }
 
