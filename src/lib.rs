@@ -117,7 +117,9 @@ pub use rows::{ExtractBuffers, Extractor};
 pub use scan::chunk_target;
 /// Scanning archives into Parquet tables (`repcensus scan`).
 pub use scan::records_list;
-pub use scan::{scan, ArchiveFormat, InputStatus, ScanOptions, ScanSummary, DEFAULT_CHUNK};
+pub use scan::{
+    scan, ArchiveFormat, InputStatus, ScanOptions, ScanSummary, TestHooks, DEFAULT_CHUNK,
+};
 /// `X-Robots-Tag` / `Robots-Tag` values and robots meta tag contents.
 pub use signals::{parse_header_value, parse_meta_content, ParsedValue, Syntax};
 /// The tables: their catalogue, a selection of them, the schema version in every part.

@@ -45,6 +45,9 @@ const LAYERS: &[(&str, &[&str])] = &[
             "archive", "robots", "signals", "agents", "parts", "tables", "rows", "derive",
         ],
     ),
+    // The binary's modules (main.rs's `mod cli`): they reach the library as `repcensus::`,
+    // which no `crate::` path names.
+    ("cli", &[]),
 ];
 
 /// A module as `folder/file` (`folder/mod` for a folder's own module file).
@@ -352,7 +355,7 @@ const NOT_TABLES: &[(&str, &str)] = &[
     ("src/report/page_figures.rs", "pages"),
     ("src/report/file_figures.rs", "pages"),
     // A clap argument's id, the `inputs` positional.
-    ("src/main.rs", "inputs"),
+    ("src/cli/args.rs", "inputs"),
     // The robots.txt key `App-Directives` and the verdicts' column of it.
     ("src/robots/key.rs", "app_directives"),
     ("src/report/facts.rs", "app_directives"),
@@ -403,7 +406,7 @@ fn table_names_are_written_only_in_the_catalogue() {
         strays_in("src/x.rs", &code_of(planted), &names),
         ["src/x.rs: out.table_parts(\"robots_files\")"]
     );
-    assert!(strays_in("src/main.rs", "id = \"inputs\"", &names).is_empty());
+    assert!(strays_in("src/cli/args.rs", "id = \"inputs\"", &names).is_empty());
 }
 
 /// The lines of `code` (of file `rel`) that write a table's name.
@@ -455,6 +458,38 @@ fn seed_files(dir: &Path, out: &mut Vec<PathBuf>) {
             out.push(p);
         }
     }
+}
+
+/// The longest a source file's code may be, counted before its unit tests (`#[cfg(test)]`):
+/// past it, a file holds more than one thing to read at once.
+const MAX_CODE_LINES: usize = 800;
+
+/// The lines of a file's code before its unit tests.
+fn code_lines(text: &str) -> usize {
+    text.lines()
+        .take_while(|l| l.trim_start() != "#[cfg(test)]")
+        .count()
+}
+
+#[test]
+fn no_source_file_has_more_than_800_lines_of_code_before_its_unit_tests() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    rust_files(&root.join("src"), &mut files);
+    let long: Vec<String> = (files.iter())
+        .filter_map(|f| {
+            let n = code_lines(&std::fs::read_to_string(f).unwrap());
+            (n > MAX_CODE_LINES).then(|| format!("{} ({n} lines)", f.display()))
+        })
+        .collect();
+    assert!(
+        long.is_empty(),
+        "over {MAX_CODE_LINES} lines:\n{}",
+        long.join("\n")
+    );
+    // The count stops at the unit tests, and counts everything when there are none.
+    assert_eq!(code_lines("a\nb\n#[cfg(test)]\nmod tests {}\n"), 2);
+    assert_eq!(code_lines("a\nb\n"), 2);
 }
 
 #[test]

@@ -884,12 +884,7 @@ mod tests {
                 "Googlebot-Image".into(),
             ]),
             derive_budget: Default::default(),
-            host_spill: None,
-            remote_window: None,
-            #[cfg(feature = "fault-hooks")]
-            panic_on_input: None,
-            #[cfg(feature = "fault-hooks")]
-            truncate_on_map: None,
+            hooks: Default::default(),
             stall_timeout: std::time::Duration::from_secs(60),
             input_deadline: None,
             inputs_done: None,

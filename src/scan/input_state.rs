@@ -59,7 +59,7 @@ impl InputState {
                 tables: opts.tables,
                 parts: Default::default(),
                 hosts: crate::rows::from_pages::host_counts::HostTotals::new(
-                    (opts.host_spill)
+                    (opts.hooks.host_spill)
                         .unwrap_or(crate::rows::from_pages::host_counts::HOST_SPILL_DEFAULT),
                 ),
             },

@@ -23,7 +23,7 @@ mod summary;
 mod targeted;
 
 pub use inputs_row::{ArchiveFormat, InputStatus};
-pub use shared::ScanOptions;
+pub use shared::{ScanOptions, TestHooks};
 pub use summary::ScanSummary;
 
 use crate::archive::container::reader::ContainerStats;
@@ -348,7 +348,7 @@ fn plan(shared: &Shared<'_>, worker: &mut Worker, i: usize) -> Result<()> {
         _ => return read_windowed(shared, worker, i, file, Some(bytes)),
     };
     #[cfg(feature = "fault-hooks")]
-    if let Some((name, len)) = &shared.opts.truncate_on_map {
+    if let Some((name, len)) = &shared.opts.hooks.truncate_on_map {
         if path.to_string_lossy().ends_with(name.as_str()) {
             let truncated =
                 (std::fs::OpenOptions::new().write(true).open(path)).and_then(|f| f.set_len(*len));

@@ -31,6 +31,7 @@ pub(super) fn read_chunk(
     #[cfg(feature = "fault-hooks")]
     if shared
         .opts
+        .hooks
         .panic_on_input
         .as_deref()
         .is_some_and(|n| warc_file.ends_with(n))
@@ -206,7 +207,7 @@ pub(super) fn read_windowed(
     let mut ex = shared.extractor(&mut worker.extract, name);
     let mut stats = ContainerStats::default();
     let first_window =
-        (shared.opts.remote_window).map_or(REMOTE_WINDOW, |w| w.clamp(4096, REMOTE_WINDOW));
+        (shared.opts.hooks.remote_window).map_or(REMOTE_WINDOW, |w| w.clamp(4096, REMOTE_WINDOW));
     let max_window = (first_window * 8).min(REMOTE_WINDOW_MAX);
     let mut base = 0u64;
     let mut want = first_window;

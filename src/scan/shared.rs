@@ -52,26 +52,9 @@ pub struct ScanOptions {
     pub page_agents: Option<Vec<String>>,
     /// What the derivation at the end may hold (`--memory`).
     pub derive_budget: crate::derive::partitions::Budget,
-    /// Testing only: the hosts an input keeps in memory before spilling `host_counts` to a run
-    /// (`REPCENSUS_HOST_SPILL`, read by the binary), so small samples exercise the runs.
+    /// Testing only: what the test suite makes the scan do that a user never asks for.
     #[doc(hidden)]
-    pub host_spill: Option<usize>,
-    /// Testing only: the first window of a windowed remote read (`REPCENSUS_REMOTE_WINDOW`,
-    /// read by the binary, at least 4 KiB), so that small archives are cut too.
-    #[doc(hidden)]
-    pub remote_window: Option<usize>,
-    /// Testing only: panic while reading the input whose path ends with this, to exercise the
-    /// recovery from internal errors (set by `REPCENSUS_PANIC_ON_INPUT`). Only in builds with the
-    /// `fault-hooks` feature, which the test suite turns on.
-    #[cfg(feature = "fault-hooks")]
-    #[doc(hidden)]
-    pub panic_on_input: Option<String>,
-    /// Testing only: truncate the input whose path ends with `.0` to `.1` bytes right after
-    /// mapping it, as another process might while it is read (`REPCENSUS_TRUNCATE_ON_MAP`,
-    /// `NAME:BYTES`). Only with the `fault-hooks` feature.
-    #[cfg(feature = "fault-hooks")]
-    #[doc(hidden)]
-    pub truncate_on_map: Option<(String, u64)>,
+    pub hooks: TestHooks,
     /// How long a pipe or remote input may go without a byte (and a FIFO without a writer)
     /// before it is given up with an `errors` row (`--stall-timeout`).
     pub stall_timeout: std::time::Duration,
@@ -80,6 +63,65 @@ pub struct ScanOptions {
     /// Counts the inputs whose parts are in place, as they complete (for a caller that says
     /// how far an interrupted scan got).
     pub inputs_done: Option<Arc<std::sync::atomic::AtomicUsize>>,
+}
+
+/// The scan's test hooks: settings only the test suite gives, so small samples exercise what
+/// only large inputs and rare failures reach. Each is read from an environment variable by
+/// [`TestHooks::from_env`], and only in builds with the test-only `fault-hooks` feature: a
+/// release binary ignores them.
+#[derive(Debug, Clone, Default)]
+pub struct TestHooks {
+    /// The hosts an input keeps in memory before spilling `host_counts` to a run
+    /// (`REPCENSUS_HOST_SPILL`), so small samples exercise the runs.
+    pub host_spill: Option<usize>,
+    /// The first window of a windowed remote read (`REPCENSUS_REMOTE_WINDOW`,
+    /// at least 4 KiB), so that small archives are cut too.
+    pub remote_window: Option<usize>,
+    /// Panic while reading the input whose path ends with this, to exercise the
+    /// recovery from internal errors (set by `REPCENSUS_PANIC_ON_INPUT`). Only in builds with the
+    /// `fault-hooks` feature, which the test suite turns on.
+    #[cfg(feature = "fault-hooks")]
+    pub panic_on_input: Option<String>,
+    /// Truncate the input whose path ends with `.0` to `.1` bytes right after
+    /// mapping it, as another process might while it is read (`REPCENSUS_TRUNCATE_ON_MAP`,
+    /// `NAME:BYTES`). Only with the `fault-hooks` feature.
+    #[cfg(feature = "fault-hooks")]
+    pub truncate_on_map: Option<(String, u64)>,
+}
+
+impl TestHooks {
+    /// The hooks the environment sets (none without the `fault-hooks` feature).
+    pub fn from_env() -> Self {
+        TestHooks {
+            host_spill: env_number("REPCENSUS_HOST_SPILL"),
+            remote_window: env_number("REPCENSUS_REMOTE_WINDOW"),
+            #[cfg(feature = "fault-hooks")]
+            panic_on_input: std::env::var("REPCENSUS_PANIC_ON_INPUT").ok(),
+            #[cfg(feature = "fault-hooks")]
+            truncate_on_map: std::env::var("REPCENSUS_TRUNCATE_ON_MAP")
+                .ok()
+                .and_then(|v| {
+                    let (name, len) = v.rsplit_once(':')?;
+                    Some((name.to_string(), len.parse().ok()?))
+                }),
+        }
+    }
+
+    /// The derivation's budget: `memory` (`--memory`), and the partitions
+    /// (`REPCENSUS_PARTITIONS`) and spill part rows (`REPCENSUS_SPILL_ROWS`) the tests ask for.
+    pub fn budget(memory: u64) -> crate::derive::partitions::Budget {
+        crate::derive::partitions::Budget {
+            memory,
+            partitions: env_number("REPCENSUS_PARTITIONS").map(|n| n as u32),
+            spill_rows: env_number("REPCENSUS_SPILL_ROWS"),
+        }
+    }
+}
+
+/// A number from the environment, in builds with the `fault-hooks` feature only.
+fn env_number(name: &str) -> Option<usize> {
+    let read = std::env::var(name).ok().and_then(|v| v.parse().ok());
+    read.filter(|_| cfg!(feature = "fault-hooks"))
 }
 
 pub(super) enum Task {

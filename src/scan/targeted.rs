@@ -63,7 +63,9 @@ pub(super) fn read_targeted(
     while let Some(&(first, _)) = answers.peek() {
         let archive = spans[first].archive;
         #[cfg(feature = "fault-hooks")]
-        if (shared.opts.panic_on_input.as_deref()).is_some_and(|n| names[archive].ends_with(n)) {
+        if (shared.opts.hooks.panic_on_input.as_deref())
+            .is_some_and(|n| names[archive].ends_with(n))
+        {
             panic!("fault injected for {}", names[archive]);
         }
         let records = &t.archives[archive].records;
