@@ -15,7 +15,7 @@
 //! library. The layers are private modules: the API is what this file re-exports (scanning, the
 //! table catalogue, the agent registry, robots.txt parsing and matching, page signal parsing,
 //! record reading, synthetic archives, and [`inputs`]). docs/architecture.md draws the layers;
-//! `tests/layers.rs` keeps imports pointing down.
+//! `tests/house/layers.rs` keeps imports pointing down.
 
 /// A closed set of values that the tables hold as strings: an enum with one `as_str` (the
 /// string a table holds), `ALL` and `Display`. Defined before the modules so every layer can use

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The build stage of contrib/container/Containerfile, as plain shell (the container build runs
-# it, and so does tests/recipes.rs on a machine without a container builder): build the
+# it, and so does tests/recipes/recipes.rs on a machine without a container builder): build the
 # repcensus binary from the source tree SRC, stripped, and lay out DEST as the final image's
 # files: /usr/local/bin/repcensus and the recipes' scripts beside it.
 #

@@ -4,7 +4,7 @@
 -- agent_verdict_runs (the verdict columns, one row per run of agents that share them),
 -- robots_files (the capture's provenance) and summary_agents (the registry's agents, their
 -- category and operator, and which ones do not honour robots.txt) do not.
--- Same columns, same rows as the table (tests/views.rs compares them); docs/schema.md,
+-- Same columns, same rows as the table (tests/answers/views.rs compares them); docs/schema.md,
 -- `agent_verdicts`, says what each column means.
 -- Needs the crawl's summaries: a scan writes them at its end; after `scan --shard`, run
 -- `repcensus hosts` first. A crawl scanned without robots_files has no rows here.

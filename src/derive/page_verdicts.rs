@@ -6,7 +6,7 @@
 //! purpose lines (`robots_agents.agent_raw`) and the Allow/Disallow lines (`robots_rules.value`,
 //! the pattern %-normalised as Google matches it). A governing capture's file is made again from
 //! those lines in line order (`key:value`, one per line) and parsed: groups start and end only
-//! at those lines, so the groups, and every verdict, are the original's (tests/page_verdicts.rs
+//! at those lines, so the groups, and every verdict, are the original's (tests/derived/page_verdicts.rs
 //! checks it against the original bodies of samples/real-robots.warc.gz).
 //!
 //! The pages are read twice: once for the captures that govern their hosts, then once per pass

@@ -1,5 +1,5 @@
 //! The numbers of the report, per crawl, computed from the tables exactly as the bundled queries
-//! compute them (each struct names its query; `tests/report.rs` runs the queries with DuckDB and
+//! compute them (each struct names its query; `tests/answers/report.rs` runs the queries with DuckDB and
 //! compares).
 
 use super::load::{flag, text, Tables};

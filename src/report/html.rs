@@ -3,7 +3,7 @@
 //!
 //! Every number a query reproduces is written in a table cell that names its key and column
 //! (`data-key`, `data-column`, `data-value`: the value as the query gives it), in a table that
-//! names the query (`data-query`), under a section that names the crawl (`data-crawl`); `tests/report.rs` compares
+//! names the query (`data-query`), under a section that names the crawl (`data-crawl`); `tests/answers/report.rs` compares
 //! them with the queries' answers.
 
 use super::csv_link::Csv;
