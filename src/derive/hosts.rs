@@ -13,16 +13,13 @@ use super::host_counts::HostCounts;
 pub use super::host_index::CrawlHosts;
 use super::host_index::{read_crawl, CrawlIndex, SiteGoverns};
 use super::lines::{self, CrawlLines};
-use super::llms;
-use super::page_summaries::{self, CrawlSignals};
-use super::page_tdm;
 use super::page_verdicts;
 use super::partitioned;
 pub use super::partitions::Budget;
+use super::plan::parts_by_crawl;
 use super::read::Governs;
 use super::redirects::Resolution;
 use super::revisits::Revisit;
-use super::tdmrep;
 use crate::agents::Registry;
 use crate::parts::runs::Names;
 use crate::parts::{OutDir, PartRef};
@@ -43,14 +40,8 @@ pub struct HostsSummary {
     /// Crawls whose summaries could not be derived (crawl, why): their summary parts are
     /// removed, since they would no longer agree with `robots_hosts`.
     pub summaries_failed: Vec<(String, String)>,
-    /// The crawls whose page summaries were derived, with their rows.
-    pub pages: Vec<(String, CrawlSignals)>,
-    /// The crawls whose `summary_llms_txt` was derived, with its rows.
-    pub llms_txt: Vec<(String, u64)>,
-    /// The crawls whose `summary_tdmrep` was derived, with its rows.
-    pub tdmrep: Vec<(String, u64)>,
-    /// The crawls whose `page_tdm` was derived, with its rows.
-    pub page_tdm: Vec<(String, u64)>,
+    /// What each derivation of the plan (`derive::PLAN`) made, crawl by crawl.
+    pub derived: Vec<super::plan::Derived>,
     /// The crawls whose `summary_agent_changes` were derived.
     pub changes: Vec<super::changes::CrawlChange>,
 }
@@ -162,26 +153,9 @@ impl HostsSummary {
                 s.push_str(&format!("page_verdicts  {}: not derived: {why}\n", c.crawl));
             }
         }
-        for (crawl, p) in &self.pages {
-            s.push_str(&format!(
-                "summary_page  {crawl}: {} directive rows, {} header rows, {} conflict rows, {} \
-                 header pair rows\n",
-                p.rows_of(Table::SummaryPageDirectives),
-                p.rows_of(Table::SummaryPageHeaders),
-                p.rows_of(Table::SummaryPageConflicts),
-                p.rows_of(Table::SummaryPageHeaderPairs)
-            ));
-        }
-        for (crawl, rows) in &self.llms_txt {
-            s.push_str(&format!("summary_llms_txt  {crawl}: {rows} rows\n"));
-        }
-        for (crawl, rows) in &self.tdmrep {
-            s.push_str(&format!("summary_tdmrep  {crawl}: {rows} rows\n"));
-        }
-        for (crawl, rows) in self.page_tdm.iter().filter(|p| p.1 > 0) {
-            s.push_str(&format!(
-                "page_tdm  {crawl}: {rows} pages with a TDM value\n"
-            ));
+        for said in self.derived.iter().filter_map(|d| d.said.as_ref()) {
+            s.push_str(said);
+            s.push('\n');
         }
         // A crawl sharing no host with the crawl before is in `--summary`, not said here: a
         // folder of unrelated crawls would list every one.
@@ -245,11 +219,27 @@ impl HostsSummary {
                 .map(|(c, why)| serde_json::json!({"crawl": c, "error": why}))
                 .collect::<Vec<_>>(),
             "removed": self.removed,
-            (Table::PageTdm.name()): self.page_tdm.iter().cloned().collect::<BTreeMap<_, _>>(),
+            "derived": self.derived_json(),
             "summaries_failed": self.summaries_failed.iter()
                 .map(|(c, why)| serde_json::json!({"crawl": c, "error": why}))
                 .collect::<Vec<_>>(),
         })
+    }
+}
+
+impl HostsSummary {
+    /// The rows the plan's derivations wrote, by table and crawl.
+    fn derived_json(&self) -> BTreeMap<&'static str, BTreeMap<&str, u64>> {
+        let mut by_table: BTreeMap<&'static str, BTreeMap<&str, u64>> = BTreeMap::new();
+        for d in &self.derived {
+            for (t, rows) in &d.rows {
+                by_table
+                    .entry(t.name())
+                    .or_default()
+                    .insert(&d.crawl, *rows);
+            }
+        }
+        by_table
     }
 }
 
@@ -305,16 +295,8 @@ pub fn derive(
     let table = Table::RobotsHosts;
     // Whatever was asked: a crawl without robots_files (its inputs were scanned again under
     // another crawl name) keeps no robots_hosts.
-    for derived in Table::DERIVED.into_iter().filter(|t| {
-        ![
-            &page_summaries::TABLES[..],
-            &llms::TABLES,
-            &tdmrep::TABLES,
-            &page_tdm::TABLES,
-        ]
-        .iter()
-        .any(|f| f.contains(t))
-    }) {
+    let planned = |t: &Table| super::PLAN.iter().any(|d| d.writes().contains(t));
+    for derived in Table::DERIVED.into_iter().filter(|t| !planned(t)) {
         for (crawl, _) in out.table_parts(derived.name())? {
             if !by_crawl.contains_key(&crawl) {
                 out.remove_parts(derived.name(), &crawl)?;
@@ -456,19 +438,14 @@ pub fn derive(
         }
         summary.crawls.push(counts);
     }
-    let s = &mut summary;
-    s.pages = PAGES.derive(out, only, &missing, s, page_summaries::derive_crawl)?;
-    s.llms_txt = LLMS.derive(out, only, &missing, s, llms::derive_crawl)?;
-    s.tdmrep = TDMREP.derive(out, only, &missing, s, tdmrep::derive_crawl)?;
-    let (signals_by_crawl, rules_by_crawl) = (
-        parts_by_crawl(out, Table::PageSignals)?,
-        parts_by_crawl(out, Table::TdmrepRules)?,
-    );
-    s.page_tdm = PAGE_TDM.derive(out, only, &missing, s, |out, crawl, pages| {
-        let signals = signals_by_crawl.get(crawl).map_or(&[][..], Vec::as_slice);
-        let rules = rules_by_crawl.get(crawl).map_or(&[][..], Vec::as_slice);
-        page_tdm::derive_crawl(out, crawl, pages, signals, rules)
-    })?;
+    let ran = super::plan::run(super::PLAN, out, only, &missing)?;
+    for (crawl, why) in ran.failed {
+        if !summary.failed.iter().any(|(c, _)| *c == crawl) {
+            summary.failed.push((crawl, why));
+        }
+    }
+    summary.summaries_failed.extend(ran.summaries_failed);
+    summary.derived = ran.derived;
     let derived: BTreeSet<String> = summary.crawls.iter().map(|c| c.crawl.clone()).collect();
     // The crawls' derivations are done: what they freed goes back before the changes are read.
     partitioned::give_back_memory();
@@ -538,99 +515,6 @@ fn in_partitions(
         Err(why) => failed.push((crawl, format!("page_verdicts: {why}"))),
     }
     counts
-}
-
-/// The page summaries, from `page_signals`.
-const PAGES: Family = Family {
-    from: Table::PageSignals,
-    tables: &page_summaries::TABLES,
-    name: "summary_page_*",
-};
-
-/// `summary_llms_txt`, from `llms_txt`.
-const LLMS: Family = Family {
-    from: Table::LlmsTxt,
-    tables: &llms::TABLES,
-    name: Table::SummaryLlmsTxt.name(),
-};
-
-/// `summary_tdmrep`, from `tdmrep_rules`.
-const TDMREP: Family = Family {
-    from: Table::TdmrepRules,
-    tables: &tdmrep::TABLES,
-    name: Table::SummaryTdmrep.name(),
-};
-
-/// `page_tdm` and `summary_page_tdm`, from `pages` (with `page_signals` and `tdmrep_rules`).
-const PAGE_TDM: Family = Family {
-    from: Table::Pages,
-    tables: &page_tdm::TABLES,
-    name: Table::PageTdm.name(),
-};
-
-/// Summaries derived from one table of a crawl alone, apart from `robots_hosts`.
-struct Family {
-    /// The table they are derived from.
-    from: Table,
-    tables: &'static [Table],
-    /// How the run summary names them when they fail.
-    name: &'static str,
-}
-
-impl Family {
-    /// Run `derive` for each crawl with parts of `from` (in `only`), after removing the
-    /// summaries of crawls that have none left; what it gave each crawl it derived. A crawl
-    /// with a missing part is failed; one whose derivation fails loses its summaries and is
-    /// said in the run summary.
-    fn derive<T>(
-        &self,
-        out: &OutDir,
-        only: Option<&BTreeSet<String>>,
-        missing: &BTreeMap<String, Vec<String>>,
-        summary: &mut HostsSummary,
-        derive: impl Fn(&OutDir, &str, &[PartRef]) -> Result<T>,
-    ) -> Result<Vec<(String, T)>> {
-        let mut derived = Vec::new();
-        let mut by_crawl = parts_by_crawl(out, self.from)?;
-        for t in self.tables {
-            for (crawl, _) in out.table_parts(t.name())? {
-                if !by_crawl.contains_key(&crawl) {
-                    out.remove_parts(t.name(), &crawl)?;
-                }
-            }
-        }
-        by_crawl.retain(|c, _| only.is_none_or(|o| o.contains(c)));
-        for (crawl, parts) in by_crawl {
-            if let Some(lost) = missing.get(&crawl) {
-                if !summary.failed.iter().any(|(c, _)| *c == crawl) {
-                    summary
-                        .failed
-                        .push((crawl, crate::tables::missing_message(lost)));
-                }
-                continue;
-            }
-            match derive(out, &crawl, &parts) {
-                Ok(made) => derived.push((crawl, made)),
-                Err(e) => {
-                    for t in self.tables {
-                        out.remove_parts(t.name(), &crawl)?;
-                    }
-                    let why = format!("{}: {e:#}", self.name);
-                    summary.summaries_failed.push((crawl, why));
-                }
-            }
-        }
-        Ok(derived)
-    }
-}
-
-/// The committed parts of `table`, by crawl.
-fn parts_by_crawl(out: &OutDir, table: Table) -> Result<BTreeMap<String, Vec<PartRef>>> {
-    let mut by_crawl: BTreeMap<String, Vec<PartRef>> = BTreeMap::new();
-    for (crawl, part) in out.table_parts(table.name())? {
-        by_crawl.entry(crawl).or_default().push(part);
-    }
-    Ok(by_crawl)
 }
 
 /// Run `make`, which hands batches to `write`, while another thread writes them to `part`

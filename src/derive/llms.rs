@@ -4,6 +4,7 @@
 //! is small (a host has one or two), so its rows are read as plain strings.
 
 use super::latest::{ByLatest, When};
+use super::plan::{CrawlParts, Derivation};
 use super::read::{read_beside, summary_part};
 use super::tally::missing;
 use crate::parts::{OutDir, PartOutcome, PartRef};
@@ -15,6 +16,23 @@ use arrow_array::{Array, RecordBatch};
 
 /// The tables derived here.
 pub const TABLES: [Table; 1] = [Table::SummaryLlmsTxt];
+
+/// `summary_llms_txt`, derived from `llms_txt`.
+pub struct LlmsSummary;
+
+impl Derivation for LlmsSummary {
+    fn from(&self) -> Table {
+        Table::LlmsTxt
+    }
+
+    fn writes(&self) -> &'static [Table] {
+        &TABLES
+    }
+
+    fn derive(&self, out: &OutDir, crawl: &str, parts: &CrawlParts<'_>) -> Result<Vec<u64>> {
+        Ok(vec![derive_crawl(out, crawl, parts.of(Table::LlmsTxt))?])
+    }
+}
 
 /// The columns of `llms_txt` read.
 const COLUMNS: [&str; 8] = [

@@ -18,9 +18,11 @@
 //! * `page_verdicts` ([`page_verdicts`]): whether each chosen agent may fetch each 2xx HTML
 //!   page of the crawl, by the robots.txt capture that governs the page's host, made again
 //!   from its lines in `robots_agents` and `robots_rules`.
-//! * `summary_page_*` ([`page_summaries`]): responses and hosts per page signal directive, header
-//!   syntax, media type and meta/header conflict, from `page_signals` (every crawl that has
-//!   some, robots.txt captures or not).
+//! * The derivation plan ([`PLAN`], run by [`plan::run`]): the families made from a crawl's
+//!   parts alone, for every crawl that has some, robots.txt captures or not. `summary_page_*`
+//!   ([`page_summaries`]): responses and hosts per page signal directive, header syntax, media
+//!   type and meta/header conflict, from `page_signals`; `summary_llms_txt` and
+//!   `summary_tdmrep` (`llms`, `tdmrep`); `page_tdm` and `summary_page_tdm` (`page_tdm`).
 //! * `summary_robots_keys`, `summary_robots_key_forms`, `summary_robots_agents`,
 //!   `summary_content_signals` ([`lines`]), `summary_app_directives`, `summary_acap_fields` and
 //!   `summary_acap_problems` ([`extensions`]): how the files are written and what their
@@ -46,6 +48,7 @@ pub mod page_verdicts;
 pub mod pairs;
 mod partitioned;
 pub mod partitions;
+pub mod plan;
 pub mod read;
 pub mod redirects;
 pub mod revisits;
@@ -53,3 +56,12 @@ pub mod site;
 mod spill;
 pub mod tally;
 mod tdmrep;
+
+/// The derivations made from a crawl's parts alone, apart from `robots_hosts` and the summaries
+/// made with it, in the order they run ([`plan::run`]).
+pub const PLAN: &[&dyn plan::Derivation] = &[
+    &page_summaries::PageSummaries,
+    &llms::LlmsSummary,
+    &tdmrep::TdmrepSummary,
+    &page_tdm::PageTdm,
+];

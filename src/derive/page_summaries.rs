@@ -10,6 +10,7 @@
 //! are kept apart, each pair once in a row of the same host, and sorted without repeats when
 //! they grow large and at the end, so memory grows with the distinct pairs, not the rows.
 
+use super::plan::{CrawlParts, Derivation};
 use super::read::{read_beside, summary_part};
 use super::tally::{missing, Dict};
 use crate::parts::runs::Names;
@@ -35,6 +36,39 @@ pub const TABLES: [Table; 5] = [
     Table::SummaryPageConflicts,
     Table::SummaryPageHeaderPairs,
 ];
+
+/// The page summaries, derived from `page_signals`.
+pub struct PageSummaries;
+
+impl Derivation for PageSummaries {
+    fn from(&self) -> Table {
+        Table::PageSignals
+    }
+
+    fn writes(&self) -> &'static [Table] {
+        &TABLES
+    }
+
+    fn derive(&self, out: &OutDir, crawl: &str, parts: &CrawlParts<'_>) -> Result<Vec<u64>> {
+        Ok(derive_crawl(out, crawl, parts.of(Table::PageSignals))?.to_vec())
+    }
+
+    fn name(&self) -> &'static str {
+        "summary_page_*"
+    }
+
+    fn say(&self, crawl: &str, rows: &[u64]) -> Option<String> {
+        let r = |t| super::read::rows_of(&TABLES, rows, t);
+        Some(format!(
+            "summary_page  {crawl}: {} directive rows, {} header rows, {} conflict rows, {} \
+             header pair rows",
+            r(Table::SummaryPageDirectives),
+            r(Table::SummaryPageHeaders),
+            r(Table::SummaryPageConflicts),
+            r(Table::SummaryPageHeaderPairs)
+        ))
+    }
+}
 
 /// The columns of `page_signals` read.
 const COLUMNS: [&str; 11] = [
@@ -62,21 +96,9 @@ const DICTIONARIES: [&str; 7] = [
     "syntax",
 ];
 
-/// Rows per crawl written to each table, in the order of [`TABLES`].
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct CrawlSignals {
-    pub rows: [u64; TABLES.len()],
-}
-
-impl CrawlSignals {
-    /// Rows written to `table` (0 for a table not derived here).
-    pub fn rows_of(&self, table: Table) -> u64 {
-        super::read::rows_of(&TABLES, &self.rows, table)
-    }
-}
-
-/// Derive the crawl's page summaries from its `page_signals` parts and commit them together.
-pub fn derive_crawl(out: &OutDir, crawl: &str, parts: &[PartRef]) -> Result<CrawlSignals> {
+/// Derive the crawl's page summaries from its `page_signals` parts and commit them together;
+/// the rows written to each of [`TABLES`].
+pub fn derive_crawl(out: &OutDir, crawl: &str, parts: &[PartRef]) -> Result<[u64; TABLES.len()]> {
     let mut s = Signals::default();
     let mut files = Names::default();
     read_beside(out, parts, &COLUMNS, &DICTIONARIES, |part, batch| {
@@ -92,7 +114,7 @@ pub fn derive_crawl(out: &OutDir, crawl: &str, parts: &[PartRef]) -> Result<Craw
     ];
     let rows = parts.each_ref().map(|p| p.1);
     out.commit(parts.into_iter().map(|p| p.0).collect())?;
-    Ok(CrawlSignals { rows })
+    Ok(rows)
 }
 
 /// Responses, rows and distinct hosts of each key of one table.

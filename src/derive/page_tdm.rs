@@ -12,6 +12,7 @@
 //! same input (both are named after it), so neither grows with the crawl.
 
 use super::latest::When;
+use super::plan::{CrawlParts, Derivation};
 use super::read::{read_beside, summary_part};
 use super::tally::missing;
 use crate::files::tdmrep::{Effective, Rule, Stated, TdmFile, Technique};
@@ -30,6 +31,36 @@ use std::collections::BTreeMap;
 /// The tables derived here.
 pub const TABLES: [Table; 2] = [Table::PageTdm, Table::SummaryPageTdm];
 
+/// `page_tdm` and `summary_page_tdm`, derived from `pages` with `page_signals` and
+/// `tdmrep_rules`.
+pub struct PageTdm;
+
+impl Derivation for PageTdm {
+    fn from(&self) -> Table {
+        Table::Pages
+    }
+
+    fn reads(&self) -> &'static [Table] {
+        &[Table::PageSignals, Table::TdmrepRules]
+    }
+
+    fn writes(&self) -> &'static [Table] {
+        &TABLES
+    }
+
+    fn derive(&self, out: &OutDir, crawl: &str, parts: &CrawlParts<'_>) -> Result<Vec<u64>> {
+        let (pages, signals) = (parts.of(Table::Pages), parts.of(Table::PageSignals));
+        let rows = derive_crawl(out, crawl, pages, signals, parts.of(Table::TdmrepRules))?;
+        Ok(vec![rows.0, rows.1])
+    }
+
+    /// Said for a crawl with a page that states or is given a TDM value.
+    fn say(&self, crawl: &str, rows: &[u64]) -> Option<String> {
+        let pages = rows.first().filter(|n| **n > 0)?;
+        Some(format!("page_tdm  {crawl}: {pages} pages with a TDM value"))
+    }
+}
+
 /// Rows of `page_tdm` per batch written.
 const BATCH_ROWS: usize = 1 << 16;
 
@@ -45,18 +76,18 @@ const PAGE_COLUMNS: [&str; 6] = [
 const STATUS_ONLY: [&str; 1] = ["http_status"];
 
 /// Derive the crawl's `page_tdm` and `summary_page_tdm` from its `pages`, `page_signals` and
-/// `tdmrep_rules` parts and commit them; the rows of `page_tdm`.
+/// `tdmrep_rules` parts and commit them; the rows of each.
 pub fn derive_crawl(
     out: &OutDir,
     crawl: &str,
     pages: &[PartRef],
     signals: &[PartRef],
     rules: &[PartRef],
-) -> Result<u64> {
+) -> Result<(u64, u64)> {
     let files = host_files(out, rules)?;
     let signals: BTreeMap<String, &PartRef> =
         signals.iter().map(|p| (part_file_name(p), p)).collect();
-    let mut d = Derivation {
+    let mut d = Pass {
         crawl,
         files: &files,
         matcher: Matcher::default(),
@@ -299,7 +330,9 @@ fn said_by_pages(out: &OutDir, part: &PartRef) -> Result<Said> {
 /// The summary's key: reservation, technique, policy set, overridden.
 type Key = (Option<i32>, Technique, bool, bool);
 
-struct Derivation<'a> {
+/// One pass over a crawl's pages: its hosts' TDM files, the rows being written and the
+/// summary's counts.
+struct Pass<'a> {
     crawl: &'a str,
     files: &'a FxHashMap<String, HostFile>,
     matcher: Matcher,
@@ -312,7 +345,7 @@ struct Derivation<'a> {
     unset: u64,
 }
 
-impl Derivation<'_> {
+impl Pass<'_> {
     /// Each 2xx page of a batch of `pages`: its effective values, a row when it has some.
     fn batch(&mut self, part: &PartRef, batch: &RecordBatch, said: &Said) -> Result<()> {
         let (file, url, host) = (
@@ -393,7 +426,7 @@ impl Derivation<'_> {
     }
 
     /// Write the rest of `page_tdm`, make the summary, and commit both.
-    fn finish(mut self, out: &OutDir) -> Result<u64> {
+    fn finish(mut self, out: &OutDir) -> Result<(u64, u64)> {
         self.rows += self.builder.len() as u64;
         if !self.builder.is_empty() {
             self.part.write(&self.builder.finish(self.crawl))?;
@@ -423,8 +456,8 @@ impl Derivation<'_> {
                 ..SummaryPageTdmRow::default()
             });
         }
-        let (summary, _) = summary_part(out, self.crawl, b)?;
+        let (summary, summary_rows) = summary_part(out, self.crawl, b)?;
         out.commit(vec![page_tdm, summary])?;
-        Ok(self.rows)
+        Ok((self.rows, summary_rows))
     }
 }

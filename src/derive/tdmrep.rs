@@ -5,6 +5,7 @@
 //! table is small, so its rows are read as plain strings.
 
 use super::latest::{ByLatest, When};
+use super::plan::{CrawlParts, Derivation};
 use super::read::{read_beside, summary_part};
 use super::tally::missing;
 use crate::parts::{OutDir, PartOutcome, PartRef};
@@ -17,6 +18,27 @@ use std::collections::HashMap;
 
 /// The tables derived here.
 pub const TABLES: [Table; 1] = [Table::SummaryTdmrep];
+
+/// `summary_tdmrep`, derived from `tdmrep_rules`.
+pub struct TdmrepSummary;
+
+impl Derivation for TdmrepSummary {
+    fn from(&self) -> Table {
+        Table::TdmrepRules
+    }
+
+    fn writes(&self) -> &'static [Table] {
+        &TABLES
+    }
+
+    fn derive(&self, out: &OutDir, crawl: &str, parts: &CrawlParts<'_>) -> Result<Vec<u64>> {
+        Ok(vec![derive_crawl(
+            out,
+            crawl,
+            parts.of(Table::TdmrepRules),
+        )?])
+    }
+}
 
 /// The columns of `tdmrep_rules` read.
 const COLUMNS: [&str; 10] = [

@@ -1,0 +1,149 @@
+//! The derivation plan: each family of derived tables that is made from a crawl's parts alone
+//! (not from `robots_hosts`) declares what it reads, what it writes and how it derives one
+//! crawl ([`Derivation`]); [`run`] runs the plan once for every crawl, and handles what every
+//! family needs alike: the parts listed once per table, the tables of crawls that have nothing
+//! left to derive them from removed, a crawl with a missing part failed, a failed derivation's
+//! tables removed and said, and the rows each wrote counted for the run summary.
+//!
+//! A new summary of this kind is its own file implementing [`Derivation`], a line in
+//! `derive/mod.rs`'s plan, its tables in the catalogue and its docs.
+
+use crate::parts::{OutDir, PartRef};
+use crate::tables::Table;
+use anyhow::Result;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A family of derived tables, made per crawl from the crawl's parts.
+pub trait Derivation: Sync {
+    /// The table a crawl is derived from: a crawl with parts of it is derived, and the tables
+    /// of a crawl with none left are removed.
+    fn from(&self) -> Table;
+
+    /// The other tables it reads (their parts are listed once and handed over).
+    fn reads(&self) -> &'static [Table] {
+        &[]
+    }
+
+    /// The tables it writes, committed together.
+    fn writes(&self) -> &'static [Table];
+
+    /// Derive one crawl and commit its tables; the rows written to each of [`Self::writes`],
+    /// in that order.
+    fn derive(&self, out: &OutDir, crawl: &str, parts: &CrawlParts<'_>) -> Result<Vec<u64>>;
+
+    /// The run summary's line for a crawl it derived (`None`: nothing worth a line).
+    fn say(&self, crawl: &str, rows: &[u64]) -> Option<String> {
+        let said: Vec<String> = (self.writes().iter().zip(rows))
+            .map(|(t, n)| format!("{n} rows of {}", t.name()))
+            .collect();
+        Some(format!("{}  {crawl}: {}", self.name(), said.join(", ")))
+    }
+
+    /// How the run summary names the family (when it fails, say).
+    fn name(&self) -> &'static str {
+        self.writes()[0].name()
+    }
+}
+
+/// The parts of one crawl, for each table a derivation reads.
+pub struct CrawlParts<'a> {
+    crawl: &'a str,
+    listed: &'a BTreeMap<Table, BTreeMap<String, Vec<PartRef>>>,
+}
+
+impl CrawlParts<'_> {
+    /// The crawl's committed parts of `table` (none when the derivation did not declare it).
+    pub fn of(&self, table: Table) -> &[PartRef] {
+        (self.listed.get(&table))
+            .and_then(|by_crawl| by_crawl.get(self.crawl))
+            .map_or(&[][..], Vec::as_slice)
+    }
+}
+
+/// What one derivation made for one crawl.
+#[derive(Debug, Clone)]
+pub struct Derived {
+    pub crawl: String,
+    /// The tables written and their rows.
+    pub rows: Vec<(Table, u64)>,
+    /// The run summary's line.
+    pub said: Option<String>,
+}
+
+/// What running the plan did.
+#[derive(Debug, Default)]
+pub struct Ran {
+    pub derived: Vec<Derived>,
+    /// Crawls not derived because a counted part is missing (crawl, why).
+    pub failed: Vec<(String, String)>,
+    /// Crawls whose derivation failed, its tables removed (crawl, why).
+    pub summaries_failed: Vec<(String, String)>,
+}
+
+/// Run each derivation of `plan` for every crawl with parts of what it is derived from (those
+/// in `only`), after removing its tables from crawls with none left. `missing` is each crawl's
+/// missing parts: such a crawl is failed, not derived from the rest.
+pub fn run(
+    plan: &[&dyn Derivation],
+    out: &OutDir,
+    only: Option<&BTreeSet<String>>,
+    missing: &BTreeMap<String, Vec<String>>,
+) -> Result<Ran> {
+    let mut listed = BTreeMap::new();
+    for d in plan {
+        for &t in std::iter::once(&d.from()).chain(d.reads()) {
+            if let std::collections::btree_map::Entry::Vacant(v) = listed.entry(t) {
+                v.insert(parts_by_crawl(out, t)?);
+            }
+        }
+    }
+    let mut ran = Ran::default();
+    for d in plan {
+        let from = &listed[&d.from()];
+        for t in d.writes() {
+            for (crawl, _) in out.table_parts(t.name())? {
+                if !from.contains_key(&crawl) {
+                    out.remove_parts(t.name(), &crawl)?;
+                }
+            }
+        }
+        let crawls = from.keys().filter(|c| only.is_none_or(|o| o.contains(*c)));
+        for crawl in crawls {
+            if let Some(lost) = missing.get(crawl) {
+                if !ran.failed.iter().any(|(c, _)| c == crawl) {
+                    let why = crate::tables::missing_message(lost);
+                    ran.failed.push((crawl.clone(), why));
+                }
+                continue;
+            }
+            let parts = CrawlParts {
+                crawl,
+                listed: &listed,
+            };
+            match d.derive(out, crawl, &parts) {
+                Ok(rows) => ran.derived.push(Derived {
+                    crawl: crawl.clone(),
+                    said: d.say(crawl, &rows),
+                    rows: d.writes().iter().copied().zip(rows).collect(),
+                }),
+                Err(e) => {
+                    for t in d.writes() {
+                        out.remove_parts(t.name(), crawl)?;
+                    }
+                    let why = format!("{}: {e:#}", d.name());
+                    ran.summaries_failed.push((crawl.clone(), why));
+                }
+            }
+        }
+    }
+    Ok(ran)
+}
+
+/// The committed parts of `table`, by crawl.
+pub fn parts_by_crawl(out: &OutDir, table: Table) -> Result<BTreeMap<String, Vec<PartRef>>> {
+    let mut by_crawl: BTreeMap<String, Vec<PartRef>> = BTreeMap::new();
+    for (crawl, part) in out.table_parts(table.name())? {
+        by_crawl.entry(crawl).or_default().push(part);
+    }
+    Ok(by_crawl)
+}
