@@ -45,6 +45,15 @@ macro_rules! str_enum {
                     $($name::$variant => $s),*
                 }
             }
+
+            /// The value a table's string names (`None`: no value of this set).
+            #[allow(dead_code)]
+            pub fn from_name(s: &str) -> Option<Self> {
+                match s {
+                    $($s => Some($name::$variant),)*
+                    _ => None,
+                }
+            }
         }
 
         impl std::fmt::Display for $name {

@@ -11,7 +11,7 @@
 //! the crawl's captures (reading the runs) and hosts (one lookup each), not hosts × agents.
 
 use super::block_sets::{BlockSets, HostSets, SetKind};
-use super::classes::{Class, Classes, Run, OUTCOMES_2XX};
+use super::classes::{Class, Classes, Run};
 use super::content_usage::{ContentUsage, Usage};
 use super::groups::{GroupFold, Groups};
 use super::pairs;
@@ -20,6 +20,7 @@ use super::redirects::Resolution;
 use crate::agents::{Agent, Registry};
 use crate::parts::runs::Names;
 use crate::parts::{OutDir, PartRef};
+use crate::tables::fetch_outcome::FetchOutcome;
 use crate::tables::{SummaryAgentRow, SummaryAgentsBuilder, Table};
 use anyhow::{bail, Context, Result};
 use arrow_array::cast::AsArray;
@@ -370,7 +371,7 @@ fn domain_profiles(
     outcomes: &Names,
 ) -> Vec<(u32, u32)> {
     let is_2xx: Vec<bool> = (0..outcomes.len() as u32)
-        .map(|o| OUTCOMES_2XX.contains(&outcomes.get(o)))
+        .map(|o| FetchOutcome::is_2xx_name(outcomes.get(o)))
         .collect();
     let mut pairs: Vec<(u32, u32)> = governs
         .iter()
@@ -420,9 +421,9 @@ fn governing_captures(governs: &[Governs]) -> (Slots, Vec<Governed>, Vec<u32>) {
     (Slots::new(by_file), governed, slot_of_host)
 }
 
-/// Whether a fetch outcome (an id of `outcomes`) is a 2xx one ([`OUTCOMES_2XX`]).
+/// Whether a fetch outcome (an id of `outcomes`) is a 2xx one ([`FetchOutcome::is_2xx_name`]).
 fn is_2xx(outcome: Option<u32>, outcomes: &Names) -> bool {
-    outcome.is_some_and(|o| OUTCOMES_2XX.contains(&outcomes.get(o)))
+    outcome.is_some_and(|o| FetchOutcome::is_2xx_name(outcomes.get(o)))
 }
 
 /// Add the hosts a capture governs, `g`, to `tally` by the capture's runs.

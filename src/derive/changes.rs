@@ -15,6 +15,7 @@ use super::read::read_beside;
 use crate::agents::Registry;
 use crate::archive::source::input::crawl_collection;
 use crate::parts::{OutDir, PartRef};
+use crate::tables::fetch_outcome::FetchOutcome;
 use crate::tables::{SummaryAgentChangeRow, SummaryAgentChangesBuilder, Table};
 use anyhow::{bail, Context, Result};
 use arrow_array::cast::AsArray;
@@ -419,7 +420,7 @@ fn round_of(host: &str, rounds: u32) -> u32 {
 
 /// A host's flags from its governing capture's fetch outcome and its resolution.
 fn state_flags(outcome: Option<&str>, resolution: Option<&str>) -> u8 {
-    let is_2xx = outcome.is_some_and(|o| super::classes::OUTCOMES_2XX.contains(&o));
+    let is_2xx = outcome.is_some_and(FetchOutcome::is_2xx_name);
     let mut flags = if is_2xx { IS_2XX } else { 0 };
     if outcome == Some("server_error") {
         flags |= IS_5XX;

@@ -4,11 +4,6 @@
 use crate::parts::runs::Names;
 use rustc_hash::FxHashMap;
 
-/// The fetch outcomes of a 2xx capture (or a resource record), whose body was parsed: the
-/// denominators `hosts_2xx` and the `*` reading (`summary_agents.singled_out`,
-/// `summary_agent_groups.star_verdict`) use them.
-pub const OUTCOMES_2XX: [&str; 4] = ["ok", "ok_empty", "not_robots_html", "not_robots_binary"];
-
 /// The verdict columns of a run, each string as an id in [`Classes::names`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Class {

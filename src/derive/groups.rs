@@ -10,10 +10,11 @@
 //! Only the groups a profile blocks or names are kept per profile; each group's other hosts,
 //! those that neither block nor name any of its agents, are the rest of its denominator.
 
-use super::classes::{Classes, Run, OUTCOMES_2XX};
+use super::classes::{Classes, Run};
 use super::redirects::Resolution;
 use crate::agents::Registry;
 use crate::parts::runs::Names;
+use crate::tables::fetch_outcome::FetchOutcome;
 use crate::tables::{SummaryAgentGroupRow, SummaryAgentGroupsBuilder};
 use rustc_hash::FxHashMap;
 
@@ -245,7 +246,7 @@ impl<'r> Groups<'r> {
         outcomes: &Names,
     ) {
         let is_2xx: Vec<bool> = (0..outcomes.len() as u32)
-            .map(|o| OUTCOMES_2XX.contains(&outcomes.get(o)))
+            .map(|o| FetchOutcome::is_2xx_name(outcomes.get(o)))
             .collect();
         // Profiles reduced to what the groups see, and hosts tallied by reduction first.
         let mut reduction_of: Vec<Option<u32>> = vec![None; profiles.len()];

@@ -15,7 +15,7 @@ use super::read::{read_beside, summary_part};
 use super::tally::{missing, Dict};
 use crate::parts::runs::Names;
 use crate::parts::{OutDir, PartOutcome, PartRef};
-use crate::signals::OPPOSITE_DIRECTIVES;
+use crate::signals::{Source, OPPOSITE_DIRECTIVES};
 use crate::tables::{
     status_class, SummaryPageConflictRow, SummaryPageConflictsBuilder, SummaryPageDirectiveRow,
     SummaryPageDirectivesBuilder, SummaryPageHeaderPairRow, SummaryPageHeaderPairsBuilder,
@@ -277,9 +277,9 @@ impl Signals {
             .and_then(|a| a.as_boolean_opt())
             .with_context(|| missing(part, "in_head"))?;
         let (x_robots, robots, meta) = (
-            self.names.id("x_robots_tag"),
-            self.names.id("robots_tag"),
-            self.names.id("meta"),
+            self.names.id(Source::XRobotsTag.as_str()),
+            self.names.id(Source::RobotsTag.as_str()),
+            self.names.id(Source::Meta.as_str()),
         );
         let part_id = part as *const PartRef as usize;
         for i in 0..batch.num_rows() {

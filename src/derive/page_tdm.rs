@@ -18,6 +18,7 @@ use super::tally::missing;
 use crate::files::tdmrep::{Effective, Rule, Stated, TdmFile, Technique};
 use crate::parts::{OutDir, PartOutcome, PartRef};
 use crate::robots::{path_params_query, Matcher};
+use crate::signals::Source;
 use crate::tables::{
     PageTdmBuilder, PageTdmRow, SummaryPageTdmBuilder, SummaryPageTdmRow, Table, TableBuilder,
 };
@@ -303,9 +304,9 @@ fn said_by_pages(out: &OutDir, part: &PartRef) -> Result<Said> {
                 if opt_str(syntax, i) != Some("tdmrep") || offset.is_null(i) {
                     continue;
                 }
-                let place = match opt_str(source, i) {
-                    Some("tdm_header") => 0,
-                    Some("meta") => 1,
+                let place = match opt_str(source, i).and_then(Source::from_name) {
+                    Some(Source::TdmHeader) => 0,
+                    Some(Source::Meta) => 1,
                     _ => continue,
                 };
                 let f = opt_str(file, i).unwrap_or_default();

@@ -16,7 +16,7 @@ use crate::derive::read::read_beside;
 use crate::derive::site::Site;
 use crate::parts::{OutDir, PartRef, SCHEMA_CRAWL};
 use crate::robots::{path_params_query, Matcher, RobotsTxt};
-use crate::rows::from_robots::fetch::FetchOutcome;
+use crate::tables::fetch_outcome::FetchOutcome;
 use crate::tables::Table;
 use anyhow::{Context, Result};
 use arrow_array::cast::AsArray;

@@ -3,15 +3,12 @@
 //! compares).
 
 use super::load::{flag, text, Tables};
+use crate::tables::fetch_outcome::FetchOutcome;
 use crate::tables::Table;
 use anyhow::Result;
 use arrow_array::Array;
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::BTreeMap;
-
-/// A robots.txt capture answered 2xx (or is a resource record): the `hosts_2xx` of the queries.
-pub(super) const OUTCOMES_2XX: [&str; 4] =
-    ["ok", "ok_empty", "not_robots_html", "not_robots_binary"];
 
 /// A share as the queries give it: `round(part / whole, 4)`, `None` when `whole` is 0.
 pub(super) fn share(part: u64, whole: u64) -> Option<f64> {
@@ -303,7 +300,7 @@ fn group_counts(t: &Tables<'_>, crawl: &str) -> Result<(BlockingAny, u64, Option
             star = None;
         }
         for i in 0..b.len() {
-            if !text(outcome, i).is_some_and(|o| OUTCOMES_2XX.contains(&o)) {
+            if !text(outcome, i).is_some_and(FetchOutcome::is_2xx_name) {
                 continue;
             }
             let n = hosts.value(i).max(0) as u64;
@@ -404,7 +401,7 @@ impl Agents {
                 let v = Blocking::of(text(verdict, i).unwrap_or_default());
                 s.hosts_any += n;
                 s.hosts_resolved += n * u64::from(resolved);
-                if text(outcome, i).is_some_and(|o| OUTCOMES_2XX.contains(&o)) {
+                if text(outcome, i).is_some_and(FetchOutcome::is_2xx_name) {
                     s.hosts_2xx += n;
                     s.hosts_2xx_resolved += n * u64::from(resolved);
                 }
@@ -563,11 +560,11 @@ impl Extensions {
             for i in 0..b.len() {
                 // The host's file: its latest capture, read through a revisit.
                 let file = text(revisited, i).or(text(outcome, i));
-                if file.is_some_and(|o| OUTCOMES_2XX.contains(&o)) {
+                if file.is_some_and(FetchOutcome::is_2xx_name) {
                     parsed_hosts += n(hosts, i);
                 }
                 // The capture that governs it, for the accidental blocks.
-                if text(effective, i).is_some_and(|o| OUTCOMES_2XX.contains(&o)) {
+                if text(effective, i).is_some_and(FetchOutcome::is_2xx_name) {
                     hosts_2xx += n(hosts, i);
                     if let (Some(s), Some(w)) = (split, wildcard_split.as_mut()) {
                         *w += n(s, i);

@@ -6,6 +6,7 @@ use super::facts::{share, PageSignals};
 use super::html::{cell, esc, esc_value, thousands, Figure, Num};
 use super::page_numbers::PageDirectives;
 use super::{TOP_AI, TOP_ROWS};
+use crate::signals::Source;
 use std::fmt::Write;
 
 /// What pages' robots headers and meta tags say: directive frequencies, the header syntaxes
@@ -22,7 +23,11 @@ pub(super) fn directive_figures(crawl: &str, d: &PageDirectives, body: &mut Stri
 }
 
 fn directive_frequency_figure(crawl: &str, d: &PageDirectives, body: &mut String) {
-    const SOURCES: [&str; 3] = ["meta", "x_robots_tag", "robots_tag"];
+    const SOURCES: [&str; 3] = [
+        Source::Meta.as_str(),
+        Source::XRobotsTag.as_str(),
+        Source::RobotsTag.as_str(),
+    ];
     // The chart: directives addressed to every crawler, by source, most responses first.
     let mut by_directive: Vec<(&str, [u64; 3])> = Vec::new();
     for r in d.directives.iter().filter(|r| r.agent == "*") {

@@ -9,7 +9,7 @@
 //! conflicts found are kept for the whole crawl.
 
 use super::load::{flag, text, Batch, Names, Tables};
-use crate::signals::are_opposite;
+use crate::signals::{are_opposite, Source};
 use crate::tables::Table;
 use anyhow::Result;
 use arrow_array::Array;
@@ -70,23 +70,10 @@ pub(super) struct HeaderPairs {
     pub hosts_disagree: u64,
 }
 
-/// Which signal a row comes from: the queries' `source` values they read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum Source {
-    Meta,
-    XRobotsTag,
-    RobotsTag,
-}
-
-impl Source {
-    fn of(s: &str) -> Option<Source> {
-        match s {
-            "meta" => Some(Source::Meta),
-            "x_robots_tag" => Some(Source::XRobotsTag),
-            "robots_tag" => Some(Source::RobotsTag),
-            _ => None,
-        }
-    }
+/// The source of a robots directive the conflicts read: a meta tag or a robots header (the
+/// queries' `source` values); `None` for the others.
+fn robots_source(s: &str) -> Option<Source> {
+    Source::from_name(s).filter(|s| s.is_robots_header() || *s == Source::Meta)
 }
 
 /// What one response says, for the conflicts: (agent, directive) pairs by side.
@@ -184,7 +171,7 @@ impl PageDirectives {
                 let Some(d) = text(directive, i).filter(|d| !d.starts_with("tdm-")) else {
                     continue;
                 };
-                if !is_2xx(b, i)? || Source::of(src).is_none() {
+                if !is_2xx(b, i)? || robots_source(src).is_none() {
                     continue;
                 }
                 page.directives.push(DirectiveCount {
@@ -299,7 +286,7 @@ impl Pass {
         let (signal_index, in_head) = (b.i32s("signal_index")?, b.bools("in_head")?);
         let files = self.names.of(&file);
         let hosts = self.names.of(&host);
-        let sources: Vec<Option<Source>> = source.map(Source::of);
+        let sources: Vec<Option<Source>> = source.map(robots_source);
         let source_ids = self.names.of(&source);
         let agents = self.names.of(&agent);
         let directives = self.names.of(&directive);

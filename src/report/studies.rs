@@ -11,6 +11,7 @@
 use super::csv_link::Csv;
 use super::load::{flag, text, Tables};
 use crate::parts::SCHEMA_CRAWL;
+use crate::tables::fetch_outcome::FetchOutcome;
 use crate::tables::Table;
 use anyhow::Result;
 use arrow_array::cast::AsArray;
@@ -31,7 +32,7 @@ enum Denominator {
 
 impl Denominator {
     fn takes(self, outcome: Option<&str>) -> bool {
-        let ok = outcome.is_some_and(|o| super::facts::OUTCOMES_2XX.contains(&o));
+        let ok = outcome.is_some_and(FetchOutcome::is_2xx_name);
         match self {
             Denominator::Answered2xx => ok,
             Denominator::Answered2xxOrGone => ok || outcome == Some("not_found"),

@@ -14,6 +14,32 @@ pub mod value;
 
 pub use value::{parse_header_value, parse_meta_content, ParsedValue, Syntax};
 
+str_enum! {
+    /// Where a page signal was read (`page_signals.source`): a response header (its name
+    /// without Common Crawl's `X-Crawler-` prefix) or a meta tag.
+    pub enum Source {
+        /// `X-Robots-Tag`.
+        XRobotsTag = "x_robots_tag",
+        /// `Robots-Tag` (the robots exclusion extension's name).
+        RobotsTag = "robots_tag",
+        /// `tdm-reservation` or `tdm-policy` (TDMRep).
+        TdmHeader = "tdm_header",
+        /// `Content-Usage` (aipref).
+        ContentUsage = "content_usage",
+        /// `Content-Signal`.
+        ContentSignal = "content_signal",
+        /// A `<meta>` tag of the HTML head.
+        Meta = "meta",
+    }
+}
+
+impl Source {
+    /// A robots header: `X-Robots-Tag` or `Robots-Tag`.
+    pub fn is_robots_header(self) -> bool {
+        matches!(self, Source::XRobotsTag | Source::RobotsTag)
+    }
+}
+
 /// Directives a robots header and a meta tag may give one agent that contradict each other
 /// (either way round): the pairs `signals_meta_header_conflicts.sql` lists, which
 /// `summary_page_conflicts` counts and the report shows.
@@ -33,4 +59,25 @@ pub fn are_opposite(a: &str, b: &str) -> bool {
     OPPOSITE_DIRECTIVES
         .iter()
         .any(|&(x, y)| (a == x && b == y) || (a == y && b == x))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_source_is_read_back_from_the_name_the_tables_hold() {
+        for s in Source::ALL {
+            assert_eq!(Source::from_name(s.as_str()), Some(*s));
+        }
+        assert_eq!(
+            Source::from_name("X-Robots-Tag"),
+            None,
+            "the column's name, not the header's"
+        );
+        let headers: Vec<_> = (Source::ALL.iter())
+            .filter(|s| s.is_robots_header())
+            .collect();
+        assert_eq!(headers, [&Source::XRobotsTag, &Source::RobotsTag]);
+    }
 }

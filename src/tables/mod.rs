@@ -11,6 +11,7 @@
 mod complete;
 mod declare;
 mod derived;
+pub mod fetch_outcome;
 mod kind;
 pub mod ranked_lists;
 mod table;

@@ -11,7 +11,7 @@ use crate::archive::heads::record::trim;
 use crate::archive::problem::ErrorKind;
 use crate::signals::ai_prefs::{self, Preferences};
 use crate::signals::meta::{HeadScanner, MetaAttr, HEAD_SCAN_LIMIT};
-use crate::signals::{parse_header_value, parse_meta_content, ParsedValue};
+use crate::signals::{parse_header_value, parse_meta_content, ParsedValue, Source};
 use crate::tables::{PageSignalRow, PageSignalsBuilder};
 use std::collections::HashSet;
 
@@ -205,8 +205,7 @@ fn row<'a>(ctx: &PageCtx<'a>) -> PageSignalRow<'a> {
 
 /// Where one header or meta tag stands.
 struct Signal<'s> {
-    /// `x_robots_tag`, `robots_tag`, `tdm_header`, `meta`.
-    source: &'static str,
+    source: Source,
     /// Header name or meta name as written.
     name: &'s str,
     index: i32,
@@ -215,7 +214,7 @@ struct Signal<'s> {
 
 fn signal_row<'a>(ctx: &PageCtx<'a>, sig: &'a Signal<'a>) -> PageSignalRow<'a> {
     let mut r = row(ctx);
-    r.source = Some(sig.source);
+    r.source = Some(sig.source.as_str());
     r.name = Some(sig.name);
     r.signal_index = Some(sig.index);
     r.in_head = sig.in_head;
@@ -351,24 +350,24 @@ fn tdm_name(name: &[u8]) -> Option<&'static str> {
 
 /// What a header name is as a signal: its `source` and the name without Common Crawl's
 /// `X-Crawler-` prefix (a renamed copy is still the site's header); `None` for other headers.
-pub fn signal_header(name: &[u8]) -> Option<(&'static str, &[u8])> {
+pub fn signal_header(name: &[u8]) -> Option<(Source, &[u8])> {
     let bare = if name.len() > 10 && name[..10].eq_ignore_ascii_case(b"x-crawler-") {
         &name[10..]
     } else {
         name
     };
     let source = if bare.eq_ignore_ascii_case(b"x-robots-tag") {
-        "x_robots_tag"
+        Source::XRobotsTag
     } else if bare.eq_ignore_ascii_case(b"robots-tag") {
-        "robots_tag"
+        Source::RobotsTag
     } else if bare.eq_ignore_ascii_case(b"tdm-reservation")
         || bare.eq_ignore_ascii_case(b"tdm-policy")
     {
-        "tdm_header"
+        Source::TdmHeader
     } else if bare.eq_ignore_ascii_case(b"content-usage") {
-        "content_usage"
+        Source::ContentUsage
     } else if bare.eq_ignore_ascii_case(b"content-signal") {
-        "content_signal"
+        Source::ContentSignal
     } else {
         return None;
     };
@@ -385,7 +384,7 @@ pub fn headers(out: &mut SignalRows<'_>, ctx: &PageCtx<'_>, head: &HttpHead<'_>)
         };
         let name_s = String::from_utf8_lossy(name);
         let raw = raw_text(trim(value));
-        if source == "content_usage" {
+        if source == Source::ContentUsage {
             // A Structured Field's lines are one field (RFC 9651 §4.2): parsed once, combined,
             // at the first line; the later lines add no rows of their own.
             if let Some(field) = combined_field(head, bare, index) {
@@ -398,7 +397,7 @@ pub fn headers(out: &mut SignalRows<'_>, ctx: &PageCtx<'_>, head: &HttpHead<'_>)
                 emit_ai_prefs(out, ctx, &sig, &field, true);
                 c.ai_prefs = true;
             }
-        } else if source == "content_signal" {
+        } else if source == Source::ContentSignal {
             let sig = Signal {
                 source,
                 name: &name_s,
@@ -407,7 +406,7 @@ pub fn headers(out: &mut SignalRows<'_>, ctx: &PageCtx<'_>, head: &HttpHead<'_>)
             };
             emit_ai_prefs(out, ctx, &sig, trim(value), false);
             c.ai_prefs = true;
-        } else if source == "tdm_header" {
+        } else if source == Source::TdmHeader {
             let d = tdm_name(bare).unwrap_or("tdm-reservation");
             let sig = Signal {
                 source,
@@ -427,7 +426,7 @@ pub fn headers(out: &mut SignalRows<'_>, ctx: &PageCtx<'_>, head: &HttpHead<'_>)
             };
             emit_value(out, ctx, &sig, &raw, &parsed);
             c.header = true;
-            c.robots_tag |= source == "robots_tag";
+            c.robots_tag |= source == Source::RobotsTag;
         }
         index += 1;
     }
@@ -534,7 +533,7 @@ pub fn meta_tags(
         }
         let name_s = String::from_utf8_lossy(name);
         let sig = Signal {
-            source: "meta",
+            source: Source::Meta,
             name: &name_s,
             index,
             in_head: Some(t.in_head),

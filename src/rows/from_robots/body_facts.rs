@@ -2,10 +2,10 @@
 //! (`ok`, `ok_empty`, `not_robots_html`, `not_robots_binary`), size, BOM, UTF-8 validity, line
 //! endings and digest. Shared by the scan and `repcensus parse`.
 
-use super::fetch::FetchOutcome;
 use crate::robots::lex::Endings;
 use crate::robots::parse::PARSE_LIMIT;
 use crate::robots::RobotsTxt;
+use crate::tables::fetch_outcome::FetchOutcome;
 use crate::tables::RobotsFileRow;
 
 /// Facts about a robots.txt body.

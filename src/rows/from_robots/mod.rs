@@ -4,7 +4,6 @@
 
 mod body_facts;
 pub mod challenge;
-pub mod fetch;
 pub mod robots_capture;
 pub mod robots_txt;
 pub mod verdict_rows;

@@ -9,12 +9,12 @@ use crate::archive::heads::http::{self, BodyDecoder, HttpHead};
 use crate::archive::heads::record::{self, strip_angle, trim, unfold};
 use crate::archive::problem::ErrorKind;
 use crate::robots::RobotsTxt;
-use crate::rows::from_robots::fetch::FetchOutcome;
 use crate::rows::from_robots::robots_txt::{LineTables, ParsedBody, Provenance};
 use crate::rows::from_robots::verdicts::VerdictTables;
 use crate::rows::source::{
     is_robots_url, registered_domain, Address, Context, RecordType, RowSource, Seen,
 };
+use crate::tables::fetch_outcome::FetchOutcome;
 use crate::tables::host_of;
 use crate::tables::{RobotsFileRow, Table, TableSelection};
 

@@ -1,13 +1,13 @@
 //! From a parsed robots.txt to rows: the summary columns of `robots_files` and the rows of
 //! `robots_agents`, `robots_rules` and `app_directives`.
 
-use super::fetch::FetchOutcome;
 use crate::agents::Registry;
 use crate::robots::acap;
 use crate::robots::ext::{leading_number, parse_app_directives, parse_pairs, split_path};
 use crate::robots::lex::flag;
 use crate::robots::parse::{agent_name, is_wildcard_agent, product_token, NO_GROUP};
 use crate::robots::{Key, Line, RobotsTxt};
+use crate::tables::fetch_outcome::FetchOutcome;
 use crate::tables::{
     AcapFieldRow, AcapFieldsBuilder, AppDirectiveRow, AppDirectivesBuilder, AppendRow,
     RobotsAgentRow, RobotsAgentsArrow, RobotsAgentsBuilder, RobotsFileRow, RobotsRuleRow,

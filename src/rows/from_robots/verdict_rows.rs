@@ -2,10 +2,10 @@
 //! was not parsed ([`unparsed`]), and how verdicts become `agent_verdicts` and
 //! `agent_verdict_runs` rows ([`VerdictTables`], [`RunRows`]). [`super::verdicts`] makes them.
 
-use super::fetch::FetchOutcome;
 use crate::agents::Registry;
 use crate::robots::classify::Verdict;
 use crate::robots::Source;
+use crate::tables::fetch_outcome::FetchOutcome;
 use crate::tables::{
     AgentVerdictRow, AgentVerdictRunRow, AgentVerdictRunsBuilder, AgentVerdictsBuilder,
 };

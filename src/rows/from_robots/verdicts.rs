@@ -9,7 +9,6 @@
 //! `verdict_rfc9309` gives RFC 9309's reading: full_block for a 5xx, no_robots for a 429),
 //! `redirect` for an unresolved 3xx, `unknown` for revisits and records without an HTTP status.
 
-use super::fetch::FetchOutcome;
 use super::verdict_rows::{push, RunRows};
 pub use super::verdict_rows::{unparsed, AgentVerdict, DocumentedSource, VerdictTables};
 use crate::agents::{Agent, Registry};
@@ -18,6 +17,7 @@ use crate::robots::ext::app_directives_for;
 use crate::robots::matcher::Selection;
 use crate::robots::parse::{one_word_name, product_token, writes_name, written_name};
 use crate::robots::{Key, Matcher, RobotsTxt, Source};
+use crate::tables::fetch_outcome::FetchOutcome;
 use crate::tables::{AgentVerdictRow, RobotsFileRow};
 
 /// Reusable state for computing verdicts.

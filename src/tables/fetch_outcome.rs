@@ -1,6 +1,8 @@
-//! How a robots.txt capture was fetched: the `fetch_outcome` column. Given by the record's HTTP
-//! status, refined for a 2xx by a look at the body (`body_facts`); the verdicts of an
-//! unparsed capture follow it.
+//! How a robots.txt capture was fetched: the `fetch_outcome` column of `robots_files`,
+//! `robots_hosts` and the summaries. Given by the record's HTTP status, refined for a 2xx by a
+//! look at the body (`rows::from_robots::body_facts`); the verdicts of an unparsed capture
+//! follow it. Here, with the tables, so that every layer that reads the column names its values
+//! from one place (the 2xx set: [`FetchOutcome::is_2xx_name`]).
 
 str_enum! {
     /// The `fetch_outcome` of a robots.txt capture (docs/schema.md).
@@ -27,7 +29,7 @@ str_enum! {
         ClientError = "client_error",
         ServerError = "server_error",
         /// 403 or 503 whose body is a bot-protection service's challenge page
-        /// ([`super::challenge`]): neither the site's robots.txt nor its answer about one.
+        /// (`rows::from_robots::challenge`): neither the site's robots.txt nor its answer about one.
         Challenge = "challenge",
         /// A status outside 200-599.
         OtherStatus = "other_status",
@@ -69,6 +71,12 @@ impl FetchOutcome {
         self.is_success() && self != FetchOutcome::OkEmpty
     }
 
+    /// Whether a `fetch_outcome` as the tables hold it is a 2xx one ([`Self::is_success`]):
+    /// the `hosts_2xx` of the queries.
+    pub fn is_2xx_name(name: &str) -> bool {
+        FetchOutcome::from_name(name).is_some_and(FetchOutcome::is_success)
+    }
+
     /// A 2xx (or a resource record's body): parsed as a crawler would parse it.
     pub fn is_success(self) -> bool {
         matches!(
@@ -103,5 +111,48 @@ mod tests {
             "payment_required"
         );
         assert_eq!(FetchOutcome::of_status(None).as_str(), "bad_status_line");
+    }
+
+    #[test]
+    fn the_2xx_set_is_that_of_the_enum_and_every_query_copies_it_whole() {
+        let names: Vec<&str> = (FetchOutcome::ALL.iter())
+            .filter(|o| o.is_success())
+            .map(|o| o.as_str())
+            .collect();
+        assert_eq!(
+            names,
+            ["ok", "ok_empty", "not_robots_html", "not_robots_binary"]
+        );
+        assert!(names.iter().all(|n| FetchOutcome::is_2xx_name(n)));
+        assert!(!FetchOutcome::is_2xx_name("redirect") && !FetchOutcome::is_2xx_name("OK"));
+        // The queries run alone in a bare DuckDB, so they write the set out: an `IN` list that
+        // names one 2xx outcome names them all (it may add others: a 404 counted as no file).
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/queries");
+        let mut lists = 0;
+        for e in std::fs::read_dir(dir).unwrap() {
+            let path = e.unwrap().path();
+            let sql = std::fs::read_to_string(&path).unwrap_or_default();
+            for list in sql
+                .split("IN (")
+                .skip(1)
+                .filter_map(|l| l.split(')').next())
+            {
+                let quoted: Vec<&str> = list
+                    .split(',')
+                    .map(|v| v.trim().trim_matches('\''))
+                    .collect();
+                if quoted.iter().any(|q| names.contains(q)) {
+                    lists += 1;
+                    for n in &names {
+                        assert!(
+                            quoted.contains(n),
+                            "{}: IN ({list}) lacks {n}",
+                            path.display()
+                        );
+                    }
+                }
+            }
+        }
+        assert!(lists >= 9, "the queries' 2xx lists are found ({lists})");
     }
 }
