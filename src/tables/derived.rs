@@ -1,5 +1,6 @@
 //! The tables derived from a crawl's rows rather than read from records: `page_verdicts`,
-//! `robots_hosts` and the summaries (declared apart from the record tables of `mod.rs`).
+//! `robots_hosts` and the summaries (declared apart from the record tables of `mod.rs`), with
+//! their list in the catalogue (`with_derived_tables!`).
 
 // What the `table!` declarations expand to names.
 use super::declare::table;
@@ -10,6 +11,85 @@ use anyhow::Result;
 use arrow_array::{ArrayRef, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use std::sync::Arc;
+
+/// Hand the list of the tables derived per crawl, in the order of [`Table::DERIVED`], to
+/// `catalogue!` after the tables a scan writes (`table.rs`): a derived table is declared in this
+/// file alone, in this list (variant, name, builder) and by its `table!` below.
+macro_rules! with_derived_tables {
+    ($catalogue:ident { $($input:tt)* }) => {
+        $catalogue! {
+            $($input)*
+            /// The tables derived from a crawl's tables once they are written: one part per crawl,
+            /// not per input, and not in `--tables`.
+            derived {
+                /// One row per host of a crawl: its latest robots.txt capture and the capture its
+                /// chain of redirects ends at, derived from all of the crawl's `robots_files`
+                /// (`repcensus hosts`).
+                RobotsHosts = "robots_hosts", RobotsHostsBuilder;
+                /// Hosts per crawl and agent, by the verdicts of the capture that governs each
+                /// host, derived from `robots_hosts` and `agent_verdict_runs`.
+                SummaryAgents = "summary_agents", SummaryAgentsBuilder;
+                /// Hosts per crawl and group of agents (category, operator, AI, all): blocking or
+                /// naming at least one of them. Derived with `summary_agents`.
+                SummaryAgentGroups = "summary_agent_groups", SummaryAgentGroupsBuilder;
+                /// Hosts per crawl and pair of agents, by both agents' verdicts.
+                SummaryAgentPairs = "summary_agent_pairs", SummaryAgentPairsBuilder;
+                /// Registered domains per crawl and agent, blocking it on all or some hosts.
+                SummaryAgentDomains = "summary_agent_domains", SummaryAgentDomainsBuilder;
+                /// Hosts per crawl and agent whose governing capture gives `/` a Content-Usage rule
+                /// for it, by the rule's value.
+                SummaryAgentContentUsage = "summary_agent_content_usage",
+                    SummaryAgentContentUsageBuilder;
+                /// The distinct sets of agents governing captures fully block, with their hosts.
+                SummaryBlockSets = "summary_block_sets", SummaryBlockSetsBuilder;
+                /// How the blocking of each agent changed from the crawl before, among hosts in
+                /// both.
+                SummaryAgentChanges = "summary_agent_changes", SummaryAgentChangesBuilder;
+                /// Hosts per crawl by fetch outcome and redirects, derived with `robots_hosts`.
+                SummaryRobotsHosts = "summary_robots_hosts", SummaryRobotsHostsBuilder;
+                /// Captures and hosts per crawl and fetch outcome of every capture.
+                SummaryRobotsOutcomes = "summary_robots_outcomes", SummaryRobotsOutcomesBuilder;
+                /// Hosts, captures and lines per crawl and robots.txt key.
+                SummaryRobotsKeys = "summary_robots_keys", SummaryRobotsKeysBuilder;
+                /// ... and key form, separator, with the most frequent spelling.
+                SummaryRobotsKeyForms = "summary_robots_key_forms", SummaryRobotsKeyFormsBuilder;
+                /// ... per agent name (or purpose) written.
+                SummaryRobotsAgents = "summary_robots_agents", SummaryRobotsAgentsBuilder;
+                /// ... per Content-Signal / Content-Usage pair.
+                SummaryContentSignals = "summary_content_signals", SummaryContentSignalsBuilder;
+                /// ... per application directive.
+                SummaryAppDirectives = "summary_app_directives", SummaryAppDirectivesBuilder;
+                /// ... per kind of ACAP field.
+                SummaryAcapFields = "summary_acap_fields", SummaryAcapFieldsBuilder;
+                /// ... per ACAP field and problem.
+                SummaryAcapProblems = "summary_acap_problems", SummaryAcapProblemsBuilder;
+                /// Responses and hosts per page signal directive, from `page_signals`.
+                SummaryPageDirectives = "summary_page_directives", SummaryPageDirectivesBuilder;
+                /// ... per robots header syntax.
+                SummaryPageHeaders = "summary_page_headers", SummaryPageHeadersBuilder;
+                /// ... per media type of responses with robots headers.
+                SummaryPageHeaderTypes = "summary_page_header_types", SummaryPageHeaderTypesBuilder;
+                /// ... per pair of opposite header and meta directives.
+                SummaryPageConflicts = "summary_page_conflicts", SummaryPageConflictsBuilder;
+                /// ... per agent, whether the two robots headers of a response agree.
+                SummaryPageHeaderPairs = "summary_page_header_pairs", SummaryPageHeaderPairsBuilder;
+                /// Captures and hosts per crawl and llms.txt file, status class and form.
+                SummaryLlmsTxt = "summary_llms_txt", SummaryLlmsTxtBuilder;
+                /// Captures and hosts per crawl and kind of tdmrep.json capture.
+                SummaryTdmrep = "summary_tdmrep", SummaryTdmrepBuilder;
+                /// Pages per crawl by effective TDM reservation and the technique that set it.
+                SummaryPageTdm = "summary_page_tdm", SummaryPageTdmBuilder;
+                /// One row per 2xx page of a crawl with a TDM reservation or policy: the effective
+                /// values by the protocol's processing priority.
+                PageTdm = "page_tdm", PageTdmBuilder;
+                /// One row per 2xx HTML page of a crawl and chosen agent: whether the page's URL
+                /// may be fetched, by the robots.txt capture that governs its host.
+                PageVerdicts = "page_verdicts", PageVerdictsBuilder;
+            }
+        }
+    };
+}
+pub(super) use with_derived_tables;
 table! {
     /// One row per 2xx HTML page of a crawl and chosen agent (`--page-agents`), for the pages
     /// whose host has a robots.txt capture in the crawl: whether the page's URL may be fetched,

@@ -1,8 +1,9 @@
 //! The catalogue: every table a scan writes ([`Table`]), the tables derived from them
 //! ([`Table::DERIVED`]), and the set of them a scan is asked for ([`TableSelection`]), all from
 //! one list (`catalogue!`). Writers, `--resume`, the run summary, the CLI's help and the tests
-//! iterate [`Table`]; adding a table is one line here, one `table!` declaration and one row
-//! source.
+//! iterate [`Table`]. Adding a table a scan writes is one line here, one `table!` declaration
+//! and one row source; adding a derived table is one line of the list in `derived.rs` and its
+//! `table!` declaration there, and its `derive::plan::Derivation`.
 
 use super::*;
 use crate::parts::TableDesc;
@@ -62,7 +63,10 @@ macro_rules! catalogue {
     (@one $v:ident) => { 1 };
 }
 
-catalogue! {
+// The derived tables' list is in `derived.rs`, beside their columns: `with_derived_tables!`
+// hands it to `catalogue!` after the tables a scan writes.
+super::derived::with_derived_tables! {
+catalogue {
     /// Every table a scan writes per input, `inputs` last: variant, name, builder, the column
     /// of `inputs` that counts its rows.
     input {
@@ -86,70 +90,7 @@ catalogue! {
         /// One row per input, written last: its presence says the input's other parts are complete.
         Inputs = "inputs", InputsBuilder, None;
     }
-    /// The tables derived from a crawl's tables once they are written: one part per crawl,
-    /// not per input, and not in `--tables`.
-    derived {
-        /// One row per host of a crawl: its latest robots.txt capture and the capture its chain of
-        /// redirects ends at, derived from all of the crawl's `robots_files` (`repcensus hosts`).
-        RobotsHosts = "robots_hosts", RobotsHostsBuilder;
-        /// Hosts per crawl and agent, by the verdicts of the capture that governs each host,
-        /// derived from `robots_hosts` and `agent_verdict_runs`.
-        SummaryAgents = "summary_agents", SummaryAgentsBuilder;
-        /// Hosts per crawl and group of agents (category, operator, AI, all): blocking or naming
-        /// at least one of them. Derived with `summary_agents`.
-        SummaryAgentGroups = "summary_agent_groups", SummaryAgentGroupsBuilder;
-        /// Hosts per crawl and pair of agents, by both agents' verdicts.
-        SummaryAgentPairs = "summary_agent_pairs", SummaryAgentPairsBuilder;
-        /// Registered domains per crawl and agent, blocking it on all or some hosts.
-        SummaryAgentDomains = "summary_agent_domains", SummaryAgentDomainsBuilder;
-        /// Hosts per crawl and agent whose governing capture gives `/` a Content-Usage rule for it,
-        /// by the rule's value.
-        SummaryAgentContentUsage = "summary_agent_content_usage", SummaryAgentContentUsageBuilder;
-        /// The distinct sets of agents governing captures fully block, with their hosts.
-        SummaryBlockSets = "summary_block_sets", SummaryBlockSetsBuilder;
-        /// How the blocking of each agent changed from the crawl before, among hosts in both.
-        SummaryAgentChanges = "summary_agent_changes", SummaryAgentChangesBuilder;
-        /// Hosts per crawl by fetch outcome and redirects, derived with `robots_hosts`.
-        SummaryRobotsHosts = "summary_robots_hosts", SummaryRobotsHostsBuilder;
-        /// Captures and hosts per crawl and fetch outcome of every capture.
-        SummaryRobotsOutcomes = "summary_robots_outcomes", SummaryRobotsOutcomesBuilder;
-        /// Hosts, captures and lines per crawl and robots.txt key.
-        SummaryRobotsKeys = "summary_robots_keys", SummaryRobotsKeysBuilder;
-        /// ... and key form, separator, with the most frequent spelling.
-        SummaryRobotsKeyForms = "summary_robots_key_forms", SummaryRobotsKeyFormsBuilder;
-        /// ... per agent name (or purpose) written.
-        SummaryRobotsAgents = "summary_robots_agents", SummaryRobotsAgentsBuilder;
-        /// ... per Content-Signal / Content-Usage pair.
-        SummaryContentSignals = "summary_content_signals", SummaryContentSignalsBuilder;
-        /// ... per application directive.
-        SummaryAppDirectives = "summary_app_directives", SummaryAppDirectivesBuilder;
-        /// ... per kind of ACAP field.
-        SummaryAcapFields = "summary_acap_fields", SummaryAcapFieldsBuilder;
-        /// ... per ACAP field and problem.
-        SummaryAcapProblems = "summary_acap_problems", SummaryAcapProblemsBuilder;
-        /// Responses and hosts per page signal directive, from `page_signals`.
-        SummaryPageDirectives = "summary_page_directives", SummaryPageDirectivesBuilder;
-        /// ... per robots header syntax.
-        SummaryPageHeaders = "summary_page_headers", SummaryPageHeadersBuilder;
-        /// ... per media type of responses with robots headers.
-        SummaryPageHeaderTypes = "summary_page_header_types", SummaryPageHeaderTypesBuilder;
-        /// ... per pair of opposite header and meta directives.
-        SummaryPageConflicts = "summary_page_conflicts", SummaryPageConflictsBuilder;
-        /// ... per agent, whether the two robots headers of a response agree.
-        SummaryPageHeaderPairs = "summary_page_header_pairs", SummaryPageHeaderPairsBuilder;
-        /// Captures and hosts per crawl and llms.txt file, status class and form.
-        SummaryLlmsTxt = "summary_llms_txt", SummaryLlmsTxtBuilder;
-        /// Captures and hosts per crawl and kind of tdmrep.json capture.
-        SummaryTdmrep = "summary_tdmrep", SummaryTdmrepBuilder;
-        /// Pages per crawl by effective TDM reservation and the technique that set it.
-        SummaryPageTdm = "summary_page_tdm", SummaryPageTdmBuilder;
-        /// One row per 2xx page of a crawl with a TDM reservation or policy: the effective
-        /// values by the protocol's processing priority.
-        PageTdm = "page_tdm", PageTdmBuilder;
-        /// One row per 2xx HTML page of a crawl and chosen agent: whether the page's URL may be
-        /// fetched, by the robots.txt capture that governs its host.
-        PageVerdicts = "page_verdicts", PageVerdictsBuilder;
-    }
+}
 }
 
 impl Table {
