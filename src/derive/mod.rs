@@ -22,7 +22,8 @@
 //!   parts alone, for every crawl that has some, robots.txt captures or not. `summary_page_*`
 //!   ([`page_summaries`]): responses and hosts per page signal directive, header syntax, media
 //!   type and meta/header conflict, from `page_signals`; `summary_llms_txt` and
-//!   `summary_tdmrep` (`llms`, `tdmrep`); `page_tdm` and `summary_page_tdm` (`page_tdm`).
+//!   `summary_tdmrep` (`llms`, `tdmrep`); `page_tdm` and `summary_page_tdm` (`page_tdm`);
+//!   `summary_errors` (`errors`): problems per scope and kind, from `errors`.
 //! * `summary_robots_keys`, `summary_robots_key_forms`, `summary_robots_agents`,
 //!   `summary_content_signals` ([`lines`]), `summary_app_directives`, `summary_acap_fields` and
 //!   `summary_acap_problems` ([`extensions`]): how the files are written and what their
@@ -33,6 +34,7 @@ mod block_sets;
 pub mod changes;
 pub mod classes;
 mod content_usage;
+mod errors;
 pub mod extensions;
 pub mod groups;
 mod host_capture;
@@ -64,4 +66,5 @@ pub const PLAN: &[&dyn plan::Derivation] = &[
     &llms::LlmsSummary,
     &tdmrep::TdmrepSummary,
     &page_tdm::PageTdm,
+    &errors::ErrorsSummary,
 ];

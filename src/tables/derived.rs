@@ -85,6 +85,8 @@ macro_rules! with_derived_tables {
                 /// One row per 2xx HTML page of a crawl and chosen agent: whether the page's URL
                 /// may be fetched, by the robots.txt capture that governs its host.
                 PageVerdicts = "page_verdicts", PageVerdictsBuilder;
+                /// Problems per crawl, scope and kind, with the inputs they were found in.
+                SummaryErrors = "summary_errors", SummaryErrorsBuilder;
             }
         }
     };
@@ -673,6 +675,20 @@ table! {
         overridden: Bool,
         pages: I64,
         hosts: I64,
+    }
+}
+
+table! {
+    /// A crawl's `errors` per scope and kind: the problems and the inputs they were found in
+    /// (`errors_by_kind.sql`), so that a check of a whole crawl reads a few rows.
+    SummaryErrorsBuilder, SummaryErrorRow, SummaryErrors,
+    {
+        /// `input`, `record` or `body`, as `errors.scope`.
+        scope: Str,
+        kind: Str,
+        errors: I64,
+        /// Inputs with at least one such problem (distinct `errors.warc_file`).
+        inputs: I64,
     }
 }
 

@@ -57,8 +57,8 @@ fn selected_tables_match_a_full_run_and_the_rest_are_not_written() {
     let robots = dir.path().join("robots");
     let s = run(&robots, &["--tables", "robots_files"]);
     // robots_hosts, summary_robots_hosts and summary_robots_outcomes are derived from
-    // robots_files at the end of the run; the summaries of lines and verdicts need tables not
-    // written.
+    // robots_files at the end of the run, summary_errors from the errors every scan writes;
+    // the summaries of lines and verdicts need tables not written.
     assert_eq!(
         table_dirs(&robots),
         [
@@ -66,6 +66,7 @@ fn selected_tables_match_a_full_run_and_the_rest_are_not_written() {
             "inputs",
             "robots_files",
             "robots_hosts",
+            "summary_errors",
             "summary_robots_hosts",
             "summary_robots_outcomes"
         ]
@@ -128,7 +129,8 @@ fn selected_tables_match_a_full_run_and_the_rest_are_not_written() {
 
     let pages = dir.path().join("pages");
     run(&pages, &["--tables", "page_signals,host_counts"]);
-    // The page summaries are derived from page_signals at the end of the run.
+    // The page summaries are derived from page_signals at the end of the run (and
+    // summary_errors from errors).
     assert_eq!(
         table_dirs(&pages),
         [
@@ -136,6 +138,7 @@ fn selected_tables_match_a_full_run_and_the_rest_are_not_written() {
             "host_counts",
             "inputs",
             "page_signals",
+            "summary_errors",
             "summary_page_conflicts",
             "summary_page_directives",
             "summary_page_header_types",
