@@ -217,9 +217,10 @@ pub fn hosts(
         (!crawls.is_empty()).then(|| crawls.iter().cloned().collect());
     let registry = load_registry(agents)?;
     let summary = repcensus::derive_hosts(out, only.as_ref(), &registry, page_agents, budget)?;
-    if summary.crawls.is_empty() && summary.failed.is_empty() && summary.removed.is_empty() {
+    let nothing = summary.crawls.is_empty() && summary.failed.is_empty();
+    if nothing && summary.removed.is_empty() && summary.derived.is_empty() {
         anyhow::bail!(
-            "no robots_files in {}{} (scan it first)",
+            "no robots_files in {}{}, nor any table a summary is derived from (scan it first)",
             out.display(),
             match &only {
                 Some(_) => format!(" for crawl {}", crawls.join(", ")),

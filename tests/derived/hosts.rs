@@ -299,6 +299,22 @@ fn a_crawl_without_robots_files_keeps_no_robots_hosts() {
     );
 }
 
+#[test]
+fn hosts_derives_the_summaries_of_a_crawl_without_robots_txt_captures() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let pages = ["--tables", "page_signals,host_counts", "--shard", "0/1"];
+    let samples = repo().join("samples");
+    scan_into(&out, &[samples.to_str().unwrap()], &pages);
+    let directives = || table_rows(&out, "summary_page_directives", &[]);
+    assert!(directives().is_empty(), "a shard derives nothing");
+    let run = hosts(&[out.to_str().unwrap()]);
+    assert_ok(&run);
+    let said = String::from_utf8_lossy(&run.stderr);
+    assert!(said.contains("summary_page  "), "{said}");
+    assert!(!directives().is_empty());
+}
+
 /// A robots_files part that is not Parquet: that crawl is not derived (its robots_hosts stays
 /// as it was) and `hosts` exits 1 naming it; the other crawls are derived. A folder that is
 /// not a scan's is an error (exit 2).
