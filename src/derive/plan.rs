@@ -33,9 +33,12 @@ pub trait Derivation: Sync {
 
     /// The run summary's line for a crawl it derived (`None`: nothing worth a line).
     fn say(&self, crawl: &str, rows: &[u64]) -> Option<String> {
-        let said: Vec<String> = (self.writes().iter().zip(rows))
-            .map(|(t, n)| format!("{n} rows of {}", t.name()))
-            .collect();
+        let said: Vec<String> = match (self.writes(), rows) {
+            ([_], [n]) => vec![format!("{n} rows")],
+            (tables, rows) => (tables.iter().zip(rows))
+                .map(|(t, n)| format!("{n} rows of {}", t.name()))
+                .collect(),
+        };
         Some(format!("{}  {crawl}: {}", self.name(), said.join(", ")))
     }
 
@@ -146,4 +149,47 @@ pub fn parts_by_crawl(out: &OutDir, table: Table) -> Result<BTreeMap<String, Vec
         by_crawl.entry(crawl).or_default().push(part);
     }
     Ok(by_crawl)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Two;
+
+    impl Derivation for Two {
+        fn from(&self) -> Table {
+            Table::PageSignals
+        }
+        fn writes(&self) -> &'static [Table] {
+            &[Table::SummaryPageDirectives, Table::SummaryPageHeaders]
+        }
+        fn derive(&self, _: &OutDir, _: &str, _: &CrawlParts<'_>) -> Result<Vec<u64>> {
+            Ok(vec![3, 0])
+        }
+    }
+
+    struct One;
+
+    impl Derivation for One {
+        fn from(&self) -> Table {
+            Table::LlmsTxt
+        }
+        fn writes(&self) -> &'static [Table] {
+            &[Table::SummaryLlmsTxt]
+        }
+        fn derive(&self, _: &OutDir, _: &str, _: &CrawlParts<'_>) -> Result<Vec<u64>> {
+            Ok(vec![6])
+        }
+    }
+
+    #[test]
+    fn a_derivation_is_said_by_its_first_table_and_the_rows_of_each() {
+        assert_eq!(One.say("C", &[6]).unwrap(), "summary_llms_txt  C: 6 rows");
+        assert_eq!(
+            Two.say("C", &[3, 0]).unwrap(),
+            "summary_page_directives  C: 3 rows of summary_page_directives, 0 rows of \
+             summary_page_headers"
+        );
+    }
 }
