@@ -46,8 +46,11 @@ impl Derivation for ErrorsSummary {
 
     /// Said only for a crawl with problems.
     fn say(&self, crawl: &str, rows: &[u64]) -> Option<String> {
-        let kinds = rows.first().filter(|n| **n > 0)?;
-        Some(format!("summary_errors  {crawl}: {kinds} kinds of problem"))
+        let kinds = *rows.first().filter(|n| **n > 0)?;
+        let noun = if kinds == 1 { "kind" } else { "kinds" };
+        Some(format!(
+            "summary_errors  {crawl}: {kinds} {noun} of problem"
+        ))
     }
 }
 
@@ -134,5 +137,13 @@ mod tests {
             ]
         );
         assert_eq!(t.rows().len(), 3);
+    }
+
+    #[test]
+    fn a_crawl_with_problems_is_said_in_words_and_one_without_is_not() {
+        let say = |n| ErrorsSummary.say("C", &[n]);
+        assert_eq!(say(1).unwrap(), "summary_errors  C: 1 kind of problem");
+        assert_eq!(say(6).unwrap(), "summary_errors  C: 6 kinds of problem");
+        assert_eq!(say(0), None);
     }
 }

@@ -57,8 +57,11 @@ impl Derivation for PageTdm {
 
     /// Said for a crawl with a page that states or is given a TDM value.
     fn say(&self, crawl: &str, rows: &[u64]) -> Option<String> {
-        let pages = rows.first().filter(|n| **n > 0)?;
-        Some(format!("page_tdm  {crawl}: {pages} pages with a TDM value"))
+        let pages = *rows.first().filter(|n| **n > 0)?;
+        let s = if pages == 1 { "" } else { "s" };
+        Some(format!(
+            "page_tdm  {crawl}: {pages} page{s} with a TDM value"
+        ))
     }
 }
 
