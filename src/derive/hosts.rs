@@ -438,7 +438,9 @@ pub fn derive(
         }
         summary.crawls.push(counts);
     }
-    let ran = super::plan::run(super::PLAN, out, only, &missing)?;
+    // `pages` was listed for `page_verdicts` above; nothing has written it since.
+    let listed = BTreeMap::from([(Table::Pages, pages_by_crawl)]);
+    let ran = super::plan::run(super::PLAN, out, only, &missing, listed)?;
     for (crawl, why) in ran.failed {
         if !summary.failed.iter().any(|(c, _)| *c == crawl) {
             summary.failed.push((crawl, why));

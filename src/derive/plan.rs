@@ -51,7 +51,7 @@ pub trait Derivation: Sync {
 /// The parts of one crawl, for each table a derivation reads.
 pub struct CrawlParts<'a> {
     crawl: &'a str,
-    listed: &'a BTreeMap<Table, BTreeMap<String, Vec<PartRef>>>,
+    listed: &'a Listed,
 }
 
 impl CrawlParts<'_> {
@@ -83,16 +83,21 @@ pub struct Ran {
     pub summaries_failed: Vec<(String, String)>,
 }
 
+/// The committed parts of some tables, by table and crawl.
+pub type Listed = BTreeMap<Table, BTreeMap<String, Vec<PartRef>>>;
+
 /// Run each derivation of `plan` for every crawl with parts of what it is derived from (those
 /// in `only`), after removing its tables from crawls with none left. `missing` is each crawl's
-/// missing parts: such a crawl is failed, not derived from the rest.
+/// missing parts: such a crawl is failed, not derived from the rest. `listed` holds the tables
+/// the caller listed already (a listing of an `s3://` output is a request per page of keys);
+/// the others are listed here, once.
 pub fn run(
     plan: &[&dyn Derivation],
     out: &OutDir,
     only: Option<&BTreeSet<String>>,
     missing: &BTreeMap<String, Vec<String>>,
+    mut listed: Listed,
 ) -> Result<Ran> {
-    let mut listed = BTreeMap::new();
     for d in plan {
         for &t in std::iter::once(&d.from()).chain(d.reads()) {
             if let std::collections::btree_map::Entry::Vacant(v) = listed.entry(t) {
