@@ -31,31 +31,36 @@
 --                         blocks of every agent to RFC 9309
 -- summary_agent_groups holds, per crawl and group of agents, the hosts by whether they name
 -- some agent of the group (docs/schema.md); the group `ai` is the four AI categories.
-WITH answer AS (
+-- The vocabulary, as queries/views/vocabulary.sql defines it (copied as it is):
+CREATE OR REPLACE TEMP MACRO is_2xx(outcome) AS
+    outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary');
+CREATE OR REPLACE TEMP MACRO hosts_where(hosts, cond) AS
+    coalesce(sum(hosts) FILTER (cond), 0)::BIGINT;
+CREATE OR REPLACE TEMP MACRO robots_denominators(hosts, outcome, resolution) AS {
+    'hosts_2xx': hosts_where(hosts, is_2xx(outcome)),
+    'hosts_resolved': hosts_where(hosts, is_2xx(outcome) AND resolution = 'resolved'),
+    'hosts_2xx_empty': hosts_where(hosts, outcome = 'ok_empty'),
+    'hosts_2xx_html': hosts_where(hosts, outcome = 'not_robots_html'),
+    'hosts_2xx_binary': hosts_where(hosts, outcome = 'not_robots_binary'),
+    'hosts_unresolved': hosts_where(hosts, resolution NOT IN ('direct', 'resolved')),
+    'hosts_5xx': hosts_where(hosts, outcome = 'server_error')
+};
 WITH g AS (
-    SELECT *, fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary') AS is_2xx
+    SELECT *, is_2xx(fetch_outcome) AS is_2xx
     FROM read_parquet('summary_agent_groups/*/*.parquet', hive_partitioning = true)
     WHERE agent_group = 'ai'
+), counts AS (
+    SELECT
+        crawl,
+        hosts_where(hosts, is_2xx AND names_exact) AS hosts_naming_ai,
+        hosts_where(hosts, is_2xx AND names_token) AS hosts_naming_ai_token,
+        unnest(robots_denominators(hosts, fetch_outcome, resolution))
+    FROM g
+    GROUP BY crawl
 )
-SELECT
-    crawl,
-    coalesce(sum(hosts) FILTER (is_2xx), 0)::BIGINT AS hosts_2xx,
-    coalesce(sum(hosts) FILTER (is_2xx AND names_exact), 0)::BIGINT AS hosts_naming_ai,
-    round(hosts_naming_ai / nullif(hosts_2xx, 0), 4) AS share,
-    coalesce(sum(hosts) FILTER (is_2xx AND names_token), 0)::BIGINT AS hosts_naming_ai_token,
-    coalesce(sum(hosts) FILTER (is_2xx AND resolution = 'resolved'), 0)::BIGINT AS hosts_resolved,
-    coalesce(sum(hosts) FILTER (fetch_outcome = 'ok_empty'), 0)::BIGINT AS hosts_2xx_empty,
-    coalesce(sum(hosts) FILTER (fetch_outcome = 'not_robots_html'), 0)::BIGINT AS hosts_2xx_html,
-    coalesce(sum(hosts) FILTER (fetch_outcome = 'not_robots_binary'), 0)::BIGINT
-        AS hosts_2xx_binary,
-    coalesce(sum(hosts) FILTER (resolution NOT IN ('direct', 'resolved')), 0)::BIGINT
-        AS hosts_unresolved,
-    coalesce(sum(hosts) FILTER (fetch_outcome = 'server_error'), 0)::BIGINT AS hosts_5xx
-FROM g
-GROUP BY crawl
-)
--- The shares right after the keys, so that a narrow display keeps them in view.
-SELECT crawl, share,
-    * EXCLUDE (crawl, share)
-FROM answer
+-- The share right after the key, so that a narrow display keeps it in view.
+SELECT crawl, round(hosts_naming_ai / nullif(hosts_2xx, 0), 4) AS share, hosts_2xx,
+    hosts_naming_ai, hosts_naming_ai_token,
+    * EXCLUDE (crawl, hosts_2xx, hosts_naming_ai, hosts_naming_ai_token)
+FROM counts
 ORDER BY crawl;

@@ -26,8 +26,22 @@
 --                         blocks of every agent to RFC 9309
 -- summary_agent_groups gives the hosts blocking at least one agent of each category and
 -- operator; the host x agent shares add up from summary_agents (docs/schema.md).
+-- The vocabulary, as queries/views/vocabulary.sql defines it (copied as it is):
+CREATE OR REPLACE TEMP MACRO is_2xx(outcome) AS
+    outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary');
+CREATE OR REPLACE TEMP MACRO hosts_where(hosts, cond) AS
+    coalesce(sum(hosts) FILTER (cond), 0)::BIGINT;
+CREATE OR REPLACE TEMP MACRO robots_denominators(hosts, outcome, resolution) AS {
+    'hosts_2xx': hosts_where(hosts, is_2xx(outcome)),
+    'hosts_resolved': hosts_where(hosts, is_2xx(outcome) AND resolution = 'resolved'),
+    'hosts_2xx_empty': hosts_where(hosts, outcome = 'ok_empty'),
+    'hosts_2xx_html': hosts_where(hosts, outcome = 'not_robots_html'),
+    'hosts_2xx_binary': hosts_where(hosts, outcome = 'not_robots_binary'),
+    'hosts_unresolved': hosts_where(hosts, resolution NOT IN ('direct', 'resolved')),
+    'hosts_5xx': hosts_where(hosts, outcome = 'server_error')
+};
 WITH rows AS (
-    SELECT *, fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary') AS is_2xx
+    SELECT *, is_2xx(fetch_outcome) AS is_2xx
     FROM read_parquet('summary_agent_groups/*/*.parquet', hive_partitioning = true)
     WHERE agent_group = 'operator'
 ), g AS (
@@ -36,28 +50,20 @@ WITH rows AS (
         agent_category,
         operator,
         max(agents) AS agents,
-        coalesce(sum(hosts) FILTER (is_2xx), 0) AS hosts_2xx,
-        coalesce(sum(hosts) FILTER (is_2xx AND blocks_any), 0) AS hosts_blocking_any,
-        coalesce(sum(hosts) FILTER (is_2xx AND resolution = 'resolved'), 0) AS hosts_resolved,
-        coalesce(sum(hosts) FILTER (fetch_outcome = 'ok_empty'), 0)::BIGINT AS hosts_2xx_empty,
-        coalesce(sum(hosts) FILTER (fetch_outcome = 'not_robots_html'), 0)::BIGINT AS hosts_2xx_html,
-        coalesce(sum(hosts) FILTER (fetch_outcome = 'not_robots_binary'), 0)::BIGINT
-            AS hosts_2xx_binary,
-        coalesce(sum(hosts) FILTER (resolution NOT IN ('direct', 'resolved')), 0)::BIGINT
-            AS hosts_unresolved,
-        coalesce(sum(hosts) FILTER (fetch_outcome = 'server_error'), 0)::BIGINT AS hosts_5xx
+        hosts_where(hosts, is_2xx AND blocks_any) AS hosts_blocking_any,
+        unnest(robots_denominators(hosts, fetch_outcome, resolution))
     FROM rows
-    GROUP BY ALL
+    GROUP BY crawl, agent_category, operator
 ), a AS (
     SELECT
         crawl,
         agent_category,
         operator,
         sum(hosts) AS host_agents,
-        coalesce(sum(hosts) FILTER (verdict = 'full_block'), 0) AS full_blocks,
-        coalesce(sum(hosts) FILTER (verdict = 'partial_block'), 0) AS partial_blocks
+        hosts_where(hosts, verdict = 'full_block') AS full_blocks,
+        hosts_where(hosts, verdict = 'partial_block') AS partial_blocks
     FROM read_parquet('summary_agents/*/*.parquet', hive_partitioning = true)
-    WHERE fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
+    WHERE is_2xx(fetch_outcome)
     GROUP BY ALL
 )
 SELECT

@@ -17,11 +17,25 @@
 --   search_n, search_y   likewise for search
 --   hosts_unknown        hosts with a rule stating nothing the vocabulary knows
 --   share_train_ai_n     train_ai_n / hosts_2xx (4 decimals)
+-- The vocabulary, as queries/views/vocabulary.sql defines it (copied as it is):
+CREATE OR REPLACE TEMP MACRO is_2xx(outcome) AS
+    outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary');
+CREATE OR REPLACE TEMP MACRO hosts_where(hosts, cond) AS
+    coalesce(sum(hosts) FILTER (cond), 0)::BIGINT;
+CREATE OR REPLACE TEMP MACRO robots_denominators(hosts, outcome, resolution) AS {
+    'hosts_2xx': hosts_where(hosts, is_2xx(outcome)),
+    'hosts_resolved': hosts_where(hosts, is_2xx(outcome) AND resolution = 'resolved'),
+    'hosts_2xx_empty': hosts_where(hosts, outcome = 'ok_empty'),
+    'hosts_2xx_html': hosts_where(hosts, outcome = 'not_robots_html'),
+    'hosts_2xx_binary': hosts_where(hosts, outcome = 'not_robots_binary'),
+    'hosts_unresolved': hosts_where(hosts, resolution NOT IN ('direct', 'resolved')),
+    'hosts_5xx': hosts_where(hosts, outcome = 'server_error')
+};
 WITH answer AS (
 WITH totals AS (
     SELECT crawl, sum(hosts) AS hosts_2xx
     FROM read_parquet('summary_robots_hosts/*/*.parquet', hive_partitioning = true)
-    WHERE effective_fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
+    WHERE is_2xx(effective_fetch_outcome)
     GROUP BY crawl
 ), usage AS (
     -- hosts per agent and value of its Content-Usage rule for `/`
@@ -30,12 +44,12 @@ WITH totals AS (
 )
 SELECT u.crawl, agent, agent_category, any_value(t.hosts_2xx)::BIGINT AS hosts_2xx,
     sum(hosts)::BIGINT AS hosts_with_rule,
-    coalesce(sum(hosts) FILTER (content_usage LIKE '%train-ai=n%'), 0)::BIGINT AS train_ai_n,
-    coalesce(sum(hosts) FILTER (content_usage LIKE '%train-ai=y%'), 0)::BIGINT AS train_ai_y,
-    coalesce(sum(hosts) FILTER (content_usage LIKE '%search=n%'), 0)::BIGINT AS search_n,
-    coalesce(sum(hosts) FILTER (content_usage LIKE '%search=y%'), 0)::BIGINT AS search_y,
-    coalesce(sum(hosts) FILTER (content_usage = ''), 0)::BIGINT AS hosts_unknown,
-    round(coalesce(sum(hosts) FILTER (content_usage LIKE '%train-ai=n%'), 0)
+    hosts_where(hosts, content_usage LIKE '%train-ai=n%') AS train_ai_n,
+    hosts_where(hosts, content_usage LIKE '%train-ai=y%') AS train_ai_y,
+    hosts_where(hosts, content_usage LIKE '%search=n%') AS search_n,
+    hosts_where(hosts, content_usage LIKE '%search=y%') AS search_y,
+    hosts_where(hosts, content_usage = '') AS hosts_unknown,
+    round(hosts_where(hosts, content_usage LIKE '%train-ai=n%')
         / any_value(t.hosts_2xx), 4) AS share_train_ai_n
 FROM usage u JOIN totals t USING (crawl)
 GROUP BY u.crawl, agent, agent_category

@@ -39,39 +39,52 @@
 -- summary_agents holds, per crawl and agent, the hosts by the verdicts of their governing
 -- capture (docs/schema.md): each figure is a sum of its `hosts` over the rows that qualify.
 -- The shares right after the keys, so a narrow display keeps them in view.
+-- The vocabulary, as queries/views/vocabulary.sql defines it (copied as it is):
+CREATE OR REPLACE TEMP MACRO is_2xx(outcome) AS
+    outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary');
+CREATE OR REPLACE TEMP MACRO hosts_where(hosts, cond) AS
+    coalesce(sum(hosts) FILTER (cond), 0)::BIGINT;
+CREATE OR REPLACE TEMP MACRO robots_denominators(hosts, outcome, resolution) AS {
+    'hosts_2xx': hosts_where(hosts, is_2xx(outcome)),
+    'hosts_resolved': hosts_where(hosts, is_2xx(outcome) AND resolution = 'resolved'),
+    'hosts_2xx_empty': hosts_where(hosts, outcome = 'ok_empty'),
+    'hosts_2xx_html': hosts_where(hosts, outcome = 'not_robots_html'),
+    'hosts_2xx_binary': hosts_where(hosts, outcome = 'not_robots_binary'),
+    'hosts_unresolved': hosts_where(hosts, resolution NOT IN ('direct', 'resolved')),
+    'hosts_5xx': hosts_where(hosts, outcome = 'server_error')
+};
 WITH counts AS (
 SELECT
     crawl,
     agent,
     any_value(agent_category) AS agent_category,
-    coalesce(sum(hosts) FILTER (
-        fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')), 0)::BIGINT
+    hosts_where(hosts, is_2xx(fetch_outcome))
         AS hosts_2xx,
     sum(hosts)::BIGINT AS hosts_any,
-    coalesce(sum(hosts) FILTER (verdict = 'full_block'), 0)::BIGINT AS full_block,
-    coalesce(sum(hosts) FILTER (verdict = 'full_block' AND verdict_source = 'specific'), 0)::BIGINT
+    hosts_where(hosts, verdict = 'full_block') AS full_block,
+    hosts_where(hosts, verdict = 'full_block' AND verdict_source = 'specific')
         AS by_own_group,
-    coalesce(sum(hosts) FILTER (verdict = 'full_block' AND verdict_source = 'wildcard'), 0)::BIGINT
+    hosts_where(hosts, verdict = 'full_block' AND verdict_source = 'wildcard')
         AS by_star,
     round(full_block / nullif(hosts_2xx, 0), 4) AS share_2xx,
     round(full_block / hosts_any, 4) AS share_any,
-    coalesce(sum(hosts) FILTER (verdict = 'partial_block'), 0)::BIGINT AS partial_block,
+    hosts_where(hosts, verdict = 'partial_block') AS partial_block,
     round(partial_block / nullif(hosts_2xx, 0), 4) AS share_partial_2xx,
-    coalesce(sum(hosts) FILTER (verdict_documented = 'full_block'), 0)::BIGINT
+    hosts_where(hosts, verdict_documented = 'full_block')
         AS full_block_documented,
-    coalesce(sum(hosts) FILTER (resolution = 'resolved'), 0)::BIGINT AS hosts_resolved,
-    coalesce(sum(hosts) FILTER (resolution NOT IN ('direct', 'resolved')), 0)::BIGINT
+    hosts_where(hosts, resolution = 'resolved') AS hosts_resolved,
+    hosts_where(hosts, resolution NOT IN ('direct', 'resolved'))
         AS hosts_unresolved,
-    coalesce(sum(hosts) FILTER (fetch_outcome = 'ok_empty'), 0)::BIGINT AS hosts_2xx_empty,
-    coalesce(sum(hosts) FILTER (fetch_outcome = 'not_robots_html'), 0)::BIGINT AS hosts_2xx_html,
-    coalesce(sum(hosts) FILTER (fetch_outcome = 'not_robots_binary'), 0)::BIGINT
+    hosts_where(hosts, fetch_outcome = 'ok_empty') AS hosts_2xx_empty,
+    hosts_where(hosts, fetch_outcome = 'not_robots_html') AS hosts_2xx_html,
+    hosts_where(hosts, fetch_outcome = 'not_robots_binary')
         AS hosts_2xx_binary,
-    coalesce(sum(hosts) FILTER (fetch_outcome = 'server_error'), 0)::BIGINT AS hosts_5xx,
-    coalesce(sum(hosts) FILTER (verdict_rfc9309 = 'full_block'), 0)::BIGINT
+    hosts_where(hosts, fetch_outcome = 'server_error') AS hosts_5xx,
+    hosts_where(hosts, verdict_rfc9309 = 'full_block')
         AS full_block_rfc9309,
     round(full_block_rfc9309 / hosts_any, 4) AS share_any_rfc9309,
-    coalesce(sum(hosts) FILTER (fetch_outcome = 'revisit'), 0)::BIGINT AS hosts_unresolved_revisit,
-    coalesce(sum(hosts) FILTER (verdict = 'partial_block' AND verdict_source = 'specific'), 0)::BIGINT
+    hosts_where(hosts, fetch_outcome = 'revisit') AS hosts_unresolved_revisit,
+    hosts_where(hosts, verdict = 'partial_block' AND verdict_source = 'specific')
         AS partial_by_own_group
 FROM read_parquet('summary_agents/*/*.parquet', hive_partitioning = true)
 GROUP BY crawl, agent

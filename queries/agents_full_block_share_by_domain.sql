@@ -27,16 +27,29 @@
 --                        hops, a target never captured, no Location): in no domain's count
 --   hosts_5xx            hosts of the crawl whose governing capture is a 5xx: in no domain's
 --                        count; full blocks of every agent to RFC 9309
+-- The vocabulary, as queries/views/vocabulary.sql defines it (copied as it is):
+CREATE OR REPLACE TEMP MACRO is_2xx(outcome) AS
+    outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary');
+CREATE OR REPLACE TEMP MACRO hosts_where(hosts, cond) AS
+    coalesce(sum(hosts) FILTER (cond), 0)::BIGINT;
+CREATE OR REPLACE TEMP MACRO robots_denominators(hosts, outcome, resolution) AS {
+    'hosts_2xx': hosts_where(hosts, is_2xx(outcome)),
+    'hosts_resolved': hosts_where(hosts, is_2xx(outcome) AND resolution = 'resolved'),
+    'hosts_2xx_empty': hosts_where(hosts, outcome = 'ok_empty'),
+    'hosts_2xx_html': hosts_where(hosts, outcome = 'not_robots_html'),
+    'hosts_2xx_binary': hosts_where(hosts, outcome = 'not_robots_binary'),
+    'hosts_unresolved': hosts_where(hosts, resolution NOT IN ('direct', 'resolved')),
+    'hosts_5xx': hosts_where(hosts, outcome = 'server_error')
+};
 WITH answer AS (
 WITH hosts AS (
     SELECT
         crawl,
-        coalesce(sum(hosts) FILTER (resolution = 'resolved' AND effective_fetch_outcome IN
-            ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')), 0)::BIGINT
+        hosts_where(hosts, resolution = 'resolved' AND is_2xx(effective_fetch_outcome))
             AS hosts_resolved,
-        coalesce(sum(hosts) FILTER (resolution NOT IN ('direct', 'resolved')), 0)::BIGINT
+        hosts_where(hosts, resolution NOT IN ('direct', 'resolved'))
             AS hosts_unresolved,
-        coalesce(sum(hosts) FILTER (effective_fetch_outcome = 'server_error'), 0)::BIGINT
+        hosts_where(hosts, effective_fetch_outcome = 'server_error')
             AS hosts_5xx
     FROM read_parquet('summary_robots_hosts/*/*.parquet', hive_partitioning = true)
     GROUP BY crawl

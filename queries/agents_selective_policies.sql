@@ -27,6 +27,20 @@
 --   hosts_unresolved hosts (any outcome) whose redirects lead nowhere: outside hosts_2xx
 --   hosts_5xx        hosts whose governing capture is a 5xx: outside hosts_2xx, full blocks of
 --                    every agent to RFC 9309
+-- The vocabulary, as queries/views/vocabulary.sql defines it (copied as it is):
+CREATE OR REPLACE TEMP MACRO is_2xx(outcome) AS
+    outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary');
+CREATE OR REPLACE TEMP MACRO hosts_where(hosts, cond) AS
+    coalesce(sum(hosts) FILTER (cond), 0)::BIGINT;
+CREATE OR REPLACE TEMP MACRO robots_denominators(hosts, outcome, resolution) AS {
+    'hosts_2xx': hosts_where(hosts, is_2xx(outcome)),
+    'hosts_resolved': hosts_where(hosts, is_2xx(outcome) AND resolution = 'resolved'),
+    'hosts_2xx_empty': hosts_where(hosts, outcome = 'ok_empty'),
+    'hosts_2xx_html': hosts_where(hosts, outcome = 'not_robots_html'),
+    'hosts_2xx_binary': hosts_where(hosts, outcome = 'not_robots_binary'),
+    'hosts_unresolved': hosts_where(hosts, resolution NOT IN ('direct', 'resolved')),
+    'hosts_5xx': hosts_where(hosts, outcome = 'server_error')
+};
 WITH answer AS (
 WITH pairs(policy, blocked, allowed) AS (
     VALUES
@@ -37,21 +51,14 @@ WITH pairs(policy, blocked, allowed) AS (
     SELECT
         crawl,
         p.policy,
-        coalesce(sum(hosts) FILTER (is_2xx), 0) AS hosts_2xx,
-        coalesce(sum(hosts) FILTER (is_2xx AND verdict = 'full_block'), 0) AS blocks_first,
-        coalesce(sum(hosts) FILTER (is_2xx AND verdict = 'full_block' AND other_root_allowed), 0)
+        hosts_where(hosts, is_2xx AND verdict = 'full_block') AS blocks_first,
+        hosts_where(hosts, is_2xx AND verdict = 'full_block' AND other_root_allowed)
             AS selective,
-        coalesce(sum(hosts) FILTER (is_2xx AND resolution = 'resolved'), 0) AS hosts_resolved,
-        coalesce(sum(hosts) FILTER (fetch_outcome = 'ok_empty'), 0) AS hosts_2xx_empty,
-        coalesce(sum(hosts) FILTER (fetch_outcome = 'not_robots_html'), 0) AS hosts_2xx_html,
-        coalesce(sum(hosts) FILTER (fetch_outcome = 'not_robots_binary'), 0) AS hosts_2xx_binary,
-        coalesce(sum(hosts) FILTER (resolution NOT IN ('direct', 'resolved')), 0)
-            AS hosts_unresolved,
-        coalesce(sum(hosts) FILTER (fetch_outcome = 'server_error'), 0) AS hosts_5xx
+        unnest(robots_denominators(hosts, fetch_outcome, resolution))
     FROM pairs p
     JOIN (
         SELECT *,
-            fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary') AS is_2xx
+            is_2xx(fetch_outcome) AS is_2xx
         FROM read_parquet('summary_agent_pairs/*/*.parquet', hive_partitioning = true)
     ) s ON s.agent = p.blocked AND s.other_agent = p.allowed
     GROUP BY crawl, p.policy

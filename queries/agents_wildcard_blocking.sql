@@ -31,25 +31,38 @@
 -- (star_verdict, the same in every group's rows) and by whether they block some agent of the
 -- group (docs/schema.md); the group `all` counts each host once, the group `ai` is the four AI
 -- categories.
+-- The vocabulary, as queries/views/vocabulary.sql defines it (copied as it is):
+CREATE OR REPLACE TEMP MACRO is_2xx(outcome) AS
+    outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary');
+CREATE OR REPLACE TEMP MACRO hosts_where(hosts, cond) AS
+    coalesce(sum(hosts) FILTER (cond), 0)::BIGINT;
+CREATE OR REPLACE TEMP MACRO robots_denominators(hosts, outcome, resolution) AS {
+    'hosts_2xx': hosts_where(hosts, is_2xx(outcome)),
+    'hosts_resolved': hosts_where(hosts, is_2xx(outcome) AND resolution = 'resolved'),
+    'hosts_2xx_empty': hosts_where(hosts, outcome = 'ok_empty'),
+    'hosts_2xx_html': hosts_where(hosts, outcome = 'not_robots_html'),
+    'hosts_2xx_binary': hosts_where(hosts, outcome = 'not_robots_binary'),
+    'hosts_unresolved': hosts_where(hosts, resolution NOT IN ('direct', 'resolved')),
+    'hosts_5xx': hosts_where(hosts, outcome = 'server_error')
+};
 WITH answer AS (
 WITH g AS (
-    SELECT *, fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary') AS is_2xx
+    SELECT *, is_2xx(fetch_outcome) AS is_2xx
     FROM read_parquet('summary_agent_groups/*/*.parquet', hive_partitioning = true)
     WHERE agent_group IN ('all', 'ai')
 )
 SELECT
     crawl,
-    coalesce(sum(hosts) FILTER (agent_group = 'all' AND is_2xx), 0)::BIGINT AS hosts_2xx,
-    coalesce(sum(hosts) FILTER (agent_group = 'all' AND star_verdict IS NOT NULL), 0)::BIGINT
+    hosts_where(hosts, agent_group = 'all' AND is_2xx) AS hosts_2xx,
+    hosts_where(hosts, agent_group = 'all' AND star_verdict IS NOT NULL)
         AS hosts_with_star,
-    coalesce(sum(hosts) FILTER (agent_group = 'all' AND star_verdict = 'full_block'), 0)::BIGINT
+    hosts_where(hosts, agent_group = 'all' AND star_verdict = 'full_block')
         AS star_full_block,
     round(star_full_block / nullif(hosts_2xx, 0), 4) AS share_full_block,
-    coalesce(sum(hosts) FILTER (agent_group = 'all' AND star_verdict = 'partial_block'), 0)::BIGINT
+    hosts_where(hosts, agent_group = 'all' AND star_verdict = 'partial_block')
         AS star_partial_block,
     round(star_partial_block / nullif(hosts_2xx, 0), 4) AS share_partial_block,
-    coalesce(sum(hosts) FILTER (agent_group = 'ai' AND is_2xx AND blocks_any
-        AND star_verdict NOT IN ('full_block', 'partial_block')), 0)::BIGINT AS ai_blocked_star_open,
+    hosts_where(hosts, agent_group = 'ai' AND is_2xx AND blocks_any AND star_verdict NOT IN ('full_block', 'partial_block')) AS ai_blocked_star_open,
     round(ai_blocked_star_open / nullif(hosts_2xx, 0), 4) AS share_ai_blocked_star_open
 FROM g
 GROUP BY crawl

@@ -26,6 +26,20 @@
 --   hosts_split_blank, hosts_split_comment, hosts_split_sitemap, hosts_split_crawl_delay,
 --   hosts_split_other           hosts whose file splits some group's agent lines, by what
 --                               first split them (group_split; any group, `*` or not)
+-- The vocabulary, as queries/views/vocabulary.sql defines it (copied as it is):
+CREATE OR REPLACE TEMP MACRO is_2xx(outcome) AS
+    outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary');
+CREATE OR REPLACE TEMP MACRO hosts_where(hosts, cond) AS
+    coalesce(sum(hosts) FILTER (cond), 0)::BIGINT;
+CREATE OR REPLACE TEMP MACRO robots_denominators(hosts, outcome, resolution) AS {
+    'hosts_2xx': hosts_where(hosts, is_2xx(outcome)),
+    'hosts_resolved': hosts_where(hosts, is_2xx(outcome) AND resolution = 'resolved'),
+    'hosts_2xx_empty': hosts_where(hosts, outcome = 'ok_empty'),
+    'hosts_2xx_html': hosts_where(hosts, outcome = 'not_robots_html'),
+    'hosts_2xx_binary': hosts_where(hosts, outcome = 'not_robots_binary'),
+    'hosts_unresolved': hosts_where(hosts, resolution NOT IN ('direct', 'resolved')),
+    'hosts_5xx': hosts_where(hosts, outcome = 'server_error')
+};
 WITH answer AS (
 WITH hosts AS (
     SELECT crawl,
@@ -38,14 +52,14 @@ WITH hosts AS (
         sum(hosts_split_crawl_delay) AS hosts_split_crawl_delay,
         sum(hosts_split_other) AS hosts_split_other
     FROM read_parquet('summary_robots_hosts/*/*.parquet', hive_partitioning = true)
-    WHERE effective_fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
+    WHERE is_2xx(effective_fetch_outcome)
     GROUP BY crawl
 ), googlebot AS (
     -- of the hosts with either flag, those whose governing capture fully blocks Googlebot
     SELECT crawl, sum(hosts_wildcard_flagged) AS hosts_blocking_googlebot
     FROM read_parquet('summary_agents/*/*.parquet', hive_partitioning = true)
     WHERE agent = 'Googlebot' AND verdict = 'full_block'
-        AND fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
+        AND is_2xx(fetch_outcome)
     GROUP BY crawl
 )
 SELECT

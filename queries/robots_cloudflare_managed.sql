@@ -31,21 +31,32 @@
 --   share_payment_required         hosts_payment_required / hosts
 --   hosts_challenge                hosts whose governing capture is a challenge page
 --   share_challenge                hosts_challenge / hosts
+-- The vocabulary, as queries/views/vocabulary.sql defines it (copied as it is):
+CREATE OR REPLACE TEMP MACRO is_2xx(outcome) AS
+    outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary');
+CREATE OR REPLACE TEMP MACRO hosts_where(hosts, cond) AS
+    coalesce(sum(hosts) FILTER (cond), 0)::BIGINT;
+CREATE OR REPLACE TEMP MACRO robots_denominators(hosts, outcome, resolution) AS {
+    'hosts_2xx': hosts_where(hosts, is_2xx(outcome)),
+    'hosts_resolved': hosts_where(hosts, is_2xx(outcome) AND resolution = 'resolved'),
+    'hosts_2xx_empty': hosts_where(hosts, outcome = 'ok_empty'),
+    'hosts_2xx_html': hosts_where(hosts, outcome = 'not_robots_html'),
+    'hosts_2xx_binary': hosts_where(hosts, outcome = 'not_robots_binary'),
+    'hosts_unresolved': hosts_where(hosts, resolution NOT IN ('direct', 'resolved')),
+    'hosts_5xx': hosts_where(hosts, outcome = 'server_error')
+};
 WITH answer AS (
 SELECT
     crawl,
     sum(hosts)::BIGINT AS hosts,
-    sum(hosts) FILTER (effective_fetch_outcome IN
-        ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary'))::BIGINT AS hosts_2xx,
-    sum(hosts_cloudflare_managed) FILTER (effective_fetch_outcome IN
-        ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary'))::BIGINT
+    sum(hosts) FILTER (is_2xx(effective_fetch_outcome))::BIGINT AS hosts_2xx,
+    sum(hosts_cloudflare_managed) FILTER (is_2xx(effective_fetch_outcome))::BIGINT
         AS hosts_cloudflare_managed,
-    sum(hosts_cloudflare_contradicted) FILTER (effective_fetch_outcome IN
-        ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary'))::BIGINT
+    sum(hosts_cloudflare_contradicted) FILTER (is_2xx(effective_fetch_outcome))::BIGINT
         AS hosts_cloudflare_contradicted,
-    coalesce(sum(hosts) FILTER (effective_fetch_outcome = 'payment_required'), 0)::BIGINT
+    hosts_where(hosts, effective_fetch_outcome = 'payment_required')
         AS hosts_payment_required,
-    coalesce(sum(hosts) FILTER (effective_fetch_outcome = 'challenge'), 0)::BIGINT
+    hosts_where(hosts, effective_fetch_outcome = 'challenge')
         AS hosts_challenge
 FROM read_parquet('summary_robots_hosts/*/*.parquet', hive_partitioning = true)
 GROUP BY crawl

@@ -15,13 +15,26 @@
 --   hosts      hosts whose robots.txt has at least one such line
 --   lines      such lines in those captures
 --   share      hosts / hosts whose latest capture was parsed (0..1, 4 decimals)
+-- The vocabulary, as queries/views/vocabulary.sql defines it (copied as it is):
+CREATE OR REPLACE TEMP MACRO is_2xx(outcome) AS
+    outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary');
+CREATE OR REPLACE TEMP MACRO hosts_where(hosts, cond) AS
+    coalesce(sum(hosts) FILTER (cond), 0)::BIGINT;
+CREATE OR REPLACE TEMP MACRO robots_denominators(hosts, outcome, resolution) AS {
+    'hosts_2xx': hosts_where(hosts, is_2xx(outcome)),
+    'hosts_resolved': hosts_where(hosts, is_2xx(outcome) AND resolution = 'resolved'),
+    'hosts_2xx_empty': hosts_where(hosts, outcome = 'ok_empty'),
+    'hosts_2xx_html': hosts_where(hosts, outcome = 'not_robots_html'),
+    'hosts_2xx_binary': hosts_where(hosts, outcome = 'not_robots_binary'),
+    'hosts_unresolved': hosts_where(hosts, resolution NOT IN ('direct', 'resolved')),
+    'hosts_5xx': hosts_where(hosts, outcome = 'server_error')
+};
 WITH answer AS (
 WITH parsed AS (
     -- hosts whose latest capture (through a revisit) was parsed: a 2xx (or a resource body)
     SELECT crawl, sum(hosts) AS n
     FROM read_parquet('summary_robots_hosts/*/*.parquet', hive_partitioning = true)
-    WHERE coalesce(revisited_fetch_outcome, fetch_outcome)
-        IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
+    WHERE is_2xx(coalesce(revisited_fetch_outcome, fetch_outcome))
     GROUP BY crawl
 )
 SELECT k.crawl, key AS extension, hosts, lines, round(hosts / parsed.n, 4) AS share

@@ -24,6 +24,20 @@
 --   hosts               ranked names (or hosts) with that label
 --   denominator         every ranked name of the tier (or host of the crawl)
 --   share               hosts / denominator (4 decimals)
+-- The vocabulary, as queries/views/vocabulary.sql defines it (copied as it is):
+CREATE OR REPLACE TEMP MACRO is_2xx(outcome) AS
+    outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary');
+CREATE OR REPLACE TEMP MACRO hosts_where(hosts, cond) AS
+    coalesce(sum(hosts) FILTER (cond), 0)::BIGINT;
+CREATE OR REPLACE TEMP MACRO robots_denominators(hosts, outcome, resolution) AS {
+    'hosts_2xx': hosts_where(hosts, is_2xx(outcome)),
+    'hosts_resolved': hosts_where(hosts, is_2xx(outcome) AND resolution = 'resolved'),
+    'hosts_2xx_empty': hosts_where(hosts, outcome = 'ok_empty'),
+    'hosts_2xx_html': hosts_where(hosts, outcome = 'not_robots_html'),
+    'hosts_2xx_binary': hosts_where(hosts, outcome = 'not_robots_binary'),
+    'hosts_unresolved': hosts_where(hosts, resolution NOT IN ('direct', 'resolved')),
+    'hosts_5xx': hosts_where(hosts, outcome = 'server_error')
+};
 WITH hosts AS NOT MATERIALIZED (
     SELECT crawl, host, registered_domain, effective_fetch_outcome AS outcome,
         resolution, effective_warc_file, effective_warc_offset
@@ -60,7 +74,7 @@ WITH hosts AS NOT MATERIALIZED (
 , no_rules AS (
     SELECT crawl, warc_file, warc_offset
     FROM read_parquet('robots_files/*/*.parquet', hive_partitioning = true)
-    WHERE fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
+    WHERE is_2xx(fetch_outcome)
         AND coalesce(n_rules, 0) = 0
 ), labelled AS (
     SELECT u.crawl, u.list, u.tier,
@@ -70,9 +84,9 @@ WITH hosts AS NOT MATERIALIZED (
             WHEN u.outcome IN ('not_found', 'client_error') THEN 'allow_all'
             WHEN u.outcome IN ('payment_required', 'challenge') THEN u.outcome
             WHEN u.outcome = 'redirect' THEN 'unresolved_redirect'
-            WHEN u.outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
+            WHEN is_2xx(u.outcome)
                 AND z.warc_file IS NOT NULL THEN 'no_rules'
-            WHEN u.outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary')
+            WHEN is_2xx(u.outcome)
                 THEN 'rules'
             ELSE 'other'
         END AS outcome

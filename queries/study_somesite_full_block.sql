@@ -26,6 +26,20 @@
 --   share               hosts / denominator (4 decimals)
 --   hosts_by_name       of hosts, those where a group naming the agent (any AI agent: one of
 --                       them) decides it
+-- The vocabulary, as queries/views/vocabulary.sql defines it (copied as it is):
+CREATE OR REPLACE TEMP MACRO is_2xx(outcome) AS
+    outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary');
+CREATE OR REPLACE TEMP MACRO hosts_where(hosts, cond) AS
+    coalesce(sum(hosts) FILTER (cond), 0)::BIGINT;
+CREATE OR REPLACE TEMP MACRO robots_denominators(hosts, outcome, resolution) AS {
+    'hosts_2xx': hosts_where(hosts, is_2xx(outcome)),
+    'hosts_resolved': hosts_where(hosts, is_2xx(outcome) AND resolution = 'resolved'),
+    'hosts_2xx_empty': hosts_where(hosts, outcome = 'ok_empty'),
+    'hosts_2xx_html': hosts_where(hosts, outcome = 'not_robots_html'),
+    'hosts_2xx_binary': hosts_where(hosts, outcome = 'not_robots_binary'),
+    'hosts_unresolved': hosts_where(hosts, resolution NOT IN ('direct', 'resolved')),
+    'hosts_5xx': hosts_where(hosts, outcome = 'server_error')
+};
 WITH hosts AS NOT MATERIALIZED (
     SELECT crawl, host, registered_domain, effective_fetch_outcome AS outcome,
         block_set, full_block_by_name_set
@@ -69,10 +83,10 @@ WITH hosts AS NOT MATERIALIZED (
 )
 , counted AS (
     SELECT crawl, list, tier, count(*) AS denominator FROM units
-    WHERE outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary', 'not_found') GROUP BY ALL
+    WHERE (is_2xx(outcome) OR outcome = 'not_found') GROUP BY ALL
 ), by_set AS (
     SELECT crawl, list, tier, block_set AS block_set, full_block_by_name_set AS by_name_set, count(*) AS hosts
-    FROM units WHERE outcome IN ('ok', 'ok_empty', 'not_robots_html', 'not_robots_binary', 'not_found') GROUP BY ALL
+    FROM units WHERE (is_2xx(outcome) OR outcome = 'not_found') GROUP BY ALL
 ), per_agent AS (
     SELECT b.crawl, b.list, b.tier, a.agent,
         sum(b.hosts) FILTER (list_contains(s.agents, a.agent)) AS hosts,

@@ -349,12 +349,19 @@ impl Folder {
         Ok(())
     }
 
-    /// `CREATE VIEW`s: with `all`, one per table of the folder; and `agent_verdicts` from its
-    /// view file when `all` or `sql` names it and the folder has no table of that name.
+    /// `CREATE VIEW`s: with `all`, the macros of the vocabulary (`is_2xx`, the denominators:
+    /// a bundled query carries its own copy) and one view per table of the folder; and
+    /// `agent_verdicts` from its view file when `all` or `sql` names it and the folder has no
+    /// table of that name.
     fn views(&self, all: bool, sql: &str) -> String {
         let tables = self.tables();
         let mut out = String::new();
         if all {
+            let vocabulary = bundled_sql("vocabulary").expect("the vocabulary is bundled");
+            for s in sql::statements(vocabulary) {
+                out.push_str(sql::code(s).trim());
+                out.push_str(";\n");
+            }
             for t in &tables {
                 out.push_str(&format!(
                     "CREATE OR REPLACE VIEW {} AS FROM read_parquet({}, hive_partitioning = true);\n",

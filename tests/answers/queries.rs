@@ -115,9 +115,9 @@ fn readme_duckdb_session_answers_the_gptbot_question() {
         std::fs::read_to_string(repo().join("queries/agents_full_block_share.sql")).unwrap();
     let want: String = duck(
         out,
-        &format!(
+        &common::around(
+            &bundled,
             "SELECT crawl, share_2xx, hosts_2xx FROM ({}) WHERE agent = 'GPTBot' ORDER BY crawl",
-            bundled.trim().trim_end_matches(';')
         ),
     );
     assert_eq!(got.lines().count(), 1 + 5, "{got}");
@@ -154,9 +154,9 @@ fn the_docs_sql_runs_and_agrees_with_the_bundled_queries() {
         std::fs::read_to_string(repo().join("queries/agents_full_block_share.sql")).unwrap();
     let want = duck(
         out,
-        &format!(
+        &common::around(
+            &bundled,
             "SELECT crawl, share_2xx FROM ({}) WHERE agent = 'GPTBot' ORDER BY crawl",
-            bundled.trim().trim_end_matches(';')
         ),
     );
     assert_eq!(duck(out, &inline_reads(sql)), want);
@@ -785,5 +785,56 @@ fn changes_compare_only_crawls_of_one_collection_and_name_the_ones_left_out() {
          NULL,CC-MAIN-2025-05,NULL,NULL,\"the first crawl of its collection, or none of its hosts was 2xx in both\"\n\
          NULL,archive-x,NULL,NULL,no other crawl of its collection (names differing only in their digits)\n\
          NULL,unknown,NULL,NULL,its inputs named no crawl: compared with none\n"
+    );
+}
+
+/// The bundled queries name the 2xx set and the denominator block through the macros of
+/// queries/views/vocabulary.sql, defined there once. A query that uses one starts with that
+/// file's statements, copied as they are, so that it still runs alone in a bare DuckDB (as
+/// `every_query_answers_as_expected` runs it); REPCENSUS_BLESS=1 rewrites the copies after a
+/// change to the vocabulary.
+#[test]
+fn every_query_using_the_vocabulary_carries_it_as_vocabulary_sql_defines_it() {
+    let vocabulary = std::fs::read_to_string(repo().join("queries/views/vocabulary.sql")).unwrap();
+    let statements = &vocabulary[vocabulary
+        .find(common::MACRO)
+        .expect("vocabulary.sql has macros")..];
+    let macros: Vec<&str> = (statements.split(common::MACRO).skip(1))
+        .map(|s| s.split('(').next().unwrap())
+        .collect();
+    assert_eq!(macros, ["is_2xx", "hosts_where", "robots_denominators"]);
+    let bless = std::env::var_os("REPCENSUS_BLESS").is_some();
+    let (mut users, mut stale) = (0, Vec::new());
+    for q in queries() {
+        let sql = std::fs::read_to_string(&q).unwrap();
+        let (before, copy, after) = common::vocabulary_copy(&sql);
+        let uses = macros
+            .iter()
+            .any(|m| before.contains(&format!("{m}(")) || after.contains(&format!("{m}(")));
+        let name = q.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(
+            copy.is_empty() || uses,
+            "{name} copies the vocabulary but uses none of it"
+        );
+        if !uses {
+            continue;
+        }
+        users += 1;
+        assert!(!copy.is_empty(), "{name} uses the vocabulary without defining it: copy the statements of queries/views/vocabulary.sql before its own");
+        if copy != statements {
+            if bless {
+                std::fs::write(&q, format!("{before}{statements}{after}")).unwrap();
+            } else {
+                stale.push(name);
+            }
+        }
+    }
+    assert!(
+        users >= 15,
+        "the queries using the vocabulary are found ({users})"
+    );
+    assert!(
+        stale.is_empty(),
+        "these queries' copies of queries/views/vocabulary.sql differ from it (REPCENSUS_BLESS=1 rewrites them): {stale:?}"
     );
 }

@@ -249,6 +249,58 @@ fn own_sql_files_see_every_table_and_agent_verdicts_by_name() {
     assert_eq!(common::duck_value(dir.path(), &sql), files);
 }
 
+/// A SQL file of one's own, and a DuckDB given `repcensus views`, can say `is_2xx(...)` and
+/// the denominator block as the bundled queries do (queries/views/vocabulary.sql).
+#[test]
+fn own_sql_files_and_views_have_the_vocabulary_of_the_bundled_queries() {
+    let out = sample_tables();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("mine.sql");
+    let own = "SELECT crawl, unnest(robots_denominators(hosts, fetch_outcome, resolution)), \
+               hosts_where(hosts, NOT is_2xx(fetch_outcome)) AS other \
+               FROM summary_robots_hosts GROUP BY crawl ORDER BY crawl";
+    std::fs::write(&file, format!("{own};\n")).unwrap();
+    let got = query_in(
+        dir.path(),
+        &["mine.sql", out.to_str().unwrap(), "--format", "csv"],
+    );
+    assert_ok(&got);
+    let got = String::from_utf8(got.stdout).unwrap();
+    // The same figures written out by hand, in a bare DuckDB.
+    let by_hand = common::duck(
+        out,
+        "SELECT crawl, \
+            coalesce(sum(hosts) FILTER (fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', \
+                'not_robots_binary')), 0)::BIGINT AS hosts_2xx, \
+            coalesce(sum(hosts) FILTER (fetch_outcome IN ('ok', 'ok_empty', 'not_robots_html', \
+                'not_robots_binary') AND resolution = 'resolved'), 0)::BIGINT AS hosts_resolved, \
+            coalesce(sum(hosts) FILTER (fetch_outcome = 'ok_empty'), 0)::BIGINT AS hosts_2xx_empty, \
+            coalesce(sum(hosts) FILTER (fetch_outcome = 'not_robots_html'), 0)::BIGINT \
+                AS hosts_2xx_html, \
+            coalesce(sum(hosts) FILTER (fetch_outcome = 'not_robots_binary'), 0)::BIGINT \
+                AS hosts_2xx_binary, \
+            coalesce(sum(hosts) FILTER (resolution NOT IN ('direct', 'resolved')), 0)::BIGINT \
+                AS hosts_unresolved, \
+            coalesce(sum(hosts) FILTER (fetch_outcome = 'server_error'), 0)::BIGINT AS hosts_5xx, \
+            coalesce(sum(hosts) FILTER (fetch_outcome NOT IN ('ok', 'ok_empty', \
+                'not_robots_html', 'not_robots_binary')), 0)::BIGINT AS other \
+         FROM 'summary_robots_hosts/*/*.parquet' GROUP BY crawl ORDER BY crawl",
+    );
+    assert_eq!(got, by_hand);
+    assert!(got.lines().count() >= 3, "{got}");
+    // `repcensus views` (what Python's repcensus.connect runs) gives them too.
+    let views = common::bin().arg("views").arg(out).output().unwrap();
+    assert_ok(&views);
+    let views = String::from_utf8(views.stdout).unwrap();
+    let bare = std::process::Command::new(duckdb())
+        .current_dir(dir.path())
+        .args(["-csv", "-c", &format!("{views}{own};")])
+        .output()
+        .unwrap();
+    assert_ok(&bare);
+    assert_eq!(String::from_utf8(bare.stdout).unwrap(), by_hand);
+}
+
 #[test]
 fn a_folder_that_cannot_answer_says_why_in_one_line() {
     let dir = tempfile::tempdir().unwrap();

@@ -115,15 +115,19 @@ fn key_columns(query: &str) -> &'static [&'static str] {
 /// count per crawl (key "", column `conflicts`).
 fn answers(out: &Path, query: &str) -> BTreeMap<(String, String), BTreeMap<String, String>> {
     let sql = std::fs::read_to_string(repo().join(format!("queries/{query}.sql"))).unwrap();
-    let inner = sql.trim().trim_end_matches(';');
     let mut rows = match query {
         "errors_by_input" => {
-            let sql =
-                format!("SELECT crawl, kind, sum(errors) AS errors FROM ({inner}) GROUP BY ALL");
+            let sql = common::around(
+                &sql,
+                "SELECT crawl, kind, sum(errors) AS errors FROM ({}) GROUP BY ALL",
+            );
             return rows_of(&duck(out, &sql), query);
         }
         "signals_meta_header_conflicts" => {
-            let sql = format!("SELECT crawl, count(*) AS conflicts FROM ({inner}) GROUP BY ALL");
+            let sql = common::around(
+                &sql,
+                "SELECT crawl, count(*) AS conflicts FROM ({}) GROUP BY ALL",
+            );
             rows_of(&duck(out, &sql), "read_summary")
         }
         _ => BTreeMap::new(),
@@ -1320,10 +1324,12 @@ fn ranked_agents_are_sorted_by_what_is_shown_and_ties_share_a_rank() {
                 };
                 let tied = common::duck_value(
                     &out,
-                    &format!(
-                        "SELECT count(*) FROM ({}) WHERE crawl = '{crawl}' \
-                         AND agent_category LIKE 'ai_%' AND {by_name} AND {column} = {last}",
-                        sql.trim().trim_end_matches(';')
+                    &common::around(
+                        &sql,
+                        &format!(
+                            "SELECT count(*) FROM ({{}}) WHERE crawl = '{crawl}' \
+                             AND agent_category LIKE 'ai_%' AND {by_name} AND {column} = {last}"
+                        ),
                     ),
                 );
                 assert_eq!(tied, (n + shown).to_string(), "{crawl}{figure}");

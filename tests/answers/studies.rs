@@ -111,8 +111,10 @@ fn from_detail(den: &str, holds: &str) -> String {
 /// The rows `query` gives, as (crawl, list, tier, agent, outcome, hosts, denominator).
 fn of_query(query: &str) -> String {
     let sql = std::fs::read_to_string(repo().join(format!("queries/{query}.sql"))).unwrap();
-    let sql = sql.trim().trim_end_matches(';');
-    format!("SELECT crawl, list, tier, agent, outcome, hosts, denominator FROM ({sql})")
+    common::around(
+        &sql,
+        "SELECT crawl, list, tier, agent, outcome, hosts, denominator FROM ({})",
+    )
 }
 
 fn assert_same(out: &Path, what: &str, detail: &str, query: &str) {
@@ -179,9 +181,9 @@ fn each_study_equals_its_definition_counted_from_the_verdicts() {
     );
     let sql =
         std::fs::read_to_string(repo().join("queries/study_somesite_full_block.sql")).unwrap();
-    let by_name_query = format!(
+    let by_name_query = common::around(
+        &sql,
         "SELECT crawl, list, tier, agent, outcome, hosts_by_name, denominator FROM ({})",
-        sql.trim().trim_end_matches(';')
     );
     assert_same(&out, "hosts_by_name", &by_name, &by_name_query);
     // Not a vacuous comparison: some AI agent is blocked in some tier.
@@ -248,13 +250,9 @@ fn cc_outcomes_labels_every_ranked_name_captured_or_not() {
     );
     let missing = duck_value(
         &out,
-        &format!(
+        &common::around(
+            &std::fs::read_to_string(repo().join("queries/study_cc_outcomes.sql")).unwrap(),
             "SELECT sum(hosts) FROM ({}) WHERE outcome = 'no_capture' AND tier = 'top1k'",
-            {
-                let sql =
-                    std::fs::read_to_string(repo().join("queries/study_cc_outcomes.sql")).unwrap();
-                sql.trim().trim_end_matches(';').to_string()
-            }
         ),
     );
     assert_ne!(missing, "0", "the names no crawl has are no_capture");

@@ -154,11 +154,13 @@ pub fn python_tool(dir: &str, specs: &[&str], probe: &str) -> PathBuf {
     tools
 }
 
-/// Run SQL with DuckDB in `dir`, returning CSV output (header included).
+/// Run SQL with DuckDB in `dir`, returning CSV output (header included), after the macros of
+/// queries/views/vocabulary.sql (as `repcensus query` runs a SQL file of one's own).
 pub fn duck(dir: &Path, sql: &str) -> String {
+    let vocabulary = std::fs::read_to_string(repo().join("queries/views/vocabulary.sql")).unwrap();
     let out = Command::new(duckdb())
         .current_dir(dir)
-        .args(["-csv", "-c", sql])
+        .args(["-csv", "-c", &vocabulary, "-c", sql])
         .output()
         .expect("run duckdb");
     assert!(
@@ -477,3 +479,33 @@ pub fn moto_server() -> (servers::Server, String, std::path::PathBuf) {
 
 /// The moto release the S3 tests run against.
 pub const MOTO: &str = "moto[server]==5.2.5";
+
+/// How each macro of queries/views/vocabulary.sql, and of a query's copy of it, begins.
+pub const MACRO: &str = "CREATE OR REPLACE TEMP MACRO ";
+
+/// A query's text before its copy of the vocabulary, the copy, and the query after it (all of
+/// it, and no copy, when it has none): the copy runs from its first macro to the first line
+/// after it that is not part of a macro.
+pub fn vocabulary_copy(sql: &str) -> (&str, &str, &str) {
+    let Some(start) = sql.find(MACRO) else {
+        return (sql, "", "");
+    };
+    let end = (sql[start..].match_indices('\n'))
+        .map(|(i, _)| start + i + 1)
+        .find(|&i| {
+            let line = &sql[i..];
+            !(line.starts_with(' ') || line.starts_with(MACRO) || line.starts_with('}'))
+        })
+        .unwrap_or(sql.len());
+    (&sql[..start], &sql[start..end], &sql[end..])
+}
+
+/// A bundled query's answer as a subquery of `outer` (which says `{}` where it goes): its last
+/// statement, after its copy of the vocabulary (which [`duck`] defines first).
+pub fn around(sql: &str, outer: &str) -> String {
+    let query = match vocabulary_copy(sql) {
+        (whole, "", _) => whole,
+        (_, _, after) => after,
+    };
+    outer.replace("{}", query.trim().trim_end_matches(';'))
+}
