@@ -6,7 +6,10 @@
 //! The `crawl` column is not part of the rows: the writer adds it when it knows the input's crawl
 //! (the warcinfo record may be read by another worker than the row's).
 //!
-//! The schema is documented in docs/schema.md; bump [`SCHEMA_VERSION`] with any change to it.
+//! The schema is documented in docs/schema.md; bump [`SCHEMA_VERSION`] with any change to a
+//! table that exists (a column added, removed or read differently, a value of a closed set
+//! added). A new derived table needs none: it is derived from the parts already written, and a
+//! new version would make `scan --resume` read every input of a crawl again for nothing.
 
 mod complete;
 mod declare;
