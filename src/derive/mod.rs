@@ -30,6 +30,7 @@
 //!   extensions say, from `robots_agents`, `robots_rules`, `app_directives` and `acap_fields`.
 
 pub mod agent_summary;
+mod ai_preferences;
 mod block_sets;
 pub mod changes;
 pub mod classes;
@@ -67,4 +68,5 @@ pub const PLAN: &[&dyn plan::Derivation] = &[
     &tdmrep::TdmrepSummary,
     &page_tdm::PageTdm,
     &errors::ErrorsSummary,
+    &ai_preferences::AiPreferences,
 ];

@@ -87,6 +87,9 @@ macro_rules! with_derived_tables {
                 PageVerdicts = "page_verdicts", PageVerdictsBuilder;
                 /// Problems per crawl, scope and kind, with the inputs they were found in.
                 SummaryErrors = "summary_errors", SummaryErrorsBuilder;
+                /// The AI-usage preferences 2xx pages state, per form, vocabulary, key and
+                /// value, with the pages and hosts stating each.
+                SummaryPageAiPreferences = "summary_page_ai_preferences", SummaryPageAiPreferencesBuilder;
             }
         }
     };
@@ -689,6 +692,26 @@ table! {
         errors: I64,
         /// Inputs with at least one such problem (distinct `errors.warc_file`).
         inputs: I64,
+    }
+}
+
+table! {
+    /// A crawl's AI-usage preferences stated by its 2xx pages (`signals_ai_preferences.sql`):
+    /// the rows of `page_signals` whose source is `content_usage` or `content_signal`, or a
+    /// `<meta name="content-signal">`, counted by page and host.
+    SummaryPageAiPreferencesBuilder, SummaryPageAiPreferenceRow, SummaryPageAiPreferences,
+    {
+        /// `content_usage`, `content_signal` (headers) or `content_signal_meta`.
+        form: Str,
+        /// As `page_signals.vocabulary`.
+        vocabulary: Str,
+        /// The preference's key and value (`page_signals.directive`, `directive_value`).
+        key: Str,
+        value: Str,
+        /// 2xx pages stating it (once per page, however many times it is stated there).
+        pages: I64,
+        /// Hosts of those pages.
+        hosts: I64,
     }
 }
 
