@@ -5,7 +5,8 @@
 -- Pages: responses with a 2xx status, as in every signals_* query; each response counts once
 -- per (source, key, value), however many times it repeats it.
 -- Denominator of share_pages: the crawl's 2xx responses (host_counts).
--- Reads page_signals (its rows of these sources only) and host_counts.
+-- Reads summary_page_ai_preferences (page_signals' rows of these sources, counted by page and
+-- host; docs/schema.md) and host_counts.
 -- Run from the scan's output folder: duckdb -c ".read ../queries/signals_ai_preferences.sql"
 -- Columns: in this order, the shares right after the keys: crawl, form, vocabulary, key, value,
 --     share_pages, pages, hosts; one by one:
@@ -21,26 +22,16 @@
 --   hosts        distinct hosts of those responses
 --   share_pages  pages / the crawl's 2xx responses (6 decimals)
 WITH answer AS (
-WITH prefs AS (
-    SELECT crawl, warc_file, warc_offset, host, vocabulary, directive AS key,
-        directive_value AS value,
-        CASE WHEN source = 'meta' THEN 'content_signal_meta' ELSE source END AS form
-    FROM read_parquet('page_signals/*/*.parquet', hive_partitioning = true)
-    WHERE http_status BETWEEN 200 AND 299
-        AND (source IN ('content_usage', 'content_signal')
-            OR (source = 'meta' AND lower(name) = 'content-signal'))
-), pages AS (
+WITH responses_2xx AS (
     SELECT crawl, sum(responses) AS responses
     FROM read_parquet('host_counts/*/*.parquet', hive_partitioning = true)
     WHERE status_class = '2xx'
     GROUP BY crawl
 )
-SELECT p.crawl, form, vocabulary, key, value,
-    count(DISTINCT (warc_file, warc_offset)) AS pages,
-    count(DISTINCT host) AS hosts,
-    round(count(DISTINCT (warc_file, warc_offset)) / any_value(pages.responses), 6) AS share_pages
-FROM prefs p JOIN pages USING (crawl)
-GROUP BY p.crawl, form, vocabulary, key, value
+SELECT p.crawl, form, vocabulary, key, value, pages, hosts,
+    round(pages / r.responses, 6) AS share_pages
+FROM read_parquet('summary_page_ai_preferences/*/*.parquet', hive_partitioning = true) p
+JOIN responses_2xx r USING (crawl)
 )
 -- The shares right after the keys, so that a narrow display keeps them in view.
 SELECT crawl, form, vocabulary, key, value, share_pages,

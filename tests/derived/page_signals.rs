@@ -474,6 +474,32 @@ e.example,content_usage,Content-Usage,unknown,NULL,infer-train=n,sfv,aipref-voca
     ] {
         assert!(counted.lines().any(|l| l == line), "{line} in\n{counted}");
     }
+    // The query reads summary_page_ai_preferences: the same rows as counted from page_signals.
+    let recount = duck(
+        &out,
+        "WITH prefs AS (
+            SELECT crawl, warc_file, warc_offset, host, vocabulary, directive AS key,
+                directive_value AS value,
+                CASE WHEN source = 'meta' THEN 'content_signal_meta' ELSE source END AS form
+            FROM read_parquet('page_signals/*/*.parquet', hive_partitioning = true)
+            WHERE http_status BETWEEN 200 AND 299
+                AND (source IN ('content_usage', 'content_signal')
+                    OR (source = 'meta' AND lower(name) = 'content-signal'))
+        ), pages AS (
+            SELECT crawl, sum(responses) AS responses
+            FROM read_parquet('host_counts/*/*.parquet', hive_partitioning = true)
+            WHERE status_class = '2xx' GROUP BY crawl
+        )
+        SELECT p.crawl, form, vocabulary, key, value,
+            round(count(DISTINCT (warc_file, warc_offset)) / any_value(pages.responses), 6)
+                AS share_pages,
+            count(DISTINCT (warc_file, warc_offset)) AS pages, count(DISTINCT host) AS hosts
+        FROM prefs p JOIN pages USING (crawl)
+        GROUP BY p.crawl, form, vocabulary, key, value
+        ORDER BY crawl, form, pages DESC, key, value",
+    );
+    assert_eq!(counted, recount);
+    assert!(counted.lines().count() >= 10, "{counted}");
 }
 
 /// A `Content-Usage` field written on several lines is one Structured Field: its lines are
