@@ -23,7 +23,8 @@
 //!   ([`page_summaries`]): responses and hosts per page signal directive, header syntax, media
 //!   type and meta/header conflict, from `page_signals`; `summary_llms_txt` and
 //!   `summary_tdmrep` (`llms`, `tdmrep`); `page_tdm` and `summary_page_tdm` (`page_tdm`);
-//!   `summary_errors` (`errors`): problems per scope and kind, from `errors`.
+//!   `summary_errors` (`errors`): problems per scope and kind, from `errors`;
+//!   `summary_page_ai_preferences` (`ai_preferences`): the AI-usage preferences 2xx pages state.
 //! * `summary_robots_keys`, `summary_robots_key_forms`, `summary_robots_agents`,
 //!   `summary_content_signals` ([`lines`]), `summary_app_directives`, `summary_acap_fields` and
 //!   `summary_acap_problems` ([`extensions`]): how the files are written and what their
