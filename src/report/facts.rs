@@ -15,8 +15,8 @@ pub(super) fn share(part: u64, whole: u64) -> Option<f64> {
     (whole > 0).then(|| (part as f64 / whole as f64 * 1e4).round() / 1e4)
 }
 
-/// What was read into a crawl (`read_summary.sql`, `errors_by_input.sql` summed by kind,
-/// `robots_fetch_outcomes.sql`).
+/// What was read into a crawl (`read_summary.sql`, `errors_by_kind.sql` (`errors_by_input.sql`
+/// summed by kind), `robots_fetch_outcomes.sql`).
 #[derive(Debug, Default)]
 pub(super) struct Read {
     pub inputs: u64,
@@ -36,6 +36,32 @@ pub(super) struct Read {
 }
 
 impl Read {
+    /// The problems per kind: from `summary_errors`, or from `errors` itself for a crawl that
+    /// has no summary part (none derived yet, as after `scan --shard`, or no problem at all).
+    fn count_errors(&mut self, t: &Tables<'_>, crawl: &str) -> Result<()> {
+        let by_kind = &mut self.errors_by_kind;
+        if t.parts(Table::SummaryErrors, crawl).is_empty() {
+            return t.each(Table::Errors, crawl, &["kind"], &[], |b| {
+                let k = b.strings("kind")?;
+                for i in 0..b.len() {
+                    *by_kind
+                        .entry(text(k, i).unwrap_or("").to_string())
+                        .or_default() += 1;
+                }
+                Ok(())
+            });
+        }
+        t.each(Table::SummaryErrors, crawl, &["kind", "errors"], &[], |b| {
+            let (k, n) = (b.strings("kind")?, b.i64s("errors")?);
+            for i in 0..b.len() {
+                *by_kind
+                    .entry(text(k, i).unwrap_or("").to_string())
+                    .or_default() += n.value(i).max(0) as u64;
+            }
+            Ok(())
+        })
+    }
+
     /// The captures per fetch outcome and the earliest capture, from `robots_files` itself.
     fn outcomes_from_captures(&mut self, t: &Tables<'_>, crawl: &str) -> Result<()> {
         let mut outcomes: BTreeMap<String, u64> = BTreeMap::new();
@@ -115,15 +141,7 @@ impl Read {
                 .sum::<u64>();
             Ok(())
         })?;
-        t.each(Table::Errors, crawl, &["kind"], &[], |b| {
-            let k = b.strings("kind")?;
-            for i in 0..b.len() {
-                *r.errors_by_kind
-                    .entry(text(k, i).unwrap_or("").to_string())
-                    .or_default() += 1;
-            }
-            Ok(())
-        })?;
+        r.count_errors(t, crawl)?;
         Ok(r)
     }
 }

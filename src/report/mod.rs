@@ -84,9 +84,10 @@ impl ReportSummary {
 }
 
 /// The tables the report reads.
-const TABLES: [Table; 22] = [
+const TABLES: [Table; 23] = [
     Table::Inputs,
     Table::Errors,
+    Table::SummaryErrors,
     Table::RobotsFiles,
     Table::RobotsHosts,
     Table::SummaryAgents,
