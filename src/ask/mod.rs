@@ -331,7 +331,8 @@ impl Folder {
             }
             let hint = match derived {
                 Some(_) => format!(
-                    "it is derived after the last shard of a sharded scan: run `repcensus hosts {}`",
+                    "it is derived at the end of a scan, after the last shard of a sharded one, and \
+                     by `repcensus hosts` for a folder an earlier repcensus wrote: run `repcensus hosts {}`",
                     self.out
                 ),
                 None if Table::ALL.iter().any(|t| t.name() == name) => {
