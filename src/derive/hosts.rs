@@ -266,8 +266,9 @@ pub fn derive_in(
 }
 
 /// Derive `robots_hosts` in `out` for the crawls in `only` (every crawl with `robots_files`
-/// when `None`), and remove it for crawls that have no `robots_files` left. Errors are output
-/// errors; a crawl whose parts cannot be read is in `failed`.
+/// when `None`), and remove it for crawls that have no `robots_files` left; then the plan's
+/// derivations and the changes between crawls. Errors are output errors; a crawl whose parts
+/// cannot be read is in `failed`.
 pub fn derive(
     out: &OutDir,
     only: Option<&BTreeSet<String>>,
@@ -279,33 +280,12 @@ pub fn derive(
     // taken off the budget: `--memory` is the process's.
     partitioned::give_back_memory();
     let budget = &budget.less(partitioned::resident_bytes());
-    let mut by_crawl: BTreeMap<String, Vec<PartRef>> = BTreeMap::new();
-    for (crawl, part) in out.table_parts(Table::RobotsFiles.name())? {
-        by_crawl.entry(crawl).or_default().push(part);
-    }
-    // Listed once for every crawl (a listing of an s3:// output is a request per page).
-    let runs_by_crawl = parts_by_crawl(out, Table::AgentVerdictRuns)?;
-    let agents_by_crawl = parts_by_crawl(out, Table::RobotsAgents)?;
-    let rules_by_crawl = parts_by_crawl(out, Table::RobotsRules)?;
-    let apps_by_crawl = parts_by_crawl(out, Table::AppDirectives)?;
-    let acap_by_crawl = parts_by_crawl(out, Table::AcapFields)?;
-    let pages_by_crawl = parts_by_crawl(out, Table::Pages)?;
-    let inputs_by_crawl = parts_by_crawl(out, Table::Inputs)?;
-    let mut summary = HostsSummary::default();
-    let table = Table::RobotsHosts;
-    // Whatever was asked: a crawl without robots_files (its inputs were scanned again under
-    // another crawl name) keeps no robots_hosts.
-    let planned = |t: &Table| super::PLAN.iter().any(|d| d.writes().contains(t));
-    for derived in Table::DERIVED.into_iter().filter(|t| !planned(t)) {
-        for (crawl, _) in out.table_parts(derived.name())? {
-            if !by_crawl.contains_key(&crawl) {
-                out.remove_parts(derived.name(), &crawl)?;
-                if !summary.removed.contains(&crawl) {
-                    summary.removed.push(crawl);
-                }
-            }
-        }
-    }
+    let mut by_crawl = parts_by_crawl(out, Table::RobotsFiles)?;
+    let listed = Listed::list(out)?;
+    let mut summary = HostsSummary {
+        removed: remove_stale(out, &by_crawl)?,
+        ..HostsSummary::default()
+    };
     by_crawl.retain(|c, _| only.is_none_or(|o| o.contains(c)));
     // A crawl some of whose counted parts are gone is not derived from the rest.
     let missing = crate::tables::missing_parts(out)?;
@@ -316,130 +296,26 @@ pub fn derive(
                 .push((crawl, crate::tables::missing_message(lost)));
             continue;
         }
+        let inputs = listed.of(&crawl, &parts);
         let captures: u64 = parts.iter().filter_map(|p| out.part_rows(p)).sum();
         let partitions = budget.partitions(captures);
-        if partitions > 1 {
-            let inputs = partitioned::Inputs {
-                robots_files: &parts,
-                runs: runs_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice),
-                lines: super::tally::LineParts {
-                    agents: agents_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice),
-                    rules: rules_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice),
-                    app_directives: apps_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice),
-                    acap_fields: acap_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice),
-                },
-                pages: pages_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice),
-                inputs: inputs_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice),
-            };
+        let failed = &mut summary.summaries_failed;
+        let derived = if partitions > 1 {
             let spilled = (partitions, budget.spill_rows);
-            let derived =
-                partitioned::derive_crawl(out, &crawl, &inputs, registry, page_agents, spilled);
-            match derived {
-                Ok(d) => summary.crawls.push(in_partitions(
-                    d,
-                    &mut summary.summaries_failed,
-                    inputs.pages.is_empty(),
-                )),
-                Err(e) => summary.failed.push((crawl, format!("{e:#}"))),
+            match partitioned::derive_crawl(out, &crawl, &inputs, registry, page_agents, spilled) {
+                Ok(d) => Ok(in_partitions(d, failed, inputs.pages.is_empty())),
+                Err(e) => Err(format!("{e:#}")),
             }
-            continue;
-        }
-        let mut hosts = match read_crawl(out, &parts) {
-            Ok(h) => h,
-            Err(e) => {
-                summary.failed.push((crawl, format!("{e:#}")));
-                continue;
-            }
-        };
-        let (mut governs, mut domains) = (Vec::new(), Names::default());
-        let order = hosts.order();
-        let mut sites = SiteGoverns::default();
-        let mut counts = hosts.governs(&crawl, &order, &mut governs, &mut sites, &mut domains);
-        drop(domains);
-        let runs = runs_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice);
-        // The agent summaries first: `robots_hosts` names each host's set of blocked agents.
-        let (agents, block_sets) = whole_agents(out, &crawl, runs, &governs, &mut hosts, registry);
-        // What the agents' tally freed goes back before the rows are made.
-        partitioned::give_back_memory();
-        let mut part = out.part_writer(&table.desc(), &crawl, &crawl)?;
-        write_beside(&mut part, |write| {
-            let sets = block_sets.as_ref().map(|(at, sets)| (&at[..], &sets[..]));
-            hosts.rows(&crawl, &order, sets, write)
-        })?;
-        drop(order);
-        let part = if counts.hosts == 0 {
-            // No host: no part (an earlier one is removed on commit).
-            crate::parts::PartOutcome::Empty(out.part_path(table.name(), &crawl, &crawl))
         } else {
-            part.finish()?
+            derive_whole(out, &crawl, &inputs, registry, page_agents, failed)?
         };
-        // The summaries of the hosts themselves are committed with them.
-        let mut host_counts = HostCounts::default();
-        host_counts.add(&hosts, &governs);
-        let [by_outcome, by_resolution] = host_counts.parts(out, &crawl, &hosts.outcomes)?;
-        out.commit(vec![part, by_outcome, by_resolution])?;
-        match agents {
-            Ok(agents) => counts.agents = agents,
-            Err(e) => {
-                for t in agent_summary::TABLES {
-                    out.remove_parts(t.name(), &crawl)?;
-                }
-                let why = format!("summary_agents: {e:#}");
-                summary.summaries_failed.push((crawl.clone(), why));
-            }
+        match derived {
+            Ok(counts) => summary.crawls.push(counts),
+            Err(why) => summary.failed.push((crawl, why)),
         }
-        let files = &mut hosts.files;
-        let line_parts = super::tally::LineParts {
-            agents: agents_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice),
-            rules: rules_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice),
-            app_directives: apps_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice),
-            acap_fields: acap_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice),
-        };
-        match lines::derive_crawl(out, &crawl, &line_parts, &governs, files) {
-            Ok(l) => counts.lines = Some(l),
-            Err(e) => {
-                for t in lines::TABLES {
-                    out.remove_parts(t.name(), &crawl)?;
-                }
-                let why = format!("summary_robots_*: {e:#}");
-                summary.summaries_failed.push((crawl.clone(), why));
-            }
-        }
-        let page_parts = page_verdicts::Parts {
-            pages: pages_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice),
-            robots_agents: line_parts.agents,
-            robots_rules: line_parts.rules,
-            inputs: inputs_by_crawl.get(&crawl).map_or(&[][..], Vec::as_slice),
-        };
-        let crawl_hosts = page_verdicts::Hosts {
-            governs: &governs,
-            sites: &sites,
-            hosts: &hosts.hosts,
-            files: &hosts.files,
-            outcomes: &hosts.outcomes,
-        };
-        match page_verdicts::derive_crawl(
-            out,
-            &crawl,
-            &page_parts,
-            &crawl_hosts,
-            registry,
-            page_agents,
-        ) {
-            Ok(page_verdicts::Derived::Rows(rows)) => {
-                counts.page_verdicts = (!page_parts.pages.is_empty()).then_some(rows)
-            }
-            Ok(page_verdicts::Derived::Skipped(why)) => counts.page_verdicts_skipped = Some(why),
-            Err(e) => {
-                out.remove_parts(Table::PageVerdicts.name(), &crawl)?;
-                let why = format!("page_verdicts: {e:#}");
-                summary.summaries_failed.push((crawl, why));
-            }
-        }
-        summary.crawls.push(counts);
     }
     // `pages` was listed for `page_verdicts` above; nothing has written it since.
-    let listed = BTreeMap::from([(Table::Pages, pages_by_crawl)]);
+    let listed = BTreeMap::from([(Table::Pages, listed.pages)]);
     let ran = super::plan::run(super::PLAN, out, only, &missing, listed)?;
     for (crawl, why) in ran.failed {
         if !summary.failed.iter().any(|(c, _)| *c == crawl) {
@@ -454,6 +330,159 @@ pub fn derive(
     let failed = &mut summary.summaries_failed;
     summary.changes = super::changes::derive(out, &derived, registry, budget, failed)?;
     Ok(summary)
+}
+
+/// The tables a crawl's `robots_hosts` family reads besides `robots_files`, each listed once
+/// for every crawl (a listing of an `s3://` output is a request per page of keys).
+struct Listed {
+    runs: BTreeMap<String, Vec<PartRef>>,
+    agents: BTreeMap<String, Vec<PartRef>>,
+    rules: BTreeMap<String, Vec<PartRef>>,
+    app_directives: BTreeMap<String, Vec<PartRef>>,
+    acap_fields: BTreeMap<String, Vec<PartRef>>,
+    pages: BTreeMap<String, Vec<PartRef>>,
+    inputs: BTreeMap<String, Vec<PartRef>>,
+}
+
+impl Listed {
+    fn list(out: &OutDir) -> Result<Listed> {
+        Ok(Listed {
+            runs: parts_by_crawl(out, Table::AgentVerdictRuns)?,
+            agents: parts_by_crawl(out, Table::RobotsAgents)?,
+            rules: parts_by_crawl(out, Table::RobotsRules)?,
+            app_directives: parts_by_crawl(out, Table::AppDirectives)?,
+            acap_fields: parts_by_crawl(out, Table::AcapFields)?,
+            pages: parts_by_crawl(out, Table::Pages)?,
+            inputs: parts_by_crawl(out, Table::Inputs)?,
+        })
+    }
+
+    /// The parts `crawl`'s derivation reads.
+    fn of<'a>(&'a self, crawl: &str, robots_files: &'a [PartRef]) -> partitioned::Inputs<'a> {
+        let of =
+            |m: &'a BTreeMap<String, Vec<PartRef>>| m.get(crawl).map_or(&[][..], Vec::as_slice);
+        partitioned::Inputs {
+            robots_files,
+            runs: of(&self.runs),
+            lines: super::tally::LineParts {
+                agents: of(&self.agents),
+                rules: of(&self.rules),
+                app_directives: of(&self.app_directives),
+                acap_fields: of(&self.acap_fields),
+            },
+            pages: of(&self.pages),
+            inputs: of(&self.inputs),
+        }
+    }
+}
+
+/// Remove the parts of the family's tables for crawls without `robots_files` (whatever was
+/// asked: a crawl whose inputs were scanned again under another name keeps none); the crawls
+/// they were removed for.
+fn remove_stale(out: &OutDir, by_crawl: &BTreeMap<String, Vec<PartRef>>) -> Result<Vec<String>> {
+    let planned = |t: &Table| super::PLAN.iter().any(|d| d.writes().contains(t));
+    let mut removed = Vec::new();
+    for derived in Table::DERIVED.into_iter().filter(|t| !planned(t)) {
+        for (crawl, _) in out.table_parts(derived.name())? {
+            if !by_crawl.contains_key(&crawl) {
+                out.remove_parts(derived.name(), &crawl)?;
+                if !removed.contains(&crawl) {
+                    removed.push(crawl);
+                }
+            }
+        }
+    }
+    Ok(removed)
+}
+
+/// Derive a crawl that fits the memory budget whole: its hosts, the agent summaries,
+/// `robots_hosts` and the hosts' summaries, the line summaries and `page_verdicts`. Errors are
+/// output errors; the crawl's own failure (its parts cannot be read) is the inner `Err`, and a
+/// summary that fails is in `failed`, its parts removed.
+fn derive_whole(
+    out: &OutDir,
+    crawl: &str,
+    inputs: &partitioned::Inputs<'_>,
+    registry: &Registry,
+    page_agents: &[usize],
+    failed: &mut Vec<(String, String)>,
+) -> Result<std::result::Result<CrawlHosts, String>> {
+    let mut hosts = match read_crawl(out, inputs.robots_files) {
+        Ok(h) => h,
+        Err(e) => return Ok(Err(format!("{e:#}"))),
+    };
+    let (mut governs, mut domains) = (Vec::new(), Names::default());
+    let order = hosts.order();
+    let mut sites = SiteGoverns::default();
+    let mut counts = hosts.governs(crawl, &order, &mut governs, &mut sites, &mut domains);
+    drop(domains);
+    // The agent summaries first: `robots_hosts` names each host's set of blocked agents.
+    let (agents, block_sets) =
+        whole_agents(out, crawl, inputs.runs, &governs, &mut hosts, registry);
+    // What the agents' tally freed goes back before the rows are made.
+    partitioned::give_back_memory();
+    let table = Table::RobotsHosts;
+    let mut part = out.part_writer(&table.desc(), crawl, crawl)?;
+    write_beside(&mut part, |write| {
+        let sets = block_sets.as_ref().map(|(at, sets)| (&at[..], &sets[..]));
+        hosts.rows(crawl, &order, sets, write)
+    })?;
+    drop(order);
+    let part = if counts.hosts == 0 {
+        // No host: no part (an earlier one is removed on commit).
+        crate::parts::PartOutcome::Empty(out.part_path(table.name(), crawl, crawl))
+    } else {
+        part.finish()?
+    };
+    // The summaries of the hosts themselves are committed with them.
+    let mut host_counts = HostCounts::default();
+    host_counts.add(&hosts, &governs);
+    let [by_outcome, by_resolution] = host_counts.parts(out, crawl, &hosts.outcomes)?;
+    out.commit(vec![part, by_outcome, by_resolution])?;
+    match agents {
+        Ok(agents) => counts.agents = agents,
+        Err(e) => {
+            for t in agent_summary::TABLES {
+                out.remove_parts(t.name(), crawl)?;
+            }
+            failed.push((crawl.to_string(), format!("summary_agents: {e:#}")));
+        }
+    }
+    match lines::derive_crawl(out, crawl, &inputs.lines, &governs, &mut hosts.files) {
+        Ok(l) => counts.lines = Some(l),
+        Err(e) => {
+            for t in lines::TABLES {
+                out.remove_parts(t.name(), crawl)?;
+            }
+            failed.push((crawl.to_string(), format!("summary_robots_*: {e:#}")));
+        }
+    }
+    let page_parts = page_verdicts::Parts {
+        pages: inputs.pages,
+        robots_agents: inputs.lines.agents,
+        robots_rules: inputs.lines.rules,
+        inputs: inputs.inputs,
+    };
+    let crawl_hosts = page_verdicts::Hosts {
+        governs: &governs,
+        sites: &sites,
+        hosts: &hosts.hosts,
+        files: &hosts.files,
+        outcomes: &hosts.outcomes,
+    };
+    let derived =
+        page_verdicts::derive_crawl(out, crawl, &page_parts, &crawl_hosts, registry, page_agents);
+    match derived {
+        Ok(page_verdicts::Derived::Rows(rows)) => {
+            counts.page_verdicts = (!inputs.pages.is_empty()).then_some(rows)
+        }
+        Ok(page_verdicts::Derived::Skipped(why)) => counts.page_verdicts_skipped = Some(why),
+        Err(e) => {
+            out.remove_parts(Table::PageVerdicts.name(), crawl)?;
+            failed.push((crawl.to_string(), format!("page_verdicts: {e:#}")));
+        }
+    }
+    Ok(Ok(counts))
 }
 
 /// Each host's place in the crawl's distinct sets (`None`: no verdicts), and those sets.
