@@ -55,6 +55,15 @@ impl Derivation for AiPreferences {
         out.commit(vec![part])?;
         Ok(vec![rows])
     }
+
+    /// Said only for a crawl whose pages state some preference (few do).
+    fn say(&self, crawl: &str, rows: &[u64]) -> Option<String> {
+        let n = *rows.first().filter(|n| **n > 0)?;
+        let noun = if n == 1 { "value" } else { "values" };
+        Some(format!(
+            "summary_page_ai_preferences  {crawl}: {n} AI-usage preference {noun} stated by pages"
+        ))
+    }
 }
 
 /// The columns of `page_signals` read, and those of them read as dictionaries.
@@ -245,6 +254,19 @@ mod tests {
         got.sort();
         assert_eq!(t.rows().len(), got.len());
         got
+    }
+
+    #[test]
+    fn a_crawl_whose_pages_state_preferences_is_said_and_one_without_is_not() {
+        let say = |n| AiPreferences.say("C", &[n]);
+        assert_eq!(
+            say(1).unwrap(),
+            "summary_page_ai_preferences  C: 1 AI-usage preference value stated by pages"
+        );
+        assert!(say(3)
+            .unwrap()
+            .ends_with(": 3 AI-usage preference values stated by pages"));
+        assert_eq!(say(0), None);
     }
 
     #[test]
