@@ -85,6 +85,13 @@ const TEXT: [&str; 6] = [
     "directive",
     "directive_value",
 ];
+/// Places in [`TEXT`].
+const HOST: usize = 0;
+const SOURCE: usize = 1;
+const NAME: usize = 2;
+const VOCABULARY: usize = 3;
+const DIRECTIVE: usize = 4;
+const VALUE: usize = 5;
 
 /// The form a preference is stated in (`page_signals.source`, a meta tag's as
 /// `content_signal_meta`), its vocabulary, key and value.
@@ -152,12 +159,12 @@ impl Tally {
     fn add(&mut self, b: &Batch<'_>, pages: &mut FxHashSet<(u32, i64)>) {
         for i in 0..b.offset.len() {
             let ok = b.status.is_valid(i) && (200..300).contains(&b.status.value(i));
-            let Some(form) = (b.text(1, i).filter(|_| ok)).and_then(|s| form(s, b.text(2, i)))
-            else {
+            let source = b.text(SOURCE, i).filter(|_| ok);
+            let Some(form) = source.and_then(|s| form(s, b.text(NAME, i))) else {
                 continue;
             };
             let owned = |k| b.text(k, i).map(str::to_string);
-            let key = (form, owned(3), owned(4), owned(5));
+            let key = (form, owned(VOCABULARY), owned(DIRECTIVE), owned(VALUE));
             let next = self.ids.len() as u32;
             let id = *self.ids.entry(key).or_insert(next);
             if id == next {
@@ -165,7 +172,7 @@ impl Tally {
                 self.pages.push(0);
             }
             pages.insert((id, b.offset.value(i)));
-            if let Some(h) = b.text(0, i) {
+            if let Some(h) = b.text(HOST, i) {
                 if !self.hosts[id as usize].contains(h) {
                     self.hosts[id as usize].insert(h.to_string());
                 }
