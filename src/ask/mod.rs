@@ -153,6 +153,15 @@ pub fn query(query: &str, out: &str, opts: &QueryOptions) -> Result<(), QueryErr
 
 /// The script [`query`] runs.
 pub fn script(query: &str, out: &str, opts: &QueryOptions) -> Result<Script, QueryError> {
+    // A view's file makes a view and answers nothing: it is not run as a question.
+    let name = query.strip_suffix(".sql").unwrap_or(query);
+    if !query.contains('/') && bundled::VIEWS.iter().any(|(n, _)| *n == name) {
+        return usage(format!(
+            "{name} is a bundled view, not a question: `repcensus views OUT` defines it with every \
+             table's view, a SQL file of your own can read it, and `repcensus query --sql {name}` \
+             prints it"
+        ));
+    }
     let (sql, own_file) = match bundled_sql(query) {
         Some(sql) if !query.contains('/') => (sql.to_string(), false),
         _ if Path::new(query).is_file() => match std::fs::read_to_string(query) {

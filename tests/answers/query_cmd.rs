@@ -301,6 +301,24 @@ fn own_sql_files_and_views_have_the_vocabulary_of_the_bundled_queries() {
     assert_eq!(String::from_utf8(bare.stdout).unwrap(), by_hand);
 }
 
+/// A bundled view's file (`agent_verdicts`, `vocabulary`) answers nothing: asked as a question it
+/// is refused in one line that says where it serves, and `--sql` prints it.
+#[test]
+fn a_bundled_view_asked_as_a_question_says_where_it_serves() {
+    let out = sample_tables();
+    for name in ["vocabulary", "agent_verdicts"] {
+        let got = query_in(out, &[name, ".", "--format", "csv"]);
+        assert_eq!(got.status.code(), Some(2), "{name}");
+        let err = String::from_utf8(got.stderr).unwrap();
+        assert!(err.contains(&format!("{name} is a bundled view")), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        let printed = query_in(out, &["--sql", name]);
+        assert_ok(&printed);
+        let text = std::fs::read_to_string(repo().join(format!("queries/views/{name}.sql")));
+        assert_eq!(String::from_utf8(printed.stdout).unwrap(), text.unwrap());
+    }
+}
+
 #[test]
 fn a_folder_that_cannot_answer_says_why_in_one_line() {
     let dir = tempfile::tempdir().unwrap();
